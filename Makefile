@@ -1,0 +1,49 @@
+# NoiseTagging engine: set-up, build, test and demo on Debian.
+#   make demo   installs what is missing, builds, runs the demo
+#   make test   installs what is missing, runs every test (Swift and Python interop)
+SHELL := /bin/bash
+.DEFAULT_GOAL := demo
+
+APT_PACKAGES := libzmq3-dev libfftw3-dev libopenblas-dev pkg-config tmux python3 python3-pip
+PYTHON ?= python3
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+SWIFT ?= swift
+
+.PHONY: demo test build release system-deps python-deps bench clean
+
+# Debian packages, installed only when one is missing.
+system-deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$missing; \
+	fi
+
+# Python peers for the interop tests and the comparison benchmarks.
+python-deps: system-deps
+	@$(PYTHON) -c "import mindaffectBCI.utopiaclient" 2>/dev/null || $(PYTHON) -m pip install --no-deps mindaffectBCI==0.9.24
+	@$(PYTHON) -c "import zmq" 2>/dev/null || $(PYTHON) -m pip install pyzmq
+	@$(PYTHON) -c "import pyntbci; assert pyntbci.__version__ == '1.9.0'" 2>/dev/null || $(PYTHON) -m pip install pyntbci==1.9.0
+	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install pytest
+
+build: system-deps
+	$(SWIFT) build
+
+release: system-deps
+	$(SWIFT) build -c release
+
+demo: release
+	$(SWIFT) run -c release --skip-build HeadlessButtons
+
+test: system-deps python-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@if ls Tests/Interop/test_*.py >/dev/null 2>&1; then \
+	  $(SWIFT) build -c release --product noisetag && \
+	  NOISETAG_BIN="$$($(SWIFT) build -c release --show-bin-path)/noisetag" $(PYTHON) -m pytest -q Tests/Interop; \
+	fi
+
+clean:
+	rm -rf .build

@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "NoiseTagging",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "NoiseTagging", targets: ["NoiseTagging"]),
+        .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
+        .executable(name: "noisetag", targets: ["noisetag"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "UtopiaProtocol"),
+        .target(name: "NoiseTagging", dependencies: ["UtopiaProtocol"]),
+        .executableTarget(
+            name: "noisetag",
+            dependencies: [
+                "NoiseTagging", "UtopiaProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "HeadlessButtons", dependencies: ["NoiseTagging", "UtopiaProtocol"],
+            path: "Examples/HeadlessButtons"),
+        .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol"]),
+        .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

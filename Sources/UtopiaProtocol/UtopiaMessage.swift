@@ -1,0 +1,280 @@
+/// One Utopia message, as exchanged between a presentation engine and a decoder.
+///
+/// Every case wraps a small value type that holds the message's fields in the
+/// order the MindAffect `utopiaclient.py` classes serialise them. Timestamps
+/// are int32 milliseconds of a monotonic clock and wrap.
+///
+/// ```swift
+/// let message = UtopiaMessage.selection(Selection(timestamp: 1200, objID: 3))
+/// ```
+public enum UtopiaMessage: Equatable, Sendable {
+    case heartbeat(Heartbeat)
+    case stimulusEvent(StimulusEvent)
+    case predictedTargetProb(PredictedTargetProb)
+    case predictedTargetDist(PredictedTargetDist)
+    case dataPacket(DataPacket)
+    case dataHeader(DataHeader)
+    case newTarget(NewTarget)
+    case selection(Selection)
+    case reset(Reset)
+    case modeChange(ModeChange)
+    case log(Log)
+    case signalQuality(SignalQuality)
+    case subscribe(Subscribe)
+    /// Extension message: a decoder-recommended certainty threshold.
+    case certaintyThreshold(CertaintyThreshold)
+
+    /// The message's int32 millisecond timestamp.
+    ///
+    /// ```swift
+    /// let ms = message.timestamp
+    /// ```
+    public var timestamp: Int32 {
+        switch self {
+        case .heartbeat(let m): return m.timestamp
+        case .stimulusEvent(let m): return m.timestamp
+        case .predictedTargetProb(let m): return m.timestamp
+        case .predictedTargetDist(let m): return m.timestamp
+        case .dataPacket(let m): return m.timestamp
+        case .dataHeader(let m): return m.timestamp
+        case .newTarget(let m): return m.timestamp
+        case .selection(let m): return m.timestamp
+        case .reset(let m): return m.timestamp
+        case .modeChange(let m): return m.timestamp
+        case .log(let m): return m.timestamp
+        case .signalQuality(let m): return m.timestamp
+        case .subscribe(let m): return m.timestamp
+        case .certaintyThreshold(let m): return m.timestamp
+        }
+    }
+
+    /// The one-byte message id (an ASCII letter) that starts the frame.
+    ///
+    /// ```swift
+    /// UtopiaMessage.newTarget(NewTarget(timestamp: 0)).messageID == UInt8(ascii: "N")
+    /// ```
+    public var messageID: UInt8 {
+        switch self {
+        case .heartbeat: return UInt8(ascii: "H")
+        case .stimulusEvent: return UInt8(ascii: "E")
+        case .predictedTargetProb: return UInt8(ascii: "P")
+        case .predictedTargetDist: return UInt8(ascii: "F")
+        case .dataPacket: return UInt8(ascii: "D")
+        case .dataHeader: return UInt8(ascii: "A")
+        case .newTarget: return UInt8(ascii: "N")
+        case .selection: return UInt8(ascii: "S")
+        case .reset: return UInt8(ascii: "R")
+        case .modeChange: return UInt8(ascii: "M")
+        case .log: return UInt8(ascii: "L")
+        case .signalQuality: return UInt8(ascii: "Q")
+        case .subscribe: return UInt8(ascii: "B")
+        case .certaintyThreshold: return UInt8(ascii: "T")
+        }
+    }
+}
+
+/// HEARTBEAT ("H"): liveness, both ways. Version 0 carries only the timestamp;
+/// version 1 adds a UTF-8 state text.
+///
+/// ```swift
+/// let beat = Heartbeat(timestamp: 42, stateMessage: "decoder ready")
+/// ```
+public struct Heartbeat: Equatable, Sendable {
+    public var timestamp: Int32
+    /// nil for a version-0 heartbeat.
+    public var stateMessage: String?
+    public init(timestamp: Int32, stateMessage: String? = nil) {
+        self.timestamp = timestamp
+        self.stateMessage = stateMessage
+    }
+}
+
+/// STIMULUSEVENT ("E"): the stimulus state of each object on one frame.
+///
+/// ```swift
+/// let event = StimulusEvent(timestamp: 1000, objIDs: [0, 1, 2], objStates: [1, 1, 0])
+/// ```
+public struct StimulusEvent: Equatable, Sendable {
+    public var timestamp: Int32
+    public var objIDs: [UInt8]
+    public var objStates: [UInt8]
+    public init(timestamp: Int32, objIDs: [UInt8], objStates: [UInt8]) {
+        self.timestamp = timestamp
+        self.objIDs = objIDs
+        self.objStates = objStates
+    }
+}
+
+/// PREDICTEDTARGETPROB ("P"): the decoder's best object and its error probability.
+///
+/// ```swift
+/// let p = PredictedTargetProb(timestamp: 10, objID: 3, errorProbability: 0.05)
+/// let certainty = 1 - p.errorProbability
+/// ```
+public struct PredictedTargetProb: Equatable, Sendable {
+    public var timestamp: Int32
+    /// `Yest` in the reference: the predicted object ID, -1 when none.
+    public var objID: Int8
+    /// `Perr` in the reference: probability that `objID` is wrong.
+    public var errorProbability: Float
+    public init(timestamp: Int32, objID: Int8, errorProbability: Float) {
+        self.timestamp = timestamp
+        self.objID = objID
+        self.errorProbability = errorProbability
+    }
+}
+
+/// PREDICTEDTARGETDIST ("F"): a probability for each object.
+///
+/// ```swift
+/// let dist = PredictedTargetDist(timestamp: 10, objIDs: [1, 2], probabilities: [0.8, 0.2])
+/// ```
+public struct PredictedTargetDist: Equatable, Sendable {
+    public var timestamp: Int32
+    public var objIDs: [UInt8]
+    /// `pTgt` in the reference.
+    public var probabilities: [Float]
+    public init(timestamp: Int32, objIDs: [UInt8], probabilities: [Float]) {
+        self.timestamp = timestamp
+        self.objIDs = objIDs
+        self.probabilities = probabilities
+    }
+}
+
+/// DATAPACKET ("D"): raw samples, one row of channel values per sample.
+///
+/// ```swift
+/// let packet = DataPacket(timestamp: 5, samples: [[1, 2, 3, 4]])
+/// ```
+public struct DataPacket: Equatable, Sendable {
+    public var timestamp: Int32
+    public var samples: [[Float]]
+    public init(timestamp: Int32, samples: [[Float]]) {
+        self.timestamp = timestamp
+        self.samples = samples
+    }
+}
+
+/// DATAHEADER ("A"): what the acquisition device streams.
+///
+/// ```swift
+/// let header = DataHeader(timestamp: 0, channelCount: 2, sampleRate: 250, labels: ["O1", "O2"])
+/// ```
+public struct DataHeader: Equatable, Sendable {
+    public var timestamp: Int32
+    public var channelCount: Int32
+    public var sampleRate: Float
+    public var labels: [String]
+    public init(timestamp: Int32, channelCount: Int32, sampleRate: Float, labels: [String]) {
+        self.timestamp = timestamp
+        self.channelCount = channelCount
+        self.sampleRate = sampleRate
+        self.labels = labels
+    }
+}
+
+/// NEWTARGET ("N"): a new trial starts; the decoder resets its evidence.
+///
+/// ```swift
+/// let start = NewTarget(timestamp: 5555)
+/// ```
+public struct NewTarget: Equatable, Sendable {
+    public var timestamp: Int32
+    public init(timestamp: Int32) { self.timestamp = timestamp }
+}
+
+/// SELECTION ("S"): an object was pressed.
+///
+/// ```swift
+/// let press = Selection(timestamp: 6666, objID: 9)
+/// ```
+public struct Selection: Equatable, Sendable {
+    public var timestamp: Int32
+    public var objID: UInt8
+    public init(timestamp: Int32, objID: UInt8) {
+        self.timestamp = timestamp
+        self.objID = objID
+    }
+}
+
+/// RESET ("R"): forget the calibration.
+///
+/// ```swift
+/// let reset = Reset(timestamp: 7777)
+/// ```
+public struct Reset: Equatable, Sendable {
+    public var timestamp: Int32
+    public init(timestamp: Int32) { self.timestamp = timestamp }
+}
+
+/// MODECHANGE ("M"): the presentation's mode, as a text the decoder understands
+/// (for example "Calibration.supervised", "Prediction.static", "idle").
+///
+/// ```swift
+/// let change = ModeChange(timestamp: 8888, newMode: "Prediction.static")
+/// ```
+public struct ModeChange: Equatable, Sendable {
+    public var timestamp: Int32
+    public var newMode: String
+    public init(timestamp: Int32, newMode: String) {
+        self.timestamp = timestamp
+        self.newMode = newMode
+    }
+}
+
+/// LOG ("L"): a free text for the decoder's log.
+///
+/// ```swift
+/// let note = Log(timestamp: 9999, message: "calibration done")
+/// ```
+public struct Log: Equatable, Sendable {
+    public var timestamp: Int32
+    public var message: String
+    public init(timestamp: Int32, message: String) {
+        self.timestamp = timestamp
+        self.message = message
+    }
+}
+
+/// SIGNALQUALITY ("Q"): a quality figure per channel (0 good … 1 bad).
+///
+/// ```swift
+/// let quality = SignalQuality(timestamp: 1, quality: [0.1, 0.5])
+/// ```
+public struct SignalQuality: Equatable, Sendable {
+    public var timestamp: Int32
+    public var quality: [Float]
+    public init(timestamp: Int32, quality: [Float]) {
+        self.timestamp = timestamp
+        self.quality = quality
+    }
+}
+
+/// SUBSCRIBE ("B"): the message ids this client wants to receive, as ASCII letters.
+///
+/// ```swift
+/// let wants = Subscribe(timestamp: 3, messageIDs: "PSQMH")
+/// ```
+public struct Subscribe: Equatable, Sendable {
+    public var timestamp: Int32
+    public var messageIDs: String
+    public init(timestamp: Int32, messageIDs: String) {
+        self.timestamp = timestamp
+        self.messageIDs = messageIDs
+    }
+}
+
+/// CERTAINTYTHRESHOLD ("T", an extension of this project): the certainty the
+/// decoder recommends before a prediction becomes a press.
+///
+/// ```swift
+/// let advice = CertaintyThreshold(timestamp: 1, threshold: 0.9)
+/// ```
+public struct CertaintyThreshold: Equatable, Sendable {
+    public var timestamp: Int32
+    public var threshold: Float
+    public init(timestamp: Int32, threshold: Float) {
+        self.timestamp = timestamp
+        self.threshold = threshold
+    }
+}
