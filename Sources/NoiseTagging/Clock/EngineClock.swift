@@ -1,0 +1,34 @@
+/// The engine's only source of time: a monotonic clock in seconds.
+///
+/// The controller never sleeps and never reads the wall clock for decisions;
+/// it asks its clock. Production code uses ``MonotonicClock``; tests and
+/// replay use ``VirtualClock`` so trials are reproducible.
+///
+/// ```swift
+/// let controller = NoiseTagController(clock: VirtualClock())
+/// ```
+public protocol EngineClock: AnyObject {
+    /// Seconds since an arbitrary fixed origin; never decreases.
+    var now: Double { get }
+}
+
+extension EngineClock {
+    /// The Utopia wire timestamp for `now`: int32 milliseconds, wrapping.
+    ///
+    /// ```swift
+    /// let stamp = clock.utopiaTimestamp
+    /// ```
+    public var utopiaTimestamp: Int32 { Self.utopiaTimestamp(for: now) }
+
+    /// The Utopia wire timestamp (int32 milliseconds, wrapping) for a time in seconds.
+    ///
+    /// ```swift
+    /// MonotonicClock.utopiaTimestamp(for: 1.5) == 1500
+    /// ```
+    public static func utopiaTimestamp(for seconds: Double) -> Int32 {
+        let millis = (seconds * 1000).rounded(.down)
+        guard millis.isFinite else { return 0 }
+        let wrapped = millis.truncatingRemainder(dividingBy: 4_294_967_296)
+        return Int32(truncatingIfNeeded: Int64(wrapped))
+    }
+}

@@ -1,0 +1,53 @@
+/// A ready-made control for programs without a UI toolkit (terminal demo,
+/// headless runs, tests): it remembers the colours the engine gives it.
+///
+/// ```swift
+/// let button = NoiseTagButton(identifier: "A", label: "A",
+///                             frame: NoiseTagRect(x: 0, y: 0, width: 8, height: 3))
+/// view.add(button)
+/// ```
+open class NoiseTagButton: NoiseTagControl {
+    /// The button's noise-tagging properties.
+    public let noiseTagging: NoiseTagControlProperties
+    /// The text shown on the button.
+    public var label: String
+    /// Where the button sits, for touch hit tests and drawing.
+    public var frame: NoiseTagRect
+    /// Hides the button.
+    public var isHidden: Bool = false
+    /// The flicker colour of the latest frame, nil when not flickering.
+    public private(set) var flickerColor: NoiseTagColor?
+    /// The press-feedback colour, nil for the default look.
+    public private(set) var feedbackColor: NoiseTagColor?
+    /// Whether noise tagging is running on this button.
+    public private(set) var isNoiseTagging = false
+
+    /// Creates a button.
+    ///
+    /// ```swift
+    /// let ok = NoiseTagButton(identifier: "ok")
+    /// ```
+    public init(identifier: String? = nil, label: String? = nil,
+                frame: NoiseTagRect = NoiseTagRect(x: 0, y: 0, width: 0, height: 0),
+                customUtopiaObjectID: Int? = nil) {
+        noiseTagging = NoiseTagControlProperties(identifier: identifier,
+                                                 customUtopiaObjectID: customUtopiaObjectID)
+        self.label = label ?? identifier ?? ""
+        self.frame = frame
+    }
+
+    /// Remembers the flicker colour.
+    open func setFlickerColor(_ color: NoiseTagColor) { flickerColor = color }
+
+    /// Remembers the feedback colour.
+    open func setFeedbackColor(_ color: NoiseTagColor?) { feedbackColor = color }
+
+    /// Clears the flicker colour when noise tagging stops.
+    open func noiseTaggingDidChange(isRunning: Bool) {
+        isNoiseTagging = isRunning
+        if !isRunning { flickerColor = nil }
+    }
+
+    /// Hit test against ``frame``.
+    open func hitTest(_ point: NoiseTagPoint) -> Bool { frame.contains(point) }
+}

@@ -1,0 +1,68 @@
+/// The noise-tagging properties every ``NoiseTagControl`` carries.
+///
+/// ```swift
+/// let properties = NoiseTagControlProperties(identifier: "yes", customUtopiaObjectID: 7)
+/// properties.enabled = false
+/// ```
+public final class NoiseTagControlProperties {
+    /// A name for the control in events, recordings and the verify-mode target list.
+    public var identifier: String?
+    /// A fixed Utopia object ID (1…255) instead of the next free one.
+    public var customUtopiaObjectID: Int?
+    /// False keeps the control out of flickering (it shows its default look).
+    public var participatesInFlickering: Bool
+    /// False: not flickering, not pressable.
+    public var enabled: Bool
+    /// False silences the click sound for this control.
+    public var playClickSoundOnPress: Bool
+
+    /// The actions assigned in the current update, in the order added.
+    public private(set) var actions: [NoiseTagAction] = []
+
+    /// The container the control sits in (set by ``NoiseTagView/add(_:)``).
+    public internal(set) weak var container: NoiseTagView?
+
+    /// The controller whose update is allowed to assign actions (set by the engine).
+    weak var controller: NoiseTagController?
+
+    /// Creates the properties with the reference's defaults.
+    ///
+    /// ```swift
+    /// let properties = NoiseTagControlProperties(identifier: "next")
+    /// ```
+    public init(identifier: String? = nil, customUtopiaObjectID: Int? = nil,
+                participatesInFlickering: Bool = true, enabled: Bool = true,
+                playClickSoundOnPress: Bool = true) {
+        self.identifier = identifier
+        self.customUtopiaObjectID = customUtopiaObjectID
+        self.participatesInFlickering = participatesInFlickering
+        self.enabled = enabled
+        self.playClickSoundOnPress = playClickSoundOnPress
+    }
+
+    /// Adds an action that runs when the control is pressed, at `timing` (0…1)
+    /// of the press feedback. Allowed only inside an update (the delegate's
+    /// `startNoiseTagControlOn(noiseTaggingView:)` or `updateControls`);
+    /// anywhere else it throws and the controller reports a refused call.
+    ///
+    /// ```swift
+    /// try button.noiseTagging.addAction(timing: 0.5) { counter += 1 }
+    /// ```
+    public func addAction(timing: Double = 0, closure: @escaping () -> Void) throws(NoiseTagError) {
+        let name = identifier ?? "unnamed control"
+        guard timing.isFinite, (0...1).contains(timing) else {
+            let error = NoiseTagError.actionTimingOutOfRange(control: name, timing: timing)
+            controller?.reportRefused(error)
+            throw error
+        }
+        guard let controller, controller.isUpdating else {
+            let error = NoiseTagError.actionOutsideUpdate(control: name)
+            controller?.reportRefused(error)
+            throw error
+        }
+        actions.append(NoiseTagAction(timing: timing, closure: closure))
+    }
+
+    /// Deletes every action (done by the engine at the start of each update).
+    func removeAllActions() { actions.removeAll() }
+}

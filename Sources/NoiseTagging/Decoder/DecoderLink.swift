@@ -1,0 +1,18 @@
+import UtopiaProtocol
+
+/// The engine's only way to a decoder: send a message, drain what arrived.
+///
+/// `DecoderBridge` implements it over ZeroMQ; ``InMemoryDecoderLink`` in
+/// memory (tests, headless demos); replay from a recording. The engine calls
+/// both methods on its own thread, once or more per tick; an implementation
+/// must not block.
+///
+/// ```swift
+/// let controller = NoiseTagController(clock: VirtualClock(), decoderLink: InMemoryDecoderLink())
+/// ```
+public protocol DecoderLink: AnyObject {
+    /// Queues `message` for the decoder.
+    func send(_ message: UtopiaMessage)
+    /// Every message received since the last call, oldest first.
+    func receive() -> [UtopiaMessage]
+}

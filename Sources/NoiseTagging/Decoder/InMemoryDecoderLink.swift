@@ -1,0 +1,49 @@
+import UtopiaProtocol
+
+/// A decoder link held in memory: what the engine sends is kept in ``sent``,
+/// and ``deliver(_:)`` queues a message as if the decoder had sent it.
+///
+/// ```swift
+/// let link = InMemoryDecoderLink()
+/// link.deliver(.predictedTargetProb(PredictedTargetProb(timestamp: 0, objID: 1, errorProbability: 0.01)))
+/// ```
+public final class InMemoryDecoderLink: DecoderLink {
+    /// Everything the engine sent, oldest first.
+    public private(set) var sent: [UtopiaMessage] = []
+    private var inbound: [UtopiaMessage] = []
+    /// Called for each message the engine sends (a simulated decoder hooks in here).
+    public var onSend: ((UtopiaMessage) -> Void)?
+
+    /// Creates an empty link.
+    ///
+    /// ```swift
+    /// let link = InMemoryDecoderLink()
+    /// ```
+    public init() {}
+
+    /// Records `message` and passes it to ``onSend``.
+    public func send(_ message: UtopiaMessage) {
+        sent.append(message)
+        onSend?(message)
+    }
+
+    /// Drains the messages queued with ``deliver(_:)``.
+    public func receive() -> [UtopiaMessage] {
+        defer { inbound.removeAll(keepingCapacity: true) }
+        return inbound
+    }
+
+    /// Queues a message from the decoder for the engine's next tick.
+    ///
+    /// ```swift
+    /// link.deliver(.heartbeat(Heartbeat(timestamp: 0)))
+    /// ```
+    public func deliver(_ message: UtopiaMessage) { inbound.append(message) }
+
+    /// Forgets what was sent.
+    ///
+    /// ```swift
+    /// link.clearSent()
+    /// ```
+    public func clearSent() { sent.removeAll() }
+}

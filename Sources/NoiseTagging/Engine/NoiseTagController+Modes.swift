@@ -1,0 +1,57 @@
+import UtopiaProtocol
+
+extension NoiseTagController {
+    /// Changes the mode: a running trial stops, MODECHANGE goes to the
+    /// decoder, the delegate hears `respondToNoiseTagModeChange`. With
+    /// `waitTillDecoderConfirms`, trials stay blocked until the decoder echoes
+    /// the MODECHANGE or `modeConfirmationTimeout` passes (a
+    /// ``NoiseTagEvent/Kind/modeConfirmed(mode:confirmed:)`` event says which).
+    ///
+    /// ```swift
+    /// controller.set(mode: .trainGeneric, waitTillDecoderConfirms: true, withExplanation: "calibrate")
+    /// ```
+    public func set(mode: NoiseTagMode, waitTillDecoderConfirms: Bool = false, withExplanation explanation: String? = nil) {
+        applyModeChange(to: mode, waitTillDecoderConfirms: waitTillDecoderConfirms, explanation: explanation)
+    }
+
+    func applyModeChange(to newMode: NoiseTagMode, waitTillDecoderConfirms: Bool, explanation: String?) {
+        let old = appliedMode
+        stopTrial(.modeChange)
+        appliedMode = newMode
+        trialsInMode = 0
+        zeroTrainPressed = false
+        trainingOrder = []
+        if settings.textFor(.mode) != newMode.rawValue {
+            try? settings.adopt(value: .text(newMode.rawValue), for: .mode)
+        }
+        let now = clock.now
+        send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now), newMode: newMode.decoderModeString)))
+        if modeConfirmation != nil {
+            modeConfirmation = nil
+            removeEngineBlocks(.modeConfirmation)
+        }
+        if waitTillDecoderConfirms {
+            modeConfirmation = (newMode, now + settings.doubleFor(.modeConfirmationTimeout))
+            addEngineBlock(.modeConfirmation, duration: nil)
+        }
+        emit(.modeChanged(from: old, to: newMode, explanation: explanation))
+        units.last?.delegate.respondToNoiseTagModeChange(to: newMode)
+    }
+
+    /// Ends the wait for a mode confirmation when its time is up.
+    func advanceModeConfirmation(now: Double) {
+        guard let waiting = modeConfirmation, now >= waiting.deadline else { return }
+        modeConfirmation = nil
+        removeEngineBlocks(.modeConfirmation)
+        emit(.modeConfirmed(mode: waiting.mode, confirmed: false))
+    }
+
+    /// Sends a LOG message to the decoder.
+    ///
+    /// ```swift
+    /// controller.sendDecoderALogMessageWith(text: "subject 12 starts")
+    /// ```
+    public func sendDecoderALogMessageWith(text: String) {
+        send(.log(Log(timestamp: clock.utopiaTimestamp, message: text)))
+    }
+}

@@ -1,0 +1,212 @@
+import UtopiaProtocol
+
+extension NoiseTagController {
+    /// Turns trials on and off. Turning them off stops a running trial
+    /// without feedback. The delegate hears `trialsWillStartRunning` /
+    /// `trialsStoppedRunning`.
+    ///
+    /// ```swift
+    /// controller.trialsAreRunning = true
+    /// ```
+    public var trialsAreRunning: Bool {
+        get { runningTrials }
+        set {
+            guard newValue != runningTrials else { return }
+            runningTrials = newValue
+            emit(.trialsRunning(newValue))
+            if newValue {
+                units.last?.delegate.trialsWillStartRunning()
+            } else {
+                stopTrial(.trialsOff)
+                units.last?.delegate.trialsStoppedRunning()
+            }
+        }
+    }
+
+    func startTrialIfPossible(now: Double) {
+        guard runningTrials, trial == nil, feedback == nil, !blocks.isBlocked,
+              appliedMode.runsTrials, units.last != nil else { return }
+        let controls = flickeringControls()
+        guard !controls.isEmpty else { return }
+        let ids: [Int]
+        do {
+            ids = try ObjectIDAssignment.assign(controls)
+        } catch {
+            if lastAssignmentError != error.description {
+                lastAssignmentError = error.description
+                emit(.refused(call: "trial start", reason: error.description))
+            }
+            return
+        }
+        let entries = zip(controls, ids).map { FlickerEntry(control: $0, objectID: $1, actions: $0.noiseTagging.actions) }
+        var target: FlickerEntry?
+        if appliedMode.cuesTarget {
+            target = chooseTarget(among: entries)
+            guard target != nil else {
+                if appliedMode.isTraining {
+                    applyModeChange(to: .test, waitTillDecoderConfirms: false, explanation: "training finished: no next target")
+                }
+                return
+            }
+        }
+        trialCount += 1
+        let first: TrialPhase = appliedMode.cuesTarget ? .cue : .flicker
+        let trial = Trial(number: trialCount, mode: appliedMode, startTime: now,
+                          startStamp: MonotonicClock.utopiaTimestamp(for: now), entries: entries,
+                          target: target, flickerLimit: flickerLimit(), requiredCertainty: requiredCertainty(),
+                          firstPhase: first)
+        self.trial = trial
+        send(.newTarget(NewTarget(timestamp: trial.startStamp)))
+        emit(.trialStarted(.init(trial: trial.number, mode: trial.mode, target: target?.control.noiseTagName,
+                                 targetObjectID: target?.objectID,
+                                 controls: entries.map { $0.control.noiseTagName })))
+        if first == .cue {
+            emit(.trialPhase(trial: trial.number, phase: .cue))
+            target?.control.setFeedbackColor(settings.colorFor(.colorTargetCue))
+        } else {
+            beginFlicker(trial, at: now)
+        }
+    }
+
+    /// Moves the running trial through its phases up to `now` and ends it
+    /// when a press, the time limit or a completed training flicker says so.
+    func advanceTrial(now: Double) {
+        guard let trial else { return }
+        if trial.phase == .cue {
+            let end = trial.phaseStart + settings.doubleFor(.cueDuration)
+            guard now >= end else { return }
+            trial.target?.control.setFeedbackColor(nil)
+            trial.phase = .pause
+            trial.phaseStart = end
+            emit(.trialPhase(trial: trial.number, phase: .pause))
+        }
+        if trial.phase == .pause {
+            let end = trial.phaseStart + settings.doubleFor(.pauseAfterCue)
+            guard now >= end else { return }
+            beginFlicker(trial, at: end)
+        }
+        guard let flickerStart = trial.flickerStart else { return }
+        let elapsed = now - flickerStart
+        if !trial.mode.isTraining, elapsed >= settings.doubleFor(.minTrialDuration),
+           let prediction = trial.latestPrediction, prediction.certainty >= trial.requiredCertainty,
+           let entry = trial.entry(objectID: prediction.objectID), isPressable(entry.control) {
+            press(entry, source: .brain, certainty: prediction.certainty)
+            return
+        }
+        guard let limit = trial.flickerLimit, elapsed >= limit else { return }
+        if trial.mode.isTraining {
+            endTrial(.completed, pressed: nil, certainty: nil)
+        } else if settings.boolFor(.disableNoClicks), let best = trial.mostLikely {
+            press(best.entry, source: .timeout, certainty: best.certainty)
+        } else {
+            showNoPress()
+        }
+    }
+
+    func beginFlicker(_ trial: Trial, at time: Double) {
+        trial.phase = .flicker
+        trial.phaseStart = time
+        trial.flickerStart = time
+        emit(.trialPhase(trial: trial.number, phase: .flicker))
+        for entry in trial.entries { entry.control.noiseTaggingDidChange(isRunning: true) }
+    }
+
+    /// Stops the running trial mid-way: no feedback.
+    func stopTrial(_ cause: TrialEnding.StopCause) {
+        guard trial != nil else { return }
+        endTrial(.stopped(cause), pressed: nil, certainty: nil)
+    }
+
+    /// Ends the running trial: flicker stops, the gap before the next trial
+    /// begins, the delegate hears of it, and training may move on to Test.
+    func endTrial(_ ending: TrialEnding, pressed: FlickerEntry?, certainty: Double?) {
+        guard let trial else { return }
+        self.trial = nil
+        let now = clock.now
+        if trial.phase == .cue { trial.target?.control.setFeedbackColor(nil) }
+        if trial.flickerStart != nil {
+            for entry in trial.entries { entry.control.noiseTaggingDidChange(isRunning: false) }
+        }
+        emit(.trialEnded(.init(trial: trial.number, mode: trial.mode, ending: ending,
+                               target: trial.target?.control.noiseTagName,
+                               pressed: pressed?.control.noiseTagName, duration: now - trial.startTime)))
+        addEngineBlock(.betweenTrials, duration: settings.doubleFor(.timeInBetweenTrials))
+        units.last?.delegate.trialEnded(ending: ending, pressed: pressed?.control)
+        if case .stopped = ending { return }
+        trialsInMode += 1
+        if case .pressed = ending, trial.mode == .zeroTrain { zeroTrainPressed = true }
+        advanceModeAfterTrial(trial.mode)
+    }
+
+    private func advanceModeAfterTrial(_ mode: NoiseTagMode) {
+        switch mode {
+        case .trainGeneric where trialsInMode >= settings.intFor(.nGenericTrainTrials),
+             .trainSimple where trialsInMode >= settings.intFor(.nSimpleTrainTrials),
+             .zeroTrain where trialsInMode >= settings.intFor(.nZeroTrainTrials):
+            applyModeChange(to: .test, waitTillDecoderConfirms: false,
+                            explanation: "\(mode.rawValue) finished after \(trialsInMode) trials")
+        case .trainCustom:
+            if units.last?.delegate.thereWillBeANextTarget() == false {
+                applyModeChange(to: .test, waitTillDecoderConfirms: false,
+                                explanation: "TrainCustom finished after \(trialsInMode) trials")
+            }
+        case .dataCollection:
+            let limit = settings.intFor(.nDataCollectionTrials)
+            if limit > 0, trialsInMode >= limit {
+                emit(.notice("DataCollection finished after \(trialsInMode) trials; trials stopped"))
+                trialsAreRunning = false
+            }
+        default:
+            break
+        }
+    }
+
+    private func flickerLimit() -> Double? {
+        switch appliedMode {
+        case .trainGeneric, .trainCustom: return settings.doubleFor(.trialDurationGenericTrain)
+        case .trainSimple: return settings.doubleFor(.trialDurationSimpleTrain)
+        case .zeroTrain where !zeroTrainPressed: return settings.doubleFor(.maxDurationFirstZeroTrainClick)
+        default:
+            return settings.boolFor(.disableMaxTestTrialDuration) ? nil : settings.doubleFor(.maxTestTrialDuration)
+        }
+    }
+
+    private func requiredCertainty() -> Double {
+        if appliedMode == .zeroTrain, !zeroTrainPressed {
+            return settings.doubleFor(.certaintyRequiredForFirstZeroTrainClick)
+        }
+        return settings.doubleFor(.certaintyRequiredForPress)
+    }
+
+    /// The cued target: balanced random order in TrainGeneric/TrainSimple,
+    /// the delegate's choice in TrainCustom, a random allowed control in Verify.
+    private func chooseTarget(among entries: [FlickerEntry]) -> FlickerEntry? {
+        switch appliedMode {
+        case .trainCustom:
+            guard let wanted = units.last?.delegate.nextTarget() else { return nil }
+            guard let entry = entries.first(where: { $0.control === wanted }) else {
+                emit(.refused(call: "nextTarget()", reason: "'\(wanted.noiseTagName)' is not a flickering control of the current unit"))
+                return nil
+            }
+            return entry
+        case .verify:
+            var candidates = entries
+            if let ids = units.last?.delegate.idsOfControlsToIncludeAsTargetInVerifyMode() {
+                candidates = entries.filter { ids.contains($0.control.noiseTagging.identifier ?? "") }
+            }
+            guard !candidates.isEmpty else {
+                emit(.refused(call: "idsOfControlsToIncludeAsTargetInVerifyMode()", reason: "no flickering control has one of the listed identifiers"))
+                return nil
+            }
+            return candidates[Int(random.next() % UInt64(candidates.count))]
+        default:
+            let present = Set(entries.map { ObjectIdentifier($0.control) })
+            trainingOrder.removeAll { !present.contains($0) }
+            if trainingOrder.isEmpty {
+                trainingOrder = entries.map { ObjectIdentifier($0.control) }.shuffled(using: &random)
+            }
+            let next = trainingOrder.removeFirst()
+            return entries.first { ObjectIdentifier($0.control) == next }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+extension NoiseTagController {
+    /// Pushes a unit (a view and its delegate) and performs an update: the
+    /// running trial stops, all actions are deleted, and the delegate's
+    /// `startNoiseTagControlOn(noiseTaggingView:)` assigns them anew.
+    ///
+    /// ```swift
+    /// controller.push(view: menuView, forNoiseTaggingWithDelegate: menu)
+    /// ```
+    public func push(view: NoiseTagView, forNoiseTaggingWithDelegate delegate: NoiseTagDelegate) {
+        units.append(Unit(view: view, delegate: delegate))
+        performUpdate(updateCode: nil)
+        emit(.unitPushed(depth: units.count, context: delegate.contextDescription()))
+    }
+
+    /// Pops the current unit and updates the one below. On an empty stack
+    /// nothing changes and a refused call is reported.
+    ///
+    /// ```swift
+    /// controller.pop()
+    /// ```
+    public func pop() {
+        guard let popped = units.popLast() else {
+            reportRefused(.popOnEmptyStack)
+            return
+        }
+        for control in popped.view.allControls { control.noiseTagging.removeAllActions() }
+        performUpdate(updateCode: nil)
+        emit(.unitPopped(depth: units.count, context: popped.delegate.contextDescription()))
+    }
+
+    /// Replaces the current unit's delegate and updates, but only when
+    /// `view` is the current unit's view; otherwise nothing happens and a
+    /// refused call is reported.
+    ///
+    /// ```swift
+    /// controller.update(view: menuView, forNoiseTaggingWithDelegate: menu)
+    /// ```
+    public func update(view: NoiseTagView, forNoiseTaggingWithDelegate delegate: NoiseTagDelegate) {
+        guard let current = units.last, current.view === view else {
+            reportRefused(.updateWithViewNotCurrent)
+            return
+        }
+        units[units.count - 1] = Unit(view: view, delegate: delegate)
+        performUpdate(updateCode: nil)
+        emit(.unitUpdated(depth: units.count, context: delegate.contextDescription()))
+    }
+
+    /// Performs an update of the current unit, running `updateCode` first
+    /// (inside the update, so it may change controls and assign actions).
+    ///
+    /// ```swift
+    /// controller.updateControls { okButton.noiseTagging.enabled = false }
+    /// ```
+    public func updateControls(updateCode: (() -> Void)? = nil) {
+        guard let current = units.last else {
+            reportRefused(.updateWithoutUnit)
+            return
+        }
+        performUpdate(updateCode: updateCode)
+        emit(.unitUpdated(depth: units.count, context: current.delegate.contextDescription()))
+    }
+
+    /// The update every stack change performs.
+    func performUpdate(updateCode: (() -> Void)?) {
+        stopTrial(.update)
+        let now = clock.now
+        let blockID = blocks.add(.update, now: now, duration: nil)
+        emit(.blocked(reason: .update, duration: nil))
+        for unit in units {
+            for control in unit.view.allControls { control.noiseTagging.removeAllActions() }
+        }
+        lastAssignmentError = nil
+        trainingOrder = []
+        if let current = units.last {
+            for control in current.view.allControls { control.noiseTagging.controller = self }
+            isUpdating = true
+            updateCode?()
+            current.delegate.startNoiseTagControlOn(noiseTaggingView: current.view)
+            isUpdating = false
+        }
+        _ = blocks.removeLatest(.update)
+        _ = blockID
+        emit(.unblocked(reason: .update))
+    }
+
+    /// The current unit's controls that flicker: participating, enabled and visible.
+    func flickeringControls() -> [any NoiseTagControl] {
+        guard let view = units.last?.view else { return [] }
+        return view.allControls.filter { control in
+            let p = control.noiseTagging
+            return p.participatesInFlickering && p.enabled && !control.isHiddenOrInHiddenContainer
+        }
+    }
+}

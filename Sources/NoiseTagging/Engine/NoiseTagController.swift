@@ -1,0 +1,195 @@
+import Foundation
+import UtopiaProtocol
+
+/// The app's singleton controller (see ``NoiseTagging``): units, trials,
+/// blocking, modes, presses and settings. Tests and replay create their own
+/// instances on a ``VirtualClock``.
+///
+/// The controller is a state machine advanced by ``tick()``; a frame loop
+/// calls it every frame. All its methods must be called on the thread that
+/// ticks it; other threads post work through ``inbox``.
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// let controller = NoiseTagController(clock: clock)
+/// controller.push(view: menu, forNoiseTaggingWithDelegate: menuDelegate)
+/// controller.trialsAreRunning = true
+/// clock.advance(by: 1.0 / 60); controller.tick()
+/// ```
+public final class NoiseTagController {
+    /// The engine's clock.
+    public let clock: EngineClock
+    /// The settings, by title.
+    public let settings: NoiseTagSettings
+    /// Every engine event, in order.
+    public let events = NoiseTagEventStream()
+    /// Work posted by other threads, run at the start of each tick.
+    public let inbox = EngineInbox()
+    /// The decoder link; nil runs without a decoder (touch presses only).
+    public var decoderLink: DecoderLink?
+
+    struct Unit {
+        let view: NoiseTagView
+        let delegate: NoiseTagDelegate
+    }
+
+    var units: [Unit] = []
+    var blocks = TrialBlocks()
+    var trial: Trial?
+    var feedback: PressFeedback?
+    var trialCount = 0
+    var trialsInMode = 0
+    var zeroTrainPressed = false
+    var appliedMode: NoiseTagMode
+    var modeConfirmation: (mode: NoiseTagMode, deadline: Double)?
+    var trainingOrder: [ObjectIdentifier] = []
+    var random: SplitMix64
+    var lastAssignmentError: String?
+    var runningTrials = false
+    private var consoleToken: NoiseTagEventStream.Token?
+
+    /// True only while an update runs; actions can be assigned only then.
+    public internal(set) var isUpdating = false
+
+    /// Creates a controller.
+    ///
+    /// - Parameters:
+    ///   - clock: the time source (``VirtualClock`` in tests).
+    ///   - settings: the settings to use.
+    ///   - decoderLink: the decoder, or nil.
+    ///   - seed: seeds target choice and code shifts, so runs are reproducible.
+    ///
+    /// ```swift
+    /// let controller = NoiseTagController(clock: VirtualClock(), seed: 7)
+    /// ```
+    public init(clock: EngineClock = MonotonicClock.shared, settings: NoiseTagSettings = NoiseTagSettings(),
+                decoderLink: DecoderLink? = nil, seed: UInt64 = 0x5EED) {
+        self.clock = clock
+        self.settings = settings
+        self.decoderLink = decoderLink
+        self.random = SplitMix64(seed: seed)
+        self.appliedMode = NoiseTagMode(rawValue: settings.textFor(.mode)) ?? .test
+        settings.observe { [weak self] title, value in self?.settingDidChange(title, value) }
+        if settings.boolFor(.noiseTaggingPrintsToTheConsole) { mirrorToConsole(true) }
+    }
+
+    // MARK: State
+
+    /// The current mode.
+    ///
+    /// ```swift
+    /// if controller.mode.isTraining { showCalibrationHint() }
+    /// ```
+    public var mode: NoiseTagMode { appliedMode }
+
+    /// Number of units on the stack.
+    ///
+    /// ```swift
+    /// controller.unitCount  // 0 before the first push
+    /// ```
+    public var unitCount: Int { units.count }
+
+    /// The current unit's view, if any.
+    ///
+    /// ```swift
+    /// let view = controller.currentView
+    /// ```
+    public var currentView: NoiseTagView? { units.last?.view }
+
+    /// True while any block is in place (the client's or the engine's own).
+    ///
+    /// ```swift
+    /// if controller.trialsAreBlocked { showPaused() }
+    /// ```
+    public var trialsAreBlocked: Bool { blocks.isBlocked }
+
+    /// True while a trial runs.
+    ///
+    /// ```swift
+    /// controller.trialInProgress
+    /// ```
+    public var trialInProgress: Bool { trial != nil }
+
+    /// The running trial's phase, nil between trials.
+    ///
+    /// ```swift
+    /// if controller.currentPhase == .flicker { … }
+    /// ```
+    public var currentPhase: TrialPhase? { trial?.phase }
+
+    /// Number of trials started since the controller was made.
+    ///
+    /// ```swift
+    /// let n = controller.trialsStarted
+    /// ```
+    public var trialsStarted: Int { trialCount }
+
+    /// True while press or no-press feedback is showing.
+    ///
+    /// ```swift
+    /// controller.isShowingFeedback
+    /// ```
+    public var isShowingFeedback: Bool { feedback != nil }
+
+    // MARK: Tick
+
+    /// Advances the engine to the clock's current time: runs posted work,
+    /// reads decoder messages, ends due blocks, feedback and trial phases,
+    /// and starts a trial when allowed.
+    ///
+    /// ```swift
+    /// clock.advance(by: 1.0 / 60); controller.tick()
+    /// ```
+    public func tick() {
+        for work in inbox.drain() { work(self) }
+        let now = clock.now
+        if let link = decoderLink {
+            for message in link.receive() { handleDecoderMessage(message, now: now) }
+        }
+        expireBlocks(now: now)
+        advanceModeConfirmation(now: now)
+        advanceFeedback(now: now)
+        advanceTrial(now: now)
+        startTrialIfPossible(now: now)
+    }
+
+    // MARK: Events
+
+    func emit(_ kind: NoiseTagEvent.Kind) {
+        events.emit(NoiseTagEvent(time: clock.now, kind: kind))
+    }
+
+    /// Reports a refused call on the event stream.
+    func reportRefused(_ error: NoiseTagError) {
+        emit(.refused(call: error.call, reason: error.description))
+    }
+
+    func send(_ message: UtopiaMessage) {
+        decoderLink?.send(message)
+    }
+
+    private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue) {
+        emit(.settingChanged(title: title.rawValue, value: value.description))
+        switch title {
+        case .mode:
+            if let newMode = NoiseTagMode(rawValue: value.description), newMode != appliedMode {
+                applyModeChange(to: newMode, waitTillDecoderConfirms: false, explanation: "mode setting changed")
+            }
+        case .noiseTaggingPrintsToTheConsole:
+            mirrorToConsole(settings.boolFor(.noiseTaggingPrintsToTheConsole))
+        default:
+            break
+        }
+    }
+
+    private func mirrorToConsole(_ on: Bool) {
+        if let token = consoleToken { events.unsubscribe(token); consoleToken = nil }
+        guard on else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        consoleToken = events.subscribe { event in
+            guard let data = try? encoder.encode(event) else { return }
+            FileHandle.standardError.write(data + Data([0x0A]))
+        }
+    }
+}

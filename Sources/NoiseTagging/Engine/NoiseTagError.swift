@@ -1,0 +1,68 @@
+/// A call the controller refused, with the reason. Each one is also reported
+/// on the event stream as ``NoiseTagEvent/Kind/refused(call:reason:)``.
+///
+/// ```swift
+/// do { try button.noiseTagging.addAction { } } catch { print(error) }
+/// ```
+public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
+    /// `addAction` called outside an update.
+    case actionOutsideUpdate(control: String)
+    /// `addAction` with a timing outside 0…1.
+    case actionTimingOutOfRange(control: String, timing: Double)
+    /// `update(view:…)` with a view that is not the current unit's.
+    case updateWithViewNotCurrent
+    /// `pop()` on an empty stack.
+    case popOnEmptyStack
+    /// `updateControls` with no unit pushed.
+    case updateWithoutUnit
+    /// `unblockTrials()` with no block of the client's in place.
+    case unblockWithoutBlock
+    /// A timed block with a negative or non-finite duration.
+    case invalidBlockDuration(Double)
+    /// A touch press that could not be taken.
+    case touchNotTaken(control: String, reason: String)
+    /// A mode change the engine could not make.
+    case modeChangeRefused(reason: String)
+
+    /// The name of the refused call.
+    ///
+    /// ```swift
+    /// NoiseTagError.popOnEmptyStack.call == "pop()"
+    /// ```
+    public var call: String {
+        switch self {
+        case .actionOutsideUpdate, .actionTimingOutOfRange: return "addAction(timing:closure:)"
+        case .updateWithViewNotCurrent: return "update(view:forNoiseTaggingWithDelegate:)"
+        case .popOnEmptyStack: return "pop()"
+        case .updateWithoutUnit: return "updateControls(updateCode:)"
+        case .unblockWithoutBlock: return "unblockTrials()"
+        case .invalidBlockDuration: return "blockTrials(forDuration:)"
+        case .touchNotTaken: return "press(_:source:)"
+        case .modeChangeRefused: return "set(mode:waitTillDecoderConfirms:withExplanation:)"
+        }
+    }
+
+    /// Why the call was refused, in a sentence.
+    public var description: String {
+        switch self {
+        case .actionOutsideUpdate(let control):
+            return "action for '\(control)' refused: actions may only be assigned during an update (in startNoiseTagControlOn or updateControls)"
+        case .actionTimingOutOfRange(let control, let timing):
+            return "action for '\(control)' refused: timing \(timing) is outside 0...1"
+        case .updateWithViewNotCurrent:
+            return "update ignored: the view is not the current unit's view"
+        case .popOnEmptyStack:
+            return "pop ignored: the unit stack is empty"
+        case .updateWithoutUnit:
+            return "updateControls ignored: no unit has been pushed"
+        case .unblockWithoutBlock:
+            return "unblock ignored: trials are not blocked by the client"
+        case .invalidBlockDuration(let duration):
+            return "block refused: duration \(duration) s is not a finite number >= 0"
+        case .touchNotTaken(let control, let reason):
+            return "touch on '\(control)' not taken: \(reason)"
+        case .modeChangeRefused(let reason):
+            return "mode change refused: \(reason)"
+        }
+    }
+}

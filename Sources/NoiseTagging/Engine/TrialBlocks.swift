@@ -1,0 +1,44 @@
+/// The blocks on trials now in place. No trial starts while any block
+/// remains; each block ends on its own unblock or when its duration runs out.
+struct TrialBlocks {
+    struct Block {
+        let id: Int
+        let reason: BlockReason
+        let until: Double?
+    }
+
+    private(set) var blocks: [Block] = []
+    private var nextID = 0
+
+    var isBlocked: Bool { !blocks.isEmpty }
+
+    func isBlocked(by reason: BlockReason) -> Bool { blocks.contains { $0.reason == reason } }
+
+    /// Adds a block; nil duration waits for an explicit unblock.
+    mutating func add(_ reason: BlockReason, now: Double, duration: Double?) -> Int {
+        nextID += 1
+        blocks.append(Block(id: nextID, reason: reason, until: duration.map { now + $0 }))
+        return nextID
+    }
+
+    /// Removes the most recent block of `reason`; false when there is none.
+    mutating func removeLatest(_ reason: BlockReason) -> Bool {
+        guard let index = blocks.lastIndex(where: { $0.reason == reason }) else { return false }
+        blocks.remove(at: index)
+        return true
+    }
+
+    /// Removes every block of `reason`; returns how many there were.
+    mutating func removeAll(_ reason: BlockReason) -> Int {
+        let before = blocks.count
+        blocks.removeAll { $0.reason == reason }
+        return before - blocks.count
+    }
+
+    /// Removes and returns the timed blocks whose time has come.
+    mutating func expire(now: Double) -> [Block] {
+        let due = blocks.filter { ($0.until ?? .infinity) <= now }
+        if !due.isEmpty { blocks.removeAll { ($0.until ?? .infinity) <= now } }
+        return due
+    }
+}

@@ -1,0 +1,17 @@
+/// Who placed a block on trials.
+///
+/// ```swift
+/// if case .blocked(.client, _) = event.kind { showPausedBanner() }
+/// ```
+public enum BlockReason: String, Codable, Sendable {
+    /// `blockTrials(forDuration:)` by the app.
+    case client
+    /// The minimum gap `timeInBetweenTrials` after a trial.
+    case betweenTrials
+    /// A unit update is running.
+    case update
+    /// Press or no-press feedback is showing.
+    case feedback
+    /// Waiting for the decoder to confirm a mode change.
+    case modeConfirmation
+}

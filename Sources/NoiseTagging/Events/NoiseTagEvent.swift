@@ -1,0 +1,86 @@
+/// One thing that happened in the engine, stamped with the engine clock.
+///
+/// Recordings, replay and the demo all consume this stream.
+///
+/// ```swift
+/// controller.events.subscribe { event in
+///     if case .press(let press) = event.kind { print(press.control) }
+/// }
+/// ```
+public struct NoiseTagEvent: Equatable, Codable, Sendable {
+    /// Engine-clock seconds.
+    public let time: Double
+    /// What happened.
+    public let kind: Kind
+
+    /// Creates an event.
+    ///
+    /// ```swift
+    /// let e = NoiseTagEvent(time: 1, kind: .unitPushed(depth: 1, context: nil))
+    /// ```
+    public init(time: Double, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+
+    /// The kinds of event.
+    public enum Kind: Equatable, Codable, Sendable {
+        case trialStarted(TrialStart)
+        case trialPhase(trial: Int, phase: TrialPhase)
+        case trialEnded(TrialEnd)
+        case press(Press)
+        case noPress(trial: Int)
+        case feedbackStarted(mode: ClickFeedbackMode, source: PressSource?, duration: Double)
+        case feedbackEnded
+        case actionRan(control: String, timing: Double)
+        case clickSound(control: String)
+        case blocked(reason: BlockReason, duration: Double?)
+        case unblocked(reason: BlockReason)
+        case trialsRunning(Bool)
+        case unitPushed(depth: Int, context: String?)
+        case unitPopped(depth: Int, context: String?)
+        case unitUpdated(depth: Int, context: String?)
+        case modeChanged(from: NoiseTagMode, to: NoiseTagMode, explanation: String?)
+        case modeConfirmed(mode: NoiseTagMode, confirmed: Bool)
+        case settingChanged(title: String, value: String)
+        case targetShift(trial: Int, control: String, shift: Int)
+        case refused(call: String, reason: String)
+        case notice(String)
+    }
+
+    /// A trial began.
+    public struct TrialStart: Equatable, Codable, Sendable {
+        public var trial: Int
+        public var mode: NoiseTagMode
+        /// The cued target's identifier (training and Verify).
+        public var target: String?
+        /// The cued target's object ID.
+        public var targetObjectID: Int?
+        /// Identifiers of the flickering controls, in object-ID order.
+        public var controls: [String]
+    }
+
+    /// A trial ended.
+    public struct TrialEnd: Equatable, Codable, Sendable {
+        public var trial: Int
+        public var mode: NoiseTagMode
+        public var ending: TrialEnding
+        public var target: String?
+        public var pressed: String?
+        /// Seconds from trial start to end.
+        public var duration: Double
+    }
+
+    /// A press.
+    public struct Press: Equatable, Codable, Sendable {
+        /// The trial the press ended, nil for a touch between trials.
+        public var trial: Int?
+        public var control: String
+        public var objectID: Int?
+        public var source: PressSource
+        /// Decoder certainty (1 − Perr) for brain and timeout presses.
+        public var certainty: Double?
+        /// The cued target, when known (training and Verify).
+        public var target: String?
+    }
+}

@@ -1,0 +1,54 @@
+/// The type and allowed values of a setting.
+///
+/// ```swift
+/// if case .double(let range) = NoiseTagSettingTitles.minTrialDuration.definition.kind { … }
+/// ```
+public enum NoiseTagSettingKind: Equatable, Sendable {
+    case bool
+    case int(ClosedRange<Int>)
+    case double(ClosedRange<Double>)
+    case text
+    /// A text from a fixed list.
+    case choice([String])
+    /// A `#RRGGBB` colour text.
+    case color
+
+    /// Checks `value` against the kind; returns the value normalised
+    /// (an integer given for a number becomes a number) or the reason it is refused.
+    func validate(_ value: NoiseTagSettingValue) -> Result<NoiseTagSettingValue, Refusal> {
+        switch (self, value) {
+        case (.bool, .bool): return .success(value)
+        case (.int(let range), .int(let v)):
+            return range.contains(v) ? .success(value) : .failure(.range("\(range.lowerBound)...\(range.upperBound)"))
+        case (.double(let range), .double(let v)):
+            return v.isFinite && range.contains(v) ? .success(value) : .failure(.range("\(range.lowerBound)...\(range.upperBound)"))
+        case (.double, .int(let v)):
+            return validate(.double(Double(v)))
+        case (.text, .text): return .success(value)
+        case (.choice(let options), .text(let v)):
+            return options.contains(v) ? .success(value) : .failure(.range(options.joined(separator: ", ")))
+        case (.color, .text(let v)):
+            return NoiseTagColor(hex: v) != nil ? .success(.text(v.uppercased())) : .failure(.format("a #RRGGBB colour"))
+        default:
+            return .failure(.type(typeName))
+        }
+    }
+
+    /// The value type this kind takes, for error messages.
+    var typeName: String {
+        switch self {
+        case .bool: return "bool"
+        case .int: return "integer"
+        case .double: return "number"
+        case .text, .choice: return "text"
+        case .color: return "colour text #RRGGBB"
+        }
+    }
+
+    /// Why a value does not fit a kind.
+    enum Refusal: Error {
+        case type(String)
+        case range(String)
+        case format(String)
+    }
+}

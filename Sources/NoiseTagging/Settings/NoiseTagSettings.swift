@@ -1,0 +1,303 @@
+import Foundation
+
+/// The engine's settings, reached by title. Owned by the engine thread.
+///
+/// ```swift
+/// let settings = NoiseTagSettings()
+/// try settings.set(value: .double(0.95), for: .certaintyRequiredForPress)
+/// settings.doubleFor(.certaintyRequiredForPress)  // 0.95
+/// ```
+public final class NoiseTagSettings {
+    /// An observer handle.
+    public struct Token: Hashable, Sendable { let id: Int }
+
+    private var values: [NoiseTagSettingTitles: NoiseTagSettingValue] = [:]
+    private var observers: [(Token, NoiseTagSettingTitles?, (NoiseTagSettingTitles, NoiseTagSettingValue) -> Void)] = []
+    private var nextObserverID = 0
+    /// Titles the user set through ``set(value:for:)`` or a settings file
+    /// (not through ``adopt(value:for:)``), until reset.
+    public private(set) var explicitlySet: Set<NoiseTagSettingTitles> = []
+
+    /// Creates settings with every default.
+    ///
+    /// ```swift
+    /// let settings = NoiseTagSettings()
+    /// ```
+    public init() {}
+
+    // MARK: Reading
+
+    /// The setting with `title`: value and definition.
+    ///
+    /// ```swift
+    /// settings.settingWith(title: .mode).value
+    /// ```
+    public func settingWith(title: NoiseTagSettingTitles) -> NoiseTagSetting {
+        NoiseTagSetting(title: title, value: value(for: title))
+    }
+
+    /// The current value of `title`.
+    ///
+    /// ```swift
+    /// settings.value(for: .framesPerBit)  // .int(1)
+    /// ```
+    public func value(for title: NoiseTagSettingTitles) -> NoiseTagSettingValue {
+        values[title] ?? title.definition.defaultValue
+    }
+
+    /// A bool setting (numbers count as true when non-zero; texts as "true"/"yes"/"1").
+    ///
+    /// ```swift
+    /// if settings.boolFor(.disableNoClicks) { … }
+    /// ```
+    public func boolFor(_ title: NoiseTagSettingTitles) -> Bool {
+        switch value(for: title) {
+        case .bool(let v): return v
+        case .int(let v): return v != 0
+        case .double(let v): return v != 0
+        case .text(let v): return ["true", "yes", "1"].contains(v.lowercased())
+        }
+    }
+
+    /// An integer setting (numbers are rounded down; choices give their index; otherwise 0).
+    ///
+    /// ```swift
+    /// let fpb = settings.intFor(.framesPerBit)
+    /// ```
+    public func intFor(_ title: NoiseTagSettingTitles) -> Int {
+        switch value(for: title) {
+        case .bool(let v): return v ? 1 : 0
+        case .int(let v): return v
+        case .double(let v): return Int(v.rounded(.down))
+        case .text(let v):
+            if case .choice(let options) = title.definition.kind { return options.firstIndex(of: v) ?? 0 }
+            return Int(v) ?? 0
+        }
+    }
+
+    /// A number setting (integers convert; otherwise 0).
+    ///
+    /// ```swift
+    /// let gap = settings.doubleFor(.timeInBetweenTrials)
+    /// ```
+    public func doubleFor(_ title: NoiseTagSettingTitles) -> Double {
+        switch value(for: title) {
+        case .bool(let v): return v ? 1 : 0
+        case .int(let v): return Double(v)
+        case .double(let v): return v
+        case .text(let v): return Double(v) ?? 0
+        }
+    }
+
+    /// A setting as text.
+    ///
+    /// ```swift
+    /// let mode = settings.textFor(.mode)  // "Test"
+    /// ```
+    public func textFor(_ title: NoiseTagSettingTitles) -> String {
+        value(for: title).description
+    }
+
+    /// A colour setting.
+    ///
+    /// ```swift
+    /// let on = settings.colorFor(.colorBitOnIfMaxContrast)
+    /// ```
+    public func colorFor(_ title: NoiseTagSettingTitles) -> NoiseTagColor {
+        NoiseTagColor(hex: textFor(title)) ?? .black
+    }
+
+    /// How many settings differ from their default.
+    ///
+    /// ```swift
+    /// settings.nonDefaultCount  // 0 on a fresh engine
+    /// ```
+    public var nonDefaultCount: Int {
+        NoiseTagSettingTitles.allCases.filter { !settingWith(title: $0).isDefault }.count
+    }
+
+    /// Every setting's current value by title name.
+    ///
+    /// ```swift
+    /// let snapshot = settings.snapshot()
+    /// ```
+    public func snapshot() -> [String: NoiseTagSettingValue] {
+        var result: [String: NoiseTagSettingValue] = [:]
+        for title in NoiseTagSettingTitles.allCases { result[title.rawValue] = value(for: title) }
+        return result
+    }
+
+    // MARK: Writing
+
+    /// Sets `title` to `value`, as the user's own choice. Throws
+    /// ``NoiseTagSettingsError`` naming the title for a wrong type or an
+    /// out-of-range value; the setting then keeps its old value.
+    ///
+    /// ```swift
+    /// try settings.set(value: .int(2), for: .framesPerBit)
+    /// ```
+    public func set(value: NoiseTagSettingValue, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
+        let checked = try Self.validated(value, for: title)
+        explicitlySet.insert(title)
+        store(checked, for: title)
+    }
+
+    /// Sets a setting by title name (accepts `certaintyRequiredForClick`).
+    ///
+    /// ```swift
+    /// try settings.set(value: .double(0.9), forTitleNamed: "certaintyRequiredForClick")
+    /// ```
+    public func set(value: NoiseTagSettingValue, forTitleNamed name: String) throws(NoiseTagSettingsError) {
+        guard let title = NoiseTagSettingTitles(name: name) else { throw .unknownTitle(name) }
+        try set(value: value, for: title)
+    }
+
+    /// Sets `title` on the engine's or decoder's advice, without marking it as
+    /// the user's choice (a later advice may change it again).
+    ///
+    /// ```swift
+    /// try settings.adopt(value: .double(0.85), for: .certaintyRequiredForPress)
+    /// ```
+    public func adopt(value: NoiseTagSettingValue, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
+        store(try Self.validated(value, for: title), for: title)
+    }
+
+    /// Puts `title` back to its default and forgets that the user set it.
+    ///
+    /// ```swift
+    /// settings.resetToDefault(.framesPerBit)
+    /// ```
+    public func resetToDefault(_ title: NoiseTagSettingTitles) {
+        explicitlySet.remove(title)
+        store(title.definition.defaultValue, for: title)
+    }
+
+    /// Puts every setting back to its default.
+    ///
+    /// ```swift
+    /// settings.resetAll()
+    /// ```
+    public func resetAll() {
+        for title in NoiseTagSettingTitles.allCases { resetToDefault(title) }
+    }
+
+    // MARK: Observing
+
+    /// Calls `handler` after every change of `title` (or of any setting for nil).
+    ///
+    /// ```swift
+    /// settings.observe(.framesPerBit) { title, value in rebuildSchedule() }
+    /// ```
+    @discardableResult
+    public func observe(_ title: NoiseTagSettingTitles? = nil,
+                        handler: @escaping (NoiseTagSettingTitles, NoiseTagSettingValue) -> Void) -> Token {
+        nextObserverID += 1
+        let token = Token(id: nextObserverID)
+        observers.append((token, title, handler))
+        return token
+    }
+
+    /// Stops the observer behind `token`.
+    ///
+    /// ```swift
+    /// settings.removeObserver(token)
+    /// ```
+    public func removeObserver(_ token: Token) {
+        observers.removeAll { $0.0 == token }
+    }
+
+    // MARK: Files
+
+    /// Writes every setting as one JSON object keyed by title.
+    ///
+    /// ```swift
+    /// try settings.save(to: URL(fileURLWithPath: "settings.json"))
+    /// ```
+    public func save(to url: URL) throws(NoiseTagSettingsError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            let data = try encoder.encode(snapshot())
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .fileUnwritable(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Reads a JSON object of settings (any subset of titles). Every key and
+    /// value is checked before anything changes: on any error nothing in
+    /// memory changes and the error names the file, key and reason.
+    ///
+    /// ```swift
+    /// try settings.load(from: URL(fileURLWithPath: "settings.json"))
+    /// ```
+    public func load(from url: URL) throws(NoiseTagSettingsError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .fileUnreadable(path: url.path, reason: Self.reason(error))
+        }
+        let object: [String: NoiseTagSettingValue]
+        do {
+            object = try JSONDecoder().decode([String: NoiseTagSettingValue].self, from: data)
+        } catch {
+            throw .badJSON(path: url.path, reason: Self.reason(error))
+        }
+        var checked: [(NoiseTagSettingTitles, NoiseTagSettingValue)] = []
+        for key in object.keys.sorted() {
+            guard let title = NoiseTagSettingTitles(name: key) else {
+                throw .badValueInFile(path: url.path, key: key, reason: "unknown setting title")
+            }
+            do {
+                checked.append((title, try Self.validated(object[key]!, for: title)))
+            } catch {
+                throw .badValueInFile(path: url.path, key: key, reason: error.description)
+            }
+        }
+        for (title, value) in checked {
+            explicitlySet.insert(title)
+            store(value, for: title)
+        }
+    }
+
+    // MARK: Internals
+
+    private func store(_ value: NoiseTagSettingValue, for title: NoiseTagSettingTitles) {
+        let old = self.value(for: title)
+        values[title] = value
+        guard old != value else { return }
+        for (_, wanted, handler) in observers where wanted == nil || wanted == title {
+            handler(title, value)
+        }
+    }
+
+    static func validated(_ value: NoiseTagSettingValue,
+                          for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) -> NoiseTagSettingValue {
+        let kind = title.definition.kind
+        switch kind.validate(value) {
+        case .success(let checked):
+            return checked
+        case .failure(.type(let expected)):
+            throw .wrongType(title: title.rawValue, expected: expected, got: value.typeName)
+        case .failure(.range(let allowed)):
+            throw .outOfRange(title: title.rawValue, value: value.description, allowed: allowed)
+        case .failure(.format(let expected)):
+            throw .badFormat(title: title.rawValue, value: value.description, expected: expected)
+        }
+    }
+
+    private static func reason(_ error: Error) -> String {
+        if let decoding = error as? DecodingError {
+            switch decoding {
+            case .dataCorrupted(let context), .typeMismatch(_, let context),
+                 .valueNotFound(_, let context), .keyNotFound(_, let context):
+                let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                return [context.debugDescription, underlying].compactMap { $0 }.joined(separator: ": ")
+            @unknown default:
+                return "\(decoding)"
+            }
+        }
+        return (error as NSError).localizedDescription
+    }
+}

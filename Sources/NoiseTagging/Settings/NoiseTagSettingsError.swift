@@ -1,0 +1,39 @@
+/// Why a setting could not be changed, or a settings file not loaded.
+/// Every case names the title (and the file and key for files).
+///
+/// ```swift
+/// do { try settings.set(value: .int(0), for: .framesPerBit) }
+/// catch { print(error) }  // framesPerBit: 0 is outside 1...60
+/// ```
+public enum NoiseTagSettingsError: Error, Equatable, CustomStringConvertible {
+    case unknownTitle(String)
+    case wrongType(title: String, expected: String, got: String)
+    case outOfRange(title: String, value: String, allowed: String)
+    case badFormat(title: String, value: String, expected: String)
+    case fileUnreadable(path: String, reason: String)
+    case fileUnwritable(path: String, reason: String)
+    case badJSON(path: String, reason: String)
+    case badValueInFile(path: String, key: String, reason: String)
+
+    /// A sentence naming the title, file and key, and the reason.
+    public var description: String {
+        switch self {
+        case .unknownTitle(let title):
+            return "unknown setting title '\(title)'"
+        case .wrongType(let title, let expected, let got):
+            return "\(title): expected a \(expected), got a \(got)"
+        case .outOfRange(let title, let value, let allowed):
+            return "\(title): \(value) is outside \(allowed)"
+        case .badFormat(let title, let value, let expected):
+            return "\(title): '\(value)' is not \(expected)"
+        case .fileUnreadable(let path, let reason):
+            return "settings file \(path): cannot read: \(reason)"
+        case .fileUnwritable(let path, let reason):
+            return "settings file \(path): cannot write: \(reason)"
+        case .badJSON(let path, let reason):
+            return "settings file \(path): not a JSON object of settings: \(reason)"
+        case .badValueInFile(let path, let key, let reason):
+            return "settings file \(path), key '\(key)': \(reason)"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Testing
+@testable import NoiseTagging
+
+@Suite("Blocking")
+struct BlockingTests {
+    @Test("guide example: block at t=1 for 3 s and at t=2 for 4 s, no trial before t=6")
+    func overlappingTimedBlocks() {
+        let h = EngineHarness()
+        h.settings.resetAll()
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.run(until: 0.999)
+        h.controller.blockTrials(forDuration: 3)     // until t=4
+        h.run(until: 2)
+        h.controller.blockTrials(forDuration: 4)     // until t=6
+        h.controller.trialsAreRunning = true
+        h.run(until: 5.99)
+        #expect(h.trialStarts.isEmpty)
+        #expect(h.controller.trialsAreBlocked)
+        h.run(until: 6.0)
+        #expect(h.trialStarts.count == 1)
+        #expect(h.trialStarts.first?.time == 6.0)
+    }
+
+    @Test("a block stops a running trial with no feedback")
+    func blockStopsTrial() {
+        let h = EngineHarness()
+        h.start()
+        h.run(until: 0.5)
+        #expect(h.controller.trialInProgress)
+        h.controller.blockTrials(forDuration: nil)
+        #expect(!h.controller.trialInProgress)
+        #expect(h.trialEnds.last?.ending == .stopped(.blocked))
+        #expect(!h.controller.isShowingFeedback)
+        #expect(h.presses.isEmpty)
+        h.run(for: 30)
+        #expect(h.trialStarts.count == 1, "an untimed block holds until unblocked")
+        h.controller.unblockTrials()
+        h.run(for: 1.5)
+        #expect(h.trialStarts.count == 2)
+    }
+
+    @Test("every block needs its own unblock")
+    func blocksCount() {
+        let h = EngineHarness()
+        h.controller.blockTrials(forDuration: nil)
+        h.controller.blockTrials(forDuration: nil)
+        h.start()
+        h.controller.unblockTrials()
+        h.run(for: 5)
+        #expect(h.trialStarts.isEmpty)
+        h.controller.unblockTrials()
+        h.run(for: 0.1)
+        #expect(h.trialStarts.count == 1)
+    }
+
+    @Test("an unblock with nothing blocked is reported and ignored")
+    func unblockWithoutBlock() {
+        let h = EngineHarness()
+        h.controller.unblockTrials()
+        #expect(h.refusals.contains { $0.contains("not blocked") })
+        #expect(h.controller.activeBlockCount == 0)
+    }
+
+    @Test("a negative or infinite duration is refused")
+    func badDuration() {
+        let h = EngineHarness()
+        h.controller.blockTrials(forDuration: -1)
+        h.controller.blockTrials(forDuration: .infinity)
+        #expect(h.refusals.count == 2)
+        #expect(h.controller.activeBlockCount == 0)
+    }
+
+    @Test("timeInBetweenTrials is a minimum gap after each trial")
+    func gapBetweenTrials() throws {
+        let h = try EngineHarness { try $0.set(value: .double(2.5), for: .timeInBetweenTrials) }
+        try h.settings.set(value: .text("None"), for: .clickFeedbackMode)
+        try h.settings.set(value: .double(0), for: .feedbackDuration)
+        try h.settings.set(value: .double(1), for: .maxTestTrialDuration)
+        h.start()
+        h.run(until: 10)
+        let starts = h.trialStarts.map(\.time)
+        let ends = h.events.filter { if case .trialEnded = $0.kind { return true } else { return false } }.map(\.time)
+        #expect(starts.count >= 3)
+        for (end, nextStart) in zip(ends, starts.dropFirst()) {
+            #expect(nextStart - end >= 2.5 - 1e-9)
+            #expect(nextStart - end < 2.5 + 0.02)
+        }
+    }
+}

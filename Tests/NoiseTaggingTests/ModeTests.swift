@@ -1,0 +1,160 @@
+import Testing
+import UtopiaProtocol
+@testable import NoiseTagging
+
+@Suite("Modes")
+struct ModeTests {
+    @Test("TrainGeneric: cue, pause, flicker for N trials, then Test")
+    func trainingThenTest() throws {
+        let h = try EngineHarness {
+            try $0.set(value: .int(3), for: .nGenericTrainTrials)
+            try $0.set(value: .double(2), for: .trialDurationGenericTrain)
+        }
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.set(mode: .trainGeneric)
+        h.start()
+        h.run(until: 30)
+        let training = h.trialEnds.filter { $0.mode == .trainGeneric }
+        #expect(training.count == 3)
+        #expect(training.allSatisfy { $0.ending == .completed && $0.target != nil })
+        #expect(Set(training.compactMap(\.target)).count == 3, "balanced targets: no repeat before all are used")
+        #expect(h.controller.mode == .test)
+        #expect(h.delegate.modeChanges == [.trainGeneric, .test])
+        #expect(h.settings.textFor(.mode) == "Test")
+        let phases = h.kinds.compactMap { if case .trialPhase(1, let p) = $0 { return p } else { return nil } }
+        #expect(phases == [.cue, .pause, .flicker])
+        let modes = h.link.sent.compactMap { if case .modeChange(let m) = $0 { return m.newMode } else { return nil } }
+        #expect(modes == ["Calibration.supervised", "Prediction.static"])
+        #expect(h.presses.isEmpty, "no brain presses during training")
+    }
+
+    @Test("the cue phase highlights the target, and phases last their settings")
+    func cueTiming() throws {
+        let h = EngineHarness()
+        h.controller.set(mode: .trainSimple)
+        h.start()
+        h.run(until: 0.01)
+        guard case .trialStarted(let start)? = h.trialStarts.first?.kind, let target = start.target else {
+            Issue.record("no cued trial"); return
+        }
+        let button = h.buttons.first { $0.noiseTagging.identifier == target }!
+        #expect(button.feedbackColor == h.settings.colorFor(.colorTargetCue))
+        h.run(until: 1.0 + 0.01)
+        #expect(h.controller.currentPhase == .pause)
+        #expect(button.feedbackColor == nil)
+        h.run(until: 1.5 + 0.01)
+        #expect(h.controller.currentPhase == .flicker)
+        #expect(button.isNoiseTagging)
+    }
+
+    @Test("TrainCustom takes the delegate's targets, then switches to Test")
+    func trainCustom() throws {
+        let h = try EngineHarness { try $0.set(value: .double(1), for: .trialDurationGenericTrain) }
+        h.delegate.customTargets = [h.buttons[3], h.buttons[0]]
+        h.controller.set(mode: .trainCustom)
+        h.start()
+        h.run(until: 20)
+        #expect(h.trialEnds.filter { $0.mode == .trainCustom }.map(\.target) == ["b4", "b1"])
+        #expect(h.controller.mode == .test)
+    }
+
+    @Test("Verify cues a known target from the delegate's list and records it with the press")
+    func verifyTarget() {
+        let h = EngineHarness()
+        h.delegate.verifyIDs = ["b2"]
+        h.controller.set(mode: .verify)
+        h.start()
+        h.run(until: 3)
+        h.predict(objectID: 2, perr: 0)
+        h.run(for: 0.1)
+        #expect(h.presses.first?.target == "b2")
+        #expect(h.presses.first?.control == "b2")
+        #expect(h.controller.mode == .verify)
+    }
+
+    @Test("quality modes run no trials")
+    func qualityModes() {
+        let h = EngineHarness()
+        h.controller.set(mode: .electrodeQuality)
+        h.start()
+        h.run(until: 5)
+        #expect(h.trialStarts.isEmpty)
+        #expect(h.link.sent.contains(.modeChange(ModeChange(timestamp: 0, newMode: "ElectrodeMeasurement"))))
+    }
+
+    @Test("ZeroTrain: stricter first press, N trials, then Test")
+    func zeroTrain() throws {
+        let h = try EngineHarness { try $0.set(value: .int(2), for: .nZeroTrainTrials) }
+        h.controller.set(mode: .zeroTrain)
+        h.start()
+        h.run(until: 2)
+        h.predict(objectID: 1, perr: 0.05)       // 0.95 < 0.99 for the first press
+        h.run(for: 0.5)
+        #expect(h.presses.isEmpty)
+        h.predict(objectID: 1, perr: 0.001)
+        h.run(for: 0.1)
+        #expect(h.presses.count == 1)
+        h.run(until: 6)
+        h.predict(objectID: 2, perr: 0.05)       // 0.95 passes the normal 0.9 afterwards
+        h.run(for: 0.1)
+        #expect(h.presses.count == 2)
+        #expect(h.controller.mode == .test)
+    }
+
+    @Test("DataCollection stops trials after nDataCollectionTrials")
+    func dataCollection() throws {
+        let h = try EngineHarness {
+            try $0.set(value: .int(2), for: .nDataCollectionTrials)
+            try $0.set(value: .double(1), for: .maxTestTrialDuration)
+        }
+        h.controller.set(mode: .dataCollection)
+        h.start()
+        h.run(until: 20)
+        #expect(h.trialEnds.count == 2)
+        #expect(!h.controller.trialsAreRunning)
+    }
+
+    @Test("waiting for the decoder's confirmation blocks trials until it echoes the mode")
+    func confirmation() {
+        let h = EngineHarness()
+        h.controller.set(mode: .test, waitTillDecoderConfirms: true, withExplanation: "start")
+        h.start()
+        h.run(until: 1)
+        #expect(h.trialStarts.isEmpty)
+        h.link.deliver(.modeChange(ModeChange(timestamp: 0, newMode: "Prediction.static")))
+        h.run(for: 0.05)
+        #expect(h.kinds.contains(.modeConfirmed(mode: .test, confirmed: true)))
+        #expect(h.trialStarts.count == 1)
+    }
+
+    @Test("without a confirmation the wait times out and says so")
+    func confirmationTimeout() {
+        let h = EngineHarness()
+        h.controller.set(mode: .test, waitTillDecoderConfirms: true)
+        h.start()
+        h.run(until: 1.99)
+        #expect(h.trialStarts.isEmpty)
+        h.run(until: 2.0)
+        #expect(h.kinds.contains(.modeConfirmed(mode: .test, confirmed: false)))
+        #expect(h.trialStarts.count == 1)
+    }
+
+    @Test("the decoder's threshold is adopted unless the user set one")
+    func thresholdAdvice() throws {
+        let h = EngineHarness()
+        h.link.deliver(.certaintyThreshold(CertaintyThreshold(timestamp: 0, threshold: 0.75)))
+        h.controller.tick()
+        #expect(abs(h.settings.doubleFor(.certaintyRequiredForPress) - 0.75) < 1e-6)
+        try h.settings.set(value: .double(0.97), for: .certaintyRequiredForClick)
+        h.link.deliver(.certaintyThreshold(CertaintyThreshold(timestamp: 0, threshold: 0.6)))
+        h.controller.tick()
+        #expect(h.settings.doubleFor(.certaintyRequiredForPress) == 0.97)
+    }
+
+    @Test("setting the mode setting changes the mode too")
+    func modeSetting() throws {
+        let h = EngineHarness()
+        try h.settings.set(value: .text("Verify"), for: .mode)
+        #expect(h.controller.mode == .verify)
+    }
+}
