@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The `noisetag` command line tool: one subcommand per job.
+///
+/// ```swift
+/// NoisetagCommand.main(["codes", "inspect", "codes.txt"])
+/// ```
+@main
+struct NoisetagCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "noisetag",
+        abstract: "Brain-pressable buttons: noise-tagging engine tools.",
+        subcommands: [CodesCommand.self]
+    )
+}
