@@ -1,10 +1,15 @@
 import ArgumentParser
 
-/// The `noisetag` command-line tool: codebooks, demo, decoder, recordings, benchmarks.
+/// The `noisetag` command line tool: one subcommand per job.
+///
+/// ```swift
+/// NoisetagCommand.main(["codes", "inspect", "codes.txt"])
+/// ```
 @main
 struct NoisetagCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "noisetag",
-        abstract: "Noise-tagging brain-computer-interface engine tools.",
-        subcommands: [])
+        abstract: "Brain-pressable buttons: noise-tagging engine tools.",
+        subcommands: [CodesCommand.self]
+    )
 }

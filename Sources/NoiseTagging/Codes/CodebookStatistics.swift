@@ -1,0 +1,106 @@
+/// Summary figures of a codebook, as `noisetag codes inspect` prints them.
+///
+/// Correlations are computed on bipolar values (state 0 → −1, any other
+/// state → +1), cyclically and normalised by the length `L`:
+/// `ρ(a, b, τ) = (1/L) Σₜ a[t] · b[(t + τ) mod L]`, so 1 means identical.
+/// The *worst* value is the highest one, since a decoder confuses codes whose
+/// correlation is high:
+/// - ``worstOffPeakAutocorrelation``: max over codes and lags `τ = 1 ..< L`
+///   of `ρ(a, a, τ)` (exactly −1/L for an m-sequence);
+/// - ``worstCrossCorrelation``: max over all pairs of different codes and all
+///   lags `τ = 0 ..< L` of `ρ(a, b, τ)`.
+/// Computed on bit-packed codes with popcounts: 65 × 126 takes milliseconds.
+///
+/// ```swift
+/// let stats = CodebookStatistics(Codebook.standard)
+/// ```
+public struct CodebookStatistics: Hashable, Sendable, Codable {
+    /// Lowest, mean and highest of a per-code figure.
+    ///
+    /// ```swift
+    /// let spread = stats.balance.max - stats.balance.min
+    /// ```
+    public struct Summary: Hashable, Sendable, Codable {
+        /// The lowest value.
+        ///
+        /// ```swift
+        /// let low = stats.balance.min
+        /// ```
+        public var min: Double
+        /// The arithmetic mean.
+        ///
+        /// ```swift
+        /// let average = stats.balance.mean
+        /// ```
+        public var mean: Double
+        /// The highest value.
+        ///
+        /// ```swift
+        /// let high = stats.balance.max
+        /// ```
+        public var max: Double
+    }
+
+    /// The number of codes.
+    ///
+    /// ```swift
+    /// stats.count // 65
+    /// ```
+    public let count: Int
+    /// The number of states per code.
+    ///
+    /// ```swift
+    /// stats.length // 126
+    /// ```
+    public let length: Int
+    /// The fraction of non-zero ("on") states per code, summarised over codes.
+    ///
+    /// ```swift
+    /// stats.balance.mean // 0.5 for modulated codes
+    /// ```
+    public let balance: Summary
+    /// The highest off-peak cyclic autocorrelation; `nil` when codes have length 1.
+    ///
+    /// ```swift
+    /// CodebookStatistics(book).worstOffPeakAutocorrelation // -1/63 for an m-sequence
+    /// ```
+    public let worstOffPeakAutocorrelation: Double?
+    /// The highest cyclic cross-correlation between two codes; `nil` for a single code.
+    ///
+    /// ```swift
+    /// let cross = stats.worstCrossCorrelation ?? 0
+    /// ```
+    public let worstCrossCorrelation: Double?
+
+    /// Computes the statistics of `codebook`.
+    ///
+    /// ```swift
+    /// let stats = CodebookStatistics(try CodebookFile(contentsOfFile: "codes.txt").codebook)
+    /// ```
+    public init(_ codebook: Codebook) {
+        let n = codebook.length
+        count = codebook.count
+        length = n
+        let fractions = codebook.codes.map { code in Double(code.lazy.filter { $0 != 0 }.count) / Double(n) }
+        balance = Summary(min: fractions.min() ?? 0,
+                          mean: fractions.reduce(0, +) / Double(fractions.count),
+                          max: fractions.max() ?? 0)
+        // The fewest disagreements give the highest correlation (L − 2d) / L.
+        var fewestAuto = Int.max, fewestCross = Int.max
+        let unshifted = codebook.codes.map { PackedCode(states: $0, shift: 0) }
+        for (j, code) in codebook.codes.enumerated() {
+            let rotations = (0..<n).map { PackedCode(states: code, shift: $0) }
+            for shift in 1..<max(n, 1) {
+                fewestAuto = min(fewestAuto, unshifted[j].disagreements(with: rotations[shift]))
+            }
+            for i in 0..<j {
+                for rotation in rotations {
+                    fewestCross = min(fewestCross, unshifted[i].disagreements(with: rotation))
+                }
+            }
+        }
+        let correlation = { (d: Int) -> Double? in d == Int.max ? nil : Double(n - 2 * d) / Double(n) }
+        worstOffPeakAutocorrelation = correlation(fewestAuto)
+        worstCrossCorrelation = correlation(fewestCross)
+    }
+}
