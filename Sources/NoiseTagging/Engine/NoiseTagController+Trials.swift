@@ -28,9 +28,10 @@ extension NoiseTagController {
               appliedMode.runsTrials, units.last != nil else { return }
         let controls = flickeringControls()
         guard !controls.isEmpty else { return }
-        let ids: [Int]
+        let slots: [CodeAssignment.Slot]
         do {
-            ids = try ObjectIDAssignment.assign(controls)
+            slots = try CodeAssignment.assign(controls, codeCount: codebook.count,
+                                              reversed: settings.boolFor(.assignNoiseTagsInReversedOrder))
         } catch {
             if lastAssignmentError != error.description {
                 lastAssignmentError = error.description
@@ -38,7 +39,15 @@ extension NoiseTagController {
             }
             return
         }
-        let entries = zip(controls, ids).map { FlickerEntry(control: $0, objectID: $1, actions: $0.noiseTagging.actions) }
+        var book = codebook
+        var shift: Int?
+        if appliedMode.isTraining, settings.boolFor(.randomlyTranslateNoiseTagsInTraining) {
+            shift = Int(random.next() % UInt64(book.length))
+            book = book.cyclicallyShifted(by: shift!)
+        }
+        let entries = zip(controls, slots).map {
+            FlickerEntry(control: $0, objectID: $1.objectID, actions: $0.noiseTagging.actions, code: book.codes[$1.codeIndex])
+        }
         var target: FlickerEntry?
         if appliedMode.cuesTarget {
             target = chooseTarget(among: entries)
@@ -60,6 +69,7 @@ extension NoiseTagController {
         emit(.trialStarted(.init(trial: trial.number, mode: trial.mode, target: target?.control.noiseTagName,
                                  targetObjectID: target?.objectID,
                                  controls: entries.map { $0.control.noiseTagName })))
+        if let shift { emit(.codeShift(trial: trial.number, shift: shift)) }
         if first == .cue {
             emit(.trialPhase(trial: trial.number, phase: .cue))
             target?.control.setFeedbackColor(settings.colorFor(.colorTargetCue))
@@ -109,6 +119,7 @@ extension NoiseTagController {
         trial.flickerStart = time
         emit(.trialPhase(trial: trial.number, phase: .flicker))
         for entry in trial.entries { entry.control.noiseTaggingDidChange(isRunning: true) }
+        paintNonFlickering(trial)
     }
 
     /// Stops the running trial mid-way: no feedback.

@@ -46,6 +46,11 @@ public final class NoiseTagController {
     var random: SplitMix64
     var lastAssignmentError: String?
     var runningTrials = false
+    var stimulus: StimulusFrameState
+    /// The codebook flicker codes come from (see `filenameNoiseTags`).
+    public internal(set) var codebook: Codebook = .standard
+    /// Where ``codebook`` came from: a file path, or "built-in".
+    public internal(set) var codebookSource = "built-in"
     private var consoleToken: NoiseTagEventStream.Token?
 
     /// True only while an update runs; actions can be assigned only then.
@@ -69,8 +74,10 @@ public final class NoiseTagController {
         self.decoderLink = decoderLink
         self.random = SplitMix64(seed: seed)
         self.appliedMode = NoiseTagMode(rawValue: settings.textFor(.mode)) ?? .test
+        self.stimulus = StimulusFrameState(palette: StimulusPalette(settings: settings))
         settings.observe { [weak self] title, value in self?.settingDidChange(title, value) }
         if settings.boolFor(.noiseTaggingPrintsToTheConsole) { mirrorToConsole(true) }
+        loadCodebook()
     }
 
     // MARK: State
@@ -135,12 +142,14 @@ public final class NoiseTagController {
 
     /// Advances the engine to the clock's current time: runs posted work,
     /// reads decoder messages, ends due blocks, feedback and trial phases,
-    /// and starts a trial when allowed.
+    /// starts a trial when allowed, and renders the flicker frame (colours
+    /// and STIMULUSEVENT). ``FrameLoop`` passes each frame's timing; without
+    /// one the frame is taken as due now.
     ///
     /// ```swift
     /// clock.advance(by: 1.0 / 60); controller.tick()
     /// ```
-    public func tick() {
+    public func tick(frame: FrameTiming? = nil) {
         for work in inbox.drain() { work(self) }
         let now = clock.now
         if let link = decoderLink {
@@ -151,6 +160,7 @@ public final class NoiseTagController {
         advanceFeedback(now: now)
         advanceTrial(now: now)
         startTrialIfPossible(now: now)
+        renderFrame(deadline: frame?.deadline ?? now, now: now)
     }
 
     // MARK: Events
@@ -177,6 +187,8 @@ public final class NoiseTagController {
             }
         case .noiseTaggingPrintsToTheConsole:
             mirrorToConsole(settings.boolFor(.noiseTaggingPrintsToTheConsole))
+        case .filenameNoiseTags:
+            loadCodebook()
         default:
             break
         }

@@ -43,7 +43,10 @@ public struct NoiseTagEvent: Equatable, Codable, Sendable {
         case modeChanged(from: NoiseTagMode, to: NoiseTagMode, explanation: String?)
         case modeConfirmed(mode: NoiseTagMode, confirmed: Bool)
         case settingChanged(title: String, value: String)
-        case targetShift(trial: Int, control: String, shift: Int)
+        case codeShift(trial: Int, shift: Int)
+        case missedFrame(index: Int, lateness: Double, skipped: Int)
+        case sound(name: String)
+        case codebookLoaded(source: String, codes: Int, length: Int)
         case refused(call: String, reason: String)
         case notice(String)
     }

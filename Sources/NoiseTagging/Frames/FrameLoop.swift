@@ -1,0 +1,76 @@
+/// Drives a controller one display frame at a time on drift-free deadlines:
+/// frame n is due at `start + n × period`, `period` = 1 / `preferredNFramesPerSecond`.
+///
+/// A frame that runs more than 1.5 periods late is missed: it is counted,
+/// reported on the event stream (with a sound event when
+/// `soundOnMissedFrame`), and the loop skips to the next deadline still
+/// ahead, counting the skipped frames as missed too.
+///
+/// ```swift
+/// let loop = FrameLoop(controller: NoiseTagging, waiter: RealTimeFrameWaiter())
+/// while appIsRunning { loop.step() }
+/// ```
+public final class FrameLoop {
+    /// The controller ticked every frame.
+    public let controller: NoiseTagController
+    private let waiter: FrameWaiter
+    /// Seconds per frame, fixed when the loop starts.
+    public private(set) var period: Double
+    /// Frames run so far.
+    public private(set) var framesRun = 0
+    /// Frames late by more than 1.5 periods, plus frames skipped to catch up.
+    public private(set) var missedFrames = 0
+    private var start: Double?
+    private var nextIndex = 0
+
+    /// Creates a loop; it starts timing at its first ``step()``.
+    ///
+    /// ```swift
+    /// let loop = FrameLoop(controller: engine, waiter: VirtualFrameWaiter(clock: clock))
+    /// ```
+    public init(controller: NoiseTagController, waiter: FrameWaiter) {
+        self.controller = controller
+        self.waiter = waiter
+        self.period = 1 / Double(controller.settings.intFor(.preferredNFramesPerSecond))
+    }
+
+    /// Waits for the next deadline, then ticks the controller with the frame's timing.
+    ///
+    /// ```swift
+    /// let timing = loop.step()
+    /// ```
+    @discardableResult
+    public func step() -> FrameTiming {
+        let origin: Double
+        if let start {
+            origin = start
+        } else {
+            origin = controller.clock.now
+            start = origin
+        }
+        let deadline = origin + Double(nextIndex) * period
+        waiter.wait(until: deadline)
+        let now = controller.clock.now
+        let timing = FrameTiming(index: nextIndex, deadline: deadline, time: now, period: period)
+        let behind = Int(((now - origin) / period).rounded(.down))
+        let next = max(nextIndex + 1, behind + 1)
+        let skipped = next - nextIndex - 1
+        if timing.missed || skipped > 0 {
+            missedFrames += (timing.missed ? 1 : 0) + skipped
+            controller.reportMissedFrame(timing, skipped: skipped)
+        }
+        framesRun += 1
+        nextIndex = next
+        controller.tick(frame: timing)
+        return timing
+    }
+
+    /// Runs `count` frames.
+    ///
+    /// ```swift
+    /// loop.run(frames: 600)   // ten seconds at 60 Hz
+    /// ```
+    public func run(frames count: Int) {
+        for _ in 0..<max(count, 0) { step() }
+    }
+}
