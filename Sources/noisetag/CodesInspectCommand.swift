@@ -71,7 +71,7 @@ struct CodesInspectCommand: ParsableCommand {
             }
         }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let report = Report(file: file, count: stats.count, length: stats.length, balance: stats.balance,
                             worstOffPeakAutocorrelation: stats.worstOffPeakAutocorrelation,
                             worstCrossCorrelation: stats.worstCrossCorrelation)
