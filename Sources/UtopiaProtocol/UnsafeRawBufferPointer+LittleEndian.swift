@@ -21,10 +21,18 @@ extension UnsafeRawBufferPointer {
         Float(bitPattern: UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
     }
 
-    /// `count` float32 values starting at `offset`.
-    func float32s(at offset: Int, count: Int) -> [Float] {
+    /// `count` bytes starting at `offset`, `stride` bytes apart.
+    func uint8s(at offset: Int, count: Int, stride: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { values, initialized in
+            for index in 0..<count { values[index] = self[offset + stride * index] }
+            initialized = count
+        }
+    }
+
+    /// `count` float32 values starting at `offset`, `stride` bytes apart.
+    func float32s(at offset: Int, count: Int, stride: Int = 4) -> [Float] {
         [Float](unsafeUninitializedCapacity: count) { values, initialized in
-            for index in 0..<count { values[index] = float32(at: offset + 4 * index) }
+            for index in 0..<count { values[index] = float32(at: offset + stride * index) }
             initialized = count
         }
     }

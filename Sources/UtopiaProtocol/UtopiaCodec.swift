@@ -29,8 +29,6 @@ public enum UtopiaCodec {
     /// ```
     public static let maximumPayloadLength = Int(UInt16.max)
 
-    // MARK: Encoding
-
     /// One framed message, or an empty array when the message cannot be
     /// encoded (see ``encodeChecked(_:)`` for the reason).
     ///
@@ -88,90 +86,5 @@ public enum UtopiaCodec {
         buffer.append(UtopiaPayloadWriter.version(of: message))
         buffer.appendLittleEndian(UInt16(truncatingIfNeeded: length))
         UtopiaPayloadWriter.writePayload(of: message, into: &buffer)
-    }
-
-    // MARK: Decoding
-
-    /// Every message of a frame holding one or several concatenated messages.
-    /// Throws on the first malformed message; an empty frame is an error.
-    ///
-    /// ```swift
-    /// let messages = try UtopiaCodec.decode(frame: receivedBytes)
-    /// ```
-    public static func decode(frame: [UInt8]) throws(UtopiaDecodingError) -> [UtopiaMessage] {
-        let result = frame.withUnsafeBytes { raw in
-            Result { () throws(UtopiaDecodingError) in try decode(frame: raw) }
-        }
-        return try result.get()
-    }
-
-    /// Every message of a frame given as raw bytes (for example a ZeroMQ
-    /// message's data, without copying it).
-    ///
-    /// ```swift
-    /// let messages = try UtopiaCodec.decode(frame: UnsafeRawBufferPointer(start: data, count: size))
-    /// ```
-    public static func decode(frame: UnsafeRawBufferPointer) throws(UtopiaDecodingError) -> [UtopiaMessage] {
-        var messages = [UtopiaMessage]()
-        var offset = 0
-        repeat {
-            let (message, byteCount) = try decodeMessage(in: frame, at: offset)
-            messages.append(message)
-            offset += byteCount
-        } while offset < frame.count
-        return messages
-    }
-
-    /// The first message in `bytes` and how many bytes it took; bytes after
-    /// it are not examined. Error offsets count from the start of `bytes`.
-    ///
-    /// ```swift
-    /// let (message, used) = try UtopiaCodec.decodeOne(raw)
-    /// ```
-    public static func decodeOne(
-        _ bytes: UnsafeRawBufferPointer
-    ) throws(UtopiaDecodingError) -> (message: UtopiaMessage, byteCount: Int) {
-        let (message, byteCount) = try decodeMessage(in: bytes, at: 0)
-        return (message, byteCount)
-    }
-
-    /// The first message in `bytes` and how many bytes it took; slice the
-    /// rest with `bytes.dropFirst(byteCount)` to continue.
-    ///
-    /// ```swift
-    /// let (message, used) = try UtopiaCodec.decodeOne(frame[...])
-    /// ```
-    public static func decodeOne(
-        _ bytes: ArraySlice<UInt8>
-    ) throws(UtopiaDecodingError) -> (message: UtopiaMessage, byteCount: Int) {
-        let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(UtopiaDecodingError) in try decodeOne(raw) }
-        }
-        return try result.get()
-    }
-
-    /// Reads the header at `offset`, checks it against the frame, then
-    /// decodes the payload. Offsets in errors count from the frame start.
-    private static func decodeMessage(
-        in frame: UnsafeRawBufferPointer, at offset: Int
-    ) throws(UtopiaDecodingError) -> (UtopiaMessage, Int) {
-        let available = frame.count - offset
-        guard available >= headerLength else {
-            if offset > 0 { throw .trailingBytes(offset: offset, count: available) }
-            throw available == 0 ? .emptyFrame : .truncatedHeader(available: available)
-        }
-        let id = frame.uint8(at: offset)
-        let version = frame.uint8(at: offset + 1)
-        let length = Int(frame.uint16(at: offset + 2))
-        guard length <= available - headerLength else {
-            throw .payloadBeyondFrame(
-                messageID: id, offset: offset, declaredLength: length, available: available - headerLength)
-        }
-        guard let type = UtopiaMessageType(rawValue: id) else { throw .unknownMessageID(id, offset: offset) }
-        guard version <= type.latestVersion else { throw .unsupportedVersion(type, version: version) }
-        let start = offset + headerLength
-        let payload = UnsafeRawBufferPointer(rebasing: frame[start..<(start + length)])
-        let message = try UtopiaPayloadDecoder.decode(type, version: version, payload: payload)
-        return (message, headerLength + length)
     }
 }
