@@ -1,0 +1,96 @@
+import Testing
+import UtopiaProtocol
+@testable import NoiseTagging
+
+/// Pins what a flicker frame is, from the codebook alone: states, object IDs,
+/// colours, frames per bit, the training target at ID 0, hidden non-targets.
+@Suite("Frame rendering")
+struct FrameRenderingTests {
+    /// Ticks once per 60 Hz frame deadline from `start` and returns the STIMULUSEVENTs sent.
+    private func frames(_ h: EngineHarness, count: Int, from start: Double,
+                        each: (Int) -> Void = { _ in }) -> [StimulusEvent] {
+        h.link.clearSent()
+        for i in 0..<count {
+            let deadline = start + Double(i) / 60
+            h.clock.advance(to: deadline)
+            h.controller.tick(frame: FrameTiming(index: i, deadline: deadline, time: deadline, period: 1.0 / 60))
+            each(i)
+        }
+        return h.link.sent.compactMap { if case .stimulusEvent(let e) = $0 { return e } else { return nil } }
+    }
+
+    @Test("Test mode: one STIMULUSEVENT per frame with code k's state for object k+1, colours to match, wrapping")
+    func testModeStates() throws {
+        let h = try EngineHarness(buttons: 5) { try $0.set(value: .bool(true), for: .disableMaxTestTrialDuration) }
+        let book = h.controller.codebook
+        let palette = StimulusPalette(settings: h.settings)
+        var colors: [[NoiseTagColor?]] = []
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.trialsAreRunning = true
+        let count = book.length + 10
+        let events = frames(h, count: count, from: 0) { _ in colors.append(h.buttons.map(\.flickerColor)) }
+        #expect(events.count == count)
+        #expect(h.controller.flickerFramesRendered == count)
+        for (i, event) in events.enumerated() {
+            #expect(event.objIDs == [1, 2, 3, 4, 5])
+            let expected = (0..<5).map { book.codes[$0][i % book.length] }
+            #expect(event.objStates == expected, "frame \(i)")
+            #expect(colors[i] == expected.map { palette.color(forState: $0) }, "frame \(i)")
+            #expect(event.timestamp == MonotonicClock.utopiaTimestamp(for: Double(i) / 60))
+        }
+    }
+
+    @Test("framesPerBit 3 holds each state three frames; a second tick in the same frame sends nothing")
+    func framesPerBit() throws {
+        let h = try EngineHarness(buttons: 2) {
+            try $0.set(value: .bool(true), for: .disableMaxTestTrialDuration)
+            try $0.set(value: .int(3), for: .framesPerBit)
+        }
+        let book = h.controller.codebook
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.trialsAreRunning = true
+        let events = frames(h, count: 30, from: 0) { i in
+            h.controller.tick(frame: FrameTiming(index: i, deadline: Double(i) / 60, time: Double(i) / 60 + 0.001,
+                                                 period: 1.0 / 60))
+        }
+        #expect(events.count == 30)
+        for (i, event) in events.enumerated() {
+            #expect(event.objStates == [book.codes[0][i / 3], book.codes[1][i / 3]], "frame \(i)")
+        }
+    }
+
+    @Test("training: the target's state rides on object ID 0; hideNonTargetControls zeroes the others")
+    func trainingTarget() throws {
+        for hide in [false, true] {
+            let h = try EngineHarness(buttons: 4) {
+                try $0.set(value: .bool(hide), for: .hideNonTargetControls)
+                try $0.set(value: .double(60), for: .trialDurationGenericTrain)
+            }
+            h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+            h.controller.set(mode: .trainGeneric)
+            h.start()
+            var colors: [[NoiseTagColor?]] = []
+            var sent = 0
+            // Cue and pause (1.5 s) render nothing; then about 140 flicker frames.
+            let events = frames(h, count: 90 + 140, from: 1.0 / 60) { _ in
+                if h.link.sent.count > sent { colors.append(h.buttons.map(\.flickerColor)) }
+                sent = h.link.sent.count
+            }
+            let trial = try #require(h.trialStarts.last)
+            guard case .trialStarted(let info) = trial.kind else { Issue.record("no trial start"); return }
+            let target = try #require(info.targetObjectID)
+            let shift = h.kinds.compactMap { if case .codeShift(_, let s) = $0 { return s } else { return nil } }.last ?? 0
+            let book = h.controller.codebook.cyclicallyShifted(by: shift)
+            let palette = StimulusPalette(settings: h.settings)
+            #expect((140...141).contains(events.count), "about 1.5 s of cue and pause without frames")
+            #expect(colors.count == events.count)
+            for (i, event) in events.enumerated() {
+                let bit = i % book.length
+                #expect(event.objIDs == [0, 1, 2, 3, 4])
+                let states = (0..<4).map { k in hide && k + 1 != target ? 0 : book.codes[k][bit] }
+                #expect(event.objStates == [book.codes[target - 1][bit]] + states, "hide \(hide), frame \(i)")
+                #expect(colors[i] == states.map { palette.color(forState: $0) }, "hide \(hide), frame \(i)")
+            }
+        }
+    }
+}
