@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .target(name: "UtopiaProtocol"),
@@ -20,6 +21,7 @@ let package = Package(
             dependencies: [
                 "NoiseTagging", "UtopiaProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .executableTarget(
             name: "HeadlessButtons", dependencies: ["NoiseTagging", "UtopiaProtocol"],

@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// `noisetag bench`: measures the engine's hot paths.
+///
+/// ```swift
+/// NoisetagCommand.main(["bench", "frames", "--json"])
+/// ```
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure the engine's per-frame cost.",
+        subcommands: [BenchFramesCommand.self]
+    )
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import NoiseTagging
+
+/// `noisetag bench frames [--json] [--frames N]`: engine time per flicker
+/// frame (states, colours, STIMULUSEVENT, encoding) for several control
+/// counts; median, p99 and p99.9 in nanoseconds.
+///
+/// ```swift
+/// NoisetagCommand.main(["bench", "frames", "--json", "--frames", "20000"])
+/// ```
+struct BenchFramesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "frames",
+        abstract: "Time the engine's work per flicker frame.",
+        discussion: """
+            Each sample is one controller.tick(frame:) during a Test-mode flicker on a \
+            virtual clock: every control's state and colour, the STIMULUSEVENT, and its \
+            encoding with the Utopia codec into a reused buffer. Timed with CLOCK_MONOTONIC; \
+            percentiles from an HdrHistogram (3 significant digits). Build with \
+            -c release: a debug build measures the debug build. The codebook is the \
+            modulated Gold family of a degree-9 preferred pair (513 codes), written to a \
+            temporary file and loaded through the filenameNoiseTags setting.
+            """
+    )
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    @Option(help: "Timed frames per control count.")
+    var frames = 100_000
+
+    @Option(help: "Untimed frames before timing starts.")
+    var warmup = 2_000
+
+    @Option(help: ArgumentHelp("Control counts, comma separated (1...255).", valueName: "LIST"))
+    var controls = "9,36,64,255"
+
+    func validate() throws {
+        guard frames >= 1 else { throw ValidationError("--frames: must be at least 1, got \(frames)") }
+        guard warmup >= 1 else { throw ValidationError("--warmup: must be at least 1, got \(warmup)") }
+        _ = try controlCounts()
+    }
+
+    func run() throws {
+        let counts = try controlCounts()
+        let path = try BenchCodebook.writeTemporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let overhead = NanosecondClock.overhead()
+        let results = try counts.map { count in
+            try FrameBenchmark(controls: count, frames: frames, warmup: warmup, codebookFile: path).run()
+        }
+        let book = try BenchCodebook.make()
+        let report = BenchFramesReport(
+            build: BenchFramesReport.buildConfiguration, frames: frames, warmupFrames: warmup,
+            frameRate: NoiseTagSettings().intFor(.preferredNFramesPerSecond),
+            codebook: .init(kind: "mgold", poly: BenchCodebook.polyArgument, codes: book.count, length: book.length),
+            timerOverheadNs: overhead, results: results)
+        print(json ? try report.jsonText() : report.table())
+    }
+
+    private func controlCounts() throws -> [Int] {
+        let parts = controls.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let counts = parts.compactMap { Int($0) }
+        guard !parts.isEmpty, counts.count == parts.count, counts.allSatisfy({ (1...255).contains($0) }) else {
+            throw ValidationError("--controls: expected numbers in 1...255 separated by commas, e.g. 9,36,64,255; got \"\(controls)\"")
+        }
+        return counts
+    }
+}

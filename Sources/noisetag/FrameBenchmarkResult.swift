@@ -1,0 +1,20 @@
+/// Engine time per flicker frame for one control count, in nanoseconds.
+///
+/// ```swift
+/// let result = try FrameBenchmark(controls: 36, frames: 100_000, warmup: 2_000, codebookFile: path).run()
+/// print(result.p999Ns)
+/// ```
+struct FrameBenchmarkResult: Encodable {
+    /// Flickering controls.
+    let controls: Int
+    /// Timed frames.
+    let frames: Int
+    let medianNs: UInt64
+    let p99Ns: UInt64
+    let p999Ns: UInt64
+    let minNs: UInt64
+    let maxNs: UInt64
+    let meanNs: Double
+    /// Bytes of one encoded STIMULUSEVENT (header and payload).
+    let frameBytes: Int
+}
