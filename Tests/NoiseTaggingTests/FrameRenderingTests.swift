@@ -59,6 +59,26 @@ struct FrameRenderingTests {
         }
     }
 
+    @Test("a frame-rate change mid-flicker re-times the frame index at once")
+    func frameRateChange() throws {
+        let h = try EngineHarness(buttons: 1) { try $0.set(value: .bool(true), for: .disableMaxTestTrialDuration) }
+        let code = h.controller.codebook.codes[0]
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.trialsAreRunning = true
+        let first = frames(h, count: 10, from: 0)
+        #expect(first.map(\.objStates) == (0..<10).map { [code[$0]] })
+        try h.settings.set(value: .int(30), for: .preferredNFramesPerSecond)
+        h.link.clearSent()
+        for j in 0..<12 {
+            let deadline = 10.0 / 60 + Double(j) / 30
+            h.clock.advance(to: deadline)
+            h.controller.tick(frame: FrameTiming(index: 10 + j, deadline: deadline, time: deadline, period: 1.0 / 30))
+        }
+        let states = h.link.sent.compactMap { if case .stimulusEvent(let e) = $0 { return e.objStates } else { return nil } }
+        // Frame index = round(elapsed × 30): 5, 6, … — only indices above 9 are new.
+        #expect(states == (10..<17).map { [code[$0]] })
+    }
+
     @Test("training: the target's state rides on object ID 0; hideNonTargetControls zeroes the others")
     func trainingTarget() throws {
         for hide in [false, true] {
