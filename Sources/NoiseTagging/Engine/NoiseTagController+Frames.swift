@@ -51,42 +51,59 @@ extension NoiseTagController {
     /// for the frame due at `deadline`, and one STIMULUSEVENT to the decoder
     /// (object ID 0 carries the target's state in training). Cue and pause
     /// frames, and a second tick within the same frame, render nothing.
+    ///
+    /// The frame's states are one column of the trial's codes, copied in
+    /// place; the controls are painted from them, in order, outside any
+    /// access to the controller's state (a control may read the controller).
     func renderFrame(deadline: Double, now: Double) {
         guard let trial, trial.phase == .flicker else { return }
         if stimulus.trial != trial.number { prepareStimulus(for: trial, firstDeadline: deadline) }
-        let period = 1 / Double(settings.intFor(.preferredNFramesPerSecond))
-        let index = Int(((deadline - stimulus.firstDeadline) / period).rounded())
-        guard index > stimulus.lastIndex else { return }
-        stimulus.lastIndex = index
-        let bit = index / stimulus.framesPerBit
+        guard let index = stimulus.frameIndex(dueAt: deadline) else { return }
+        stimulus.enter(frame: index)
+        let states = stimulus.states
+        let controls = stimulus.controls
         let offset = stimulus.offset
-        let hide = stimulus.hideNonTargets
-        let target = trial.target?.control
         let palette = stimulus.palette
-        for (k, entry) in trial.entries.enumerated() {
-            var state = entry.code[bit % entry.code.count]
-            if hide, entry.control !== target { state = 0 }
-            stimulus.states[k + offset] = state
-            entry.control.setFlickerColor(palette.color(forState: state))
-        }
-        if let target = trial.target, offset == 1 {
-            stimulus.states[0] = target.code[bit % target.code.count]
+        states.withUnsafeBufferPointer { states in
+            var k = 0
+            for control in controls {
+                control.setFlickerColor(palette.color(forState: states[k &+ offset]))
+                k &+= 1
+            }
         }
         stimulus.framesRendered += 1
         send(.stimulusEvent(StimulusEvent(timestamp: MonotonicClock.utopiaTimestamp(for: now),
-                                          objIDs: stimulus.objIDs, objStates: stimulus.states)))
+                                          objIDs: stimulus.objIDs, objStates: states)))
     }
 
     private func prepareStimulus(for trial: Trial, firstDeadline: Double) {
         let withTarget = trial.mode.isTraining && trial.target != nil
+        let hide = trial.mode.isTraining && settings.boolFor(.hideNonTargetControls)
+        let target = trial.target
+        observeFramePeriod()
         stimulus.trial = trial.number
         stimulus.firstDeadline = firstDeadline
         stimulus.lastIndex = -1
         stimulus.offset = withTarget ? 1 : 0
         stimulus.objIDs = (withTarget ? [0] : []) + trial.entries.map { UInt8($0.objectID) }
-        stimulus.states = Array(repeating: 0, count: stimulus.objIDs.count)
+        stimulus.controls = trial.entries.map(\.control)
+        let codes = trial.entries.map { entry in
+            hide && entry.control !== target?.control ? [UInt8](repeating: 0, count: entry.code.count) : entry.code
+        }
+        stimulus.load(codes: (withTarget ? [target?.code ?? []] : []) + codes)
         stimulus.palette = StimulusPalette(settings: settings)
         stimulus.framesPerBit = settings.intFor(.framesPerBit)
-        stimulus.hideNonTargets = trial.mode.isTraining && settings.boolFor(.hideNonTargetControls)
+    }
+
+    /// Keeps `stimulus.period` equal to 1 / `preferredNFramesPerSecond`
+    /// through every change of the setting, so frames never read settings.
+    private func observeFramePeriod() {
+        guard !stimulus.observingPeriod else { return }
+        stimulus.observingPeriod = true
+        stimulus.period = 1 / Double(settings.intFor(.preferredNFramesPerSecond))
+        settings.observe(.preferredNFramesPerSecond) { [weak self] _, _ in
+            guard let self else { return }
+            self.stimulus.period = 1 / Double(self.settings.intFor(.preferredNFramesPerSecond))
+        }
     }
 }
