@@ -18,9 +18,9 @@ struct BenchFramesCommand: ParsableCommand {
             virtual clock: every control's state and colour, the STIMULUSEVENT, and its \
             encoding with the Utopia codec into a reused buffer. Timed with CLOCK_MONOTONIC; \
             percentiles from an HdrHistogram (3 significant digits). Build with \
-            -c release: a debug build measures the debug build. The codebook is the \
-            modulated Gold family of a degree-9 preferred pair (513 codes), written to a \
-            temporary file and loaded through the filenameNoiseTags setting.
+            -c release: a debug build measures the debug build. The codebook (--codebook, by \
+            default the modulated Gold family of a degree-9 preferred pair, 513 codes, \
+            written to a temporary file) is loaded through the filenameNoiseTags setting.
             """
     )
 
@@ -36,6 +36,10 @@ struct BenchFramesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Control counts, comma separated (1...255).", valueName: "LIST"))
     var controls = "9,36,64,255"
 
+    @Option(help: ArgumentHelp("Codebook file to flicker (default: modulated Gold codes of degree 9, 513 codes).",
+                               valueName: "FILE"))
+    var codebook: String?
+
     func validate() throws {
         guard frames >= 1 else { throw ValidationError("--frames: must be at least 1, got \(frames)") }
         guard warmup >= 1 else { throw ValidationError("--warmup: must be at least 1, got \(warmup)") }
@@ -44,17 +48,21 @@ struct BenchFramesCommand: ParsableCommand {
 
     func run() throws {
         let counts = try controlCounts()
-        let path = try BenchCodebook.writeTemporaryFile()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try codebook ?? BenchCodebook.writeTemporaryFile()
+        defer { if codebook == nil { try? FileManager.default.removeItem(atPath: path) } }
+        let book = try CodebookFile(contentsOfFile: path).codebook
+        guard let most = counts.max(), book.count >= most else {
+            throw ValidationError("--codebook: \(path) has \(book.count) codes, fewer than \(counts.max() ?? 0) controls")
+        }
         let overhead = NanosecondClock.overhead()
         let results = try counts.map { count in
             try FrameBenchmark(controls: count, frames: frames, warmup: warmup, codebookFile: path).run()
         }
-        let book = try BenchCodebook.make()
+        let source = codebook ?? "mgold --poly \(BenchCodebook.polyArgument)"
         let report = BenchFramesReport(
             build: BenchFramesReport.buildConfiguration, frames: frames, warmupFrames: warmup,
             frameRate: NoiseTagSettings().intFor(.preferredNFramesPerSecond),
-            codebook: .init(kind: "mgold", poly: BenchCodebook.polyArgument, codes: book.count, length: book.length),
+            codebook: .init(source: source, codes: book.count, length: book.length),
             timerOverheadNs: overhead, results: results)
         print(json ? try report.jsonText() : report.table())
     }

@@ -8,8 +8,8 @@ import Foundation
 struct BenchFramesReport: Encodable {
     /// The codebook the controls flicker.
     struct Codebook: Encodable {
-        let kind: String
-        let poly: String
+        /// A file path, or how the default book was generated.
+        let source: String
         let codes: Int
         let length: Int
     }
@@ -45,7 +45,7 @@ struct BenchFramesReport: Encodable {
         }
         var lines = [
             "engine time per flicker frame (tick: states, colours, STIMULUSEVENT, encoding), \(build) build",
-            "\(frames) timed frames after \(warmupFrames) warm-up frames; codebook \(codebook.kind) \(codebook.poly) " +
+            "\(frames) timed frames after \(warmupFrames) warm-up frames; codebook \(codebook.source) " +
                 "(\(codebook.codes) codes of \(codebook.length)); timer overhead \(timerOverheadNs) ns",
             "",
             [cell("controls", 8), cell("median ns", 11), cell("p99 ns", 9), cell("p99.9 ns", 10),

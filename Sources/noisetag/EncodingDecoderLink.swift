@@ -9,22 +9,32 @@ import UtopiaProtocol
 /// let controller = NoiseTagController(clock: VirtualClock(), decoderLink: link)
 /// ```
 final class EncodingDecoderLink: DecoderLink {
-    /// The latest encoded frame (header and payload).
-    private(set) var buffer: [UInt8] = []
-    /// STIMULUSEVENTs encoded so far.
-    private(set) var stimulusEvents = 0
-    /// Messages the codec refused (too large or inconsistent).
-    private(set) var refused = 0
+    private var buffer: [UInt8] = []
+    private var encodedStimulusEvents = 0
+    private var refusedMessages = 0
 
     init(capacity: Int = 4096) { buffer.reserveCapacity(capacity) }
 
+    /// Bytes of the latest encoded frame (header and payload).
+    var lastFrameLength: Int { buffer.count }
+    /// STIMULUSEVENTs encoded so far.
+    var stimulusEvents: Int { encodedStimulusEvents }
+    /// Messages the codec refused (too large or inconsistent).
+    var refused: Int { refusedMessages }
+
     func send(_ message: UtopiaMessage) {
-        buffer.removeAll(keepingCapacity: true)
-        guard UtopiaCodec.encode(message, into: &buffer) else {
-            refused += 1
+        // Encode into a local (the buffer moved out and back): no exclusive
+        // access to a stored property stays open across the codec call.
+        var frame: [UInt8] = []
+        swap(&frame, &buffer)
+        frame.removeAll(keepingCapacity: true)
+        let encoded = UtopiaCodec.encode(message, into: &frame)
+        swap(&frame, &buffer)
+        guard encoded else {
+            refusedMessages += 1
             return
         }
-        if case .stimulusEvent = message { stimulusEvents += 1 }
+        if case .stimulusEvent = message { encodedStimulusEvents += 1 }
     }
 
     func receive() -> [UtopiaMessage] { [] }

@@ -70,13 +70,13 @@ struct FrameBenchmark {
                 """)
         }
         let expectedBytes = 4 + 5 + 2 * controls
-        guard link.buffer.count == expectedBytes else {
-            throw FrameBenchmarkError("\(controls) controls: a STIMULUSEVENT of \(link.buffer.count) bytes, expected \(expectedBytes)")
+        guard link.lastFrameLength == expectedBytes else {
+            throw FrameBenchmarkError("\(controls) controls: a STIMULUSEVENT of \(link.lastFrameLength) bytes, expected \(expectedBytes)")
         }
         return FrameBenchmarkResult(
             controls: controls, frames: frames,
             medianNs: histogram.valueAtPercentile(50), p99Ns: histogram.valueAtPercentile(99),
             p999Ns: histogram.valueAtPercentile(99.9), minNs: histogram.min, maxNs: histogram.max,
-            meanNs: histogram.mean, frameBytes: link.buffer.count)
+            meanNs: histogram.mean, frameBytes: link.lastFrameLength)
     }
 }
