@@ -40,6 +40,37 @@ struct FrameRenderingTests {
         }
     }
 
+    @Test("controls of any kind (own types, button subclasses) are painted in order, every frame")
+    func controlKinds() throws {
+        final class Lamp: NoiseTagControl {
+            let noiseTagging = NoiseTagControlProperties(identifier: "lamp")
+            var painted: [NoiseTagColor] = []
+            func setFlickerColor(_ color: NoiseTagColor) { painted.append(color) }
+        }
+        final class LoggingButton: NoiseTagButton {
+            var painted: [NoiseTagColor] = []
+            override func setFlickerColor(_ color: NoiseTagColor) {
+                super.setFlickerColor(color)
+                painted.append(color)
+            }
+        }
+        let h = try EngineHarness(buttons: 1) { try $0.set(value: .bool(true), for: .disableMaxTestTrialDuration) }
+        let lamp = Lamp(), logging = LoggingButton(identifier: "logging")
+        h.view.add(lamp)
+        h.view.add(logging)
+        let book = h.controller.codebook
+        let palette = StimulusPalette(settings: h.settings)
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.trialsAreRunning = true
+        let events = frames(h, count: 20, from: 0)
+        #expect(events.count == 20)
+        #expect(events.allSatisfy { $0.objIDs == [1, 2, 3] })
+        #expect(lamp.painted == (0..<20).map { palette.color(forState: book.codes[1][$0]) })
+        #expect(logging.painted == (0..<20).map { palette.color(forState: book.codes[2][$0]) })
+        #expect(logging.flickerColor == palette.color(forState: book.codes[2][19]))
+        #expect(h.buttons[0].flickerColor == palette.color(forState: book.codes[0][19]))
+    }
+
     @Test("framesPerBit 3 holds each state three frames; a second tick in the same frame sends nothing")
     func framesPerBit() throws {
         let h = try EngineHarness(buttons: 2) {
