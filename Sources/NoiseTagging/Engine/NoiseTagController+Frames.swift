@@ -61,16 +61,10 @@ extension NoiseTagController {
         guard let index = stimulus.frameIndex(dueAt: deadline) else { return }
         stimulus.enter(frame: index)
         let states = stimulus.states
-        let controls = stimulus.controls
+        let painter = stimulus.painter
         let offset = stimulus.offset
         let palette = stimulus.palette
-        states.withUnsafeBufferPointer { states in
-            var k = 0
-            for control in controls {
-                control.setFlickerColor(palette.color(forState: states[k &+ offset]))
-                k &+= 1
-            }
-        }
+        states.withUnsafeBufferPointer { painter.paint(states: $0, from: offset, palette: palette) }
         stimulus.framesRendered += 1
         send(.stimulusEvent(StimulusEvent(timestamp: MonotonicClock.utopiaTimestamp(for: now),
                                           objIDs: stimulus.objIDs, objStates: states)))
@@ -86,7 +80,7 @@ extension NoiseTagController {
         stimulus.lastIndex = -1
         stimulus.offset = withTarget ? 1 : 0
         stimulus.objIDs = (withTarget ? [0] : []) + trial.entries.map { UInt8($0.objectID) }
-        stimulus.controls = trial.entries.map(\.control)
+        stimulus.painter = FlickerPainter(controls: trial.entries.map(\.control))
         let codes = trial.entries.map { entry in
             hide && entry.control !== target?.control ? [UInt8](repeating: 0, count: entry.code.count) : entry.code
         }

@@ -15,8 +15,8 @@ struct StimulusFrameState {
     var observingPeriod = false
     var objIDs: [UInt8] = []
     var states: [UInt8] = []
-    /// The flickering controls, in entry order: control k's state is `states[offset + k]`.
-    var controls: [any NoiseTagControl] = []
+    /// Paints the flickering controls, in entry order: control k's state is `states[offset + k]`.
+    var painter = FlickerPainter()
     /// Each object's code in `objIDs` order, one after the other, `codeLength`
     /// states each; the states a frame shows are column `bit % codeLength`.
     /// Controls hidden by `hideNonTargetControls` have all-zero codes.
