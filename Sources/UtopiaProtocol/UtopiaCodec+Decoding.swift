@@ -19,7 +19,7 @@ extension UtopiaCodec {
         try decodeResult(frame: frame).get()
     }
 
-    /// Like ``decode(frame:)-([UInt8])`` but returns the error as a value: for
+    /// Like `decode(frame:)` but returns the error as a value: for
     /// receive loops that drop and count malformed frames. Nothing is thrown
     /// on the way, which also keeps it cheap under test runners that record
     /// a backtrace for every thrown error.
@@ -31,7 +31,7 @@ extension UtopiaCodec {
         frame.withUnsafeBytes { decodeResult(frame: $0) }
     }
 
-    /// Like ``decode(frame:)-(UnsafeRawBufferPointer)`` but returns the error as a value.
+    /// Like `decode(frame:)` on raw bytes, but returns the error as a value.
     ///
     /// ```swift
     /// let outcome = UtopiaCodec.decodeResult(frame: UnsafeRawBufferPointer(start: data, count: size))

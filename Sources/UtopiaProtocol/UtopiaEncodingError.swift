@@ -5,8 +5,7 @@
 /// write nothing for such a message instead (never a partial or truncated frame).
 ///
 /// ```swift
-/// let huge = UtopiaMessage.log(Log(timestamp: 0, message: String(repeating: "x", count: 70_000)))
-/// #expect(throws: UtopiaEncodingError.payloadTooLarge(.log, length: 70_004)) { try UtopiaCodec.encodeChecked(huge) }
+/// do { try UtopiaCodec.encodeChecked(message, into: &outgoing) } catch { failures.append(error.description) }
 /// ```
 public enum UtopiaEncodingError: Error, Equatable, Sendable {
     /// The payload exceeds ``UtopiaCodec/maximumPayloadLength`` (65,535 bytes, the uint16 length field).

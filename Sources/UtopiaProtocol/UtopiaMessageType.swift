@@ -5,21 +5,35 @@
 /// UtopiaMessageType(rawValue: UInt8(ascii: "P")) == .predictedTargetProb
 /// ```
 public enum UtopiaMessageType: UInt8, CaseIterable, Sendable {
-    case heartbeat = 0x48            // "H"
-    case stimulusEvent = 0x45        // "E"
-    case predictedTargetProb = 0x50  // "P"
-    case predictedTargetDist = 0x46  // "F"
-    case dataPacket = 0x44           // "D"
-    case dataHeader = 0x41           // "A"
-    case newTarget = 0x4E            // "N"
-    case selection = 0x53            // "S"
-    case reset = 0x52                // "R"
-    case modeChange = 0x4D           // "M"
-    case log = 0x4C                  // "L"
-    case signalQuality = 0x51        // "Q"
-    case subscribe = 0x42            // "B"
-    /// Extension of this project, not in the MindAffect reference.
-    case certaintyThreshold = 0x54   // "T"
+    /// "H", HEARTBEAT: liveness, both ways.
+    case heartbeat = 0x48
+    /// "E", STIMULUSEVENT: per-frame stimulus states.
+    case stimulusEvent = 0x45
+    /// "P", PREDICTEDTARGETPROB: best object and its error probability.
+    case predictedTargetProb = 0x50
+    /// "F", PREDICTEDTARGETDIST: a probability per object.
+    case predictedTargetDist = 0x46
+    /// "D", DATAPACKET: EEG samples.
+    case dataPacket = 0x44
+    /// "A", DATAHEADER: channel count, sample rate, labels.
+    case dataHeader = 0x41
+    /// "N", NEWTARGET: a trial starts.
+    case newTarget = 0x4E
+    /// "S", SELECTION: an object was pressed.
+    case selection = 0x53
+    /// "R", RESET: forget the calibration.
+    case reset = 0x52
+    /// "M", MODECHANGE: the presentation mode.
+    case modeChange = 0x4D
+    /// "L", LOG: free text.
+    case log = 0x4C
+    /// "Q", SIGNALQUALITY: a quality per channel.
+    case signalQuality = 0x51
+    /// "B", SUBSCRIBE: the ids a client wants.
+    case subscribe = 0x42
+    /// "T", CERTAINTYTHRESHOLD: the decoder's recommended certainty; an
+    /// extension of this project, not in the MindAffect reference.
+    case certaintyThreshold = 0x54
 
     /// The upper-case name the reference uses, for example "PREDICTEDTARGETPROB".
     ///

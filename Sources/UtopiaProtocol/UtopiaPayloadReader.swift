@@ -6,7 +6,7 @@ enum UtopiaPayloadReader {
         let timestamp = p.int32(at: 0)
         switch type {
         case .heartbeat:
-            return .heartbeat(Heartbeat(timestamp: timestamp, stateMessage: version == 0 ? nil : text(p, from: 4)))
+            return .heartbeat(Heartbeat(timestamp: timestamp, stateMessage: version == 0 ? nil : string(p[4...])))
         case .stimulusEvent:
             let count = Int(p.uint8(at: 4))
             return .stimulusEvent(StimulusEvent(
@@ -31,11 +31,11 @@ enum UtopiaPayloadReader {
         case .newTarget: return .newTarget(NewTarget(timestamp: timestamp))
         case .selection: return .selection(Selection(timestamp: timestamp, objID: p.uint8(at: 4)))
         case .reset: return .reset(Reset(timestamp: timestamp))
-        case .modeChange: return .modeChange(ModeChange(timestamp: timestamp, newMode: text(p, from: 4)))
-        case .log: return .log(Log(timestamp: timestamp, message: text(p, from: 4)))
+        case .modeChange: return .modeChange(ModeChange(timestamp: timestamp, newMode: string(p[4...])))
+        case .log: return .log(Log(timestamp: timestamp, message: string(p[4...])))
         case .signalQuality:
             return .signalQuality(SignalQuality(timestamp: timestamp, quality: p.float32s(at: 4, count: (p.count - 4) / 4)))
-        case .subscribe: return .subscribe(Subscribe(timestamp: timestamp, messageIDs: text(p, from: 4)))
+        case .subscribe: return .subscribe(Subscribe(timestamp: timestamp, messageIDs: string(p[4...])))
         case .certaintyThreshold:
             return .certaintyThreshold(CertaintyThreshold(timestamp: timestamp, threshold: p.float32(at: 4)))
         }
@@ -53,9 +53,9 @@ enum UtopiaPayloadReader {
         return rows
     }
 
-    /// Validated UTF-8 text from `offset` to the end of the payload.
-    private static func text(_ p: UnsafeRawBufferPointer, from offset: Int) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: p[offset...]), as: UTF8.self)
+    /// A string from bytes the validator has checked to be UTF-8.
+    private static func string(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes), as: UTF8.self)
     }
 
     /// DATAHEADER labels: the text split on ", "; none when it is empty.
@@ -66,14 +66,14 @@ enum UtopiaPayloadReader {
         var index = 0
         while index + 1 < text.count {
             if text[index] == 0x2C && text[index + 1] == 0x20 {
-                labels.append(Self.text(UnsafeRawBufferPointer(rebasing: text[start..<index]), from: 0))
+                labels.append(string(text[start..<index]))
                 index += 2
                 start = index
             } else {
                 index += 1
             }
         }
-        labels.append(Self.text(UnsafeRawBufferPointer(rebasing: text[start...]), from: 0))
+        labels.append(string(text[start...]))
         return labels
     }
 }

@@ -95,6 +95,12 @@ struct UtopiaDecodingErrorTests {
     @Test(arguments: malformedFrames)
     func throwsTheMatchingError(_ malformed: MalformedFrame) {
         #expect(throws: malformed.error) { try UtopiaCodec.decode(frame: malformed.bytes) }
+        #expect(UtopiaCodec.decodeResult(frame: malformed.bytes) == .failure(malformed.error))
+        #expect(throws: malformed.error) {
+            try malformed.bytes.withUnsafeBytes { raw in
+                Result { () throws(UtopiaDecodingError) in try UtopiaCodec.decode(frame: raw) }
+            }.get()
+        }
     }
 
     @Test func errorsAreReportedFromDecodeOneToo() {

@@ -87,6 +87,8 @@ struct UtopiaEncodingTests {
     func roundTrips(_ message: UtopiaMessage) throws {
         let bytes = try UtopiaCodec.encodeChecked(message)
         #expect(try UtopiaCodec.decode(frame: bytes) == [message])
+        #expect(bytes.first == message.messageType.rawValue)
+        #expect(message.messageType.rawValue == message.messageID)
     }
 
     @Test func heartbeatVersionFollowsStateText() {

@@ -16,6 +16,7 @@ struct UtopiaFixtureTests {
         let bytes = UtopiaCodec.encode(fixture.message)
         #expect(bytes == fixture.bytes)
         #expect(bytes.count > 1 && bytes[1] == fixture.version)
+        #expect(fixture.message.messageType.rawValue == fixture.message.messageID)
     }
 
     @Test(arguments: try UtopiaFixture.loadAll())

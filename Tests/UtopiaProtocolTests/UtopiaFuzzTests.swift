@@ -49,7 +49,7 @@ struct UtopiaFuzzTests {
             // The throwing entry point must agree; sampled, as each throw is
             // costly under Swift Testing (it records a backtrace per throw).
             if iteration % 64 == 0 && !throwingDecodeAgrees(frame, outcome) {
-                tally.disagreements += 1
+                tally.disagreed()
             }
         }
         #expect(tally.total == Self.framesPerShard)
@@ -91,7 +91,7 @@ struct FuzzTally {
     private(set) var decodedByKind = [Int](repeating: 0, count: FrameMutator.Kind.allCases.count)
     private(set) var thrownByKind = [Int](repeating: 0, count: FrameMutator.Kind.allCases.count)
     private(set) var mismatches = 0
-    var disagreements = 0
+    private(set) var disagreements = 0
     private(set) var errorCases = Set<Int>()
 
     var total: Int { decodedByKind.reduce(0, +) + thrownByKind.reduce(0, +) }
@@ -100,6 +100,8 @@ struct FuzzTally {
         decodedByKind[kind.rawValue] += 1
         if !roundTrips { mismatches += 1 }
     }
+
+    mutating func disagreed() { disagreements += 1 }
 
     mutating func threw(_ error: UtopiaDecodingError, kind: FrameMutator.Kind) {
         thrownByKind[kind.rawValue] += 1
