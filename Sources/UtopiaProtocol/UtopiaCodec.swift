@@ -1,0 +1,90 @@
+/// The Utopia wire format: each message is `uint8 id, uint8 version,
+/// uint16 little-endian payload length, payload`, byte-compatible with the
+/// MindAffect `utopiaclient.py` classes. A ZeroMQ frame carries one message
+/// or several concatenated ones.
+///
+/// Size policy: a payload holds at most ``maximumPayloadLength`` (65,535)
+/// bytes. `encodeChecked` throws ``UtopiaEncodingError`` for a message that
+/// does not fit or cannot be represented; the non-throwing `encode` functions
+/// write nothing for such a message (never a truncated frame) and say so in
+/// their result. Decoding checks every length before reading and throws
+/// ``UtopiaDecodingError``; it never traps on malformed input.
+///
+/// ```swift
+/// let bytes = UtopiaCodec.encode(.newTarget(NewTarget(timestamp: 5555)))
+/// ```
+public enum UtopiaCodec {
+    /// Bytes before the payload: id, version, uint16 payload length.
+    ///
+    /// ```swift
+    /// let payloadBytes = frame.count - UtopiaCodec.headerLength
+    /// ```
+    public static let headerLength = 4
+
+    /// The largest payload the uint16 length field can describe: 65,535 bytes
+    /// (so one message is at most 65,539 bytes with its header).
+    ///
+    /// ```swift
+    /// let fits = payload.count <= UtopiaCodec.maximumPayloadLength
+    /// ```
+    public static let maximumPayloadLength = Int(UInt16.max)
+
+    /// One framed message, or an empty array when the message cannot be
+    /// encoded (see ``encodeChecked(_:)`` for the reason).
+    ///
+    /// ```swift
+    /// let frame = UtopiaCodec.encode(.selection(Selection(timestamp: 6666, objID: 9)))
+    /// ```
+    public static func encode(_ message: UtopiaMessage) -> [UInt8] {
+        var buffer = [UInt8]()
+        encode(message, into: &buffer)
+        return buffer
+    }
+
+    /// Appends one framed message to `buffer`, writing the bytes directly.
+    /// Returns false, and leaves `buffer` unchanged, when the message cannot
+    /// be encoded (too large or inconsistent; ``encodeChecked(_:into:)`` says why).
+    ///
+    /// ```swift
+    /// var out = [UInt8](); out.reserveCapacity(64)
+    /// UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 1)), into: &out)
+    /// ```
+    @discardableResult
+    public static func encode(_ message: UtopiaMessage, into buffer: inout [UInt8]) -> Bool {
+        do {
+            try encodeChecked(message, into: &buffer)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// One framed message, or the reason it cannot be put on the wire.
+    ///
+    /// ```swift
+    /// let frame = try UtopiaCodec.encodeChecked(.log(Log(timestamp: 9, message: "done")))
+    /// ```
+    public static func encodeChecked(_ message: UtopiaMessage) throws(UtopiaEncodingError) -> [UInt8] {
+        var buffer = [UInt8]()
+        try encodeChecked(message, into: &buffer)
+        return buffer
+    }
+
+    /// Appends one framed message to `buffer`, or throws (leaving `buffer`
+    /// unchanged) when the payload would exceed ``maximumPayloadLength`` or the
+    /// message's fields are inconsistent.
+    ///
+    /// ```swift
+    /// try UtopiaCodec.encodeChecked(.reset(Reset(timestamp: 7777)), into: &out)
+    /// ```
+    public static func encodeChecked(
+        _ message: UtopiaMessage, into buffer: inout [UInt8]
+    ) throws(UtopiaEncodingError) {
+        let length = try UtopiaPayloadWriter.payloadLength(of: message)
+        buffer.reserveGeometrically(extra: headerLength + length)
+        buffer.append(message.messageID)
+        buffer.append(UtopiaPayloadWriter.version(of: message))
+        buffer.appendLittleEndian(UInt16(truncatingIfNeeded: length))
+        UtopiaPayloadWriter.writePayload(of: message, into: &buffer)
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+import UtopiaProtocol
+
+/// The codec against the byte vectors the MindAffect SDK itself produced.
+@Suite("Reference vectors (utopia-messages.json)")
+struct UtopiaFixtureTests {
+    @Test func fileHoldsAllVectors() throws {
+        let fixtures = try UtopiaFixture.loadAll()
+        #expect(fixtures.count == 42)
+        let types = Set(fixtures.map(\.message.messageType))
+        #expect(types == Set(UtopiaMessageType.allCases).subtracting([.certaintyThreshold]))
+    }
+
+    @Test(arguments: try UtopiaFixture.loadAll())
+    func encodesByteForByte(_ fixture: UtopiaFixture) {
+        let bytes = UtopiaCodec.encode(fixture.message)
+        #expect(bytes == fixture.bytes)
+        #expect(bytes.count > 1 && bytes[1] == fixture.version)
+        #expect(fixture.message.messageType.rawValue == fixture.message.messageID)
+    }
+
+    @Test(arguments: try UtopiaFixture.loadAll())
+    func decodesToListedFields(_ fixture: UtopiaFixture) throws {
+        #expect(try UtopiaCodec.decode(frame: fixture.bytes) == [fixture.message])
+        let (message, byteCount) = try UtopiaCodec.decodeOne(fixture.bytes[...])
+        #expect(message == fixture.message)
+        #expect(byteCount == fixture.bytes.count)
+    }
+
+    @Test func concatenatedVectorsDecodeInOrder() throws {
+        let fixtures = try UtopiaFixture.loadAll()
+        let frame = fixtures.flatMap(\.bytes)
+        #expect(try UtopiaCodec.decode(frame: frame) == fixtures.map(\.message))
+
+        var appended = [UInt8]()
+        for fixture in fixtures { #expect(UtopiaCodec.encode(fixture.message, into: &appended)) }
+        #expect(appended == frame)
+    }
+
+    @Test func decodeOneWalksASlice() throws {
+        let fixtures = try UtopiaFixture.loadAll()
+        let frame = fixtures.flatMap(\.bytes)
+        var rest = frame[...]
+        var messages = [UtopiaMessage]()
+        while !rest.isEmpty {
+            let (message, byteCount) = try UtopiaCodec.decodeOne(rest)
+            messages.append(message)
+            rest = rest.dropFirst(byteCount)
+        }
+        #expect(messages == fixtures.map(\.message))
+    }
+
+    /// The extension message has no reference vector; this one is worked by hand:
+    /// "T", version 0, length 8, int32 1, float32 0.9 = 0x3F666666.
+    @Test func certaintyThresholdLayout() throws {
+        let message = UtopiaMessage.certaintyThreshold(CertaintyThreshold(timestamp: 1, threshold: 0.9))
+        let bytes: [UInt8] = [0x54, 0x00, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00, 0x66, 0x66, 0x66, 0x3F]
+        #expect(UtopiaCodec.encode(message) == bytes)
+        #expect(try UtopiaCodec.decode(frame: bytes) == [message])
+    }
+}
