@@ -7,18 +7,23 @@ let package = Package(
     products: [
         .library(name: "NoiseTagging", targets: ["NoiseTagging"]),
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
+        .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
+        .systemLibrary(
+            name: "CZeroMQ", pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]),
         .target(name: "UtopiaProtocol"),
         .target(name: "NoiseTagging", dependencies: ["UtopiaProtocol"]),
+        .target(name: "DecoderBridge", dependencies: ["NoiseTagging", "UtopiaProtocol", "CZeroMQ"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -26,6 +31,7 @@ let package = Package(
             path: "Examples/HeadlessButtons"),
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
+        .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -26,7 +26,11 @@ public final class NoiseTagController {
     /// Work posted by other threads, run at the start of each tick.
     public let inbox = EngineInbox()
     /// The decoder link; nil runs without a decoder (touch presses only).
-    public var decoderLink: DecoderLink?
+    /// Setting it restarts the connection watch.
+    public var decoderLink: DecoderLink? {
+        didSet { liveness = DecoderLiveness() }
+    }
+    var liveness = DecoderLiveness()
 
     struct Unit {
         let view: NoiseTagView
@@ -152,9 +156,14 @@ public final class NoiseTagController {
     public func tick(frame: FrameTiming? = nil) {
         for work in inbox.drain() { work(self) }
         let now = clock.now
+        var heard = false
         if let link = decoderLink {
-            for message in link.receive() { handleDecoderMessage(message, now: now) }
+            let messages = link.receive()
+            heard = !messages.isEmpty
+            for message in messages { handleDecoderMessage(message, now: now) }
+            for problem in link.receiveProblems() { emit(.decoderProblem(problem)) }
         }
+        advanceLiveness(now: now, heard: heard)
         expireBlocks(now: now)
         advanceModeConfirmation(now: now)
         advanceFeedback(now: now)
