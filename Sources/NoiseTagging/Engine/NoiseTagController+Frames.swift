@@ -51,12 +51,14 @@ extension NoiseTagController {
     /// for the frame due at `deadline`, and one STIMULUSEVENT to the decoder
     /// (object ID 0 carries the target's state in training). Cue and pause
     /// frames, and a second tick within the same frame, render nothing.
-    func renderFrame(deadline: Double, now: Double) {
-        guard let trial, trial.phase == .flicker else { return }
+    /// Returns true when a STIMULUSEVENT was sent.
+    @discardableResult
+    func renderFrame(deadline: Double, now: Double) -> Bool {
+        guard let trial, trial.phase == .flicker else { return false }
         if stimulus.trial != trial.number { prepareStimulus(for: trial, firstDeadline: deadline) }
         let period = 1 / Double(settings.intFor(.preferredNFramesPerSecond))
         let index = Int(((deadline - stimulus.firstDeadline) / period).rounded())
-        guard index > stimulus.lastIndex else { return }
+        guard index > stimulus.lastIndex else { return false }
         stimulus.lastIndex = index
         let bit = index / stimulus.framesPerBit
         let offset = stimulus.offset
@@ -75,6 +77,7 @@ extension NoiseTagController {
         stimulus.framesRendered += 1
         send(.stimulusEvent(StimulusEvent(timestamp: MonotonicClock.utopiaTimestamp(for: now),
                                           objIDs: stimulus.objIDs, objStates: stimulus.states)))
+        return true
     }
 
     private func prepareStimulus(for trial: Trial, firstDeadline: Double) {

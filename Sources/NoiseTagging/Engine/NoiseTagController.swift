@@ -31,6 +31,9 @@ public final class NoiseTagController {
         didSet { liveness = DecoderLiveness() }
     }
     var liveness = DecoderLiveness()
+    var frameObservers: [(FrameRecord) -> Void] = []
+    var trafficObservers: [(DecoderTraffic) -> Void] = []
+    var tickCount = 0
 
     struct Unit {
         let view: NoiseTagView
@@ -160,7 +163,13 @@ public final class NoiseTagController {
         if let link = decoderLink {
             let messages = link.receive()
             heard = !messages.isEmpty
-            for message in messages { handleDecoderMessage(message, now: now) }
+            for message in messages {
+                if !trafficObservers.isEmpty {
+                    let traffic = DecoderTraffic(time: now, direction: .in, message: message)
+                    for observer in trafficObservers { observer(traffic) }
+                }
+                handleDecoderMessage(message, now: now)
+            }
             for problem in link.receiveProblems() { emit(.decoderProblem(problem)) }
         }
         advanceLiveness(now: now, heard: heard)
@@ -169,7 +178,32 @@ public final class NoiseTagController {
         advanceFeedback(now: now)
         advanceTrial(now: now)
         startTrialIfPossible(now: now)
-        renderFrame(deadline: frame?.deadline ?? now, now: now)
+        let sent = renderFrame(deadline: frame?.deadline ?? now, now: now)
+        tickCount += 1
+        if !frameObservers.isEmpty {
+            let record = FrameRecord(index: frame?.index ?? tickCount - 1, deadline: frame?.deadline ?? now, time: now,
+                                     missed: frame?.missed ?? false, trial: trial?.number, phase: trial?.phase,
+                                     objIDs: sent ? stimulus.objIDs : [], states: sent ? stimulus.states : [])
+            for observer in frameObservers { observer(record) }
+        }
+    }
+
+    /// Calls `handler` after every tick with what the frame showed (recordings use this).
+    ///
+    /// ```swift
+    /// controller.observeFrames { frames.append($0) }
+    /// ```
+    public func observeFrames(_ handler: @escaping (FrameRecord) -> Void) {
+        frameObservers.append(handler)
+    }
+
+    /// Calls `handler` for every message sent to or drained from the decoder.
+    ///
+    /// ```swift
+    /// controller.observeDecoderTraffic { log($0) }
+    /// ```
+    public func observeDecoderTraffic(_ handler: @escaping (DecoderTraffic) -> Void) {
+        trafficObservers.append(handler)
     }
 
     // MARK: Events
@@ -184,7 +218,12 @@ public final class NoiseTagController {
     }
 
     func send(_ message: UtopiaMessage) {
-        decoderLink?.send(message)
+        guard let link = decoderLink else { return }
+        link.send(message)
+        if !trafficObservers.isEmpty {
+            let traffic = DecoderTraffic(time: clock.now, direction: .out, message: message)
+            for observer in trafficObservers { observer(traffic) }
+        }
     }
 
     private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue) {
