@@ -34,6 +34,8 @@ public final class NoiseTagController {
     var frameObservers: [(FrameRecord) -> Void] = []
     var trafficObservers: [(DecoderTraffic) -> Void] = []
     var tickCount = 0
+    /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
+    var decoderIdle = false
 
     struct Unit {
         let view: NoiseTagView
