@@ -42,6 +42,8 @@ final class HeadlessRunner {
             }
         }
         controller.trialsAreRunning = false
+        // Let the last press's feedback and actions finish before exiting.
+        while controller.isShowingFeedback { loop.step() }
         return true
     }
 

@@ -26,7 +26,11 @@ extension NoiseTagController {
         }
         let now = clock.now
         if runningTrials { decoderIdle = false }
-        send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now), newMode: newMode.decoderModeString)))
+        // A watched decoder that has not answered yet gets the mode once it
+        // connects (after SUBSCRIBE), so the handshake order holds.
+        if decoderConnection != .connecting {
+            send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now), newMode: newMode.decoderModeString)))
+        }
         if modeConfirmation != nil {
             modeConfirmation = nil
             removeEngineBlocks(.modeConfirmation)
