@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "NoiseTagging", targets: ["NoiseTagging"]),
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
+        .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -14,12 +15,16 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
+        .systemLibrary(
+            name: "CZeroMQ", pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]),
         .target(name: "UtopiaProtocol"),
         .target(name: "NoiseTagging", dependencies: ["UtopiaProtocol"]),
+        .target(name: "DecoderBridge", dependencies: ["NoiseTagging", "UtopiaProtocol", "CZeroMQ"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -28,6 +33,7 @@ let package = Package(
             path: "Examples/HeadlessButtons"),
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
+        .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -15,4 +15,17 @@ public protocol DecoderLink: AnyObject {
     func send(_ message: UtopiaMessage)
     /// Every message received since the last call, oldest first.
     func receive() -> [UtopiaMessage]
+    /// True when the engine should watch heartbeats on this link and treat
+    /// silence as a lost decoder. Default: false (an in-process decoder).
+    var monitorsLiveness: Bool { get }
+    /// Descriptions of received frames that could not be used (malformed),
+    /// since the last call. Default: none.
+    func receiveProblems() -> [String]
+}
+
+extension DecoderLink {
+    /// Default: no liveness watch.
+    public var monitorsLiveness: Bool { false }
+    /// Default: no problems.
+    public func receiveProblems() -> [String] { [] }
 }

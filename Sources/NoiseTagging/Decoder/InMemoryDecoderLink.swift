@@ -13,6 +13,16 @@ public final class InMemoryDecoderLink: DecoderLink {
     private var inbound: [UtopiaMessage] = []
     /// Called for each message the engine sends (a simulated decoder hooks in here).
     public var onSend: ((UtopiaMessage) -> Void)?
+    /// Set true to have the engine watch heartbeats as for a real decoder.
+    public var monitorsLiveness = false
+    /// Problems ``receiveProblems()`` hands out next.
+    public var pendingProblems: [String] = []
+
+    /// Drains ``pendingProblems``.
+    public func receiveProblems() -> [String] {
+        defer { pendingProblems.removeAll() }
+        return pendingProblems
+    }
 
     /// Creates an empty link.
     ///

@@ -51,14 +51,16 @@ extension NoiseTagController {
     /// for the frame due at `deadline`, and one STIMULUSEVENT to the decoder
     /// (object ID 0 carries the target's state in training). Cue and pause
     /// frames, and a second tick within the same frame, render nothing.
+    /// Returns true when a STIMULUSEVENT was sent.
     ///
     /// The frame's states are one column of the trial's codes, copied in
     /// place; the controls are painted from them, in order, outside any
     /// access to the controller's state (a control may read the controller).
-    func renderFrame(deadline: Double, now: Double) {
-        guard let trial, trial.phase == .flicker else { return }
+    @discardableResult
+    func renderFrame(deadline: Double, now: Double) -> Bool {
+        guard let trial, trial.phase == .flicker else { return false }
         if stimulus.trial != trial.number { prepareStimulus(for: trial, firstDeadline: deadline) }
-        guard let index = stimulus.frameIndex(dueAt: deadline) else { return }
+        guard let index = stimulus.frameIndex(dueAt: deadline) else { return false }
         stimulus.enter(frame: index)
         let states = stimulus.states
         let painter = stimulus.painter
@@ -68,6 +70,7 @@ extension NoiseTagController {
         stimulus.framesRendered += 1
         send(.stimulusEvent(StimulusEvent(timestamp: MonotonicClock.utopiaTimestamp(for: now),
                                           objIDs: stimulus.objIDs, objStates: states)))
+        return true
     }
 
     private func prepareStimulus(for trial: Trial, firstDeadline: Double) {

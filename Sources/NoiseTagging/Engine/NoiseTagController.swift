@@ -26,7 +26,16 @@ public final class NoiseTagController {
     /// Work posted by other threads, run at the start of each tick.
     public let inbox = EngineInbox()
     /// The decoder link; nil runs without a decoder (touch presses only).
-    public var decoderLink: DecoderLink?
+    /// Setting it restarts the connection watch.
+    public var decoderLink: DecoderLink? {
+        didSet { liveness = DecoderLiveness() }
+    }
+    var liveness = DecoderLiveness()
+    var frameObservers: [(FrameRecord) -> Void] = []
+    var trafficObservers: [(DecoderTraffic) -> Void] = []
+    var tickCount = 0
+    /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
+    var decoderIdle = false
 
     struct Unit {
         let view: NoiseTagView
@@ -152,15 +161,51 @@ public final class NoiseTagController {
     public func tick(frame: FrameTiming? = nil) {
         for work in inbox.drain() { work(self) }
         let now = clock.now
+        var heard = false
         if let link = decoderLink {
-            for message in link.receive() { handleDecoderMessage(message, now: now) }
+            let messages = link.receive()
+            heard = !messages.isEmpty
+            for message in messages {
+                if !trafficObservers.isEmpty {
+                    let traffic = DecoderTraffic(time: now, direction: .in, message: message)
+                    for observer in trafficObservers { observer(traffic) }
+                }
+                handleDecoderMessage(message, now: now)
+            }
+            for problem in link.receiveProblems() { emit(.decoderProblem(problem)) }
         }
+        advanceLiveness(now: now, heard: heard)
         expireBlocks(now: now)
         advanceModeConfirmation(now: now)
         advanceFeedback(now: now)
         advanceTrial(now: now)
         startTrialIfPossible(now: now)
-        renderFrame(deadline: frame?.deadline ?? now, now: now)
+        let sent = renderFrame(deadline: frame?.deadline ?? now, now: now)
+        tickCount += 1
+        if !frameObservers.isEmpty {
+            let record = FrameRecord(index: frame?.index ?? tickCount - 1, deadline: frame?.deadline ?? now, time: now,
+                                     missed: frame?.missed ?? false, trial: trial?.number, phase: trial?.phase,
+                                     objIDs: sent ? stimulus.objIDs : [], states: sent ? stimulus.states : [])
+            for observer in frameObservers { observer(record) }
+        }
+    }
+
+    /// Calls `handler` after every tick with what the frame showed (recordings use this).
+    ///
+    /// ```swift
+    /// controller.observeFrames { frames.append($0) }
+    /// ```
+    public func observeFrames(_ handler: @escaping (FrameRecord) -> Void) {
+        frameObservers.append(handler)
+    }
+
+    /// Calls `handler` for every message sent to or drained from the decoder.
+    ///
+    /// ```swift
+    /// controller.observeDecoderTraffic { log($0) }
+    /// ```
+    public func observeDecoderTraffic(_ handler: @escaping (DecoderTraffic) -> Void) {
+        trafficObservers.append(handler)
     }
 
     // MARK: Events
@@ -175,7 +220,12 @@ public final class NoiseTagController {
     }
 
     func send(_ message: UtopiaMessage) {
-        decoderLink?.send(message)
+        guard let link = decoderLink else { return }
+        link.send(message)
+        if !trafficObservers.isEmpty {
+            let traffic = DecoderTraffic(time: clock.now, direction: .out, message: message)
+            for observer in trafficObservers { observer(traffic) }
+        }
     }
 
     private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue) {

@@ -18,6 +18,39 @@ public enum TrialEnding: Equatable, Codable, Sendable, CustomStringConvertible {
         case trialsOff, blocked, update, modeChange, decoderLost
     }
 
+    /// Parses the text form (`pressed-brain`, `noPress`, `completed`, `stopped-update`…).
+    ///
+    /// ```swift
+    /// TrialEnding(text: "pressed-touch") == .pressed(.touch)
+    /// ```
+    public init?(text: String) {
+        if text == "noPress" { self = .noPress; return }
+        if text == "completed" { self = .completed; return }
+        if text.hasPrefix("pressed-"), let source = PressSource(rawValue: String(text.dropFirst(8))) {
+            self = .pressed(source); return
+        }
+        if text.hasPrefix("stopped-"), let cause = StopCause(rawValue: String(text.dropFirst(8))) {
+            self = .stopped(cause); return
+        }
+        return nil
+    }
+
+    /// Decodes the text form.
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let ending = TrialEnding(text: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "unknown trial ending '\(text)'"))
+        }
+        self = ending
+    }
+
+    /// Encodes the text form.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
     /// A short text: `pressed-brain`, `noPress`, `completed`, `stopped-update`…
     public var description: String {
         switch self {

@@ -14,4 +14,6 @@ public enum BlockReason: String, Codable, Sendable {
     case feedback
     /// Waiting for the decoder to confirm a mode change.
     case modeConfirmation
+    /// The decoder is not connected (yet, or any more).
+    case decoder
 }

@@ -49,6 +49,8 @@ public struct NoiseTagEvent: Equatable, Codable, Sendable {
         case codebookLoaded(source: String, codes: Int, length: Int)
         case refused(call: String, reason: String)
         case notice(String)
+        case decoderConnection(state: DecoderConnectionState, alarm: Bool)
+        case decoderProblem(String)
     }
 
     /// A trial began.

@@ -1,10 +1,11 @@
 /// Drives a controller one display frame at a time on drift-free deadlines:
 /// frame n is due at `start + n × period`, `period` = 1 / `preferredNFramesPerSecond`.
 ///
-/// A frame that runs more than 1.5 periods late is missed: it is counted,
+/// A frame that runs more than 1.5 periods late is missed: it is counted and
 /// reported on the event stream (with a sound event when
-/// `soundOnMissedFrame`), and the loop skips to the next deadline still
-/// ahead, counting the skipped frames as missed too.
+/// `soundOnMissedFrame`). Frames whose deadline is already more than 1.5
+/// periods past when the loop gets to them are skipped, counted as missed
+/// too, so the flicker stays locked to the clock.
 ///
 /// ```swift
 /// let loop = FrameLoop(controller: NoiseTagging, waiter: RealTimeFrameWaiter())
@@ -18,7 +19,7 @@ public final class FrameLoop {
     public private(set) var period: Double
     /// Frames run so far.
     public private(set) var framesRun = 0
-    /// Frames late by more than 1.5 periods, plus frames skipped to catch up.
+    /// Frames run more than 1.5 periods late, plus frames skipped to catch up.
     public private(set) var missedFrames = 0
     private var start: Double?
     private var nextIndex = 0
@@ -52,8 +53,8 @@ public final class FrameLoop {
         waiter.wait(until: deadline)
         let now = controller.clock.now
         let timing = FrameTiming(index: nextIndex, deadline: deadline, time: now, period: period)
-        let behind = Int(((now - origin) / period).rounded(.down))
-        let next = max(nextIndex + 1, behind + 1)
+        let firstStillOnTime = Int(((now - origin) / period - 1.5).rounded(.up))
+        let next = max(nextIndex + 1, firstStillOnTime)
         let skipped = next - nextIndex - 1
         if timing.missed || skipped > 0 {
             missedFrames += (timing.missed ? 1 : 0) + skipped

@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the decoder listens: any ZeroMQ endpoint, by default an `ipc://`
+/// Unix socket in a per-user folder only its owner may enter (mode 0700).
+///
+/// ```swift
+/// let endpoint = try DecoderEndpoint.resolve("")          // the per-user default
+/// let remote = try DecoderEndpoint.resolve("tcp://10.0.0.5:5555")
+/// ```
+public enum DecoderEndpoint {
+    /// Why an endpoint cannot be used.
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        /// The endpoint or folder concerned.
+        public let subject: String
+        /// What is wrong with it.
+        public let reason: String
+        /// "decoder endpoint SUBJECT: REASON".
+        public var description: String { "decoder endpoint \(subject): \(reason)" }
+    }
+
+    /// The per-user runtime folder: `$XDG_RUNTIME_DIR/noisetag`, or
+    /// `/tmp/noisetag-UID` when XDG_RUNTIME_DIR is unset.
+    ///
+    /// ```swift
+    /// let folder = DecoderEndpoint.runtimeFolder()
+    /// ```
+    public static func runtimeFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/noisetag" }
+        return "/tmp/noisetag-\(getuid())"
+    }
+
+    /// The default endpoint, `ipc://<runtime folder>/decoder.sock`, creating
+    /// the folder with mode 0700. Refuses a folder owned by someone else or
+    /// open to others.
+    ///
+    /// ```swift
+    /// let endpoint = try DecoderEndpoint.defaultEndpoint()
+    /// ```
+    public static func defaultEndpoint(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Problem) -> String {
+        let folder = runtimeFolder(environment: environment)
+        try ensurePrivateFolder(folder)
+        return "ipc://\(folder)/decoder.sock"
+    }
+
+    /// Checks an endpoint text: empty gives the default; `ipc://`, `tcp://`
+    /// and `inproc://` are accepted; for `ipc://` the folder must exist.
+    ///
+    /// ```swift
+    /// let endpoint = try DecoderEndpoint.resolve(settings.textFor(.decoderEndpoint))
+    /// ```
+    public static func resolve(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(Problem) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return try defaultEndpoint(environment: environment) }
+        if trimmed.hasPrefix("ipc://") {
+            let path = String(trimmed.dropFirst("ipc://".count))
+            guard path.hasPrefix("/") || path.hasPrefix("@") else {
+                throw Problem(subject: trimmed, reason: "an ipc:// endpoint needs an absolute path")
+            }
+            guard path.utf8.count < 100 else {
+                throw Problem(subject: trimmed, reason: "the socket path is longer than a Unix socket allows (107 bytes)")
+            }
+            if path.hasPrefix("/") {
+                let folder = (path as NSString).deletingLastPathComponent
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw Problem(subject: trimmed, reason: "folder \(folder) does not exist")
+                }
+            }
+            return trimmed
+        }
+        if trimmed.hasPrefix("tcp://") {
+            let rest = trimmed.dropFirst("tcp://".count)
+            guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]),
+                  (1...65535).contains(port) || rest[rest.index(after: colon)...] == "*" else {
+                throw Problem(subject: trimmed, reason: "a tcp:// endpoint needs host:port with a port in 1...65535")
+            }
+            return trimmed
+        }
+        if trimmed.hasPrefix("inproc://") { return trimmed }
+        throw Problem(subject: trimmed, reason: "unknown transport; use ipc://PATH, tcp://HOST:PORT or inproc://NAME")
+    }
+
+    /// Creates `folder` with mode 0700, or checks that an existing one is
+    /// owned by this user and closed to others.
+    static func ensurePrivateFolder(_ folder: String) throws(Problem) {
+        var info = stat()
+        if stat(folder, &info) != 0 {
+            let parent = (folder as NSString).deletingLastPathComponent
+            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                throw Problem(subject: folder, reason: "cannot create the runtime folder in \(parent): \(String(cString: strerror(errno)))")
+            }
+            guard stat(folder, &info) == 0 else {
+                throw Problem(subject: folder, reason: String(cString: strerror(errno)))
+            }
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw Problem(subject: folder, reason: "is not a folder") }
+        guard info.st_uid == getuid() else { throw Problem(subject: folder, reason: "belongs to another user") }
+        if info.st_mode & 0o077 != 0 {
+            guard chmod(folder, 0o700) == 0 else {
+                throw Problem(subject: folder, reason: "is open to other users and cannot be made private")
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// Counters of a ZeroMQ decoder link, safe to read from any thread.
+///
+/// ```swift
+/// let stats = link.statistics
+/// print(stats.sent, stats.received, stats.droppedPredictions)
+/// ```
+public struct DecoderLinkStatistics: Equatable, Sendable, Codable {
+    /// Messages handed to libzmq.
+    public var sent = 0
+    /// Messages that could not be sent (no decoder connected, or its queue full).
+    public var unsent = 0
+    /// Messages decoded from the decoder.
+    public var received = 0
+    /// Frames that did not decode; each is reported as a problem.
+    public var malformed = 0
+    /// Predictions dropped because the engine fell behind.
+    public var droppedPredictions = 0
+    /// Other messages dropped because the engine fell behind.
+    public var droppedOther = 0
+}

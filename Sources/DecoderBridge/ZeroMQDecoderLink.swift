@@ -1,0 +1,182 @@
+import CZeroMQ
+import Foundation
+import NoiseTagging
+import UtopiaProtocol
+
+/// The engine's link to a real decoder: a ZeroMQ DEALER socket connected to
+/// the decoder's ROUTER.
+///
+/// One I/O thread owns the socket and does every send and receive. The
+/// engine thread encodes outgoing messages into a queue and wakes the I/O
+/// thread through an eventfd polled with the socket; received frames are
+/// decoded on the I/O thread into a bounded inbox that ``receive()`` drains at
+/// each tick. Malformed frames are dropped, counted and reported through
+/// ``receiveProblems()``; they never reach the engine.
+///
+/// ```swift
+/// let link = try ZeroMQDecoderLink(endpoint: DecoderEndpoint.resolve(""))
+/// NoiseTagging.decoderLink = link
+/// ```
+public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
+    /// The endpoint connected to.
+    public let endpoint: String
+    /// How long ``close()`` lets frames still queued for a connected decoder
+    /// (typically the last SELECTION) go out before dropping them, milliseconds.
+    public static let closeLingerMilliseconds: Int32 = 250
+    private let context: ZeroMQContext
+    private let socket: ZeroMQSocket
+    private let wake: EventFD
+    private let lock = NSLock()
+    private var outbound: [[UInt8]] = []
+    private var inbox: DecoderInbox
+    private var problems: [String] = []
+    private var counters = DecoderLinkStatistics()
+    private var stopping = false
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+    /// Most frames waiting to be sent; beyond it the oldest are dropped (counted as unsent).
+    public let outboundCapacity: Int
+
+    /// Connects to `endpoint` and starts the I/O thread.
+    ///
+    /// ```swift
+    /// let link = try ZeroMQDecoderLink(endpoint: "tcp://127.0.0.1:5555")
+    /// ```
+    public init(endpoint: String, inboxCapacity: Int = 4096, outboundCapacity: Int = 8192) throws(ZeroMQError) {
+        self.endpoint = endpoint
+        self.inbox = DecoderInbox(capacity: inboxCapacity)
+        self.outboundCapacity = outboundCapacity
+        context = ZeroMQContext()      // its own, so that close() can wait for the queued frames
+        socket = try ZeroMQSocket(context: context, type: .dealer)
+        try socket.setOption(ZMQ_IMMEDIATE, Int32(1))          // no queueing for a decoder that is not there
+        try socket.setOption(ZMQ_RECONNECT_IVL, Int32(100))
+        try socket.setOption(ZMQ_SNDHWM, Int32(10_000))
+        try socket.setOption(ZMQ_RCVHWM, Int32(10_000))
+        wake = try EventFD()
+        try socket.connect(endpoint)
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "noisetag-decoder-io"
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit { close() }
+
+    /// Stops the I/O thread and closes the socket. Frames already queued for
+    /// a connected decoder get up to ``closeLingerMilliseconds`` to go out,
+    /// so a program that exits right after its last press still delivers
+    /// that press's SELECTION; with no decoder connected nothing is queued
+    /// and nothing waits.
+    ///
+    /// ```swift
+    /// link.close()
+    /// ```
+    public func close() {
+        lock.lock()
+        let wasRunning = thread != nil && !stopping
+        stopping = true
+        lock.unlock()
+        guard wasRunning else { return }
+        wake.signal()
+        finished.wait()
+        thread = nil
+    }
+
+    /// The ZeroMQ link watches heartbeats: the engine marks it disconnected on silence.
+    public var monitorsLiveness: Bool { true }
+
+    /// Encodes `message` and queues it for the I/O thread.
+    public func send(_ message: UtopiaMessage) {
+        let bytes = UtopiaCodec.encode(message)
+        lock.lock()
+        if outbound.count >= outboundCapacity {
+            outbound.removeFirst()
+            counters.unsent += 1
+        }
+        outbound.append(bytes)
+        lock.unlock()
+        wake.signal()
+    }
+
+    /// Drains the decoded messages received since the last call.
+    public func receive() -> [UtopiaMessage] {
+        lock.lock()
+        defer { lock.unlock() }
+        return inbox.drain()
+    }
+
+    /// Drains the descriptions of frames that could not be decoded.
+    public func receiveProblems() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let drained = problems
+        problems.removeAll()
+        return drained
+    }
+
+    /// A snapshot of the counters.
+    public var statistics: DecoderLinkStatistics {
+        lock.lock()
+        defer { lock.unlock() }
+        var snapshot = counters
+        snapshot.droppedPredictions = inbox.droppedPredictions
+        snapshot.droppedOther = inbox.droppedOther
+        return snapshot
+    }
+
+    // MARK: I/O thread
+
+    private func run() {
+        var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+                     zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+        while true {
+            lock.lock()
+            let stop = stopping
+            lock.unlock()
+            if stop { break }
+            _ = zmq_poll(&items, 2, 200)
+            if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
+            flushOutbound()
+            readInbound()
+        }
+        flushOutbound()
+        try? socket.setOption(ZMQ_LINGER, Self.closeLingerMilliseconds)
+        socket.close()
+        context.terminate()            // returns once the queued frames are written or the linger has passed
+        finished.signal()
+    }
+
+    private func flushOutbound() {
+        lock.lock()
+        let pending = outbound
+        outbound.removeAll(keepingCapacity: true)
+        lock.unlock()
+        guard !pending.isEmpty else { return }
+        var sent = 0
+        var unsent = 0
+        for frame in pending {
+            if (try? socket.send(frame, dontWait: true)) == true { sent += 1 } else { unsent += 1 }
+        }
+        lock.lock()
+        counters.sent += sent
+        counters.unsent += unsent
+        lock.unlock()
+    }
+
+    private func readInbound() {
+        while let frame = try? socket.receive(dontWait: true) {
+            let decoded: Result<[UtopiaMessage], UtopiaDecodingError>
+            do { decoded = .success(try UtopiaCodec.decode(frame: frame.bytes)) } catch { decoded = .failure(error) }
+            lock.lock()
+            switch decoded {
+            case .success(let messages):
+                counters.received += messages.count
+                for message in messages { inbox.append(message) }
+            case .failure(let error):
+                counters.malformed += 1
+                if problems.count < 256 { problems.append("malformed frame of \(frame.bytes.count) bytes dropped: \(error)") }
+            }
+            lock.unlock()
+        }
+    }
+}

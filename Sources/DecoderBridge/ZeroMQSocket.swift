@@ -1,0 +1,138 @@
+import CZeroMQ
+
+/// One libzmq socket. Not thread-safe: exactly one thread may use it.
+///
+/// ```swift
+/// let socket = try ZeroMQSocket(context: .shared, type: .dealer)
+/// try socket.connect("ipc:///run/user/1000/noisetag/decoder.sock")
+/// ```
+public final class ZeroMQSocket {
+    /// The socket types this project uses.
+    public enum Kind: Int32 {
+        case dealer = 5   // ZMQ_DEALER
+        case router = 6   // ZMQ_ROUTER
+    }
+
+    /// The raw libzmq handle, for `zmq_poll`.
+    public let handle: UnsafeMutableRawPointer
+    private let context: ZeroMQContext
+    private var closed = false
+
+    /// Creates a socket with linger 0 and a 64 KiB maximum message size.
+    ///
+    /// ```swift
+    /// let router = try ZeroMQSocket(type: .router)
+    /// ```
+    public init(context: ZeroMQContext = .shared, type: Kind) throws(ZeroMQError) {
+        guard let handle = zmq_socket(context.handle, type.rawValue) else { throw .last("zmq_socket") }
+        self.handle = handle
+        self.context = context
+        try setOption(ZMQ_LINGER, Int32(0))
+        try setOption(ZMQ_MAXMSGSIZE, int64: Int64(Self.maximumMessageSize))
+    }
+
+    /// Largest message accepted, bytes (64 KiB).
+    public static let maximumMessageSize = 65_536
+
+    deinit { close() }
+
+    /// Closes the socket (also done on deinit).
+    ///
+    /// ```swift
+    /// socket.close()
+    /// ```
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        zmq_close(handle)
+    }
+
+    /// Sets an int option.
+    ///
+    /// ```swift
+    /// try socket.setOption(ZMQ_IMMEDIATE, 1)
+    /// ```
+    public func setOption(_ option: Int32, _ value: Int32) throws(ZeroMQError) {
+        var v = value
+        guard zmq_setsockopt(handle, option, &v, MemoryLayout<Int32>.size) == 0 else { throw .last("zmq_setsockopt(\(option))") }
+    }
+
+    /// Sets an int64 option.
+    ///
+    /// ```swift
+    /// try socket.setOption(ZMQ_MAXMSGSIZE, int64: 65536)
+    /// ```
+    public func setOption(_ option: Int32, int64 value: Int64) throws(ZeroMQError) {
+        var v = value
+        guard zmq_setsockopt(handle, option, &v, MemoryLayout<Int64>.size) == 0 else { throw .last("zmq_setsockopt(\(option))") }
+    }
+
+    /// Binds to `endpoint`.
+    ///
+    /// ```swift
+    /// try router.bind("ipc:///tmp/noisetag-1000/decoder.sock")
+    /// ```
+    public func bind(_ endpoint: String) throws(ZeroMQError) {
+        guard zmq_bind(handle, endpoint) == 0 else { throw .last("zmq_bind", endpoint: endpoint) }
+    }
+
+    /// Connects to `endpoint` (libzmq keeps reconnecting by itself).
+    ///
+    /// ```swift
+    /// try dealer.connect("tcp://127.0.0.1:5555")
+    /// ```
+    public func connect(_ endpoint: String) throws(ZeroMQError) {
+        guard zmq_connect(handle, endpoint) == 0 else { throw .last("zmq_connect", endpoint: endpoint) }
+    }
+
+    /// Sends one frame; `more` marks a multi-frame message. Returns false
+    /// when it would block (with `dontWait`).
+    ///
+    /// ```swift
+    /// try socket.send(bytes, dontWait: true)
+    /// ```
+    @discardableResult
+    public func send(_ bytes: UnsafeRawBufferPointer, more: Bool = false, dontWait: Bool = false) throws(ZeroMQError) -> Bool {
+        let flags = (more ? ZMQ_SNDMORE : 0) | (dontWait ? ZMQ_DONTWAIT : 0)
+        if zmq_send(handle, bytes.baseAddress, bytes.count, flags) >= 0 { return true }
+        if zmq_errno() == EAGAIN { return false }
+        throw .last("zmq_send")
+    }
+
+    /// Sends one frame from an array.
+    ///
+    /// ```swift
+    /// try socket.send([1, 2, 3])
+    /// ```
+    @discardableResult
+    public func send(_ bytes: [UInt8], more: Bool = false, dontWait: Bool = false) throws(ZeroMQError) -> Bool {
+        var result: Result<Bool, ZeroMQError> = .success(false)
+        bytes.withUnsafeBytes { raw in
+            do throws(ZeroMQError) {
+                result = .success(try send(raw, more: more, dontWait: dontWait))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Receives one frame; nil when none is waiting (with `dontWait`).
+    /// Also says whether more frames of the same message follow.
+    ///
+    /// ```swift
+    /// while let (frame, _) = try socket.receive(dontWait: true) { handle(frame) }
+    /// ```
+    public func receive(dontWait: Bool = false) throws(ZeroMQError) -> (bytes: [UInt8], more: Bool)? {
+        var message = zmq_msg_t()
+        zmq_msg_init(&message)
+        defer { zmq_msg_close(&message) }
+        if zmq_msg_recv(&message, handle, dontWait ? ZMQ_DONTWAIT : 0) < 0 {
+            if zmq_errno() == EAGAIN { return nil }
+            throw .last("zmq_msg_recv")
+        }
+        let size = zmq_msg_size(&message)
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: size))
+        return (bytes, zmq_msg_more(&message) != 0)
+    }
+}

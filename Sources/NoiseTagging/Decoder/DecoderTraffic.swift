@@ -1,0 +1,23 @@
+import UtopiaProtocol
+
+/// One message between engine and decoder, as seen by the engine thread.
+///
+/// ```swift
+/// controller.observeDecoderTraffic { traffic in log(traffic.direction, traffic.message) }
+/// ```
+public struct DecoderTraffic: Sendable {
+    /// Which way the message went.
+    public enum Direction: String, Sendable, Codable {
+        /// Engine to decoder.
+        case out
+        /// Decoder to engine.
+        case `in`
+    }
+
+    /// Engine-clock seconds when the engine sent or drained it.
+    public let time: Double
+    /// Which way it went.
+    public let direction: Direction
+    /// The message.
+    public let message: UtopiaMessage
+}

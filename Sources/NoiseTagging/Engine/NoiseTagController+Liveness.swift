@@ -1,0 +1,66 @@
+import UtopiaProtocol
+
+extension NoiseTagController {
+    /// The message ids the engine subscribes to: predictions (P, F), the
+    /// threshold extension (T), mode confirmations (M), heartbeats (H), the
+    /// decoder's log lines (L) and signal quality (Q).
+    public static let subscribedMessageIDs = "PFTMHLQ"
+
+    /// Whether the engine hears its decoder.
+    ///
+    /// ```swift
+    /// if controller.decoderConnection != .connected { showConnecting() }
+    /// ```
+    public var decoderConnection: DecoderConnectionState {
+        guard let link = decoderLink else { return .none }
+        guard link.monitorsLiveness else { return .connected }
+        return liveness.state == .none ? .connecting : liveness.state
+    }
+
+    /// Heartbeats out every `heartbeatInterval`; SUBSCRIBE with them until the
+    /// decoder answers; silence for `decoderTimeout` stops and blocks trials
+    /// until messages flow again.
+    func advanceLiveness(now: Double, heard: Bool) {
+        guard let link = decoderLink, link.monitorsLiveness else { return }
+        if liveness.started == nil {
+            liveness.started = now
+            liveness.state = .connecting
+            addEngineBlock(.decoder, duration: nil)
+            emit(.decoderConnection(state: .connecting, alarm: false))
+        }
+        if heard {
+            liveness.lastHeard = now
+            if liveness.state != .connected {
+                liveness.state = .connected
+                removeEngineBlocks(.decoder)
+                emit(.decoderConnection(state: .connected, alarm: false))
+                send(.subscribe(Subscribe(timestamp: MonotonicClock.utopiaTimestamp(for: now),
+                                          messageIDs: Self.subscribedMessageIDs)))
+                send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now),
+                                            newMode: appliedMode.decoderModeString)))
+            }
+        } else if liveness.state == .connected, let last = liveness.lastHeard,
+                  now - last > settings.doubleFor(.decoderTimeout) {
+            liveness.state = .disconnected
+            liveness.warnedSlowConnect = false
+            stopTrial(.decoderLost)
+            addEngineBlock(.decoder, duration: nil)
+            let alarm = settings.boolFor(.soundAlarmWhenDisconnecting)
+            emit(.decoderConnection(state: .disconnected, alarm: alarm))
+            if alarm { emit(.sound(name: "decoderLost")) }
+        }
+        if liveness.state != .connected, !liveness.warnedSlowConnect,
+           now - (liveness.lastHeard ?? liveness.started ?? now) > settings.doubleFor(.durationAutoConnectBeforeWarningUser) {
+            liveness.warnedSlowConnect = true
+            emit(.notice("no decoder has answered for \(settings.doubleFor(.durationAutoConnectBeforeWarningUser)) s; still trying"))
+        }
+        if liveness.lastHeartbeat.map({ now - $0 >= settings.doubleFor(.heartbeatInterval) }) ?? true {
+            liveness.lastHeartbeat = now
+            let stamp = MonotonicClock.utopiaTimestamp(for: now)
+            if liveness.state != .connected {
+                send(.subscribe(Subscribe(timestamp: stamp, messageIDs: Self.subscribedMessageIDs)))
+            }
+            send(.heartbeat(Heartbeat(timestamp: stamp)))
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import UtopiaProtocol
+@testable import DecoderBridge
+
+@Suite("ZeroMQ decoder link", .serialized)
+struct ZeroMQDecoderLinkTests {
+    @Test("messages go out as single frames and come back decoded")
+    func roundTrip() throws {
+        let decoder = try FakeDecoder()
+        let link = try ZeroMQDecoderLink(endpoint: decoder.endpoint)
+        defer { link.close() }
+        let hello = UtopiaMessage.heartbeat(Heartbeat(timestamp: 42))
+        // IMMEDIATE: sends before the connection completes are dropped, so repeat until one lands.
+        var frame: [UInt8]?
+        for _ in 0..<200 where frame == nil {
+            link.send(hello)
+            frame = try decoder.receive(timeout: 0.02)
+        }
+        #expect(frame == UtopiaCodec.encode(hello))
+        let prediction = UtopiaMessage.predictedTargetProb(PredictedTargetProb(timestamp: 7, objID: 3, errorProbability: 0.05))
+        try decoder.send(UtopiaCodec.encode(prediction))
+        var received: [UtopiaMessage] = []
+        #expect(eventually { received += link.receive(); return !received.isEmpty })
+        #expect(received == [prediction])
+        #expect(link.statistics.received == 1)
+    }
+
+    @Test("several messages in one frame are all delivered, in order")
+    func concatenated() throws {
+        let decoder = try FakeDecoder()
+        let link = try ZeroMQDecoderLink(endpoint: decoder.endpoint)
+        defer { link.close() }
+        try connect(link, decoder)
+        let a = UtopiaMessage.heartbeat(Heartbeat(timestamp: 1))
+        let b = UtopiaMessage.modeChange(ModeChange(timestamp: 2, newMode: "Prediction.static"))
+        try decoder.send(UtopiaCodec.encode(a) + UtopiaCodec.encode(b))
+        var received: [UtopiaMessage] = []
+        #expect(eventually { received += link.receive(); return received.count == 2 })
+        #expect(received == [a, b])
+    }
+
+    @Test("malformed frames are dropped, counted and reported, and the link goes on")
+    func malformed() throws {
+        let decoder = try FakeDecoder()
+        let link = try ZeroMQDecoderLink(endpoint: decoder.endpoint)
+        defer { link.close() }
+        try connect(link, decoder)
+        try decoder.send([0x48, 0x00])                       // short header
+        try decoder.send([0x7A, 0x00, 0x00, 0x00])           // unknown id 'z'
+        try decoder.send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 5))))
+        var problems: [String] = []
+        var received: [UtopiaMessage] = []
+        #expect(eventually {
+            problems += link.receiveProblems()
+            received += link.receive()
+            return problems.count == 2 && received.count == 1
+        })
+        #expect(problems.allSatisfy { $0.hasPrefix("malformed frame of") })
+        #expect(link.statistics.malformed == 2)
+    }
+
+    @Test("with no decoder listening, sends are counted as unsent and nothing blocks")
+    func noDecoder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nt-none-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let link = try ZeroMQDecoderLink(endpoint: "ipc://\(folder.path)/decoder.sock")
+        for i in 0..<100 { link.send(.heartbeat(Heartbeat(timestamp: Int32(i)))) }
+        #expect(eventually { link.statistics.unsent == 100 })
+        link.close()
+        link.close()   // twice is harmless
+    }
+
+    @Test("a bad endpoint is refused with libzmq's reason")
+    func badConnect() {
+        #expect(throws: ZeroMQError.self) { try ZeroMQDecoderLink(endpoint: "bogus://x") }
+    }
+
+    private func connect(_ link: ZeroMQDecoderLink, _ decoder: FakeDecoder) throws {
+        var frame: [UInt8]?
+        for _ in 0..<200 where frame == nil {
+            link.send(.heartbeat(Heartbeat(timestamp: 0)))
+            frame = try decoder.receive(timeout: 0.02)
+        }
+        #expect(frame != nil, "the link never reached the decoder")
+        while try decoder.receive(timeout: 0.05) != nil {}
+    }
+}
+
+@Suite("Decoder inbox")
+struct DecoderInboxTests {
+    @Test("when full, the oldest prediction makes room and is counted")
+    func dropsOldestPrediction() {
+        var inbox = DecoderInbox(capacity: 3)
+        let beat = UtopiaMessage.heartbeat(Heartbeat(timestamp: 0))
+        func p(_ t: Int32) -> UtopiaMessage { .predictedTargetProb(PredictedTargetProb(timestamp: t, objID: 1, errorProbability: 0.5)) }
+        inbox.append(beat)
+        inbox.append(p(1))
+        inbox.append(p(2))
+        inbox.append(p(3))
+        #expect(inbox.droppedPredictions == 1)
+        #expect(inbox.drain() == [beat, p(2), p(3)])
+    }
+
+    @Test("with no prediction queued, the oldest message goes")
+    func dropsOldestOther() {
+        var inbox = DecoderInbox(capacity: 2)
+        let a = UtopiaMessage.heartbeat(Heartbeat(timestamp: 1))
+        let b = UtopiaMessage.heartbeat(Heartbeat(timestamp: 2))
+        let c = UtopiaMessage.heartbeat(Heartbeat(timestamp: 3))
+        inbox.append(a); inbox.append(b); inbox.append(c)
+        #expect(inbox.droppedOther == 1)
+        #expect(inbox.drain() == [b, c])
+    }
+}

@@ -1,0 +1,122 @@
+import Testing
+import UtopiaProtocol
+@testable import NoiseTagging
+
+@Suite("Decoder liveness")
+struct LivenessTests {
+    private func harness() -> EngineHarness {
+        let h = EngineHarness()
+        h.link.monitorsLiveness = true
+        return h
+    }
+
+    private func heartbeat(_ h: EngineHarness) {
+        h.link.deliver(.heartbeat(Heartbeat(timestamp: h.clock.utopiaTimestamp)))
+    }
+
+    private func states(_ h: EngineHarness) -> [DecoderConnectionState] {
+        h.kinds.compactMap { if case .decoderConnection(let s, _) = $0 { return s } else { return nil } }
+    }
+
+    @Test("no trial before the decoder answers; SUBSCRIBE and heartbeats go out meanwhile")
+    func connecting() {
+        let h = harness()
+        h.start()
+        h.run(until: 3)
+        #expect(h.trialStarts.isEmpty)
+        #expect(h.controller.decoderConnection == .connecting)
+        let subscribes = h.link.sent.filter { if case .subscribe(let s) = $0 { return s.messageIDs == "PFTMHLQ" } else { return false } }
+        let beats = h.link.sent.filter { if case .heartbeat = $0 { return true } else { return false } }
+        #expect(subscribes.count == 3 && beats.count == 3, "one per heartbeatInterval from t=0")
+        heartbeat(h)
+        h.run(for: 0.02)
+        #expect(h.controller.decoderConnection == .connected)
+        #expect(h.trialStarts.count == 1)
+        #expect(states(h) == [.connecting, .connected])
+    }
+
+    @Test("silence for decoderTimeout: disconnected with alarm, trial stopped, no presses; resumes when messages flow")
+    func lostAndFound() {
+        let h = harness()
+        h.start()
+        heartbeat(h)
+        h.run(until: 2)
+        heartbeat(h)
+        h.controller.tick()
+        #expect(h.controller.trialInProgress)
+        // The decoder goes silent after t=2: timeout 3 s.
+        h.run(until: 5.0)
+        #expect(h.controller.decoderConnection == .connected)
+        h.run(until: 5.02)
+        #expect(h.controller.decoderConnection == .disconnected)
+        #expect(h.kinds.contains(.decoderConnection(state: .disconnected, alarm: true)))
+        #expect(h.kinds.contains(.sound(name: "decoderLost")))
+        #expect(h.trialEnds.last?.ending == .stopped(.decoderLost))
+        h.run(until: 10)
+        #expect(h.trialStarts.count == 1, "no trial while the decoder is silent")
+        #expect(h.controller.trialsAreBlocked)
+        h.link.clearSent()
+        heartbeat(h)                               // any message is a sign of life
+        h.run(for: 1.5)
+        #expect(h.controller.decoderConnection == .connected)
+        #expect(h.trialStarts.count == 2)
+        let resent = h.link.sent.prefix(3).map { message -> String in
+            switch message {
+            case .subscribe: return "B"
+            case .modeChange(let m): return m.newMode
+            default: return "other"
+            }
+        }
+        #expect(resent == ["B", "Prediction.static", "other"], "SUBSCRIBE and the current mode go out again on reconnect")
+    }
+
+    @Test("soundAlarmWhenDisconnecting off: no alarm")
+    func noAlarm() throws {
+        let h = harness()
+        try h.settings.set(value: .bool(false), for: .soundAlarmWhenDisconnecting)
+        h.start()
+        heartbeat(h)
+        h.run(until: 4)
+        #expect(h.kinds.contains(.decoderConnection(state: .disconnected, alarm: false)))
+        #expect(!h.kinds.contains(.sound(name: "decoderLost")))
+    }
+
+    @Test("before the decoder answers, no MODECHANGE; after, SUBSCRIBE then the mode")
+    func handshakeOrder() {
+        let h = harness()
+        h.controller.set(mode: .test)
+        h.start()
+        h.run(until: 1.5)
+        #expect(!h.link.sent.contains { if case .modeChange = $0 { return true } else { return false } })
+        h.link.clearSent()
+        heartbeat(h)
+        h.controller.tick()
+        let order = h.link.sent.prefix(2).map(\.messageID)
+        #expect(order == [UInt8(ascii: "B"), UInt8(ascii: "M")])
+    }
+
+    @Test("a link without liveness watch counts as connected")
+    func inProcess() {
+        let h = EngineHarness()
+        #expect(h.controller.decoderConnection == .connected)
+        h.controller.decoderLink = nil
+        #expect(h.controller.decoderConnection == .none)
+    }
+
+    @Test("malformed frames reported by the link appear as events")
+    func problems() {
+        let h = EngineHarness()
+        h.link.pendingProblems = ["malformed frame of 3 bytes dropped: short header"]
+        h.controller.tick()
+        #expect(h.kinds.contains(.decoderProblem("malformed frame of 3 bytes dropped: short header")))
+    }
+
+    @Test("a slow decoder is reported once after durationAutoConnectBeforeWarningUser")
+    func slowConnect() {
+        let h = harness()
+        h.start()
+        h.run(until: 10.5)
+        let notices = h.kinds.filter { if case .notice(let n) = $0 { return n.contains("no decoder has answered") } else { return false } }
+        #expect(notices.count == 1)
+    }
+}
