@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "DecoderBridge",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),

@@ -8,7 +8,7 @@ import ArgumentParser
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the engine's per-frame cost.",
-        subcommands: [BenchFramesCommand.self]
+        abstract: "Measure the engine's per-frame cost and the decoder bridge.",
+        subcommands: [BenchFramesCommand.self, BenchBridgeCommand.self]
     )
 }

@@ -1,0 +1,102 @@
+import CZeroMQ
+import DecoderBridge
+import Foundation
+import UtopiaProtocol
+
+/// The decoder side of the bridge benchmark: a ROUTER socket on its own
+/// thread that records arrival times, answers with a prediction, or counts.
+final class BenchDecoder: @unchecked Sendable {
+    enum Mode { case record, reply, count }
+
+    private let router: ZeroMQSocket
+    private let lock = NSLock()
+    private var mode: Mode = .count
+    private var arrivals: [UInt64]
+    private var received = 0
+    private var lastArrival: UInt64 = 0
+    private var stopping = false
+    private let done = DispatchSemaphore(value: 0)
+    private let reply = UtopiaCodec.encode(.predictedTargetProb(PredictedTargetProb(timestamp: 0, objID: 1, errorProbability: 0.05)))
+
+    init(endpoint: String, capacity: Int) throws {
+        router = try ZeroMQSocket(type: .router)
+        try router.setOption(ZMQ_RCVTIMEO, Int32(50))
+        try router.setOption(ZMQ_RCVHWM, Int32(0))
+        try router.bind(endpoint)
+        arrivals = Array(repeating: 0, count: capacity)
+        Thread { [unowned self] in self.serve() }.start()
+    }
+
+    func setMode(_ newMode: Mode) {
+        lock.lock()
+        mode = newMode
+        received = 0
+        for i in arrivals.indices { arrivals[i] = 0 }
+        lock.unlock()
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return received
+    }
+
+    /// Spins until message `index` arrived; its arrival time, or nil after 2 s.
+    func waitForArrival(of index: Int) -> UInt64? {
+        let deadline = NanosecondClock.now() &+ 2_000_000_000
+        while NanosecondClock.now() < deadline {
+            lock.lock()
+            let t = arrivals[index]
+            lock.unlock()
+            if t != 0 { return t }
+        }
+        return nil
+    }
+
+    /// Waits until `expected` messages arrived; the time of the last one, or nil on timeout.
+    func waitForCount(_ expected: Int, timeoutNanoseconds: UInt64) -> UInt64? {
+        let deadline = NanosecondClock.now() &+ timeoutNanoseconds
+        while NanosecondClock.now() < deadline {
+            lock.lock()
+            let (n, last) = (received, lastArrival)
+            lock.unlock()
+            if n >= expected { return last }
+            usleep(200)
+        }
+        return nil
+    }
+
+    func stop() {
+        lock.lock()
+        stopping = true
+        lock.unlock()
+        done.wait()
+    }
+
+    private func serve() {
+        while true {
+            lock.lock()
+            let stop = stopping
+            lock.unlock()
+            if stop { break }
+            guard let identity = try? router.receive(), identity.more,
+                  let body = try? router.receive() else { continue }
+            let now = NanosecondClock.now()
+            lock.lock()
+            let current = mode
+            received += 1
+            lastArrival = now
+            if current == .record, body.bytes.count >= 8 {
+                let index = Int(Int32(littleEndian: body.bytes[4...7].withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }))
+                if index >= 0, index < arrivals.count { arrivals[index] = now }
+            }
+            lock.unlock()
+            if current == .reply {
+                _ = try? router.send(identity.bytes, more: true)
+                _ = try? router.send(reply)
+            }
+        }
+        router.close()
+        done.signal()
+    }
+}

@@ -1,0 +1,118 @@
+import CZeroMQ
+import DecoderBridge
+import Foundation
+import NoiseTagging
+import UtopiaProtocol
+
+/// Measures the decoder bridge over a real `ipc://` socket in a private
+/// temporary folder: one-way latency engine → decoder, the prediction round
+/// trip (STIMULUSEVENT out through `ZeroMQDecoderLink`, PREDICTEDTARGETPROB
+/// back, drained by `receive()`), STIMULUSEVENT throughput, and a bare libzmq
+/// DEALER/ROUTER ping-pong with the same frames as the floor.
+struct BridgeBenchmark {
+    /// Timed messages per latency phase.
+    let samples: Int
+    /// Messages in the throughput burst.
+    let burst: Int
+    /// Objects per STIMULUSEVENT.
+    let objects: Int
+
+    func run() throws -> BridgeBenchmarkResult {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("noisetag-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let endpoint = "ipc://\(folder.path)/decoder.sock"
+        let decoder = try BenchDecoder(endpoint: endpoint, capacity: max(samples, burst))
+        defer { decoder.stop() }
+
+        let link = try ZeroMQDecoderLink(endpoint: endpoint)
+        defer { link.close() }
+        try waitForConnection(link, decoder)
+
+        // One-way: paced, one message in flight.
+        decoder.setMode(.record)
+        var oneWay: [UInt64] = []
+        oneWay.reserveCapacity(samples)
+        for i in 0..<samples {
+            let sent = NanosecondClock.now()
+            link.send(stimulus(Int32(i)))
+            guard let arrived = decoder.waitForArrival(of: i) else { throw BridgeBenchmarkError.lost("one-way message \(i)") }
+            oneWay.append(arrived &- sent)
+        }
+
+        // Round trip through the link: the decoder answers each STIMULUSEVENT with a prediction.
+        decoder.setMode(.reply)
+        var roundTrip: [UInt64] = []
+        roundTrip.reserveCapacity(samples)
+        for i in 0..<samples {
+            let sent = NanosecondClock.now()
+            link.send(stimulus(Int32(i)))
+            let deadline = sent &+ 2_000_000_000
+            var got = false
+            while !got && NanosecondClock.now() < deadline {
+                got = link.receive().contains { if case .predictedTargetProb = $0 { return true } else { return false } }
+            }
+            guard got else { throw BridgeBenchmarkError.lost("round-trip reply \(i)") }
+            roundTrip.append(NanosecondClock.now() &- sent)
+        }
+
+        // Throughput: a burst as fast as the engine thread can send.
+        decoder.setMode(.count)
+        let before = link.statistics
+        let start = NanosecondClock.now()
+        for i in 0..<burst { link.send(stimulus(Int32(i))) }
+        let expected = burst
+        let end = decoder.waitForCount(expected, timeoutNanoseconds: 30_000_000_000)
+        let after = link.statistics
+        let delivered = decoder.count
+        let seconds = Double((end ?? NanosecondClock.now()) &- start) / 1e9
+
+        // The floor: bare libzmq ping-pong, same frames, same decoder thread.
+        decoder.setMode(.reply)
+        let dealer = try ZeroMQSocket(type: .dealer)
+        defer { dealer.close() }
+        try dealer.connect(endpoint)
+        var bare: [UInt64] = []
+        bare.reserveCapacity(samples)
+        let frame = UtopiaCodec.encode(stimulus(0))
+        _ = try dealer.send(frame)
+        _ = try dealer.receive()
+        for _ in 0..<samples {
+            let sent = NanosecondClock.now()
+            _ = try dealer.send(frame)
+            _ = try dealer.receive()
+            bare.append(NanosecondClock.now() &- sent)
+        }
+        return BridgeBenchmarkResult(
+            objects: objects, samples: samples,
+            oneWay: LatencySummary(oneWay), roundTrip: LatencySummary(roundTrip), bareRoundTrip: LatencySummary(bare),
+            burst: burst, delivered: delivered, unsent: after.unsent - before.unsent,
+            messagesPerSecond: Double(delivered) / seconds)
+    }
+
+    private func stimulus(_ stamp: Int32) -> UtopiaMessage {
+        .stimulusEvent(StimulusEvent(timestamp: stamp, objIDs: (1...objects).map { UInt8($0) },
+                                     objStates: (0..<objects).map { UInt8($0 & 1) }))
+    }
+
+    private func waitForConnection(_ link: ZeroMQDecoderLink, _ decoder: BenchDecoder) throws {
+        decoder.setMode(.count)
+        let deadline = NanosecondClock.now() &+ 5_000_000_000
+        while decoder.count == 0 {
+            guard NanosecondClock.now() < deadline else { throw BridgeBenchmarkError.lost("connection to \(link.endpoint)") }
+            link.send(.heartbeat(Heartbeat(timestamp: 0)))
+            usleep(2_000)
+        }
+        usleep(50_000)
+    }
+}
+
+/// Why the bridge benchmark could not finish.
+enum BridgeBenchmarkError: Error, CustomStringConvertible {
+    case lost(String)
+    var description: String {
+        switch self {
+        case .lost(let what): return "bench bridge: \(what) did not arrive within the time limit"
+        }
+    }
+}
