@@ -34,6 +34,7 @@ public final class NoiseTagController {
     var frameObservers: [(FrameRecord) -> Void] = []
     var trafficObservers: [(DecoderTraffic) -> Void] = []
     var tickCount = 0
+    var recorder: Recorder?
 
     struct Unit {
         let view: NoiseTagView
