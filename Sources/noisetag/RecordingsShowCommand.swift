@@ -23,7 +23,7 @@ struct RecordingsShowCommand: ParsableCommand {
     func run() throws {
         let store = recordings.store
         guard let entry = store.recording(matching: name) else {
-            throw ValidationError("no single recording in \(store.root.path) matches '\(name)' (see noisetag recordings list)")
+            throw NotFound(description: "no single recording in \(store.root.path) matches '\(name)' (see noisetag recordings list)")
         }
         let summary = RecordingSummary(entry)
         if json {
@@ -33,6 +33,11 @@ struct RecordingsShowCommand: ParsableCommand {
         } else {
             print(Self.report(summary))
         }
+    }
+
+    /// No recording matches: an error without the usage text.
+    struct NotFound: Error, CustomStringConvertible {
+        let description: String
     }
 
     static func report(_ s: RecordingSummary) -> String {

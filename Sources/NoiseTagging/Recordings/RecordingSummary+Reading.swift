@@ -54,7 +54,8 @@ extension RecordingSummary {
             if cells[2] == "in" { decoderMessagesIn += 1 } else { decoderMessagesOut += 1 }
             guard cells[2] == "in", cells[3] == "P", let time = Double(cells[0]),
                   let bytes = Self.bytes(hex: cells[4]),
-                  case .predictedTargetProb(let p)? = try? UtopiaCodec.decode(frame: bytes).first else { return }
+                  case .predictedTargetProb(let p)? = try? UtopiaCodec.decode(frame: bytes).first,
+                  p.objID > 0 else { return }   // the engine ignores object 0 too
             predictions.append((time, Int(p.objID)))
         }
         return predictions
