@@ -97,5 +97,11 @@ struct RecordingTriggerTests {
         h.controller.startNewRecording(withComments: "x")
         h.controller.startNewRecording(withComments: "x")
         #expect(reasons(h) == ["App started", "client; x", "client; x (2)"])
+        let long = String(repeating: "y", count: 80)
+        h.controller.startNewRecording(withComments: long)
+        h.controller.startNewRecording(withComments: long)
+        let last = reasons(h).suffix(2)
+        #expect(last.first?.count == RecordingName.maximumReasonLength && last.last?.hasSuffix("y (2)") == true)
+        #expect(last.last?.count == RecordingName.maximumReasonLength)
     }
 }

@@ -143,7 +143,9 @@ public final class Recorder {
         var name = RecordingName(start: now, reason: reason)
         var n = 2
         while usedLeftParts.contains(name.leftPart) {
-            name = RecordingName(start: now, reason: reason + " (\(n))")
+            let suffix = " (\(n))"
+            let base = RecordingName.sanitized(reason: reason).prefix(RecordingName.maximumReasonLength - suffix.count)
+            name = RecordingName(start: now, reason: base + suffix)
             n += 1
         }
         return name
