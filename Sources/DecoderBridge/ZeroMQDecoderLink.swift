@@ -20,6 +20,10 @@ import UtopiaProtocol
 public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// The endpoint connected to.
     public let endpoint: String
+    /// How long ``close()`` lets frames still queued for a connected decoder
+    /// (typically the last SELECTION) go out before dropping them, milliseconds.
+    public static let closeLingerMilliseconds: Int32 = 250
+    private let context: ZeroMQContext
     private let socket: ZeroMQSocket
     private let wake: EventFD
     private let lock = NSLock()
@@ -42,7 +46,8 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         self.endpoint = endpoint
         self.inbox = DecoderInbox(capacity: inboxCapacity)
         self.outboundCapacity = outboundCapacity
-        socket = try ZeroMQSocket(type: .dealer)
+        context = ZeroMQContext()      // its own, so that close() can wait for the queued frames
+        socket = try ZeroMQSocket(context: context, type: .dealer)
         try socket.setOption(ZMQ_IMMEDIATE, Int32(1))          // no queueing for a decoder that is not there
         try socket.setOption(ZMQ_RECONNECT_IVL, Int32(100))
         try socket.setOption(ZMQ_SNDHWM, Int32(10_000))
@@ -57,7 +62,11 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
 
     deinit { close() }
 
-    /// Stops the I/O thread and closes the socket.
+    /// Stops the I/O thread and closes the socket. Frames already queued for
+    /// a connected decoder get up to ``closeLingerMilliseconds`` to go out,
+    /// so a program that exits right after its last press still delivers
+    /// that press's SELECTION; with no decoder connected nothing is queued
+    /// and nothing waits.
     ///
     /// ```swift
     /// link.close()
@@ -131,7 +140,9 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
             readInbound()
         }
         flushOutbound()
+        try? socket.setOption(ZMQ_LINGER, Self.closeLingerMilliseconds)
         socket.close()
+        context.terminate()            // returns once the queued frames are written or the linger has passed
         finished.signal()
     }
 

@@ -75,6 +75,8 @@ final class HeadlessRunner {
             }
         }
         controller.trialsAreRunning = false
+        // Let the last press's feedback and actions finish before exiting.
+        while controller.isShowingFeedback && interruptRequested == 0 { loop.step() }
         return .finished
     }
 

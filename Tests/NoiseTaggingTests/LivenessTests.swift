@@ -81,6 +81,20 @@ struct LivenessTests {
         #expect(!h.kinds.contains(.sound(name: "decoderLost")))
     }
 
+    @Test("before the decoder answers, no MODECHANGE; after, SUBSCRIBE then the mode")
+    func handshakeOrder() {
+        let h = harness()
+        h.controller.set(mode: .test)
+        h.start()
+        h.run(until: 1.5)
+        #expect(!h.link.sent.contains { if case .modeChange = $0 { return true } else { return false } })
+        h.link.clearSent()
+        heartbeat(h)
+        h.controller.tick()
+        let order = h.link.sent.prefix(2).map(\.messageID)
+        #expect(order == [UInt8(ascii: "B"), UInt8(ascii: "M")])
+    }
+
     @Test("a link without liveness watch counts as connected")
     func inProcess() {
         let h = EngineHarness()

@@ -158,3 +158,34 @@ struct ModeTests {
         #expect(h.controller.mode == .verify)
     }
 }
+
+@Suite("Decoder messages")
+struct DecoderMessageTests {
+    @Test("sendDecoderALogMessageWith sends a LOG with the text")
+    func log() {
+        let h = EngineHarness()
+        h.clock.advance(to: 2.5)
+        h.controller.sendDecoderALogMessageWith(text: "subject 12 starts")
+        #expect(h.link.sent.last == .log(Log(timestamp: 2500, message: "subject 12 starts")))
+    }
+
+    @Test("trials off tells the decoder idle, trials on the current mode; reset discards calibration")
+    func idleAndReset() {
+        let h = EngineHarness()
+        h.start()
+        h.controller.trialsAreRunning = false
+        h.controller.trialsAreRunning = true
+        h.controller.resetDecoderCalibration()
+        let modes = h.link.sent.compactMap { if case .modeChange(let m) = $0 { return m.newMode } else { return nil } }
+        #expect(modes == ["idle", "Prediction.static", "reset"])
+    }
+
+    @Test("NEWTARGET at each trial start, SELECTION with the pressed object ID")
+    func newTargetAndSelection() {
+        let h = EngineHarness()
+        h.start()
+        #expect(h.link.sent.contains(.newTarget(NewTarget(timestamp: 0))))
+        h.controller.touchPress(h.buttons[3])
+        #expect(h.link.sent.contains(.selection(Selection(timestamp: 0, objID: 4))))
+    }
+}

@@ -13,7 +13,8 @@ extension NoiseTagController {
     /// ```
     public var decoderConnection: DecoderConnectionState {
         guard let link = decoderLink else { return .none }
-        return link.monitorsLiveness ? liveness.state : .connected
+        guard link.monitorsLiveness else { return .connected }
+        return liveness.state == .none ? .connecting : liveness.state
     }
 
     /// Heartbeats out every `heartbeatInterval`; SUBSCRIBE with them until the

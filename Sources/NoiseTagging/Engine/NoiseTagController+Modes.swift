@@ -25,7 +25,12 @@ extension NoiseTagController {
             try? settings.adopt(value: .text(newMode.rawValue), for: .mode)
         }
         let now = clock.now
-        send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now), newMode: newMode.decoderModeString)))
+        if runningTrials { decoderIdle = false }
+        // A watched decoder that has not answered yet gets the mode once it
+        // connects (after SUBSCRIBE), so the handshake order holds.
+        if decoderConnection != .connecting {
+            send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now), newMode: newMode.decoderModeString)))
+        }
         if modeConfirmation != nil {
             modeConfirmation = nil
             removeEngineBlocks(.modeConfirmation)
@@ -44,6 +49,18 @@ extension NoiseTagController {
         modeConfirmation = nil
         removeEngineBlocks(.modeConfirmation)
         emit(.modeConfirmed(mode: waiting.mode, confirmed: false))
+    }
+
+    /// Asks the decoder to discard its calibration: MODECHANGE `reset`. The
+    /// engine's own mode does not change; calibrate again with a training mode.
+    ///
+    /// ```swift
+    /// controller.resetDecoderCalibration()
+    /// ```
+    public func resetDecoderCalibration() {
+        stopTrial(.modeChange)
+        send(.modeChange(ModeChange(timestamp: clock.utopiaTimestamp, newMode: "reset")))
+        emit(.notice("decoder asked to discard its calibration"))
     }
 
     /// Sends a LOG message to the decoder.

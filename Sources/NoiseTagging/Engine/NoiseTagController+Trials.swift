@@ -2,7 +2,8 @@ import UtopiaProtocol
 
 extension NoiseTagController {
     /// Turns trials on and off. Turning them off stops a running trial
-    /// without feedback. The delegate hears `trialsWillStartRunning` /
+    /// without feedback and tells the decoder `idle`; turning them on again
+    /// tells it the current mode. The delegate hears `trialsWillStartRunning` /
     /// `trialsStoppedRunning`.
     ///
     /// ```swift
@@ -14,10 +15,17 @@ extension NoiseTagController {
             guard newValue != runningTrials else { return }
             runningTrials = newValue
             emit(.trialsRunning(newValue))
+            let stamp = clock.utopiaTimestamp
             if newValue {
+                if decoderIdle {
+                    decoderIdle = false
+                    send(.modeChange(ModeChange(timestamp: stamp, newMode: appliedMode.decoderModeString)))
+                }
                 units.last?.delegate.trialsWillStartRunning()
             } else {
                 stopTrial(.trialsOff)
+                decoderIdle = true
+                send(.modeChange(ModeChange(timestamp: stamp, newMode: "idle")))
                 units.last?.delegate.trialsStoppedRunning()
             }
         }

@@ -35,6 +35,8 @@ public final class NoiseTagController {
     var trafficObservers: [(DecoderTraffic) -> Void] = []
     var tickCount = 0
     var recorder: Recorder?
+    /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
+    var decoderIdle = false
 
     struct Unit {
         let view: NoiseTagView

@@ -1,0 +1,227 @@
+"""Interop of the decoder bridge: `noisetag demo --headless` against an
+external decoder written with pyzmq and the MindAffect SDK's message classes
+(`utopia_decoder.py`, a separate process so that it can be SIGKILLed).
+
+Each test starts its own decoder and engine; the `interop` fixture ends them.
+"""
+import time
+
+import pytest
+from mindaffectBCI.utopiaclient import PredictedTargetProb, RawMessage
+
+from interop_harness import stamp_not_older, wrap_int32
+
+CONTROLS = 4
+# Generous bounds for a shared 2-core machine; each wait returns as soon as
+# its event arrives.
+CONNECT = 10.0  # engine start to the first trial
+EVENT = 5.0  # one step of a running trial
+EXIT = 10.0  # last trial to process exit
+DECODER_TIMEOUT = 3.0  # the engine's default decoderTimeout
+TIMEOUT_MARGIN = 2.5
+
+
+def test_handshake_subscribe_heartbeat_and_mode_confirmation(interop):
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS)
+
+    b_index, subscribe = decoder.wait_received("B", CONNECT)
+    assert subscribe["ids"] == "PFTMHLQ"  # one byte per id, read from the raw payload
+    _, heartbeat = decoder.wait_received("H", CONNECT, what="a HEARTBEAT from the engine")
+    assert heartbeat["version"] in (0, 1)
+    engine.wait_event("decoderConnection", CONNECT, state="connected")
+    # Once it hears the decoder, the engine sends its current mode after its
+    # SUBSCRIBE; the decoder confirms by echoing it.
+    _, mode = decoder.wait_received("M", EVENT, start=b_index, what="MODECHANGE after SUBSCRIBE")
+    assert mode["mode"] == "Prediction.static"
+    decoder.wait_sent("M", EVENT, what="the decoder's MODECHANGE echo")
+    assert all(m["mode"] == "Prediction.static" for m in decoder.received("M"))
+
+    _, changed = engine.wait_event("modeChanged", EVENT)
+    assert changed["to"] == "Test"
+    _, started = engine.wait_event("trialStarted", EVENT)
+    assert started["mode"] == "Test"
+    assert started["controls"] == [str(k) for k in range(1, CONTROLS + 1)]
+    assert not decoder.errors()
+
+
+def test_each_trial_starts_with_newtarget_and_flickers_stimulus_events(interop):
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=2, controls=CONTROLS)
+    ids = list(range(1, CONTROLS + 1))
+    event_cursor = 0
+    decoder_cursor = 0
+    for trial, target in ((1, 1), (2, CONTROLS)):
+        event_cursor, started = engine.wait_event("trialStarted", CONNECT, start=event_cursor, trial=trial)
+        n_index, newtarget = decoder.wait_received("N", EVENT, start=decoder_cursor,
+                                                   what="NEWTARGET of trial %d" % trial)
+        # NEWTARGET carries the trial's start time (engine clock, int32 ms).
+        lag = wrap_int32(int(started["time"] * 1000) - newtarget["timestamp"])
+        assert 0 <= lag <= 100, (started, newtarget)
+        # No flicker before the trial started (nor between trials).
+        assert [m for m in decoder.log.snapshot()[decoder_cursor:n_index]
+                if m.get("event") == "received" and m.get("id") == "E"] == []
+        # Half a second of flicker (30 frames at 60 Hz), then a confident prediction.
+        cursor = n_index
+        for _ in range(30):
+            cursor, _ = decoder.wait_received("E", EVENT, start=cursor + 1)
+        decoder.predict(target, 0.05)
+        decoder_cursor, selection = decoder.wait_received("S", EVENT, start=cursor,
+                                                          what="SELECTION of trial %d" % trial)
+        assert selection["objID"] == target
+        frames = [m for m in decoder.log.snapshot()[n_index:decoder_cursor]
+                  if m.get("event") == "received" and m.get("id") == "E"]
+        assert len(frames) >= 30
+        for frame in frames:
+            # Decoded by the SDK's StimulusEvent deserializer: ids 1..N, states 0/1,
+            # stamped on or after the trial's NEWTARGET.
+            assert frame["objIDs"] == ids, frame
+            assert set(frame["states"]) <= {0, 1}, frame
+            assert stamp_not_older(frame["timestamp"], newtarget["timestamp"]), (frame, newtarget)
+        stamps = [f["timestamp"] for f in frames]
+        assert all(stamp_not_older(b, a) for a, b in zip(stamps, stamps[1:])), stamps
+        # The codes flicker: every object is on in some frame and off in another,
+        # and the objects do not all show the same sequence.
+        for k in range(CONTROLS):
+            assert {f["states"][k] for f in frames} == {0, 1}, "object %d never changes" % ids[k]
+        assert len({tuple(f["states"][k] for f in frames) for k in range(CONTROLS)}) > 1
+        event_cursor, press = engine.wait_event("press", EVENT, start=event_cursor, trial=trial)
+        assert press["objectID"] == target
+
+    assert engine.wait_exit(EXIT) == 0
+    assert len(decoder.received("N")) == len(engine.of_type("trialStarted")) == 2
+    assert not decoder.errors()
+
+
+@pytest.mark.parametrize("k", [3])
+def test_confident_prediction_presses_object_k(interop, k):
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS)
+    engine.wait_event("trialStarted", CONNECT, trial=1)
+    _, newtarget = decoder.wait_received("N", EVENT)
+    decoder.wait_received("E", EVENT)
+    decoder.predict(k, 0.05)
+
+    _, selection = decoder.wait_received("S", EVENT, what="the SELECTION")
+    assert selection["objID"] == k
+    _, press = engine.wait_event("press", EVENT)
+    assert press["source"] == "brain"
+    assert press["certainty"] == pytest.approx(0.95, abs=1e-6)
+    assert press["objectID"] == k
+    assert press["control"] == str(k)
+    assert press["trial"] == 1
+    # No brain press before minTrialDuration (1 s) of flicker. A Test trial
+    # flickers from its start, stamped (int32 ms, engine clock) on NEWTARGET.
+    assert wrap_int32(int(press["time"] * 1000) - newtarget["timestamp"]) >= 999, (press, newtarget)
+    _, ended = engine.wait_event("trialEnded", EVENT, trial=1)
+    assert ended["ending"] == "pressed-brain"
+    assert ended["pressed"] == str(k)
+    # Every prediction the decoder sent carried the newest STIMULUSEVENT's timestamp.
+    stamps = {m["timestamp"] for m in decoder.received("E")}
+    assert all(p["timestamp"] in stamps for p in decoder.log.snapshot()
+               if p.get("event") == "sent" and p.get("id") == "P")
+
+    assert engine.wait_exit(EXIT) == 0
+    assert len(engine.of_type("press")) == 1
+    assert not decoder.errors()
+
+
+def test_uncertain_prediction_presses_nothing(interop):
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS, settings={"maxTestTrialDuration": 2.0})
+    engine.wait_event("trialStarted", CONNECT, trial=1)
+    decoder.wait_received("E", EVENT)
+    decoder.predict(2, 0.5)  # repeated every 0.1 s for the whole trial
+
+    _, ended = engine.wait_event("trialEnded", 2.0 + EVENT, trial=1)
+    assert ended["ending"] == "noPress"
+    assert ended.get("pressed") is None
+    assert ended["duration"] >= 2.0 - 1e-3
+    assert engine.of_type("noPress")
+    assert engine.wait_exit(EXIT) == 0
+    assert engine.of_type("press") == []
+    assert decoder.received("S") == []
+    # The engine kept heartbeating about every second while the trial ran.
+    heartbeats = decoder.received("H")
+    assert len(heartbeats) >= 2
+    gaps = [(b["timestamp"] - a["timestamp"]) / 1000 for a, b in zip(heartbeats, heartbeats[1:])]
+    assert all(0.5 <= gap <= 2.5 for gap in gaps), gaps
+    assert not decoder.errors()
+
+
+def test_killed_decoder_is_reported_and_a_new_decoder_takes_over(interop):
+    first = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS)
+    engine.wait_event("decoderConnection", CONNECT, state="connected")
+    engine.wait_event("trialStarted", CONNECT, trial=1)
+    first.wait_received("E", EVENT)
+
+    cursor = len(engine.events)
+    killed = time.monotonic()
+    first.kill()
+    _, lost = engine.wait_event("decoderConnection", DECODER_TIMEOUT + TIMEOUT_MARGIN, start=cursor,
+                                state="disconnected")
+    _, stopped = engine.wait_event("trialEnded", EVENT, start=cursor, trial=1)
+    assert stopped["ending"] == "stopped-decoderLost"
+    # Reported within the timeout (plus margin), and not long before it: the
+    # decoder's last heartbeat came at most about a second before the kill.
+    waited = lost["_arrived"] - killed
+    assert DECODER_TIMEOUT - 1.5 <= waited <= DECODER_TIMEOUT + TIMEOUT_MARGIN, waited
+
+    # A second decoder process binds the same endpoint: the engine reconnects
+    # by itself, handshakes again and runs the next trial.
+    second = interop.start_decoder()
+    cursor, _ = engine.wait_event("decoderConnection", CONNECT, start=cursor, state="connected")
+    _, subscribe = second.wait_received("B", EVENT)
+    assert subscribe["ids"] == "PFTMHLQ"
+    _, mode = second.wait_received("M", EVENT)
+    assert mode["mode"] == "Prediction.static"
+    engine.wait_event("trialStarted", CONNECT, start=cursor, trial=2)
+    second.wait_received("N", EVENT)
+    second.wait_received("E", EVENT)
+    second.predict(2, 0.05)
+    _, selection = second.wait_received("S", EVENT)
+    assert selection["objID"] == 2
+    _, press = engine.wait_event("press", EVENT, start=cursor)
+    assert (press["trial"], press["objectID"], press["source"]) == (2, 2, "brain")
+
+    assert engine.wait_exit(EXIT) == 0
+    assert not second.errors()
+
+
+def test_malformed_frames_are_reported_and_ignored(interop):
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS)
+    engine.wait_event("trialStarted", CONNECT, trial=1)
+    _, flicker = engine.wait_event("trialPhase", EVENT, trial=1, phase="flicker")
+    _, frame = decoder.wait_received("E", EVENT)
+    cursor = len(engine.events)
+
+    # A well-framed message with an unknown id ("Z").
+    unknown = bytes([ord("Z"), 0, 4, 0]) + frame["timestamp"].to_bytes(4, "little", signed=True)
+    decoder.send_hex(unknown)
+    cursor, first = engine.wait_event("decoderProblem", EVENT, start=cursor, what="a problem for the unknown id")
+    # A confident prediction for object 3, cut short: its header says 9 payload bytes, 6 arrive.
+    whole = RawMessage.fromUtopiaMessage(PredictedTargetProb(frame["timestamp"], 3, 0.05)).serialize()
+    decoder.send_hex(whole[:-3])
+    _, second = engine.wait_event("decoderProblem", EVENT, start=cursor + 1, what="a problem for the cut frame")
+    # Each report names the frame and the reason.
+    assert 'unknown id "Z"' in first["value"], first
+    assert "declares a 9-byte payload" in second["value"] and "only 6 bytes" in second["value"], second
+
+    # The engine keeps running. Past minTrialDuration (1 s) of flicker, where a
+    # decoded copy of the cut prediction would have pressed object 3, object 1
+    # is predicted: it is the one pressed.
+    past_minimum = wrap_int32(int(flicker["time"] * 1000) + 1300)
+    decoder.wait_received("E", EVENT, start=len(decoder.log),
+                          where=lambda m: stamp_not_older(m["timestamp"], past_minimum),
+                          what="flicker past 1.3 s")
+    assert engine.process.poll() is None
+    decoder.predict(1, 0.05)
+    _, press = engine.wait_event("press", EVENT)
+    assert (press["objectID"], press["source"]) == (1, "brain")
+    _, selection = decoder.wait_received("S", EVENT)
+    assert selection["objID"] == 1
+    assert engine.wait_exit(EXIT) == 0
+    assert len(engine.of_type("press")) == 1
+    assert len(engine.of_type("decoderProblem")) == 2
