@@ -104,4 +104,13 @@ struct RecordingTriggerTests {
         #expect(last.first?.count == RecordingName.maximumReasonLength && last.last?.hasSuffix("y (2)") == true)
         #expect(last.last?.count == RecordingName.maximumReasonLength)
     }
+
+    @Test("two processes starting in the same second into one root get distinct names")
+    func twoProcesses() throws {
+        let first = try RecordingHarness()
+        let second = try RecordingHarness(root: first.store.root)
+        #expect(second.controller.folderNameCurrentRecording == "2019-09-23 09.44.45 +0000 App started (2)")
+        #expect(first.folders().sorted() == ["2019-09-23 09.44.45 +0000 App started", "2019-09-23 09.44.45 +0000 App started (2)"])
+        #expect(first.store.recordings().allSatisfy { $0.state == .open })
+    }
 }

@@ -117,14 +117,36 @@ public final class Recorder {
         begin(next)
     }
 
-    private func begin(_ trigger: RecordingTrigger) { begin(uniqueName(trigger.reason)) }
+    /// The first recording: its folder is made here, at start-up, so that
+    /// processes starting in the same second pick distinct names (`mkdir`
+    /// decides; the loser takes the next " (n)").
+    private func begin(_ trigger: RecordingTrigger) {
+        for _ in 0..<100 {
+            let name = uniqueName(trigger.reason)
+            let path = store.root.appendingPathComponent(name.folderName).path
+            if mkdir(path, 0o755) == 0 {
+                let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                if directory >= 0 { _ = flock(directory, LOCK_EX | LOCK_NB) }
+                let root = open(store.root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                if root >= 0 { _ = fsync(root); close(root) }
+                begin(name, directory: directory)
+                return
+            }
+            guard errno == EEXIST else {
+                reportOff(path: path, reason: "cannot create the recording folder: \(RecordingWriter.lastError())")
+                return
+            }
+            usedLeftParts.insert(name.leftPart)
+        }
+        reportOff(path: store.root.path, reason: "no free recording folder name for '\(trigger.reason)'")
+    }
 
-    private func begin(_ name: RecordingName) {
+    private func begin(_ name: RecordingName, directory: Int32? = nil) {
         usedLeftParts.insert(name.leftPart)
         current = name
         writing = true
         currentStart = controller.clock.now
-        writer.begin(folder: name.folderName)
+        writer.begin(folder: name.folderName, directory: directory)
         for file in RecordingFile.allCases {
             if let header = file.header { writer.append(Array((header + "\n").utf8), to: file.rawValue) }
         }

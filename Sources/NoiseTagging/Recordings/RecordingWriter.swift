@@ -71,10 +71,17 @@ final class RecordingWriter: @unchecked Sendable {
 
     // MARK: Engine side
 
-    /// Starts a new folder; lines go to it from now on.
-    func begin(folder: String) {
+    /// Starts a new folder; lines go to it from now on. With `directory`
+    /// (an open, locked descriptor) the folder exists already; otherwise the
+    /// writer thread makes it.
+    func begin(folder: String, directory: Int32? = nil) {
+        let segment = RecordingSegment(folder: folder)
+        if let directory {
+            segment.directory = directory
+            segment.created = true
+        }
         state.lock()
-        segments.append(RecordingSegment(folder: folder))
+        segments.append(segment)
         pruneDue = true
         state.unlock()
         wakeUp.signal()
