@@ -11,7 +11,9 @@ struct DemoCommand: ParsableCommand {
         discussion: """
         With --headless the demo runs without a terminal: N trials on a grid of \
         labelled buttons, printing what happens (one JSON object per engine event \
-        with --events-json), and exits 0 after the last trial.
+        with --events-json), and exits 0 after the last trial. Everything is \
+        recorded under --recordings (see noisetag recordings list); Ctrl-C ends \
+        the recording properly and exits 130.
         """)
 
     @Flag(help: "Run without a terminal display.")
@@ -37,6 +39,8 @@ struct DemoCommand: ParsableCommand {
 
     @Option(help: "Give up after this many seconds (exit 2); 0 waits for ever.")
     var maxSeconds: Double = 0
+
+    @OptionGroup var recordings: RecordingsOption
 
     func validate() throws {
         guard trials >= 1 else { throw ValidationError("--trials must be at least 1, got \(trials)") }
@@ -65,9 +69,12 @@ struct DemoCommand: ParsableCommand {
         defer { link.close() }
         let runner = HeadlessRunner(settings: engineSettings, link: link, mode: mode.engineMode,
                                     trials: trials, controls: controls, eventsJSON: eventsJson,
-                                    maxSeconds: maxSeconds)
-        let finished = runner.run()
-        guard finished else { throw ExitCode(2) }
+                                    maxSeconds: maxSeconds, recordings: recordings.store)
+        switch runner.run() {
+        case .finished: return
+        case .timedOut: throw ExitCode(2)
+        case .interrupted: throw ExitCode(130)
+        }
     }
 }
 

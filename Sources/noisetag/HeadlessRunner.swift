@@ -1,5 +1,11 @@
 import Foundation
 import NoiseTagging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by SIGINT and SIGTERM; the frame loop ends at the next frame.
+nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
 
 /// Runs the engine in real time on a frame loop until a number of trials
 /// have ended, writing events to standard output.
@@ -12,23 +18,46 @@ final class HeadlessRunner {
     private var ended = 0
     private let output = FileHandle.standardOutput
 
+    /// How a run ended.
+    enum Outcome { case finished, timedOut, interrupted }
+
+    /// Records into `recordings` from the start. The recorder subscribes
+    /// before the printer, so an event is in the recording's buffer (and a
+    /// trial end handed to the operating system) before it is printed.
     init(settings: NoiseTagSettings, link: DecoderLink, mode: NoiseTagMode, trials: Int,
-         controls: Int, eventsJSON: Bool, maxSeconds: Double) {
+         controls: Int, eventsJSON: Bool, maxSeconds: Double, recordings: RecordingStore) {
         controller = NoiseTagController(clock: MonotonicClock.shared, settings: settings, decoderLink: link)
         grid = ButtonGrid(count: controls)
         self.trials = trials
         self.maxSeconds = maxSeconds
         self.mode = mode
+        var early: [NoiseTagEvent] = []
+        let token = controller.events.subscribe { early.append($0) }
+        controller.startRecording(in: recordings)
+        controller.events.unsubscribe(token)
+        let output = output
+        let show: (NoiseTagEvent) -> Void = { event in
+            if case .recordingProblem(let path, let reason, true) = event.kind {
+                FileHandle.standardError.write(Data("noisetag demo: recording is off: \(reason) (\(path)); the demo runs on without recording\n".utf8))
+            }
+            let line = eventsJSON ? event.jsonLine : Self.summary(of: event)
+            if let line { output.write(Data((line + "\n").utf8)) }
+        }
+        early.forEach(show)
         controller.events.subscribe { [unowned self] event in
-            if eventsJSON { self.write(event.jsonLine) } else if let line = Self.summary(of: event) { self.write(line) }
+            show(event)
             if case .trialEnded(let end) = event.kind {
                 if case .stopped = end.ending {} else { self.ended += 1 }
             }
         }
     }
 
-    /// Runs until `trials` trials have ended (true) or `maxSeconds` pass (false).
-    func run() -> Bool {
+    /// Runs until `trials` trials have ended, `maxSeconds` pass, or SIGINT/SIGTERM
+    /// arrives; then ends the recording ("App ended").
+    func run() -> Outcome {
+        signal(SIGINT) { _ in interruptRequested = 1 }
+        signal(SIGTERM) { _ in interruptRequested = 1 }
+        defer { controller.stopRecording() }
         let loop = FrameLoop(controller: controller, waiter: RealTimeFrameWaiter())
         controller.push(view: grid.view, forNoiseTaggingWithDelegate: grid)
         controller.set(mode: mode, waitTillDecoderConfirms: false, withExplanation: "noisetag demo --headless")
@@ -36,19 +65,19 @@ final class HeadlessRunner {
         let start = controller.clock.now
         while ended < trials {
             loop.step()
+            if interruptRequested != 0 {
+                controller.trialsAreRunning = false
+                return .interrupted
+            }
             if maxSeconds > 0, controller.clock.now - start > maxSeconds {
                 FileHandle.standardError.write(Data("noisetag demo: \(ended) of \(trials) trials ended within --max-seconds \(maxSeconds)\n".utf8))
-                return false
+                return .timedOut
             }
         }
         controller.trialsAreRunning = false
         // Let the last press's feedback and actions finish before exiting.
-        while controller.isShowingFeedback { loop.step() }
-        return true
-    }
-
-    private func write(_ line: String) {
-        output.write(Data((line + "\n").utf8))
+        while controller.isShowingFeedback && interruptRequested == 0 { loop.step() }
+        return .finished
     }
 
     private static func summary(of event: NoiseTagEvent) -> String? {
@@ -68,6 +97,12 @@ final class HeadlessRunner {
             return "\(t) refused \(call): \(reason)"
         case .decoderProblem(let problem):
             return "\(t) decoder problem: \(problem)"
+        case .recordingStarted(let folder, _):
+            return "\(t) recording \(folder)"
+        case .recordingProblem(let path, let reason, _):
+            return "\(t) recording problem: \(reason) (\(path))"
+        case .recordingLinesDropped(let frames, let others):
+            return "\(t) recording dropped \(frames) frame lines and \(others) other lines: the disk cannot keep up"
         default:
             return nil
         }

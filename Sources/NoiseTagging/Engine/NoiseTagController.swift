@@ -34,6 +34,7 @@ public final class NoiseTagController {
     var frameObservers: [(FrameRecord) -> Void] = []
     var trafficObservers: [(DecoderTraffic) -> Void] = []
     var tickCount = 0
+    var recorder: Recorder?
     /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
     var decoderIdle = false
 

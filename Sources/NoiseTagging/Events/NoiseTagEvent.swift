@@ -51,6 +51,11 @@ public struct NoiseTagEvent: Equatable, Codable, Sendable {
         case notice(String)
         case decoderConnection(state: DecoderConnectionState, alarm: Bool)
         case decoderProblem(String)
+        case lifecycle(AppLifecycleChange)
+        case recordingStarted(folder: String, reason: String)
+        case recordingEnded(folder: String, reason: String)
+        case recordingProblem(path: String, reason: String, loggingOff: Bool)
+        case recordingLinesDropped(frameLines: Int, otherLines: Int)
     }
 
     /// A trial began.

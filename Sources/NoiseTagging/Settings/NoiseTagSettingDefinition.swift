@@ -70,6 +70,7 @@ extension NoiseTagSettingTitles {
         case .decoderTimeout: return D(kind: .double(0.1...600), defaultValue: .double(3), summary: "Seconds without any decoder message before it counts as disconnected.")
         case .colorTargetCue: return D(kind: .color, defaultValue: .text("#2ECC40"), summary: "Colour that highlights the target in the cue phase.")
         case .modeConfirmationTimeout: return D(kind: .double(0.1...60), defaultValue: .double(2), summary: "Seconds to wait for the decoder to confirm a mode change.")
+        case .recordingsSizeLimitMB: return D(kind: .int(0...10_000_000), defaultValue: .int(0), summary: "Delete the oldest finished recordings while all recordings take more than this many megabytes; 0 never deletes.")
         }
     }
 }

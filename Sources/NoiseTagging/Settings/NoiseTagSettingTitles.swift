@@ -58,6 +58,7 @@ public enum NoiseTagSettingTitles: String, CaseIterable, Codable, Sendable {
     case decoderTimeout
     case modeConfirmationTimeout
     case colorTargetCue
+    case recordingsSizeLimitMB
 
     /// The reference guide's other name for ``certaintyRequiredForPress``.
     ///

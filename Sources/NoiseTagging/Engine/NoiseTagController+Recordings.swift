@@ -1,0 +1,143 @@
+import Foundation
+
+extension NoiseTagController {
+    /// Starts recording into `store` ("App started"): from now on every
+    /// event, decoder message, frame, press and trial is written to the
+    /// current recording folder (see `Protocols/recordings.md`). Never
+    /// throws: an unwritable root gives a ``NoiseTagEvent/Kind/recordingProblem(path:reason:loggingOff:)``
+    /// event and a notice, and the engine runs on without recording. A second
+    /// call while recording is refused and returns the running recorder.
+    ///
+    /// ```swift
+    /// controller.startRecording(in: RecordingStore(root: URL(fileURLWithPath: "/data/recordings")))
+    /// ```
+    @discardableResult
+    public func startRecording(in store: RecordingStore = .standard, wallClock: WallClock = SystemWallClock(),
+                               timeZone: TimeZone = .current) -> Recorder {
+        startRecording(in: store, wallClock: wallClock, timeZone: timeZone, limits: .init())
+    }
+
+    @discardableResult
+    func startRecording(in store: RecordingStore, wallClock: WallClock, timeZone: TimeZone,
+                        limits: RecordingWriter.Limits) -> Recorder {
+        if let recorder, recorder.active {
+            emit(.refused(call: "startRecording(in:)", reason: "already recording into \(recorder.store.root.path); call stopRecording() first"))
+            return recorder
+        }
+        let recorder = Recorder(controller: self, store: store, wallClock: wallClock, timeZone: timeZone, limits: limits)
+        self.recorder = recorder
+        recorder.start(trigger: .appStarted)
+        return recorder
+    }
+
+    /// Ends the current recording ("App ended"): everything is written and
+    /// `fsync`ed and the folder gets its right part. Blocks until done; call
+    /// it when the app ends.
+    ///
+    /// ```swift
+    /// NoiseTagging.stopRecording()
+    /// ```
+    public func stopRecording() {
+        recorder?.stop(.appEnded)
+    }
+
+    /// The running recorder, if recording was started.
+    ///
+    /// ```swift
+    /// controller.activeRecorder?.waitUntilWritten()
+    /// ```
+    public var activeRecorder: Recorder? { recorder?.active == true ? recorder : nil }
+
+    /// The app went to the background. Coming back after an hour or more
+    /// (on the engine clock) starts a new recording.
+    ///
+    /// ```swift
+    /// NoiseTagging.applicationDidEnterBackground()
+    /// ```
+    public func applicationDidEnterBackground() {
+        emit(.lifecycle(.didEnterBackground))
+    }
+
+    /// The app is coming back from the background.
+    ///
+    /// ```swift
+    /// NoiseTagging.applicationWillEnterForeground()
+    /// ```
+    public func applicationWillEnterForeground() {
+        emit(.lifecycle(.willEnterForeground))
+    }
+
+    /// The developer panel opened: a new recording starts ("developer panel").
+    ///
+    /// ```swift
+    /// NoiseTagging.developerPanelOpened()
+    /// ```
+    public func developerPanelOpened() {
+        emit(.lifecycle(.developerPanelOpened))
+    }
+
+    /// Ends the current recording and starts a new one whose name gives the
+    /// reason "client; <comments>" (made safe for file names and cut to 60
+    /// characters; the full text goes into the new recording's events).
+    ///
+    /// ```swift
+    /// NoiseTagging.startNewRecording(withComments: "subject 12, session 2")
+    /// ```
+    public func startNewRecording(withComments comments: String) {
+        guard let recorder = activeRecorder else {
+            emit(.refused(call: "startNewRecording(withComments:)", reason: "not recording; call startRecording(in:) first"))
+            return
+        }
+        recorder.rotate(.client(comment: comments))
+        emit(.notice("startNewRecording(withComments:): \(comments)"))
+    }
+
+    /// Appends `text` unchanged to `file` in the current recording; false when not recording.
+    ///
+    /// ```swift
+    /// NoiseTagging.append(text: "The user said: too bright\n", toFileNamed: "feedback.txt")
+    /// ```
+    @discardableResult
+    public func append(text: String, toFileNamed file: String) -> Bool {
+        recorder?.append(text: text, toFileNamed: file) ?? false
+    }
+
+    /// Appends one line to `file` in the current recording; false when not recording.
+    ///
+    /// ```swift
+    /// NoiseTagging.append(line: "level 3 reached", toFileNamed: "game.txt")
+    /// ```
+    @discardableResult
+    public func append(line: String, toFileNamed file: String) -> Bool {
+        recorder?.append(line: line, toFileNamed: file) ?? false
+    }
+
+    /// Appends one CSV row to `name` (".csv" added when missing) in the current recording.
+    ///
+    /// ```swift
+    /// NoiseTagging.append(toCSVNamed: "answers", cells: ["question 1", "yes"])
+    /// ```
+    @discardableResult
+    public func append(toCSVNamed name: String, cells: [String]) -> Bool {
+        recorder?.append(toCSVNamed: name, cells: cells) ?? false
+    }
+
+    /// The current recording's folder name; nil when not recording.
+    ///
+    /// ```swift
+    /// let folder = NoiseTagging.folderNameCurrentRecording
+    /// ```
+    public var folderNameCurrentRecording: String? { recorder?.folderNameCurrentRecording }
+
+    /// Folder names of the recordings in the store that no process writes
+    /// any more (closed, and crashed ones with only a left part), oldest first.
+    ///
+    /// ```swift
+    /// for name in NoiseTagging.closedRecordings { upload(name) }
+    /// ```
+    public var closedRecordings: [String] {
+        guard let recorder else { return [] }
+        let current = recorder.current?.folderName
+        return recorder.store.finishedRecordings().map(\.name.folderName).filter { $0 != current }
+    }
+}

@@ -1,0 +1,13 @@
+/// What the app told the engine about its life, for recordings.
+///
+/// ```swift
+/// if case .lifecycle(.didEnterBackground) = event.kind { pauseMusic() }
+/// ```
+public enum AppLifecycleChange: String, Codable, Sendable {
+    /// `applicationDidEnterBackground()`.
+    case didEnterBackground
+    /// `applicationWillEnterForeground()`.
+    case willEnterForeground
+    /// `developerPanelOpened()`.
+    case developerPanelOpened
+}

@@ -1,0 +1,74 @@
+/// One CSV record on one line (RFC 4180 quoting; line breaks inside a cell
+/// become spaces, so every record is exactly one line).
+///
+/// ```swift
+/// CSVRow.line(["b1", "say \"hi\", twice"]) == "b1,\"say \"\"hi\"\", twice\""
+/// CSVRow.cells(of: "b1,\"a,b\"") == ["b1", "a,b"]
+/// ```
+public enum CSVRow {
+    /// The cells joined into one line, without the line break.
+    ///
+    /// ```swift
+    /// let line = CSVRow.line(["time", "control"])
+    /// ```
+    public static func line(_ cells: [String]) -> String {
+        cells.map(escaped).joined(separator: ",")
+    }
+
+    /// One cell, quoted when it holds a comma, a quote or a line break.
+    ///
+    /// ```swift
+    /// CSVRow.escaped("a,b") == "\"a,b\""
+    /// ```
+    public static func escaped(_ cell: String) -> String {
+        var text = cell
+        if text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            text = String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+        }
+        guard text.contains(where: { $0 == "," || $0 == "\"" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Splits one line into its cells, undoing the quoting.
+    ///
+    /// ```swift
+    /// let cells = CSVRow.cells(of: line)
+    /// ```
+    public static func cells(of line: Substring) -> [String] {
+        var cells: [String] = []
+        var cell = ""
+        var quoted = false
+        var iterator = line.makeIterator()
+        var pending: Character? = nil
+        while let c = pending ?? iterator.next() {
+            pending = nil
+            if quoted {
+                if c == "\"" {
+                    if let next = iterator.next() {
+                        if next == "\"" { cell.append("\"") } else { quoted = false; pending = next }
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    cell.append(c)
+                }
+            } else if c == "," {
+                cells.append(cell)
+                cell = ""
+            } else if c == "\"" && cell.isEmpty {
+                quoted = true
+            } else {
+                cell.append(c)
+            }
+        }
+        cells.append(cell)
+        return cells
+    }
+
+    /// Splits one line into its cells.
+    ///
+    /// ```swift
+    /// CSVRow.cells(of: "a,b") == ["a", "b"]
+    /// ```
+    public static func cells(of line: String) -> [String] { cells(of: Substring(line)) }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+extension Recorder {
+    /// An engine event: triggers first (so the event lands in the new
+    /// recording), then `events.jsonl`, and the press and trial files.
+    func record(_ event: NoiseTagEvent) {
+        guard active else { return }
+        startRecordingIfTriggered(by: event)
+        guard writing else { return }
+        let wall = wallClock.now.timeIntervalSince1970
+        var line: [UInt8] = Array("{\"wall_time\":".utf8)
+        RecordingLine.appendFixed(wall, decimals: 3, to: &line)
+        line.append(RecordingLine.comma)
+        line.append(contentsOf: event.jsonLine.utf8.dropFirst())
+        line.append(RecordingLine.newline)
+        writer.append(line, to: RecordingFile.events.rawValue)
+        switch event.kind {
+        case .press(let press):
+            lastPress = press
+            writer.append(RecordingLine.press(press, time: event.time, wallTime: wall), to: RecordingFile.presses.rawValue)
+        case .trialStarted(let start):
+            trials[start.trial] = RecordedTrial(
+                trial: start.trial, mode: start.mode.rawValue, startTime: event.time, startWallTime: wall,
+                endTime: event.time, endWallTime: wall, ending: "", target: start.target,
+                targetObjectID: start.targetObjectID, controls: start.controls, objectIDs: [])
+        case .trialPhase(let number, let phase):
+            switch phase {
+            case .cue: trials[number]?.cueTime = event.time
+            case .pause: trials[number]?.pauseTime = event.time
+            case .flicker: trials[number]?.flickerTime = event.time
+            }
+        case .codeShift(let number, let shift):
+            trials[number]?.codeShift = shift
+        case .trialEnded(let end):
+            recordTrialEnd(end, time: event.time, wall: wall)
+        case .settingChanged(let title, _) where title == NoiseTagSettingTitles.recordingsSizeLimitMB.rawValue:
+            writer.setSizeLimit(bytes: Int64(controller.settings.intFor(.recordingsSizeLimitMB)) * 1_000_000)
+        default:
+            break
+        }
+    }
+
+    /// Writes the trial's line, then hands every waiting line to the operating system.
+    private func recordTrialEnd(_ end: NoiseTagEvent.TrialEnd, time: Double, wall: Double) {
+        var trial = trials.removeValue(forKey: end.trial) ?? RecordedTrial(
+            trial: end.trial, mode: end.mode.rawValue, startTime: time - end.duration,
+            startWallTime: wall - end.duration, endTime: time, endWallTime: wall, ending: "",
+            target: end.target, controls: [], objectIDs: [])
+        trial.endTime = time
+        trial.endWallTime = wall
+        trial.ending = end.ending.description
+        trial.pressed = end.pressed
+        if end.pressed != nil, let press = lastPress, press.trial == end.trial {
+            trial.pressedObjectID = press.objectID
+            trial.source = press.source.rawValue
+            trial.certainty = press.certainty
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(trial) {
+            writer.append(Array(data) + [RecordingLine.newline], to: RecordingFile.trials.rawValue)
+        }
+        writer.flushSoon()
+    }
+
+    /// A frame: `frames.csv`, the trial's object IDs, and the once-a-second checks.
+    func record(_ frame: FrameRecord) {
+        guard active else { return }
+        if writing {
+            if let number = frame.trial, !frame.objIDs.isEmpty, trials[number]?.objectIDs.isEmpty == true {
+                trials[number]?.objectIDs = frame.objIDs.map(Int.init)
+            }
+            writer.append(RecordingLine.frame(frame, wallTime: wallClock.now.timeIntervalSince1970),
+                          to: RecordingFile.frames.rawValue, isFrame: true)
+        }
+        pollWriter()
+        if frame.time - lastCheck >= 1 {
+            lastCheck = frame.time
+            reportDrops()
+            checkMidnight(now: frame.time)
+        }
+    }
+
+    /// A message to or from the decoder: `decoder.csv`.
+    func record(_ traffic: DecoderTraffic) {
+        guard active, writing else { return }
+        writer.append(RecordingLine.decoder(traffic, wallTime: wallClock.now.timeIntervalSince1970),
+                      to: RecordingFile.decoder.rawValue)
+    }
+
+    // MARK: Client files
+
+    /// Appends `text` as it is (one write, however many lines) to `file` of
+    /// the current recording. False when not recording, the name is not
+    /// allowed (a path, hidden, or one of the engine's files), or the buffer is full.
+    ///
+    /// ```swift
+    /// recorder.append(text: "felt tired\n", toFileNamed: "feedback.txt")
+    /// ```
+    @discardableResult
+    public func append(text: String, toFileNamed file: String) -> Bool {
+        guard isRecording else { return false }
+        guard Self.isClientFileName(file) else {
+            controller.emit(.refused(call: "append(toFileNamed:)", reason: "'\(file)' is not a file name a client may write (no '/', not hidden, not one of \(RecordingFile.allCases.filter { $0 != .feedback }.map(\.rawValue).joined(separator: ", ")))"))
+            return false
+        }
+        return writer.append(Array(text.utf8), to: file)
+    }
+
+    /// Appends `line` and a line break (line breaks inside become spaces).
+    ///
+    /// ```swift
+    /// recorder.append(line: "subject 12", toFileNamed: "notes.txt")
+    /// ```
+    @discardableResult
+    public func append(line: String, toFileNamed file: String) -> Bool {
+        let flat = line.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
+        return append(text: flat + "\n", toFileNamed: file)
+    }
+
+    /// Appends one CSV row to `name` (".csv" is added when missing).
+    ///
+    /// ```swift
+    /// recorder.append(toCSVNamed: "answers", cells: ["q1", "yes"])
+    /// ```
+    @discardableResult
+    public func append(toCSVNamed name: String, cells: [String]) -> Bool {
+        append(text: CSVRow.line(cells) + "\n", toFileNamed: name.hasSuffix(".csv") ? name : name + ".csv")
+    }
+
+    static func isClientFileName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\0")
+            && name.utf8.count <= 200 && !RecordingFile.isReserved(name)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// One recording folder found in a ``RecordingStore``.
+///
+/// ```swift
+/// for entry in store.recordings() { print(entry.name.folderName, entry.state) }
+/// ```
+public struct RecordingEntry: Sendable, Equatable {
+    /// Whether a recording is finished.
+    public enum State: String, Sendable, Codable {
+        /// Both parts of the name: ended normally.
+        case closed
+        /// Only the left part, and a running process is writing it.
+        case open
+        /// Only the left part, and no process is writing it: it ended by a crash or kill.
+        case crashed
+    }
+
+    /// The parsed folder name.
+    public let name: RecordingName
+    /// The folder.
+    public let url: URL
+    /// Closed, open or crashed.
+    public let state: State
+
+    /// Creates an entry.
+    ///
+    /// ```swift
+    /// let entry = RecordingEntry(name: name, url: folder, state: .closed)
+    /// ```
+    public init(name: RecordingName, url: URL, state: State) {
+        self.name = name
+        self.url = url
+        self.state = state
+    }
+
+    /// The total size of the folder's files in bytes.
+    ///
+    /// ```swift
+    /// let megabytes = Double(entry.size) / 1e6
+    /// ```
+    public var size: Int64 { RecordingStore.size(of: url) }
+}

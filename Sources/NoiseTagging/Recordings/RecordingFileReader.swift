@@ -1,0 +1,86 @@
+import Foundation
+
+/// Reads a recording file line by line. A last line without its line break
+/// (cut off by a crash) is not a line: it is counted, not returned.
+///
+/// ```swift
+/// let reader = RecordingFileReader(folder.appendingPathComponent("presses.csv"))
+/// reader.forEachLine { line in print(line) }
+/// ```
+public struct RecordingFileReader {
+    /// The file's bytes (empty when it does not exist).
+    public let data: Data
+    /// True when the file exists.
+    public let exists: Bool
+
+    /// Reads `url` (memory-mapped when possible).
+    ///
+    /// ```swift
+    /// let reader = RecordingFileReader(url)
+    /// ```
+    public init(_ url: URL) {
+        if let data = try? Data(contentsOf: url, options: .alwaysMapped) {
+            self.data = data
+            exists = true
+        } else {
+            data = Data()
+            exists = false
+        }
+    }
+
+    /// Calls `body` with every complete line (without its line break), in order.
+    ///
+    /// ```swift
+    /// reader.forEachLine { count += 1 }
+    /// ```
+    public func forEachLine(_ body: (Substring) -> Void) {
+        forEachLineBytes { bytes in body(Substring(decoding: bytes, as: UTF8.self)) }
+    }
+
+    /// Calls `body` with the bytes of every complete line (without its line break).
+    ///
+    /// ```swift
+    /// reader.forEachLineBytes { bytes in total += bytes.count }
+    /// ```
+    public func forEachLineBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
+            var start = 0
+            var index = 0
+            let count = all.count
+            while index < count {
+                if all[index] == 0x0A {
+                    body(UnsafeRawBufferPointer(rebasing: all[start..<index]))
+                    start = index + 1
+                }
+                index += 1
+            }
+        }
+    }
+
+    /// Number of complete lines.
+    ///
+    /// ```swift
+    /// let presses = RecordingFileReader(url).lineCount - 1   // minus the header
+    /// ```
+    public var lineCount: Int {
+        data.withUnsafeBytes { all in all.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
+    }
+
+    /// The last complete line, if any.
+    ///
+    /// ```swift
+    /// let last = RecordingFileReader(url).lastLine
+    /// ```
+    public var lastLine: Substring? {
+        guard let end = data.lastIndex(of: 0x0A) else { return nil }
+        let start = data[data.startIndex..<end].lastIndex(of: 0x0A).map { $0 + 1 } ?? data.startIndex
+        return Substring(decoding: data[start..<end], as: UTF8.self)
+    }
+
+    /// True when the file ends in the middle of a line (cut off by a crash).
+    ///
+    /// ```swift
+    /// if reader.endsWithPartialLine { warn("last line lost") }
+    /// ```
+    public var endsWithPartialLine: Bool { data.last.map { $0 != 0x0A } ?? false }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import UtopiaProtocol
+
+/// Formats the engine's CSV lines as bytes, fast enough for the frame loop
+/// (no `String(format:)`, no Foundation formatters). Every line ends with `\n`.
+///
+/// ```swift
+/// let bytes = RecordingLine.frame(record, wallTime: Date().timeIntervalSince1970)
+/// ```
+public enum RecordingLine {
+    /// A `frames.csv` line: `index,deadline,time,wall_time,missed,trial,phase,states`.
+    /// Engine times have 6 decimals, wall time 3; `phase` is `c`, `p`, `f` or
+    /// empty; `states` is empty, `<n>b<hex>` (n states of 0/1, four per hex
+    /// digit, first state in the top bit, zero padded) or `<n>v<hex>` (two hex
+    /// digits per state, when any state exceeds 1).
+    ///
+    /// ```swift
+    /// RecordingLine.frame(record, wallTime: 1569232285.123)  // "12,0.200000,0.200113,1569232285.123,0,1,f,5b98\n"
+    /// ```
+    public static func frame(_ record: FrameRecord, wallTime: Double) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + record.states.count / 2)
+        appendInt(record.index, to: &out)
+        out.append(comma)
+        appendFixed(record.deadline, decimals: 6, to: &out)
+        out.append(comma)
+        appendFixed(record.time, decimals: 6, to: &out)
+        out.append(comma)
+        appendFixed(wallTime, decimals: 3, to: &out)
+        out.append(comma)
+        out.append(record.missed ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+        out.append(comma)
+        if let trial = record.trial { appendInt(trial, to: &out) }
+        out.append(comma)
+        switch record.phase {
+        case .cue?: out.append(UInt8(ascii: "c"))
+        case .pause?: out.append(UInt8(ascii: "p"))
+        case .flicker?: out.append(UInt8(ascii: "f"))
+        case nil: break
+        }
+        out.append(comma)
+        appendStates(record.states, to: &out)
+        out.append(newline)
+        return out
+    }
+
+    /// A `decoder.csv` line: `time,wall_time,direction,id,hex`; `id` is the
+    /// message's ASCII letter, `hex` the bytes of `UtopiaCodec.encode(message)`
+    /// (empty when the message cannot be encoded).
+    ///
+    /// ```swift
+    /// RecordingLine.decoder(traffic, wallTime: wall)  // "1.000000,1569232285.123,out,H,48000400e8030000\n"
+    /// ```
+    public static func decoder(_ traffic: DecoderTraffic, wallTime: Double) -> [UInt8] {
+        let bytes = UtopiaCodec.encode(traffic.message)
+        var out: [UInt8] = []
+        out.reserveCapacity(40 + bytes.count * 2)
+        appendFixed(traffic.time, decimals: 6, to: &out)
+        out.append(comma)
+        appendFixed(wallTime, decimals: 3, to: &out)
+        out.append(comma)
+        out.append(contentsOf: traffic.direction.rawValue.utf8)
+        out.append(comma)
+        let id = traffic.message.messageID
+        if id > 32, id < 127, id != comma, id != UInt8(ascii: "\"") { out.append(id) } else { appendHexByte(id, to: &out) }
+        out.append(comma)
+        for byte in bytes { appendHexByte(byte, to: &out) }
+        out.append(newline)
+        return out
+    }
+
+    /// A `presses.csv` line: `time,wall_time,trial,control,object_id,source,certainty,target`.
+    ///
+    /// ```swift
+    /// RecordingLine.press(press, time: 2.5, wallTime: wall)
+    /// ```
+    public static func press(_ press: NoiseTagEvent.Press, time: Double, wallTime: Double) -> [UInt8] {
+        var out: [UInt8] = []
+        appendFixed(time, decimals: 6, to: &out)
+        out.append(comma)
+        appendFixed(wallTime, decimals: 3, to: &out)
+        out.append(comma)
+        if let trial = press.trial { appendInt(trial, to: &out) }
+        out.append(comma)
+        out.append(contentsOf: CSVRow.escaped(press.control).utf8)
+        out.append(comma)
+        if let id = press.objectID { appendInt(id, to: &out) }
+        out.append(comma)
+        out.append(contentsOf: press.source.rawValue.utf8)
+        out.append(comma)
+        if let certainty = press.certainty { appendFixed(certainty, decimals: 6, to: &out) }
+        out.append(comma)
+        if let target = press.target { out.append(contentsOf: CSVRow.escaped(target).utf8) }
+        out.append(newline)
+        return out
+    }
+
+    // MARK: Pieces
+
+    static let comma = UInt8(ascii: ",")
+    static let newline = UInt8(ascii: "\n")
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// `value` with exactly `decimals` decimals (0…9), rounded half away from zero; `nan` when not finite.
+    ///
+    /// ```swift
+    /// var out: [UInt8] = []; RecordingLine.appendFixed(1.5, decimals: 3, to: &out)  // "1.500"
+    /// ```
+    public static func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
+        let places = min(max(decimals, 0), 9)
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (value * Double(scale)).rounded()
+        guard scaled.isFinite, abs(scaled) < 9e18 else {
+            out.append(contentsOf: "nan".utf8)
+            return
+        }
+        var n = Int64(scaled)
+        if n < 0 { out.append(UInt8(ascii: "-")); n = -n }
+        appendInt(Int(n / scale), to: &out)
+        guard places > 0 else { return }
+        out.append(UInt8(ascii: "."))
+        var fraction = n % scale
+        let start = out.count
+        for _ in 0..<places {
+            out.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+            fraction /= 10
+        }
+        out[start...].reverse()
+    }
+
+    /// A decimal integer.
+    ///
+    /// ```swift
+    /// var out: [UInt8] = []; RecordingLine.appendInt(-42, to: &out)  // "-42"
+    /// ```
+    public static func appendInt(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
+    }
+
+    static func appendHexByte(_ byte: UInt8, to out: inout [UInt8]) {
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 0x0F)])
+    }
+
+    /// The `states` cell: empty, `<n>b<hex>` for 0/1 states, else `<n>v<hex>`.
+    ///
+    /// ```swift
+    /// var out: [UInt8] = []; RecordingLine.appendStates([1, 0, 0, 1, 1], to: &out)  // "5b98"
+    /// ```
+    public static func appendStates(_ states: [UInt8], to out: inout [UInt8]) {
+        guard !states.isEmpty else { return }
+        appendInt(states.count, to: &out)
+        if states.allSatisfy({ $0 <= 1 }) {
+            out.append(UInt8(ascii: "b"))
+            var index = 0
+            while index < states.count {
+                var nibble: UInt8 = 0
+                for bit in 0..<4 where index + bit < states.count && states[index + bit] != 0 {
+                    nibble |= 8 >> UInt8(bit)
+                }
+                out.append(hexDigits[Int(nibble)])
+                index += 4
+            }
+        } else {
+            out.append(UInt8(ascii: "v"))
+            for state in states { appendHexByte(state, to: &out) }
+        }
+    }
+
+    /// Decodes a `states` cell back into states; nil when malformed.
+    ///
+    /// ```swift
+    /// RecordingLine.states(from: "5b98") == [1, 0, 0, 1, 1]
+    /// ```
+    public static func states(from cell: String) -> [UInt8]? {
+        if cell.isEmpty { return [] }
+        guard let marker = cell.firstIndex(where: { $0 == "b" || $0 == "v" }),
+              let count = Int(cell[..<marker]), count > 0 else { return nil }
+        let hex = Array(cell[cell.index(after: marker)...].utf8)
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 97...102: return c - 87
+            case 65...70: return c - 55
+            default: return nil
+            }
+        }
+        if cell[marker] == "b" {
+            guard hex.count == (count + 3) / 4 else { return nil }
+            var states: [UInt8] = []
+            for c in hex {
+                guard let nibble = value(c) else { return nil }
+                for bit in 0..<4 where states.count < count { states.append((nibble >> UInt8(3 - bit)) & 1) }
+            }
+            return states
+        }
+        guard hex.count == count * 2 else { return nil }
+        var states: [UInt8] = []
+        for i in stride(from: 0, to: hex.count, by: 2) {
+            guard let high = value(hex[i]), let low = value(hex[i + 1]) else { return nil }
+            states.append(high << 4 | low)
+        }
+        return states
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import UtopiaProtocol
+
+/// Reading each file of a recording into the summary.
+extension RecordingSummary {
+    func file(_ folder: URL, _ file: RecordingFile) -> RecordingFileReader {
+        RecordingFileReader(folder.appendingPathComponent(file.rawValue))
+    }
+
+    mutating func see(time: Double?, wall: Double?) {
+        if let time {
+            spans.firstTime = min(spans.firstTime ?? time, time)
+            spans.lastTime = max(spans.lastTime ?? time, time)
+        }
+        if let wall {
+            spans.firstWallTime = min(spans.firstWallTime ?? wall, wall)
+            spans.lastWallTime = max(spans.lastWallTime ?? wall, wall)
+        }
+        if let first = spans.firstTime, let last = spans.lastTime { spans.seconds = last - first }
+    }
+
+    mutating func readTrials(_ url: URL) -> [RecordedTrial] {
+        let reader = file(url, .trials)
+        if reader.endsWithPartialLine { partialLines += 1 }
+        var list: [RecordedTrial] = []
+        let decoder = JSONDecoder()
+        reader.forEachLine { line in
+            guard let trial = try? decoder.decode(RecordedTrial.self, from: Data(line.utf8)) else { return }
+            list.append(trial)
+        }
+        for trial in list {
+            trials += 1
+            trialsByMode[trial.mode, default: 0] += 1
+            endings[trial.ending, default: 0] += 1
+            spans.trialSeconds += trial.endTime - trial.startTime
+            if let flicker = trial.flickerTime { spans.flickerSeconds += trial.endTime - flicker }
+            see(time: trial.startTime, wall: trial.startWallTime)
+            see(time: trial.endTime, wall: trial.endWallTime)
+        }
+        return list
+    }
+
+    /// Predictions received (engine time, object ID), in order.
+    mutating func readDecoder(_ url: URL) -> [(time: Double, objectID: Int)] {
+        let reader = file(url, .decoder)
+        if reader.endsWithPartialLine { partialLines += 1 }
+        var predictions: [(time: Double, objectID: Int)] = []
+        var first = true
+        reader.forEachLine { line in
+            if first { first = false; return }
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard cells.count == 5 else { return }
+            see(time: Double(cells[0]), wall: Double(cells[1]))
+            if cells[2] == "in" { decoderMessagesIn += 1 } else { decoderMessagesOut += 1 }
+            guard cells[2] == "in", cells[3] == "P", let time = Double(cells[0]),
+                  let bytes = Self.bytes(hex: cells[4]),
+                  case .predictedTargetProb(let p)? = try? UtopiaCodec.decode(frame: bytes).first,
+                  p.objID > 0 else { return }   // the engine ignores object 0 too
+            predictions.append((time, Int(p.objID)))
+        }
+        return predictions
+    }
+
+    mutating func readPresses(_ url: URL) {
+        let reader = file(url, .presses)
+        if reader.endsWithPartialLine { partialLines += 1 }
+        var first = true
+        reader.forEachLine { line in
+            if first { first = false; return }
+            let cells = CSVRow.cells(of: line)
+            guard cells.count == 8 else { return }
+            presses += 1
+            pressesBySource[cells[5], default: 0] += 1
+            see(time: Double(cells[0]), wall: Double(cells[1]))
+        }
+    }
+
+    mutating func readFrames(_ url: URL) {
+        let reader = file(url, .frames)
+        if reader.endsWithPartialLine { partialLines += 1 }
+        var count = 0, missed = 0
+        var firstLine: Substring?
+        var header = true
+        reader.forEachLineBytes { bytes in
+            if header { header = false; return }
+            count += 1
+            if firstLine == nil { firstLine = Substring(decoding: bytes, as: UTF8.self) }
+            // The fifth cell is `missed`: look after the fourth comma.
+            var commas = 0
+            for (i, b) in bytes.enumerated() where b == 0x2C {
+                commas += 1
+                guard commas == 4 else { continue }
+                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "1") { missed += 1 }
+                break
+            }
+        }
+        frames = count
+        missedFrames += missed
+        for line in [firstLine, count > 0 ? reader.lastLine : nil].compactMap({ $0 }) {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            if cells.count >= 4 { see(time: Double(cells[2]), wall: Double(cells[3])) }
+        }
+    }
+
+    mutating func readEvents(_ url: URL) {
+        let reader = file(url, .events)
+        if reader.endsWithPartialLine { partialLines += 1 }
+        reader.forEachLine { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return }
+            see(time: object["time"] as? Double, wall: object["wall_time"] as? Double)
+            switch object["type"] as? String {
+            case "missedFrame": missedFrames += object["skipped"] as? Int ?? 0
+            case "decoderConnection" where object["state"] as? String == "disconnected": decoderDisconnects += 1
+            case "recordingLinesDropped":
+                droppedLines += (object["frameLines"] as? Int ?? 0) + (object["otherLines"] as? Int ?? 0)
+            case "recordingProblem": problems += 1
+            default: break
+            }
+        }
+    }
+
+    mutating func score(_ list: [RecordedTrial], predictions: [(time: Double, objectID: Int)]) {
+        for trial in list {
+            let key: String
+            if ["TrainGeneric", "TrainSimple", "TrainCustom"].contains(trial.mode) { key = "training" }
+            else if trial.mode == "Verify" { key = "Verify" }
+            else { continue }
+            var accuracy = self.accuracy[key] ?? Accuracy()
+            if trial.target != nil, trial.ending.hasPrefix("pressed-") || trial.ending == "noPress" {
+                accuracy.trials += 1
+                if trial.pressed == trial.target { accuracy.correct += 1 }
+            }
+            // decoder.csv times have 6 decimals: compare with that tolerance.
+            if let target = trial.targetObjectID, let flicker = trial.flickerTime,
+               let last = predictions.last(where: { $0.time >= flicker - 1e-6 && $0.time <= trial.endTime + 1e-6 }) {
+                accuracy.decoderTrials += 1
+                if last.objectID == target { accuracy.decoderCorrect += 1 }
+            }
+            self.accuracy[key] = accuracy
+        }
+    }
+
+    static func bytes(hex: Substring) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
+        for i in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = Self.nibble(digits[i]), let low = Self.nibble(digits[i + 1]) else { return nil }
+            out.append(high << 4 | low)
+        }
+        return out
+    }
+
+    static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 97...102: return c - 87
+        case 65...70: return c - 55
+        default: return nil
+        }
+    }
+}

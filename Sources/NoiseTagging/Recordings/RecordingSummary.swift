@@ -1,0 +1,141 @@
+import Foundation
+import UtopiaProtocol
+
+/// What one recording holds, read back from its files: trials by mode,
+/// accuracy in training and Verify, presses by source, frames and missed
+/// frames, decoder traffic and disconnects, and its time spans.
+/// `noisetag recordings show` prints it.
+///
+/// ```swift
+/// let summary = RecordingSummary(entry)
+/// print(summary.trialsByMode, summary.missedFrames)
+/// ```
+public struct RecordingSummary: Codable, Sendable {
+    /// Trials with a cued target: how many ended by a press or "no press",
+    /// how many of those pressed the target; and how many got a decoder
+    /// prediction during flicker, and how often the last one named the target.
+    public struct Accuracy: Codable, Sendable, Equatable {
+        public var trials = 0
+        public var correct = 0
+        public var decoderTrials = 0
+        public var decoderCorrect = 0
+
+        /// Counts of trials (all zero by default).
+        ///
+        /// ```swift
+        /// let half = RecordingSummary.Accuracy(trials: 4, correct: 2)
+        /// ```
+        public init(trials: Int = 0, correct: Int = 0, decoderTrials: Int = 0, decoderCorrect: Int = 0) {
+            (self.trials, self.correct, self.decoderTrials, self.decoderCorrect) = (trials, correct, decoderTrials, decoderCorrect)
+        }
+    }
+
+    /// First and last engine and wall times seen in any file, and time spent in trials.
+    public struct Spans: Codable, Sendable, Equatable {
+        public var firstTime: Double?
+        public var lastTime: Double?
+        public var firstWallTime: Double?
+        public var lastWallTime: Double?
+        /// Seconds from the first to the last line (engine clock).
+        public var seconds: Double?
+        public var trialSeconds = 0.0
+        public var flickerSeconds = 0.0
+
+        /// Encodes every field, unknown times as explicit nulls.
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(firstTime, forKey: .firstTime)
+            try c.encode(lastTime, forKey: .lastTime)
+            try c.encode(firstWallTime, forKey: .firstWallTime)
+            try c.encode(lastWallTime, forKey: .lastWallTime)
+            try c.encode(seconds, forKey: .seconds)
+            try c.encode(trialSeconds, forKey: .trialSeconds)
+            try c.encode(flickerSeconds, forKey: .flickerSeconds)
+        }
+
+        /// Nothing seen yet.
+        ///
+        /// ```swift
+        /// let spans = RecordingSummary.Spans()
+        /// ```
+        public init() {}
+    }
+
+    public var folder: String
+    /// `closed`, `open` or `crashed`.
+    public var state: String
+    public var start: String
+    public var startReason: String
+    public var end: String?
+    public var endReason: String?
+    public var bytes: Int64
+    public var trials = 0
+    public var trialsByMode: [String: Int] = [:]
+    public var endings: [String: Int] = [:]
+    /// Accuracy by `training` (all training modes) and `Verify`.
+    public var accuracy: [String: Accuracy] = [:]
+    public var presses = 0
+    public var pressesBySource: [String: Int] = [:]
+    public var frames = 0
+    /// Frames run late (`missed` = 1) plus frames skipped to catch up.
+    public var missedFrames = 0
+    public var decoderMessagesIn = 0
+    public var decoderMessagesOut = 0
+    public var decoderDisconnects = 0
+    /// Lines the writer dropped because the disk could not keep up.
+    public var droppedLines = 0
+    /// Recording problems reported in `events.jsonl`.
+    public var problems = 0
+    /// Files whose last line was cut off (by a crash).
+    public var partialLines = 0
+    public var spans = Spans()
+
+    /// Reads the recording `entry`.
+    ///
+    /// ```swift
+    /// let summary = RecordingSummary(store.recording(matching: "2019-09-23")!)
+    /// ```
+    public init(_ entry: RecordingEntry) {
+        folder = entry.name.folderName
+        state = entry.state.rawValue
+        start = RecordingName.format(entry.name.start)
+        startReason = entry.name.startReason
+        end = entry.name.end.map(RecordingName.format)
+        endReason = entry.name.endReason
+        bytes = entry.size
+        let url = entry.url
+        let trialList = readTrials(url)
+        let predictions = readDecoder(url)
+        readPresses(url)
+        readFrames(url)
+        readEvents(url)
+        score(trialList, predictions: predictions)
+    }
+
+    /// Encodes every field; unknown ones (`end` of an open recording…) as explicit nulls.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(folder, forKey: .folder)
+        try c.encode(state, forKey: .state)
+        try c.encode(start, forKey: .start)
+        try c.encode(startReason, forKey: .startReason)
+        try c.encode(end, forKey: .end)
+        try c.encode(endReason, forKey: .endReason)
+        try c.encode(bytes, forKey: .bytes)
+        try c.encode(trials, forKey: .trials)
+        try c.encode(trialsByMode, forKey: .trialsByMode)
+        try c.encode(endings, forKey: .endings)
+        try c.encode(accuracy, forKey: .accuracy)
+        try c.encode(presses, forKey: .presses)
+        try c.encode(pressesBySource, forKey: .pressesBySource)
+        try c.encode(frames, forKey: .frames)
+        try c.encode(missedFrames, forKey: .missedFrames)
+        try c.encode(decoderMessagesIn, forKey: .decoderMessagesIn)
+        try c.encode(decoderMessagesOut, forKey: .decoderMessagesOut)
+        try c.encode(decoderDisconnects, forKey: .decoderDisconnects)
+        try c.encode(droppedLines, forKey: .droppedLines)
+        try c.encode(problems, forKey: .problems)
+        try c.encode(partialLines, forKey: .partialLines)
+        try c.encode(spans, forKey: .spans)
+    }
+}

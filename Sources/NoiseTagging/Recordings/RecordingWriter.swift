@@ -1,0 +1,294 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The recordings' writer thread. The engine thread only appends whole
+/// lines to a bounded buffer; this thread hands them to the operating system
+/// every ``Limits/flushInterval`` (one `write(2)` per file per batch of whole
+/// lines, `O_APPEND`), `fsync`s every ``Limits/syncInterval`` and when a
+/// recording closes, then renames its folder. When the buffer is full, frame
+/// lines are refused first (and counted); other lines push waiting frame
+/// lines out before they are refused themselves.
+///
+/// ```swift
+/// let writer = RecordingWriter(store: store)
+/// writer.begin(folder: name.folderName)
+/// writer.append(Array("hello\n".utf8), to: "notes.txt")
+/// writer.end(renamingTo: name.ended(at: Date(), reason: "App ended").folderName)
+/// writer.stop()
+/// ```
+final class RecordingWriter: @unchecked Sendable {
+    /// Buffer sizes and cadences.
+    struct Limits: Sendable {
+        /// Frame lines are refused once this many bytes wait.
+        var frameBytes = 4 << 20
+        /// Other lines are refused (after pushing out waiting frame lines) beyond this.
+        var totalBytes = 16 << 20
+        /// Seconds between hand-overs to the operating system (≤ 0.1 by the durability promise).
+        var flushInterval = 0.05
+        /// Seconds between `fsync`s of files written since the last one.
+        var syncInterval = 1.0
+        /// Seconds between size-limit checks (besides one after each new folder).
+        var pruneInterval = 300.0
+    }
+
+    let store: RecordingStore
+    let limits: Limits
+    let state = NSLock()
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+    private let passDone = NSCondition()
+    private var passesFinished = 0
+    private var threadExited = false
+    /// Held while lines are handed to the operating system.
+    let io = NSLock()
+
+    // Guarded by `state`.
+    var segments: [RecordingSegment] = []
+    var pendingBytes = 0
+    private var droppedFrames = 0
+    private var droppedOthers = 0
+    var reports: [RecordingWriterReport] = []
+    private var stopping = false
+    private var sizeLimit: Int64 = 0
+    private var pruneDue = false
+    private var running = false
+    private var syncDue = false
+
+    /// Creates the writer and starts its thread.
+    init(store: RecordingStore, limits: Limits = Limits()) {
+        self.store = store
+        self.limits = limits
+        running = true
+        let thread = Thread { [self] in self.run() }
+        thread.name = "noisetag recordings writer"
+        thread.start()
+    }
+
+    // MARK: Engine side
+
+    /// Starts a new folder; lines go to it from now on. With `directory`
+    /// (an open, locked descriptor) the folder exists already; otherwise the
+    /// writer thread makes it.
+    func begin(folder: String, directory: Int32? = nil) {
+        let segment = RecordingSegment(folder: folder)
+        if let directory {
+            segment.directory = directory
+            segment.created = true
+        }
+        state.lock()
+        segments.append(segment)
+        pruneDue = true
+        state.unlock()
+        wakeUp.signal()
+    }
+
+    /// Ends the current folder: its lines are written, its files `fsync`ed and
+    /// closed, then it is renamed to `closeName` (nil keeps its name).
+    func end(renamingTo closeName: String?) {
+        state.lock()
+        if let last = segments.last, !last.ended {
+            last.ended = true
+            last.closeName = closeName
+        }
+        state.unlock()
+        wakeUp.signal()
+    }
+
+    /// Queues one or more whole lines for `file` of the current folder.
+    /// Returns false when the line was dropped (buffer full, folder failed, none open).
+    @discardableResult
+    func append(_ bytes: [UInt8], to file: String, isFrame: Bool = false) -> Bool {
+        state.lock()
+        defer { state.unlock() }
+        guard let segment = segments.last, !segment.ended, segment.accepting else { return false }
+        let size = bytes.count
+        if isFrame {
+            guard pendingBytes + size <= limits.frameBytes else {
+                droppedFrames += 1
+                return false
+            }
+        } else if pendingBytes + size > limits.totalBytes {
+            evictFrameLines()
+            guard pendingBytes + size <= limits.totalBytes else {
+                droppedOthers += 1
+                return false
+            }
+        }
+        segment.pending[file, default: RecordingSegment.Pending(isFrames: isFrame)].bytes.append(contentsOf: bytes)
+        segment.pending[file]!.lines += 1
+        pendingBytes += size
+        return true
+    }
+
+    /// Hands waiting lines to the operating system now, on the calling
+    /// thread, if the writer thread is not busy; otherwise wakes it. Never
+    /// creates, `fsync`s or closes anything (the writer thread does that).
+    func flushSoon() {
+        if io.try() {
+            pass(onWriterThread: false)
+            io.unlock()
+        } else {
+            wakeUp.signal()
+        }
+    }
+
+    /// Blocks until the writer thread has written, `fsync`ed and (for ended
+    /// folders) closed and renamed everything queued before the call (tests,
+    /// the end of the app, and readers of ``RecordingStore``).
+    func writeNow() {
+        passDone.lock()
+        let target = passesFinished + 2
+        passDone.unlock()
+        state.lock()
+        syncDue = true
+        let alive = running
+        state.unlock()
+        guard alive else { return }
+        wakeUp.signal()
+        wakeUp.signal()
+        passDone.lock()
+        while passesFinished < target && !threadExited { passDone.wait() }
+        passDone.unlock()
+    }
+
+    /// Lines dropped so far because the buffer was full.
+    var dropped: (frames: Int, others: Int) {
+        state.lock()
+        defer { state.unlock() }
+        return (droppedFrames, droppedOthers)
+    }
+
+    /// Problems and deletions since the last call.
+    func takeReports() -> [RecordingWriterReport] {
+        state.lock()
+        defer { state.unlock() }
+        let taken = reports
+        reports.removeAll()
+        return taken
+    }
+
+    /// Total size the recordings may take (0: no limit); checked now and then.
+    func setSizeLimit(bytes: Int64) {
+        state.lock()
+        sizeLimit = max(0, bytes)
+        pruneDue = true
+        state.unlock()
+        wakeUp.signal()
+    }
+
+    /// Ends every folder (without renaming one not ended yet), writes and
+    /// closes everything, and stops the thread. Blocks until done.
+    func stop() {
+        state.lock()
+        for segment in segments where !segment.ended { segment.ended = true }
+        stopping = true
+        let wasRunning = running
+        running = false
+        state.unlock()
+        guard wasRunning else { return }
+        wakeUp.signal()
+        exited.wait()
+    }
+
+    // MARK: Writer thread
+
+    private func run() {
+        var lastSync = Self.monotonicNow()
+        var lastPrune = lastSync
+        while true {
+            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(limits.flushInterval * 1e9)))
+            io.lock()
+            pass(onWriterThread: true)
+            let now = Self.monotonicNow()
+            state.lock()
+            let syncNow = syncDue || now - lastSync >= limits.syncInterval
+            syncDue = false
+            state.unlock()
+            let toSync = syncNow ? takeDirtyFiles() : []
+            io.unlock()
+            if syncNow {
+                sync(toSync)
+                lastSync = now
+            }
+            state.lock()
+            let (stop, empty, limit) = (stopping, segments.isEmpty, sizeLimit)
+            let prune = limit > 0 && (pruneDue || now - lastPrune >= limits.pruneInterval)
+            if prune { pruneDue = false }
+            let protected = Set(segments.flatMap { [$0.folder] + ($0.closeName.map { [$0] } ?? []) })
+            state.unlock()
+            if prune {
+                lastPrune = now
+                let deleted = store.prune(toAtMost: limit, protecting: protected)
+                if !deleted.isEmpty { report(deleted.map { .deleted(folder: $0.folder, bytes: $0.bytes) }) }
+            }
+            passDone.lock()
+            passesFinished += 1
+            if stop && empty { threadExited = true }
+            passDone.broadcast()
+            passDone.unlock()
+            if stop && empty { break }
+        }
+        exited.signal()
+    }
+
+    /// Takes every waiting line and writes it; on the writer thread also
+    /// creates new folders and closes ended ones. Call with `io` held.
+    private func pass(onWriterThread: Bool) {
+        state.lock()
+        var work: [(RecordingSegment, [String: RecordingSegment.Pending], Bool)] = []
+        for segment in segments where onWriterThread || (segment.created && !segment.failed) {
+            let taken = segment.pending
+            segment.pending = [:]
+            pendingBytes -= taken.values.reduce(0) { $0 + $1.bytes.count }
+            work.append((segment, taken, onWriterThread && segment.ended))
+        }
+        state.unlock()
+        for (segment, taken, finish) in work {
+            if onWriterThread, !segment.created, !segment.failed { create(segment) }
+            if segment.created, !segment.failed {
+                for (file, pending) in taken.sorted(by: { $0.key < $1.key }) where !pending.bytes.isEmpty {
+                    guard writeLines(pending.bytes, to: file, of: segment) else { break }
+                }
+            }
+            if onWriterThread, segment.failed, !segment.files.isEmpty { closeFiles(of: segment) }
+            if finish { finalize(segment) }
+        }
+        state.lock()
+        segments.removeAll { $0.finalized }
+        state.unlock()
+    }
+
+    func fail(_ segment: RecordingSegment, path: String, reason: String) {
+        segment.failed = true
+        state.lock()
+        segment.accepting = false
+        pendingBytes -= segment.pending.values.reduce(0) { $0 + $1.bytes.count }
+        segment.pending = [:]
+        reports.append(.problem(folder: segment.folder, path: path, reason: reason, loggingOff: true))
+        state.unlock()
+    }
+
+    func report(_ new: [RecordingWriterReport]) {
+        state.lock()
+        reports.append(contentsOf: new)
+        state.unlock()
+    }
+
+    /// Throws away every waiting frame line (counted as dropped). Call with `state` held.
+    private func evictFrameLines() {
+        for segment in segments {
+            for (file, pending) in segment.pending where pending.isFrames {
+                droppedFrames += pending.lines
+                pendingBytes -= pending.bytes.count
+                segment.pending[file] = nil
+            }
+        }
+    }
+
+    static func monotonicNow() -> Double { MonotonicClock.shared.now }
+}

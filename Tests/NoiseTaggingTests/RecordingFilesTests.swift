@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import UtopiaProtocol
+@testable import NoiseTagging
+
+@Suite("Files in a recording")
+struct RecordingFilesTests {
+    /// A session in one "training" recording: 2 TrainSimple trials (the
+    /// decoder right once), 2 Test trials (a brain press of b2, a touch press
+    /// of b3), 2 Verify trials (brain presses of the target), a late frame,
+    /// a decoder disconnect, and client files.
+    static func session() throws -> RecordingHarness {
+        let h = try RecordingHarness { s in
+            for (title, value) in [(NoiseTagSettingTitles.nSimpleTrainTrials, NoiseTagSettingValue.int(2)),
+                                   (.trialDurationSimpleTrain, .double(0.5)), (.cueDuration, .double(0.2)),
+                                   (.pauseAfterCue, .double(0.1)), (.minTrialDuration, .double(0.2)),
+                                   (.timeInBetweenTrials, .double(0.2)), (.feedbackDuration, .double(0.2))] {
+                try s.set(value: value, for: title)
+            }
+        }
+        let e = h.engine
+        e.link.monitorsLiveness = true
+        let beat = { e.link.deliver(.heartbeat(Heartbeat(timestamp: e.clock.utopiaTimestamp))) }
+        h.controller.set(mode: .trainSimple)
+        beat()
+        e.start()
+        // Training: predict the target once in the first trial's flicker, a wrong object in the second.
+        for number in 1...2 {
+            e.run(untilTrue: { e.controller.currentPhase == .flicker && e.controller.trialsStarted == number })
+            beat()
+            e.run(for: 0.1)
+            let target = e.trialStarts.last.flatMap { if case .trialStarted(let s) = $0.kind { return s.targetObjectID } else { return nil } } ?? 1
+            e.predict(objectID: number == 1 ? target : (target % 4) + 1, perr: 0.3)
+            e.run(untilTrue: { !e.controller.trialInProgress })
+        }
+        // Test: a brain press of b2, then a touch press of b3.
+        e.run(untilTrue: { e.controller.mode == .test && e.controller.currentPhase == .flicker })
+        beat()
+        e.run(for: 0.3)
+        e.predict(objectID: 2, perr: 0.01)
+        e.run(untilTrue: { !e.controller.trialInProgress })
+        e.run(untilTrue: { e.controller.currentPhase == .flicker })
+        beat()
+        e.controller.touchPress(e.buttons[2])
+        // Verify: the decoder names the target.
+        e.controller.set(mode: .verify)
+        for _ in 1...2 {
+            e.run(untilTrue: { e.controller.currentPhase == .flicker })
+            beat()
+            e.run(for: 0.3)
+            let target = e.trialStarts.last.flatMap { if case .trialStarted(let s) = $0.kind { return s.targetObjectID } else { return nil } } ?? 1
+            e.predict(objectID: target, perr: 0.01)
+            e.run(untilTrue: { !e.controller.trialInProgress })
+        }
+        e.controller.trialsAreRunning = false
+        // A late frame through the frame loop, then the decoder goes silent.
+        let waiter = VirtualFrameWaiter(clock: e.clock)
+        waiter.delay(frame: 3, by: 0.05)
+        FrameLoop(controller: e.controller, waiter: waiter).run(frames: 10)
+        e.run(for: 4)
+        // Client files.
+        #expect(h.controller.append(text: "too bright\nbut fine\n", toFileNamed: "feedback.txt"))
+        #expect(h.controller.append(line: "subject 12", toFileNamed: "notes.txt"))
+        #expect(h.controller.append(toCSVNamed: "answers", cells: ["q1", "yes, \"really\""]))
+        #expect(!h.controller.append(line: "x", toFileNamed: "frames.csv"))
+        #expect(!h.controller.append(line: "x", toFileNamed: "../escape.txt"))
+        return h
+    }
+
+    @Test("every file has its documented columns, engine and wall times, and reads back")
+    func files() throws {
+        let h = try Self.session()
+        #expect(h.folders().map { RecordingName(folderName: $0)!.startReason } == ["App started", "training"])
+        let folder = h.currentURL
+        let lines = { (file: RecordingFile) in RecordingHarness.lines(folder, file.rawValue) }
+        let start = RecordingHarness.start.timeIntervalSince1970
+
+        // events.jsonl: one JSON object per line with time, wall_time and type.
+        let events = try lines(.events).map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(events.first?["type"] as? String == "recordingStarted")
+        #expect(events.allSatisfy { $0["time"] is Double && ($0["wall_time"] as? Double ?? 0) >= start && $0["type"] is String })
+        let types = Set(events.compactMap { $0["type"] as? String })
+        #expect(types.isSuperset(of: ["modeChanged", "trialStarted", "trialPhase", "trialEnded", "press", "unitPushed",
+                                      "blocked", "unblocked", "settingChanged", "decoderConnection", "missedFrame"]))
+
+        // decoder.csv: the raw bytes decode to the message named by `id`, both directions.
+        let decoder = lines(.decoder)
+        #expect(decoder.first == RecordingFile.decoder.header)
+        var directions = Set<String>()
+        for line in decoder.dropFirst() {
+            let cells = CSVRow.cells(of: line)
+            #expect(cells.count == 5 && Double(cells[0]) != nil && Double(cells[1])! >= start)
+            let bytes = try #require(RecordingSummary.bytes(hex: Substring(cells[4])))
+            let message = try #require(try UtopiaCodec.decode(frame: bytes).first)
+            #expect(String(UnicodeScalar(message.messageID)) == cells[3])
+            directions.insert(cells[2])
+        }
+        #expect(directions == ["in", "out"])
+        // Every STIMULUSEVENT was sent after the "training" recording started.
+        #expect(decoder.filter { $0.contains(",out,E,") }.count == h.engine.link.sent.filter { $0.messageID == UInt8(ascii: "E") }.count)
+
+        // frames.csv: increasing index, missed flag, trial and phase, states that decode.
+        let frames = lines(.frames).dropFirst().map { CSVRow.cells(of: $0) }
+        #expect(frames.allSatisfy { $0.count == 8 })
+        #expect(frames.contains { $0[4] == "1" })
+        let training = frames.filter { $0[6] == "f" && $0[7].hasPrefix("5b") }
+        #expect(!training.isEmpty && training.allSatisfy { RecordingLine.states(from: $0[7])?.count == 5 })
+        #expect(frames.contains { $0[6] == "c" && $0[7].isEmpty } && frames.contains { $0[5].isEmpty })
+
+        // presses.csv
+        let presses = lines(.presses)
+        #expect(presses.first == RecordingFile.presses.header)
+        let rows = presses.dropFirst().map { CSVRow.cells(of: $0) }
+        #expect(rows.map { [$0[3], $0[5]] } == [["b2", "brain"], ["b3", "touch"], [rows[2][7], "brain"], [rows[3][7], "brain"]])
+        #expect(rows[0][6] == "0.990000" && rows[1][6].isEmpty && rows[1][4] == "3" && !rows[2][7].isEmpty)
+
+        // trials.jsonl
+        let trials = try lines(.trials).map { try JSONDecoder().decode(RecordedTrial.self, from: Data($0.utf8)) }
+        #expect(trials.map(\.mode) == ["TrainSimple", "TrainSimple", "Test", "Test", "Verify", "Verify"])
+        #expect(trials.map(\.ending) == ["completed", "completed", "pressed-brain", "pressed-touch", "pressed-brain", "pressed-brain"])
+        let first = trials[0]
+        #expect(first.cueTime! < first.pauseTime! && first.pauseTime! < first.flickerTime! && first.flickerTime! < first.endTime)
+        #expect(first.objectIDs == [0, 1, 2, 3, 4] && first.target != nil && first.codeShift != nil && first.startWallTime >= start)
+        #expect(trials[2].pressed == "b2" && trials[2].pressedObjectID == 2 && trials[2].source == "brain" && trials[2].objectIDs == [1, 2, 3, 4])
+        #expect(trials[4].pressed == trials[4].target)
+
+        // settings.json is a settings file.
+        let settings = NoiseTagSettings()
+        try settings.load(from: folder.appendingPathComponent(RecordingFile.settings.rawValue))
+        #expect(settings.intFor(.nSimpleTrainTrials) == 2 && settings.textFor(.mode) == "TrainSimple")
+
+        // Client files, and the refusals.
+        #expect(RecordingHarness.lines(folder, "feedback.txt") == ["too bright", "but fine"])
+        #expect(RecordingHarness.lines(folder, "notes.txt") == ["subject 12"])
+        #expect(RecordingHarness.lines(folder, "answers.csv") == ["q1,\"yes, \"\"really\"\"\""])
+        #expect(h.engine.refusals.filter { $0.contains("is not a file name a client may write") }.count == 2)
+    }
+
+    @Test("show: trials by mode, accuracy, presses by source, missed frames, disconnects, time spans")
+    func summary() throws {
+        let h = try Self.session()
+        h.recorder.waitUntilWritten()
+        let entry = try #require(h.store.recordings().last)
+        #expect(entry.state == .open)
+        let s = RecordingSummary(entry)
+        #expect(s.trialsByMode == ["TrainSimple": 2, "Test": 2, "Verify": 2] && s.trials == 6)
+        #expect(s.accuracy["training"] == RecordingSummary.Accuracy(trials: 0, correct: 0, decoderTrials: 2, decoderCorrect: 1))
+        #expect(s.accuracy["Verify"] == RecordingSummary.Accuracy(trials: 2, correct: 2, decoderTrials: 2, decoderCorrect: 2))
+        #expect(s.pressesBySource == ["brain": 3, "touch": 1] && s.presses == 4)
+        #expect(s.missedFrames >= 1 && s.frames > 100)
+        #expect(s.decoderDisconnects == 1 && s.decoderMessagesIn > 0 && s.decoderMessagesOut > s.decoderMessagesIn)
+        #expect(s.spans.seconds! > 5 && s.spans.trialSeconds > 0 && s.spans.flickerSeconds < s.spans.trialSeconds)
+        #expect(s.partialLines == 0 && s.droppedLines == 0 && s.problems == 0 && s.end == nil)
+        h.controller.stopRecording()
+        let closed = try #require(h.store.recordings().last)
+        #expect(closed.state == .closed && closed.name.endReason == "App ended")
+        #expect(RecordingSummary(closed).trials == 6)
+    }
+}
