@@ -19,6 +19,22 @@ from interop_harness import InteropSession
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_noisetag_home():
+    """Engines started by these tests record into a temporary NOISETAG_HOME, never the user's."""
+    home = tempfile.mkdtemp(prefix="nt-home-")
+    previous = os.environ.get("NOISETAG_HOME")
+    os.environ["NOISETAG_HOME"] = home
+    try:
+        yield home
+    finally:
+        if previous is None:
+            os.environ.pop("NOISETAG_HOME", None)
+        else:
+            os.environ["NOISETAG_HOME"] = previous
+        shutil.rmtree(home, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def noisetag_bin():
     path = os.environ.get("NOISETAG_BIN")
