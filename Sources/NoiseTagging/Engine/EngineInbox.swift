@@ -52,6 +52,7 @@ public final class EngineInbox: @unchecked Sendable {
     func drain() -> [(NoiseTagController) -> Void] {
         lock.lock()
         defer { lock.unlock() }
+        guard !items.isEmpty else { return [] }
         let drained = items
         items.removeAll(keepingCapacity: true)
         return drained

@@ -105,8 +105,8 @@ extension NoiseTagController {
         }
         guard let flickerStart = trial.flickerStart else { return }
         let elapsed = now - flickerStart
-        if !trial.mode.isTraining, elapsed >= settings.doubleFor(.minTrialDuration),
-           let prediction = trial.latestPrediction, prediction.certainty >= trial.requiredCertainty,
+        if !trial.mode.isTraining, let prediction = trial.latestPrediction,
+           prediction.certainty >= trial.requiredCertainty, elapsed >= settings.doubleFor(.minTrialDuration),
            let entry = trial.entry(objectID: prediction.objectID), isPressable(entry.control) {
             press(entry, source: .brain, certainty: prediction.certainty)
             return
