@@ -53,24 +53,7 @@ public enum UtopiaMessage: Equatable, Sendable {
     /// ```swift
     /// UtopiaMessage.newTarget(NewTarget(timestamp: 0)).messageID == UInt8(ascii: "N")
     /// ```
-    public var messageID: UInt8 {
-        switch self {
-        case .heartbeat: return UInt8(ascii: "H")
-        case .stimulusEvent: return UInt8(ascii: "E")
-        case .predictedTargetProb: return UInt8(ascii: "P")
-        case .predictedTargetDist: return UInt8(ascii: "F")
-        case .dataPacket: return UInt8(ascii: "D")
-        case .dataHeader: return UInt8(ascii: "A")
-        case .newTarget: return UInt8(ascii: "N")
-        case .selection: return UInt8(ascii: "S")
-        case .reset: return UInt8(ascii: "R")
-        case .modeChange: return UInt8(ascii: "M")
-        case .log: return UInt8(ascii: "L")
-        case .signalQuality: return UInt8(ascii: "Q")
-        case .subscribe: return UInt8(ascii: "B")
-        case .certaintyThreshold: return UInt8(ascii: "T")
-        }
-    }
+    public var messageID: UInt8 { messageType.rawValue }
 }
 
 /// HEARTBEAT ("H"): liveness, both ways. Version 0 carries only the timestamp;
