@@ -14,8 +14,7 @@ extension NoiseTagController {
             return
         }
         stopTrial(.blocked)
-        _ = blocks.add(.client, now: clock.now, duration: duration)
-        emit(.blocked(reason: .client, duration: duration))
+        addBlock(.client, duration: duration)
     }
 
     /// Ends the client's most recent block still in place. With no client
@@ -39,9 +38,9 @@ extension NoiseTagController {
     /// ```
     public var activeBlockCount: Int { blocks.blocks.count }
 
-    /// Adds one of the engine's own blocks.
-    func addEngineBlock(_ reason: BlockReason, duration: Double?) {
-        _ = blocks.add(reason, now: clock.now, duration: duration)
+    /// Adds a block of `reason` and reports it.
+    func addBlock(_ reason: BlockReason, duration: Double?) {
+        blocks.add(reason, now: clock.now, duration: duration)
         emit(.blocked(reason: reason, duration: duration))
     }
 

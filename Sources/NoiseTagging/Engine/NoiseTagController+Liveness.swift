@@ -25,7 +25,7 @@ extension NoiseTagController {
         if liveness.started == nil {
             liveness.started = now
             liveness.state = .connecting
-            addEngineBlock(.decoder, duration: nil)
+            addBlock(.decoder, duration: nil)
             emit(.decoderConnection(state: .connecting, alarm: false))
         }
         if heard {
@@ -44,7 +44,7 @@ extension NoiseTagController {
             liveness.state = .disconnected
             liveness.warnedSlowConnect = false
             stopTrial(.decoderLost)
-            addEngineBlock(.decoder, duration: nil)
+            addBlock(.decoder, duration: nil)
             let alarm = settings.boolFor(.soundAlarmWhenDisconnecting)
             emit(.decoderConnection(state: .disconnected, alarm: alarm))
             if alarm { emit(.sound(name: "decoderLost")) }

@@ -37,7 +37,7 @@ extension NoiseTagController {
         }
         if waitTillDecoderConfirms {
             modeConfirmation = (newMode, now + settings.doubleFor(.modeConfirmationTimeout))
-            addEngineBlock(.modeConfirmation, duration: nil)
+            addBlock(.modeConfirmation, duration: nil)
         }
         emit(.modeChanged(from: old, to: newMode, explanation: explanation))
         units.last?.delegate.respondToNoiseTagModeChange(to: newMode)

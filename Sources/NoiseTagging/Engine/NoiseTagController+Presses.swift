@@ -93,7 +93,7 @@ extension NoiseTagController {
         var feedback = new
         if !painted { paint(&feedback) }
         self.feedback = feedback
-        addEngineBlock(.feedback, duration: nil)
+        addBlock(.feedback, duration: nil)
         emit(.feedbackStarted(mode: feedback.mode, source: feedback.source, duration: feedback.duration))
         advanceFeedback(now: clock.now)
     }

@@ -149,7 +149,7 @@ extension NoiseTagController {
         emit(.trialEnded(.init(trial: trial.number, mode: trial.mode, ending: ending,
                                target: trial.target?.control.noiseTagName,
                                pressed: pressed?.control.noiseTagName, duration: now - trial.startTime)))
-        addEngineBlock(.betweenTrials, duration: settings.doubleFor(.timeInBetweenTrials))
+        addBlock(.betweenTrials, duration: settings.doubleFor(.timeInBetweenTrials))
         units.last?.delegate.trialEnded(ending: ending, pressed: pressed?.control)
         if case .stopped = ending { return }
         trialsInMode += 1

@@ -63,9 +63,7 @@ extension NoiseTagController {
     /// The update every stack change performs.
     func performUpdate(updateCode: (() -> Void)?) {
         stopTrial(.update)
-        let now = clock.now
-        let blockID = blocks.add(.update, now: now, duration: nil)
-        emit(.blocked(reason: .update, duration: nil))
+        addBlock(.update, duration: nil)
         for unit in units {
             for control in unit.view.allControls { control.noiseTagging.removeAllActions() }
         }
@@ -78,8 +76,8 @@ extension NoiseTagController {
             current.delegate.startNoiseTagControlOn(noiseTaggingView: current.view)
             isUpdating = false
         }
+        // Only this update's own block: an update nested in the delegate's call keeps the outer one.
         _ = blocks.removeLatest(.update)
-        _ = blockID
         emit(.unblocked(reason: .update))
     }
 

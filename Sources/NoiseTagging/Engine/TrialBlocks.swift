@@ -2,23 +2,19 @@
 /// remains; each block ends on its own unblock or when its duration runs out.
 struct TrialBlocks {
     struct Block {
-        let id: Int
         let reason: BlockReason
         let until: Double?
     }
 
     private(set) var blocks: [Block] = []
-    private var nextID = 0
 
     var isBlocked: Bool { !blocks.isEmpty }
 
     func isBlocked(by reason: BlockReason) -> Bool { blocks.contains { $0.reason == reason } }
 
     /// Adds a block; nil duration waits for an explicit unblock.
-    mutating func add(_ reason: BlockReason, now: Double, duration: Double?) -> Int {
-        nextID += 1
-        blocks.append(Block(id: nextID, reason: reason, until: duration.map { now + $0 }))
-        return nextID
+    mutating func add(_ reason: BlockReason, now: Double, duration: Double?) {
+        blocks.append(Block(reason: reason, until: duration.map { now + $0 }))
     }
 
     /// Removes the most recent block of `reason`; false when there is none.
