@@ -1,13 +1,14 @@
 import Foundation
 
 /// Reads the MindAffect codebook text format into stimulus times, codes and
-/// comments (see Protocols/codebook.md). Used by ``CodebookFile``.
+/// comments (see Protocols/codebook.md), working on the text's UTF-8 bytes.
+/// Used by ``CodebookFile``.
+///
+/// ```swift
+/// let reader = try CodebookTextReader(text: "0 17\n0 1\n", file: nil) // reader.codes == [[0, 1]]
+/// ```
 struct CodebookTextReader {
-    /// One whitespace-separated cell and its 1-based column.
-    struct Cell {
-        let text: String
-        let column: Int
-    }
+    private typealias Cell = CodebookLineScanner.Cell
 
     let file: String?
     private(set) var times: [Double] = []
@@ -15,121 +16,120 @@ struct CodebookTextReader {
     private(set) var comments: [String] = []
 
     init(text: String, file: String?) throws(CodebookError) {
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(CodebookError) in try Self(bytes: bytes, file: file) }
+        }
+        self = try result.get()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, file: String?) throws(CodebookError) {
         self.file = file
-        var timeRowLine: Int?
-        for (index, line) in Self.lines(of: text).enumerated() {
-            let number = index + 1
-            let cells = Self.cells(of: line)
-            guard let first = cells.first else { continue }
-            if first.text.hasPrefix("#") {
-                keepComment(line)
-            } else if timeRowLine == nil {
-                times = try readTimes(cells, line: number)
-                timeRowLine = number
+        var scanner = CodebookLineScanner(bytes: bytes)
+        var haveTimes = false
+        while scanner.nextLine() {
+            guard let first = scanner.nextCell() else { continue }
+            if isComment(first, scanner) {
+                let end = scanner.skipToLineEnd()
+                keepComment(scanner.text(first.range.lowerBound + 1..<end))
+            } else if !haveTimes {
+                try readTimes(first, &scanner)
+                haveTimes = true
             } else {
-                codes.append(try readStates(cells, line: number, lineLength: line.count))
+                codes.append(try readStates(first, &scanner))
             }
         }
-        guard timeRowLine != nil else { throw CodebookError(.emptyFile, file: file) }
+        guard haveTimes else { throw CodebookError(.emptyFile, file: file) }
         guard !codes.isEmpty else { throw CodebookError(.noCodes, file: file) }
     }
 
-    private mutating func keepComment(_ line: [Unicode.Scalar]) {
-        var body = String(String.UnicodeScalarView(line.drop { $0 != "#" }.dropFirst()))
+    /// Whether the line's first cell starts with the character `#` (a `#`
+    /// followed by a combining mark is a different character).
+    private func isComment(_ cell: Cell, _ scanner: CodebookLineScanner) -> Bool {
+        let bytes = scanner.bytes, start = cell.range.lowerBound
+        guard bytes[start] == UInt8(ascii: "#") else { return false }
+        return cell.range.count == 1 || bytes[start + 1] < 0x80 || scanner.text(cell.range).hasPrefix("#")
+    }
+
+    /// Keeps the text after `#` (less one space), unless it is a dimension line.
+    private mutating func keepComment(_ text: String) {
+        var body = text
         if body.hasPrefix(" ") { body.removeFirst() }
         let trimmed = body.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("stimTime") || trimmed.hasPrefix("stimSeq") { return }
         comments.append(body)
     }
 
-    private func readTimes(_ cells: [Cell], line: Int) throws(CodebookError) -> [Double] {
-        var result: [Double] = []
-        for cell in cells {
-            guard let value = Self.number(cell.text) else {
-                throw CodebookError(.nonNumericCell(cell.text), file: file, line: line, column: cell.column)
+    private mutating func readTimes(_ first: Cell, _ scanner: inout CodebookLineScanner) throws(CodebookError) {
+        var cell: Cell? = first
+        while let current = cell {
+            let value: Double
+            if current.digits >= 0 {
+                value = Double(current.digits)
+            } else if let parsed = CodebookNumber.decimal(scanner.bytes, current.range) {
+                value = parsed
+            } else {
+                throw error(.nonNumericCell(scanner.text(current.range)), at: current, scanner)
             }
-            if let previous = result.last, value < previous {
-                throw CodebookError(.decreasingStimulusTime(previous: previous, found: value),
-                                    file: file, line: line, column: cell.column)
+            if let previous = times.last, value < previous {
+                throw error(.decreasingStimulusTime(previous: previous, found: value), at: current, scanner)
             }
-            result.append(value)
+            times.append(value)
+            cell = scanner.nextCell()
         }
-        return result
     }
 
-    private func readStates(_ cells: [Cell], line: Int, lineLength: Int) throws(CodebookError) -> [UInt8] {
-        var states: [UInt8] = []
-        states.reserveCapacity(cells.count)
-        for cell in cells {
-            guard let value = Self.number(cell.text) else {
-                throw CodebookError(.nonNumericCell(cell.text), file: file, line: line, column: cell.column)
-            }
-            guard value == value.rounded(), (0...255).contains(value) else {
-                throw CodebookError(.invalidState(cell.text), file: file, line: line, column: cell.column)
-            }
-            states.append(UInt8(value))
-        }
-        if states.count != times.count {
-            let column = states.count > times.count ? cells[times.count].column : lineLength + 1
-            throw CodebookError(.raggedRow(expected: times.count, found: states.count),
-                                file: file, line: line, column: column)
-        }
-        return states
-    }
-
-    /// Lines split at `\n`, `\r\n` or `\r`, without their terminators or a leading byte-order mark.
-    static func lines(of text: String) -> [[Unicode.Scalar]] {
-        var lines: [[Unicode.Scalar]] = []
-        var current: [Unicode.Scalar] = []
-        var afterCR = false
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\r":
-                lines.append(current); current = []; afterCR = true
-            case "\n":
-                if !afterCR { lines.append(current); current = [] }
-                afterCR = false
-            default:
-                if !(lines.isEmpty && current.isEmpty && scalar == "\u{FEFF}") { current.append(scalar) }
-                afterCR = false
-            }
-        }
-        lines.append(current)
-        return lines
-    }
-
-    /// The whitespace-separated cells of a line with their 1-based columns.
-    static func cells(of line: [Unicode.Scalar]) -> [Cell] {
-        var cells: [Cell] = []
-        var start: Int?
-        for index in 0...line.count {
-            if index == line.count || line[index].properties.isWhitespace {
-                if let begin = start {
-                    cells.append(Cell(text: String(String.UnicodeScalarView(line[begin..<index])), column: begin + 1))
-                    start = nil
+    /// One code row; every cell is checked before the row's length is.
+    private func readStates(_ first: Cell, _ scanner: inout CodebookLineScanner) throws(CodebookError) -> [UInt8] {
+        let expected = times.count
+        var local = scanner // a local copy keeps the position in a register
+        defer { scanner = local }
+        // A plain buffer rather than appends or a closure keeps the loop's state in registers.
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: expected)
+        defer { buffer.deallocate() }
+        var found = 0, firstExtra = -1
+        var cell: Cell? = first
+        while let current = cell {
+            let value: UInt8
+            if UInt(bitPattern: current.digits) <= 255 {
+                value = UInt8(truncatingIfNeeded: current.digits)
+            } else {
+                switch generalState(current, local) {
+                case .success(let state): value = state
+                case .failure(let error): throw error
                 }
-            } else if start == nil {
-                start = index
             }
+            if found < expected {
+                buffer[found] = value
+            } else if firstExtra < 0 {
+                firstExtra = current.range.lowerBound
+            }
+            found += 1
+            found = local.singleDigitCells(into: buffer, count: found)
+            cell = local.nextCell()
         }
-        return cells
+        if found != expected {
+            // Too many: the first extra cell; too few: just past the line's end.
+            let index = firstExtra >= 0 ? firstExtra : local.position
+            throw CodebookError(.raggedRow(expected: expected, found: found),
+                                file: file, line: local.lineNumber, column: local.column(of: index))
+        }
+        return Array(buffer)
     }
 
-    /// A finite decimal number (`[+-]digits[.digits][e[+-]digits]`), or nil.
-    static func number(_ text: String) -> Double? {
-        var rest = Substring(text)
-        if rest.first == "+" || rest.first == "-" { rest.removeFirst() }
-        let mantissa = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        let digits = mantissa.filter(\.isNumber).count
-        guard digits > 0, mantissa.filter({ $0 == "." }).count <= 1 else { return nil }
-        rest = rest.dropFirst(mantissa.count)
-        if let e = rest.first, e == "e" || e == "E" {
-            rest.removeFirst()
-            if rest.first == "+" || rest.first == "-" { rest.removeFirst() }
-            guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            rest = ""
+    /// A state cell that is not a plain whole number from 0 to 255 (`1e0`, `+1`, `2.5`, `x`, …), or the error.
+    @inline(never)
+    private func generalState(_ cell: Cell, _ scanner: CodebookLineScanner) -> Result<UInt8, CodebookError> {
+        guard let value = CodebookNumber.decimal(scanner.bytes, cell.range) else {
+            return .failure(error(.nonNumericCell(scanner.text(cell.range)), at: cell, scanner))
         }
-        guard rest.isEmpty, let value = Double(text), value.isFinite else { return nil }
-        return value
+        guard value == value.rounded(), (0...255).contains(value) else {
+            return .failure(error(.invalidState(scanner.text(cell.range)), at: cell, scanner))
+        }
+        return .success(UInt8(value))
+    }
+
+    private func error(_ reason: CodebookError.Reason, at cell: Cell, _ scanner: CodebookLineScanner) -> CodebookError {
+        CodebookError(reason, file: file, line: scanner.lineNumber, column: scanner.column(of: cell.range.lowerBound))
     }
 }
