@@ -48,6 +48,35 @@ struct CodebookStatisticsTests {
         #expect(stats.worstCrossCorrelation == -1)
     }
 
+    /// Worst correlations by the definition: bipolar sums over every pair and lag.
+    private func reference(_ book: Codebook) -> (auto: Double?, cross: Double?) {
+        let n = book.length
+        let bipolar = book.codes.map { $0.map { $0 == 0 ? -1 : 1 } }
+        func correlation(_ a: [Int], _ b: [Int], _ lag: Int) -> Int {
+            (0..<n).reduce(0) { $0 + a[$1] * b[($1 + lag) % n] }
+        }
+        var auto: Int?, cross: Int?
+        for (j, b) in bipolar.enumerated() {
+            for lag in 1..<max(n, 1) { auto = max(auto ?? .min, correlation(b, b, lag)) }
+            for i in bipolar.indices where i != j {
+                for lag in 0..<n { cross = max(cross ?? .min, correlation(bipolar[i], b, lag)) }
+            }
+        }
+        return (auto.map { Double($0) / Double(n) }, cross.map { Double($0) / Double(n) })
+    }
+
+    @Test func matchesTheDefinitionOnRandomBooks() throws {
+        var random = SplitMix64(seed: 2024)
+        for (count, length) in [(1, 1), (3, 1), (2, 2), (4, 7), (3, 64), (5, 65), (4, 126), (2, 257), (6, 31)] {
+            let codes = (0..<count).map { _ in (0..<length).map { _ in UInt8.random(in: 0...2, using: &random) } }
+            let book = try Codebook(codes: codes + [[UInt8](repeating: 0, count: length)])
+            let stats = CodebookStatistics(book)
+            let expected = reference(book)
+            #expect(stats.worstOffPeakAutocorrelation == expected.auto, "\(count) × \(length)")
+            #expect(stats.worstCrossCorrelation == expected.cross, "\(count) × \(length)")
+        }
+    }
+
     @Test func isFastForTheStandardBook() {
         let start = Date()
         for _ in 0..<5 { _ = CodebookStatistics(.standard) }

@@ -9,7 +9,8 @@
 ///   of `ρ(a, a, τ)` (exactly −1/L for an m-sequence);
 /// - ``worstCrossCorrelation``: max over all pairs of different codes and all
 ///   lags `τ = 0 ..< L` of `ρ(a, b, τ)`.
-/// Computed on bit-packed codes with popcounts: 65 × 126 takes milliseconds.
+/// Computed with a `CyclicCorrelator` (table look-up, all lags at once):
+/// 65 × 126 takes milliseconds, 513 × 1022 about half a second (release build).
 ///
 /// ```swift
 /// let stats = CodebookStatistics(Codebook.standard)
@@ -81,22 +82,24 @@ public struct CodebookStatistics: Hashable, Sendable, Codable {
         let n = codebook.length
         count = codebook.count
         length = n
-        let fractions = codebook.codes.map { code in Double(code.lazy.filter { $0 != 0 }.count) / Double(n) }
+        let ones = codebook.codes.map { code in code.lazy.filter { $0 != 0 }.count }
+        let fractions = ones.map { Double($0) / Double(n) }
         balance = Summary(min: fractions.min() ?? 0,
                           mean: fractions.reduce(0, +) / Double(fractions.count),
                           max: fractions.max() ?? 0)
-        // The fewest disagreements give the highest correlation (L − 2d) / L.
+        // Codes a, b disagree at d(τ) = |a| + |b| − 2·c(τ) positions, c(τ) counting
+        // those where both are on; the fewest disagreements give the highest
+        // correlation (L − 2d) / L.
         var fewestAuto = Int.max, fewestCross = Int.max
-        let unshifted = codebook.codes.map { PackedCode(states: $0, shift: 0) }
+        let correlator = CyclicCorrelator(length: n)
+        let groups = codebook.codes.map(correlator.groups(of:))
         for (j, code) in codebook.codes.enumerated() {
-            let rotations = (0..<n).map { PackedCode(states: code, shift: $0) }
-            for shift in 1..<max(n, 1) {
-                fewestAuto = min(fewestAuto, unshifted[j].disagreements(with: rotations[shift]))
+            correlator.load(code)
+            if n > 1 {
+                fewestAuto = min(fewestAuto, 2 * ones[j] - 2 * correlator.highestCount(groups[j], lags: 1..<n))
             }
             for i in 0..<j {
-                for rotation in rotations {
-                    fewestCross = min(fewestCross, unshifted[i].disagreements(with: rotation))
-                }
+                fewestCross = min(fewestCross, ones[i] + ones[j] - 2 * correlator.highestCount(groups[i], lags: 0..<n))
             }
         }
         let correlation = { (d: Int) -> Double? in d == Int.max ? nil : Double(n - 2 * d) / Double(n) }
