@@ -80,6 +80,11 @@ public enum UtopiaCodec {
     public static func encodeChecked(
         _ message: UtopiaMessage, into buffer: inout [UInt8]
     ) throws(UtopiaEncodingError) {
+        if case .stimulusEvent(let event) = message {
+            // Every flicker frame sends one: written whole, in one copy.
+            try UtopiaPayloadWriter.appendFramed(event, into: &buffer)
+            return
+        }
         let length = try UtopiaPayloadWriter.payloadLength(of: message)
         buffer.reserveGeometrically(extra: headerLength + length)
         buffer.append(message.messageID)

@@ -38,18 +38,15 @@ enum UtopiaPayloadWriter {
         return length
     }
 
-    /// Appends the payload (no header). Call only after `payloadLength(of:)` succeeded.
+    /// Appends the payload (no header). Call only after `payloadLength(of:)`
+    /// succeeded, and never for a STIMULUSEVENT (see `appendFramed`).
     static func writePayload(of message: UtopiaMessage, into buffer: inout [UInt8]) {
         buffer.appendLittleEndian(message.timestamp)
         switch message {
         case .heartbeat(let m):
             if let state = m.stateMessage { buffer.append(contentsOf: state.utf8) }
-        case .stimulusEvent(let m):
-            buffer.append(UInt8(truncatingIfNeeded: m.objIDs.count))
-            for index in m.objIDs.indices {
-                buffer.append(m.objIDs[index])
-                buffer.append(m.objStates[index])
-            }
+        case .stimulusEvent:
+            preconditionFailure("STIMULUSEVENT frames are written whole by appendFramed")
         case .predictedTargetProb(let m):
             buffer.append(UInt8(bitPattern: m.objID))
             buffer.appendLittleEndian(m.errorProbability)
@@ -79,7 +76,7 @@ enum UtopiaPayloadWriter {
         }
     }
 
-    private static func checkObjects(
+    static func checkObjects(
         _ type: UtopiaMessageType, ids: Int, values: Int
     ) throws(UtopiaEncodingError) {
         guard ids == values else { throw .mismatchedCounts(type, objIDs: ids, values: values) }

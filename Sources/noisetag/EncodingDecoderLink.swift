@@ -9,9 +9,11 @@ import UtopiaProtocol
 /// let controller = NoiseTagController(clock: VirtualClock(), decoderLink: link)
 /// ```
 final class EncodingDecoderLink: DecoderLink {
-    private var buffer: [UInt8] = []
-    private var encodedStimulusEvents = 0
-    private var refusedMessages = 0
+    // Owned by the engine thread, as the controller's state is: no run-time
+    // exclusivity checks (see NoiseTagController).
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var encodedStimulusEvents = 0
+    @exclusivity(unchecked) private var refusedMessages = 0
 
     init(capacity: Int = 4096) { buffer.reserveCapacity(capacity) }
 
@@ -23,14 +25,8 @@ final class EncodingDecoderLink: DecoderLink {
     var refused: Int { refusedMessages }
 
     func send(_ message: UtopiaMessage) {
-        // Encode into a local (the buffer moved out and back): no exclusive
-        // access to a stored property stays open across the codec call.
-        var frame: [UInt8] = []
-        swap(&frame, &buffer)
-        frame.removeAll(keepingCapacity: true)
-        let encoded = UtopiaCodec.encode(message, into: &frame)
-        swap(&frame, &buffer)
-        guard encoded else {
+        buffer.removeAll(keepingCapacity: true)
+        guard UtopiaCodec.encode(message, into: &buffer) else {
             refusedMessages += 1
             return
         }
