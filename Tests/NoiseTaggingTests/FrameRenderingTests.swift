@@ -40,7 +40,13 @@ struct FrameRenderingTests {
         }
     }
 
-    @Test("controls of any kind (own types, button subclasses) are painted in order, every frame")
+    /// `states` with each run of equal states cut to its first: what a
+    /// control that is painted only on a change sees.
+    private func changes(_ states: [UInt8], _ palette: StimulusPalette) -> [NoiseTagColor] {
+        states.indices.filter { $0 == 0 || states[$0] != states[$0 - 1] }.map { palette.color(forState: states[$0]) }
+    }
+
+    @Test("controls of any kind (own types, button subclasses) are painted on the first frame and on every change")
     func controlKinds() throws {
         final class Lamp: NoiseTagControl {
             let noiseTagging = NoiseTagControlProperties(identifier: "lamp")
@@ -62,13 +68,39 @@ struct FrameRenderingTests {
         let palette = StimulusPalette(settings: h.settings)
         h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
         h.controller.trialsAreRunning = true
-        let events = frames(h, count: 20, from: 0)
+        var buttonColors: [NoiseTagColor?] = []
+        let events = frames(h, count: 20, from: 0) { _ in buttonColors.append(h.buttons[0].flickerColor) }
         #expect(events.count == 20)
         #expect(events.allSatisfy { $0.objIDs == [1, 2, 3] })
-        #expect(lamp.painted == (0..<20).map { palette.color(forState: book.codes[1][$0]) })
-        #expect(logging.painted == (0..<20).map { palette.color(forState: book.codes[2][$0]) })
+        let lampStates = Array(book.codes[1][0..<20]), loggingStates = Array(book.codes[2][0..<20])
+        #expect(lamp.painted == changes(lampStates, palette))
+        #expect(logging.painted == changes(loggingStates, palette))
+        #expect(lamp.painted.count < 20 && logging.painted.count < 20, "a code with repeated states skips frames")
         #expect(logging.flickerColor == palette.color(forState: book.codes[2][19]))
-        #expect(h.buttons[0].flickerColor == palette.color(forState: book.codes[0][19]))
+        #expect(buttonColors == (0..<20).map { palette.color(forState: book.codes[0][$0]) })
+    }
+
+    @Test("a control that ends the trial from setFlickerColor stops the flicker without a crash")
+    func reentrantControl() throws {
+        final class Stopper: NoiseTagControl {
+            let noiseTagging = NoiseTagControlProperties(identifier: "stopper")
+            weak var controller: NoiseTagController?
+            var painted = 0
+            func setFlickerColor(_ color: NoiseTagColor) {
+                painted += 1
+                if painted == 3 { controller?.trialsAreRunning = false }
+            }
+        }
+        let h = try EngineHarness(buttons: 2) { try $0.set(value: .bool(true), for: .disableMaxTestTrialDuration) }
+        let stopper = Stopper()
+        stopper.controller = h.controller
+        h.view.add(stopper)
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.trialsAreRunning = true
+        let events = frames(h, count: 40, from: 0)
+        #expect(stopper.painted == 3)
+        #expect(!h.controller.trialInProgress)
+        #expect(events.count < 40, "no flicker frame after the trial stopped")
     }
 
     @Test("framesPerBit 3 holds each state three frames; a second tick in the same frame sends nothing")

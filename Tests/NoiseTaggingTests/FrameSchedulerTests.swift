@@ -238,4 +238,17 @@ struct FrameLoopTests {
         #expect(count == 120)
         #expect(h.controller.flickerFramesRendered == 120)
     }
+
+    @Test("STIMULUSEVENT timestamps are int32 milliseconds that wrap, floored, as the SDK's")
+    func timestampWrap() {
+        #expect(MonotonicClock.utopiaTimestamp(for: 1.5) == 1500)
+        #expect(MonotonicClock.utopiaTimestamp(for: 0.0019) == 1)
+        #expect(MonotonicClock.utopiaTimestamp(for: -0.0001) == -1)
+        #expect(MonotonicClock.utopiaTimestamp(for: 2_147_483.648) == Int32.min)
+        #expect(MonotonicClock.utopiaTimestamp(for: 5_000_000) == 705_032_704)
+        #expect(MonotonicClock.utopiaTimestamp(for: -5_000_000) == -705_032_704)
+        #expect(MonotonicClock.utopiaTimestamp(for: 1e16) == -1_981_284_352)
+        #expect(MonotonicClock.utopiaTimestamp(for: .infinity) == 0)
+        #expect(MonotonicClock.utopiaTimestamp(for: .nan) == 0)
+    }
 }

@@ -27,6 +27,9 @@ extension EngineClock {
     /// ```
     public static func utopiaTimestamp(for seconds: Double) -> Int32 {
         let millis = (seconds * 1000).rounded(.down)
+        // Within ±2^63 ms (292 million years) the low 32 bits of the integer
+        // are the wrapped value; beyond, only the remainder is exact.
+        if abs(millis) < 9.2e18 { return Int32(truncatingIfNeeded: Int64(millis)) }
         guard millis.isFinite else { return 0 }
         let wrapped = millis.truncatingRemainder(dividingBy: 4_294_967_296)
         return Int32(truncatingIfNeeded: Int64(wrapped))

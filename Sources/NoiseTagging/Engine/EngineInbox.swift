@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A bounded, thread-safe queue of work for the engine thread, drained at
 /// each tick. Other threads (keyboard, sockets) post here and never touch
@@ -10,6 +11,9 @@ import Foundation
 public final class EngineInbox: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [(NoiseTagController) -> Void] = []
+    /// `items.count`, readable without the lock: the engine looks at it
+    /// every tick and takes the lock only when work is waiting.
+    private let waiting = Atomic<Int>(0)
     /// The most items held at once; ``post(_:)`` refuses beyond it.
     public let capacity: Int
     private var refusedCount = 0
@@ -35,6 +39,7 @@ public final class EngineInbox: @unchecked Sendable {
             return false
         }
         items.append(work)
+        waiting.store(items.count, ordering: .releasing)
         return true
     }
 
@@ -49,12 +54,17 @@ public final class EngineInbox: @unchecked Sendable {
         return refusedCount
     }
 
+    /// True when work is waiting; a post that races with this check is seen
+    /// at the next tick.
+    var hasWork: Bool { waiting.load(ordering: .acquiring) > 0 }
+
     func drain() -> [(NoiseTagController) -> Void] {
         lock.lock()
         defer { lock.unlock() }
         guard !items.isEmpty else { return [] }
         let drained = items
         items.removeAll(keepingCapacity: true)
+        waiting.store(0, ordering: .releasing)
         return drained
     }
 }

@@ -53,20 +53,25 @@ extension NoiseTagController {
     /// frames, and a second tick within the same frame, render nothing.
     /// Returns true when a STIMULUSEVENT was sent.
     ///
-    /// The frame's states are one column of the trial's codes, copied in
-    /// place; the controls are painted from them, in order, outside any
-    /// access to the controller's state (a control may read the controller).
+    /// The frame's states are one row of the trial's codes, copied in place;
+    /// the controls whose state changed are painted from them, in order,
+    /// with the painter moved out of the controller's state (a control may
+    /// call the controller).
     @discardableResult
     func renderFrame(deadline: Double, now: Double) -> Bool {
         guard let trial, trial.phase == .flicker else { return false }
-        if stimulus.trial != trial.number { prepareStimulus(for: trial, firstDeadline: deadline) }
+        let number = trial.number
+        if stimulus.trial != number { prepareStimulus(for: trial, firstDeadline: deadline) }
         guard let index = stimulus.frameIndex(dueAt: deadline) else { return false }
         stimulus.enter(frame: index)
+        var painter = FlickerPainter()
+        swap(&painter, &stimulus.painter)
         let states = stimulus.states
-        let painter = stimulus.painter
         let offset = stimulus.offset
         let palette = stimulus.palette
-        states.withUnsafeBufferPointer { painter.paint(states: $0, from: offset, palette: palette) }
+        _ = states.withUnsafeBufferPointer { painter.paint(states: $0, from: offset, palette: palette) }
+        // Put the painter back unless a control started another flicker meanwhile.
+        if stimulus.trial == number { swap(&painter, &stimulus.painter) }
         stimulus.framesRendered += 1
         send(.stimulusEvent(StimulusEvent(timestamp: MonotonicClock.utopiaTimestamp(for: now),
                                           objIDs: stimulus.objIDs, objStates: states)))

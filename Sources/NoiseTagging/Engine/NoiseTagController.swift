@@ -9,6 +9,11 @@ import UtopiaProtocol
 /// calls it every frame. All its methods must be called on the thread that
 /// ticks it; other threads post work through ``inbox``.
 ///
+/// The state every tick reads is marked `@exclusivity(unchecked)`: one
+/// thread owns it, and no mutating access to it stays open while app code
+/// (a control, a delegate, an observer) runs, so the run-time exclusivity
+/// check, a thread-local look-up per access, would only cost frame time.
+///
 /// ```swift
 /// let clock = VirtualClock()
 /// let controller = NoiseTagController(clock: clock)
@@ -27,13 +32,13 @@ public final class NoiseTagController {
     public let inbox = EngineInbox()
     /// The decoder link; nil runs without a decoder (touch presses only).
     /// Setting it restarts the connection watch.
-    public var decoderLink: DecoderLink? {
+    @exclusivity(unchecked) public var decoderLink: DecoderLink? {
         didSet { liveness = DecoderLiveness() }
     }
-    var liveness = DecoderLiveness()
-    var frameObservers: [(FrameRecord) -> Void] = []
-    var trafficObservers: [(DecoderTraffic) -> Void] = []
-    var tickCount = 0
+    @exclusivity(unchecked) var liveness = DecoderLiveness()
+    @exclusivity(unchecked) var frameObservers: [(FrameRecord) -> Void] = []
+    @exclusivity(unchecked) var trafficObservers: [(DecoderTraffic) -> Void] = []
+    @exclusivity(unchecked) var tickCount = 0
     var recorder: Recorder?
     /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
     var decoderIdle = false
@@ -43,20 +48,20 @@ public final class NoiseTagController {
         let delegate: NoiseTagDelegate
     }
 
-    var units: [Unit] = []
-    var blocks = TrialBlocks()
-    var trial: Trial?
-    var feedback: PressFeedback?
+    @exclusivity(unchecked) var units: [Unit] = []
+    @exclusivity(unchecked) var blocks = TrialBlocks()
+    @exclusivity(unchecked) var trial: Trial?
+    @exclusivity(unchecked) var feedback: PressFeedback?
     var trialCount = 0
     var trialsInMode = 0
     var zeroTrainPressed = false
     var appliedMode: NoiseTagMode
-    var modeConfirmation: (mode: NoiseTagMode, deadline: Double)?
+    @exclusivity(unchecked) var modeConfirmation: (mode: NoiseTagMode, deadline: Double)?
     var trainingOrder: [ObjectIdentifier] = []
     var random: SplitMix64
     var lastAssignmentError: String?
-    var runningTrials = false
-    var stimulus: StimulusFrameState
+    @exclusivity(unchecked) var runningTrials = false
+    @exclusivity(unchecked) var stimulus: StimulusFrameState
     /// The codebook flicker codes come from (see `filenameNoiseTags`).
     public internal(set) var codebook: Codebook = .standard
     /// Where ``codebook`` came from: a file path, or "built-in".
@@ -160,7 +165,7 @@ public final class NoiseTagController {
     /// clock.advance(by: 1.0 / 60); controller.tick()
     /// ```
     public func tick(frame: FrameTiming? = nil) {
-        for work in inbox.drain() { work(self) }
+        if inbox.hasWork { for work in inbox.drain() { work(self) } }
         let now = clock.now
         var heard = false
         if let link = decoderLink {

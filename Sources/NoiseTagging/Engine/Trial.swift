@@ -11,13 +11,13 @@ final class Trial {
     /// Flicker duration after which the trial ends; nil for no limit.
     let flickerLimit: Double?
     let requiredCertainty: Double
-    var phase: TrialPhase
-    var phaseStart: Double
-    var flickerStart: Double?
+    @exclusivity(unchecked) var phase: TrialPhase
+    @exclusivity(unchecked) var phaseStart: Double
+    @exclusivity(unchecked) var flickerStart: Double?
     /// The latest PREDICTEDTARGETPROB of this trial: object ID and certainty.
-    var latestPrediction: (objectID: Int, certainty: Double)?
+    @exclusivity(unchecked) var latestPrediction: (objectID: Int, certainty: Double)?
     /// The latest PREDICTEDTARGETDIST of this trial: probability by object ID.
-    var distribution: [Int: Double] = [:]
+    @exclusivity(unchecked) var distribution: [Int: Double] = [:]
 
     init(number: Int, mode: NoiseTagMode, startTime: Double, startStamp: Int32,
          entries: [FlickerEntry], target: FlickerEntry?, flickerLimit: Double?,

@@ -1,16 +1,20 @@
-/// Paints one frame's flicker colours on a trial's controls, in order,
+/// Paints a trial's flickering controls, in order, when their state changes,
 /// without touching any control's reference count.
 ///
+/// A control is painted on the first flicker frame and then only on frames
+/// where its code state differs from the one it shows, so a control keeps
+/// its colour for as long as its code does (``NoiseTagControl/setFlickerColor(_:)``).
+///
 /// Calling a method on an `any NoiseTagControl` loaded from an array costs
-/// a retain and a release (two atomic operations) per control and frame,
-/// about two thirds of the per-control cost of a frame. The painter keeps
-/// the controls alive in a strong array and calls each one through an
-/// unretained reference paired with a setter specialised for its concrete
-/// type when the flicker starts, so a frame does no reference counting.
+/// a retain and a release (two atomic operations) per control and frame.
+/// The painter keeps the controls alive in a strong array and calls each one
+/// through an unretained reference: a plain ``NoiseTagButton`` (not a
+/// subclass) by a direct store of its colour, any other control through a
+/// setter specialised for its concrete type when the flicker starts.
 ///
 /// ```swift
-/// let painter = FlickerPainter(controls: trial.entries.map(\.control))
-/// states.withUnsafeBufferPointer { painter.paint(states: $0, from: 0, palette: palette) }
+/// var painter = FlickerPainter(controls: trial.entries.map(\.control))
+/// states.withUnsafeBufferPointer { _ = painter.paint(states: $0, from: 0, palette: palette) }
 /// ```
 struct FlickerPainter {
     /// Calls `setFlickerColor` on an object known to be a `Control`.
@@ -24,42 +28,121 @@ struct FlickerPainter {
         }
     }
 
-    /// A control, unretained, with the setter for its dynamic type.
+    /// A control, unretained, with the setter for its dynamic type (nil for
+    /// a plain ``NoiseTagButton``, whose colour is stored directly).
     private struct Slot {
         let object: Unmanaged<AnyObject>
-        let setter: any Setter.Type
+        let setter: (any Setter.Type)?
 
         init<Control: NoiseTagControl>(_ control: Control) {
             object = .passUnretained(control)
-            setter = SetterFor<Control>.self
+            setter = ObjectIdentifier(type(of: control)) == ObjectIdentifier(NoiseTagButton.self)
+                ? nil : SetterFor<Control>.self
         }
     }
+
+    /// The state shown before a control's first paint: no code state has it.
+    private static let unpainted: UInt8 = 2
 
     /// Keeps every control alive while the painter exists.
     private let controls: [any NoiseTagControl]
     private let slots: [Slot]
+    /// True when every control is a plain button: painting is then a loop of stores.
+    private let onlyPlainButtons: Bool
+    /// The code state each control shows (its colour's source), or `unpainted`.
+    private var shown: [UInt8]
 
-    /// A painter for `controls`, in order.
+    /// A painter for `controls`, in order; none is painted yet.
     init(controls: [any NoiseTagControl] = []) {
         self.controls = controls
         slots = controls.map { Slot($0) }
+        onlyPlainButtons = slots.allSatisfy { $0.setter == nil }
+        shown = Array(repeating: Self.unpainted, count: controls.count)
     }
 
     /// The number of controls painted.
     var count: Int { slots.count }
 
-    /// Gives control k the colour of `states[start + k]`, for every k in order.
-    func paint(states: UnsafeBufferPointer<UInt8>, from start: Int, palette: StimulusPalette) {
+    /// Gives control k the colour of `states[start + k]` when that state is
+    /// not the one it shows, for every k in order. Returns how many controls
+    /// were painted.
+    ///
+    /// Controls run their own code here; the caller must not hold an access
+    /// to anything a control could reach (the controller moves the painter
+    /// out of its state while painting).
+    mutating func paint(states: UnsafeBufferPointer<UInt8>, from start: Int, palette: StimulusPalette) -> Int {
         precondition(start >= 0 && start + slots.count <= states.count, "one state per control is needed")
-        withExtendedLifetime(controls) {
+        let states = UnsafeBufferPointer(rebasing: states[start...])
+        let on = palette.bitOn, off = palette.bitOff
+        let onlyPlainButtons = onlyPlainButtons
+        return withExtendedLifetime(controls) {
             slots.withUnsafeBufferPointer { slots in
-                for k in 0..<slots.count {
-                    let slot = slots[k]
-                    let color = palette.color(forState: states[start &+ k])
-                    // The object is alive (held by `controls`), so no retain is needed for the call.
-                    slot.object._withUnsafeGuaranteedRef { slot.setter.setFlickerColor(color, on: $0) }
+                shown.withUnsafeMutableBufferPointer { shown in
+                    onlyPlainButtons
+                        ? Self.paintButtons(slots, states, &shown, on, off)
+                        : Self.paintAny(slots, states, &shown, on, off)
                 }
             }
+        }
+    }
+
+    /// The loop for plain buttons only: every button's colour is stored,
+    /// changed or not (storing the colour a button has changes nothing
+    /// anyone sees), without a branch on the code's random bits.
+    private static func paintButtons(_ slots: UnsafeBufferPointer<Slot>, _ states: UnsafeBufferPointer<UInt8>,
+                                     _ shown: inout UnsafeMutableBufferPointer<UInt8>,
+                                     _ on: NoiseTagColor, _ off: NoiseTagColor) -> Int {
+        let blend = ColorBlend(off: off, on: on)
+        for k in 0..<slots.count {
+            let color = blend.color(forState: states[k])
+            Unmanaged<NoiseTagButton>.fromOpaque(slots[k].object.toOpaque())
+                ._withUnsafeGuaranteedRef { $0.storeFlickerColor(color) }
+        }
+        _ = UnsafeMutableBufferPointer(rebasing: shown[..<states.count]).update(fromContentsOf: states)
+        return slots.count
+    }
+
+    /// The loop for controls of any kind.
+    private static func paintAny(_ slots: UnsafeBufferPointer<Slot>, _ states: UnsafeBufferPointer<UInt8>,
+                                 _ shown: inout UnsafeMutableBufferPointer<UInt8>,
+                                 _ on: NoiseTagColor, _ off: NoiseTagColor) -> Int {
+        var painted = 0
+        for k in 0..<slots.count where shown[k] != states[k] {
+            let state = states[k]
+            shown[k] = state
+            painted &+= 1
+            let slot = slots[k], color = state != 0 ? on : off
+            // The object is alive (held by `controls`), so no retain is needed for the call.
+            if let setter = slot.setter {
+                slot.object._withUnsafeGuaranteedRef { setter.setFlickerColor(color, on: $0) }
+            } else {
+                Unmanaged<NoiseTagButton>.fromOpaque(slot.object.toOpaque())
+                    ._withUnsafeGuaranteedRef { $0.storeFlickerColor(color) }
+            }
+        }
+        return painted
+    }
+
+    /// Picks the on or the off colour with bit masks instead of a branch:
+    /// code bits are random, so a branch on them is mispredicted about half
+    /// the time, which costs more than the whole store.
+    private struct ColorBlend {
+        let off: (UInt64, UInt64, UInt64)
+        let difference: (UInt64, UInt64, UInt64)
+
+        init(off: NoiseTagColor, on: NoiseTagColor) {
+            self.off = (off.red.bitPattern, off.green.bitPattern, off.blue.bitPattern)
+            difference = (off.red.bitPattern ^ on.red.bitPattern, off.green.bitPattern ^ on.green.bitPattern,
+                          off.blue.bitPattern ^ on.blue.bitPattern)
+        }
+
+        @inline(__always)
+        func color(forState state: UInt8) -> NoiseTagColor {
+            // All ones for a non-zero state, else zero.
+            let mask = 0 &- UInt64(truncatingIfNeeded: (UInt32(state) &+ 0xFF) &>> 8)
+            return NoiseTagColor(unclamped: Double(bitPattern: off.0 ^ (difference.0 & mask)),
+                                 Double(bitPattern: off.1 ^ (difference.1 & mask)),
+                                 Double(bitPattern: off.2 ^ (difference.2 & mask)))
         }
     }
 }

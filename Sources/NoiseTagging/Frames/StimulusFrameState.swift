@@ -3,7 +3,7 @@ import UtopiaProtocol
 /// Per-trial buffers for building each flicker frame without allocating or
 /// touching the trial's entries: the object IDs, the controls and every
 /// object's code are laid out once when the flicker starts; each frame then
-/// copies one column of states in place and paints the controls from it.
+/// copies one row of states in place and paints the controls from it.
 struct StimulusFrameState {
     var trial = 0
     var firstDeadline = 0.0
@@ -17,8 +17,9 @@ struct StimulusFrameState {
     var states: [UInt8] = []
     /// Paints the flickering controls, in entry order: control k's state is `states[offset + k]`.
     var painter = FlickerPainter()
-    /// Each object's code in `objIDs` order, one after the other, `codeLength`
-    /// states each; the states a frame shows are column `bit % codeLength`.
+    /// Every object's code, bit-major: the states of code position `bit`
+    /// for all objects (in `objIDs` order) are `codes[bit * objectCount ..<
+    /// (bit + 1) * objectCount]`, so a frame's states are one contiguous copy.
     /// Controls hidden by `hideNonTargetControls` have all-zero codes.
     var codes: [UInt8] = []
     var codeLength = 1
@@ -30,23 +31,29 @@ struct StimulusFrameState {
     var framesRendered = 0
 
     /// Lays out `codes` (one per object, all of one length, as a codebook's
-    /// are) and sizes `states` to match.
+    /// are) bit-major and sizes `states` to match.
     mutating func load(codes objectCodes: [[UInt8]]) {
         let length = objectCodes.first?.count ?? 0
         precondition(length > 0 && objectCodes.allSatisfy { $0.count == length },
                      "a trial's codes come from one codebook: non-empty and of one length")
-        codes.removeAll(keepingCapacity: true)
-        codes.reserveCapacity(objectCodes.count * length)
-        for code in objectCodes { codes.append(contentsOf: code) }
+        let objects = objectCodes.count
+        codes = Array(repeating: 0, count: objects * length)
+        for (object, code) in objectCodes.enumerated() {
+            for (bit, state) in code.enumerated() { codes[bit * objects + object] = state }
+        }
         codeLength = length
-        states = Array(repeating: 0, count: objectCodes.count)
+        states = Array(repeating: 0, count: objects)
     }
 
     /// The index of the frame due at `deadline`: periods since the flicker's
     /// first frame, rounded; nil when that frame, or a later one, was
-    /// already rendered.
+    /// already rendered (or the deadline is before the first frame's).
     func frameIndex(dueAt deadline: Double) -> Int? {
-        let index = Int(((deadline - firstDeadline) / period).rounded())
+        let periods = (deadline - firstDeadline) / period
+        // Round half up by truncation (cheaper than `rounded()`, a libm call);
+        // only valid from -0.5 on, and nothing before frame 0 is rendered.
+        guard periods >= -0.5 else { return nil }
+        let index = Int(periods + 0.5)
         return index > lastIndex ? index : nil
     }
 
@@ -58,11 +65,11 @@ struct StimulusFrameState {
 
     /// Copies every object's state for code position `bit` into `states`, in place.
     mutating func loadStates(bit: Int) {
-        let column = bit % codeLength
-        let stride = codeLength
+        let objects = states.count
+        let row = (bit % codeLength) * objects
         codes.withUnsafeBufferPointer { codes in
             states.withUnsafeMutableBufferPointer { states in
-                for object in 0..<states.count { states[object] = codes[object &* stride &+ column] }
+                _ = states.initialize(from: codes[row ..< row + objects])
             }
         }
     }
