@@ -59,7 +59,30 @@ public enum UtopiaCodec {
         }
     }
 
-    /// One framed message, or the reason it cannot be put on the wire.
+    /// Writes one framed message at the start of `destination` and returns
+    /// its length in bytes; nil when the message cannot be encoded (see
+    /// ``encodeChecked(_:)``) or does not fit. A STIMULUSEVENT is written in
+    /// place with no allocation, so a sender that reuses one buffer (at most
+    /// 65,539 bytes are ever needed) encodes a flicker frame without any.
+    ///
+    /// ```swift
+    /// let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_539, alignment: 8)
+    /// let length = UtopiaCodec.encode(.reset(Reset(timestamp: 1)), into: out)
+    /// ```
+    public static func encode(_ message: UtopiaMessage, into destination: UnsafeMutableRawBufferPointer) -> Int? {
+        if case .stimulusEvent(let event) = message {
+            guard let length = try? UtopiaPayloadWriter.framedLength(of: event), length <= destination.count,
+                  let start = destination.baseAddress else { return nil }
+            UtopiaPayloadWriter.writeFramed(event, to: start)
+            return length
+        }
+        var frame: [UInt8] = []
+        guard encode(message, into: &frame), frame.count <= destination.count else { return nil }
+        destination.copyBytes(from: frame)
+        return frame.count
+    }
+
+
     ///
     /// ```swift
     /// let frame = try UtopiaCodec.encodeChecked(.log(Log(timestamp: 9, message: "done")))

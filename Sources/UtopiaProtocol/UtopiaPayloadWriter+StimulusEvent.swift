@@ -1,37 +1,48 @@
 extension UtopiaPayloadWriter {
-    /// Appends one whole framed STIMULUSEVENT: header, timestamp, object
-    /// count and the (object ID, state) pairs. The engine sends one every
-    /// flicker frame, so the frame (at most 519 bytes) is assembled on the
-    /// stack and appended with one copy instead of byte by byte.
-    ///
-    /// Throws, leaving `buffer` unchanged, when the ID and state counts
-    /// differ or exceed 255.
-    static func appendFramed(_ event: StimulusEvent, into buffer: inout [UInt8]) throws(UtopiaEncodingError) {
+    /// The bytes of a framed STIMULUSEVENT (header, timestamp, object count,
+    /// the (object ID, state) pairs), after checking it can be encoded: the
+    /// ID and state counts agree and are at most 255, so at most 519 bytes.
+    static func framedLength(of event: StimulusEvent) throws(UtopiaEncodingError) -> Int {
+        try checkObjects(.stimulusEvent, ids: event.objIDs.count, values: event.objStates.count)
+        return UtopiaCodec.headerLength + 5 + 2 * event.objIDs.count
+    }
+
+    /// Writes a framed STIMULUSEVENT at `frame`, which has room for
+    /// `framedLength(of:)` bytes (call that first). The engine sends one
+    /// every flicker frame, so this writes the bytes in place rather than
+    /// appending them one by one.
+    static func writeFramed(_ event: StimulusEvent, to frame: UnsafeMutableRawPointer) {
         let objects = event.objIDs.count
-        try checkObjects(.stimulusEvent, ids: objects, values: event.objStates.count)
         let payloadLength = 5 + 2 * objects
-        let frameLength = UtopiaCodec.headerLength + payloadLength
-        buffer.reserveGeometrically(extra: frameLength)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: frameLength) { frame in
-            let timestamp = UInt32(bitPattern: event.timestamp)
-            frame[0] = UtopiaMessageType.stimulusEvent.rawValue
-            frame[1] = 0
-            frame[2] = UInt8(truncatingIfNeeded: payloadLength)
-            frame[3] = UInt8(truncatingIfNeeded: payloadLength &>> 8)
-            frame[4] = UInt8(truncatingIfNeeded: timestamp)
-            frame[5] = UInt8(truncatingIfNeeded: timestamp &>> 8)
-            frame[6] = UInt8(truncatingIfNeeded: timestamp &>> 16)
-            frame[7] = UInt8(truncatingIfNeeded: timestamp &>> 24)
-            frame[8] = UInt8(truncatingIfNeeded: objects)
-            event.objIDs.withUnsafeBufferPointer { ids in
-                event.objStates.withUnsafeBufferPointer { states in
-                    for object in 0..<objects {
-                        frame[9 &+ 2 &* object] = ids[object]
-                        frame[10 &+ 2 &* object] = states[object]
-                    }
+        let timestamp = UInt32(bitPattern: event.timestamp)
+        let bytes = frame.assumingMemoryBound(to: UInt8.self)
+        bytes[0] = UtopiaMessageType.stimulusEvent.rawValue
+        bytes[1] = 0
+        bytes[2] = UInt8(truncatingIfNeeded: payloadLength)
+        bytes[3] = UInt8(truncatingIfNeeded: payloadLength &>> 8)
+        bytes[4] = UInt8(truncatingIfNeeded: timestamp)
+        bytes[5] = UInt8(truncatingIfNeeded: timestamp &>> 8)
+        bytes[6] = UInt8(truncatingIfNeeded: timestamp &>> 16)
+        bytes[7] = UInt8(truncatingIfNeeded: timestamp &>> 24)
+        bytes[8] = UInt8(truncatingIfNeeded: objects)
+        event.objIDs.withUnsafeBufferPointer { ids in
+            event.objStates.withUnsafeBufferPointer { states in
+                for object in 0..<objects {
+                    bytes[9 &+ 2 &* object] = ids[object]
+                    bytes[10 &+ 2 &* object] = states[object]
                 }
             }
-            buffer.append(contentsOf: UnsafeBufferPointer(frame))
+        }
+    }
+
+    /// Appends a framed STIMULUSEVENT to `buffer` in one copy, or throws and
+    /// leaves `buffer` unchanged.
+    static func appendFramed(_ event: StimulusEvent, into buffer: inout [UInt8]) throws(UtopiaEncodingError) {
+        let frameLength = try framedLength(of: event)
+        buffer.reserveGeometrically(extra: frameLength)
+        withUnsafeTemporaryAllocation(byteCount: frameLength, alignment: 1) { frame in
+            writeFramed(event, to: frame.baseAddress!)
+            buffer.append(contentsOf: UnsafeRawBufferPointer(frame))
         }
     }
 }

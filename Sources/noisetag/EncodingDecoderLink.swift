@@ -1,35 +1,43 @@
 import NoiseTagging
 import UtopiaProtocol
 
-/// A decoder link that does what the ZeroMQ link does before the socket:
-/// encodes every sent message into one reused byte buffer. Nothing arrives.
+/// A decoder link that encodes every sent message, as a link to a real
+/// decoder must, into one reused buffer, and goes no further: nothing is
+/// queued or sent, nothing arrives. The frame benchmark measures the
+/// engine's work up to the wire format with it; the hand-off to the ZeroMQ
+/// I/O thread is what `noisetag bench bridge` measures.
 ///
 /// ```swift
 /// let link = EncodingDecoderLink()
 /// let controller = NoiseTagController(clock: VirtualClock(), decoderLink: link)
 /// ```
 final class EncodingDecoderLink: DecoderLink {
+    /// Room for the largest Utopia message: header and a 65,535-byte payload.
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: UtopiaCodec.headerLength + UtopiaCodec.maximumPayloadLength, alignment: 16)
     // Owned by the engine thread, as the controller's state is: no run-time
     // exclusivity checks (see NoiseTagController).
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var frameLength = 0
     @exclusivity(unchecked) private var encodedStimulusEvents = 0
     @exclusivity(unchecked) private var refusedMessages = 0
 
-    init(capacity: Int = 4096) { buffer.reserveCapacity(capacity) }
+    deinit { buffer.deallocate() }
 
     /// Bytes of the latest encoded frame (header and payload).
-    var lastFrameLength: Int { buffer.count }
+    var lastFrameLength: Int { frameLength }
+    /// The latest encoded frame.
+    var lastFrame: [UInt8] { Array(buffer[..<frameLength]) }
     /// STIMULUSEVENTs encoded so far.
     var stimulusEvents: Int { encodedStimulusEvents }
     /// Messages the codec refused (too large or inconsistent).
     var refused: Int { refusedMessages }
 
     func send(_ message: UtopiaMessage) {
-        buffer.removeAll(keepingCapacity: true)
-        guard UtopiaCodec.encode(message, into: &buffer) else {
+        guard let length = UtopiaCodec.encode(message, into: buffer) else {
             refusedMessages += 1
             return
         }
+        frameLength = length
         if case .stimulusEvent = message { encodedStimulusEvents += 1 }
     }
 

@@ -1,5 +1,6 @@
 import Histogram
 import NoiseTagging
+import UtopiaProtocol
 
 /// Times the engine's work for one flicker frame through the real engine: a
 /// controller on a virtual clock in Test mode (no trial time limit), `controls`
@@ -34,6 +35,7 @@ struct FrameBenchmark {
         controller.trialsAreRunning = true
 
         let period = 1 / Double(settings.intFor(.preferredNFramesPerSecond))
+        let palette = StimulusPalette(settings: settings)
         let origin = clock.now
         var index = 0
         func nextFrame() -> FrameTiming {
@@ -72,6 +74,11 @@ struct FrameBenchmark {
         let expectedBytes = 4 + 5 + 2 * controls
         guard link.lastFrameLength == expectedBytes else {
             throw FrameBenchmarkError("\(controls) controls: a STIMULUSEVENT of \(link.lastFrameLength) bytes, expected \(expectedBytes)")
+        }
+        guard case .stimulusEvent(let last)? = try? UtopiaCodec.decode(frame: link.lastFrame).first,
+              last.objIDs == (1...controls).map({ UInt8($0) }),
+              zip(unit.buttons, last.objStates).allSatisfy({ $0.flickerColor == palette.color(forState: $1) }) else {
+            throw FrameBenchmarkError("\(controls) controls: the last encoded frame does not decode to the buttons' states")
         }
         return FrameBenchmarkResult(
             controls: controls, frames: frames,

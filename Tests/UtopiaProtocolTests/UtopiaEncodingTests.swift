@@ -95,4 +95,27 @@ struct UtopiaEncodingTests {
         #expect(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 0)))[1] == 0)
         #expect(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 0, stateMessage: "")))[1] == 1)
     }
+
+    @Test func encodingInPlaceWritesTheSameBytesOrNothing() throws {
+        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: UtopiaCodec.headerLength + UtopiaCodec.maximumPayloadLength,
+                                                         alignment: 8)
+        defer { out.deallocate() }
+        let everyObject = StimulusEvent(timestamp: -5, objIDs: (0...254).map { UInt8($0) },
+                                        objStates: (0...254).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let messages: [UtopiaMessage] = [
+            .stimulusEvent(everyObject),
+            .stimulusEvent(StimulusEvent(timestamp: Int32.max, objIDs: [], objStates: [])),
+            .heartbeat(Heartbeat(timestamp: 3, stateMessage: "prêt")),
+            log(payloadLength: UtopiaCodec.maximumPayloadLength),
+        ]
+        for message in messages {
+            let expected = try UtopiaCodec.encodeChecked(message)
+            let length = try #require(UtopiaCodec.encode(message, into: out))
+            #expect(Array(out[..<length]) == expected)
+            // One byte short: refused, never truncated.
+            #expect(UtopiaCodec.encode(message, into: UnsafeMutableRawBufferPointer(rebasing: out[..<(length - 1)])) == nil)
+        }
+        #expect(UtopiaCodec.encode(.stimulusEvent(StimulusEvent(timestamp: 0, objIDs: [1, 2], objStates: [1])), into: out) == nil)
+        #expect(UtopiaCodec.encode(log(payloadLength: 65_536), into: out) == nil)
+    }
 }
