@@ -103,6 +103,39 @@ struct FrameRenderingTests {
         #expect(events.count < 40, "no flicker frame after the trial stopped")
     }
 
+    @Test("a link that replaces itself while sending is kept alive until its send returns; later frames go to the new link")
+    func linkReplacedDuringSend() throws {
+        final class Journal { var lines: [String] = [] }
+        final class SelfReplacingLink: DecoderLink {
+            let journal: Journal
+            let replace: () -> Void
+            var stimulusEvents = 0
+            init(journal: Journal, replace: @escaping () -> Void) { self.journal = journal; self.replace = replace }
+            deinit { journal.lines.append("freed") }
+            func send(_ message: UtopiaMessage) {
+                guard case .stimulusEvent = message else { return }
+                stimulusEvents += 1
+                if stimulusEvents == 5 { replace() }
+                journal.lines.append("send \(stimulusEvents) returned")
+            }
+            func receive() -> [UtopiaMessage] { [] }
+        }
+        let h = try EngineHarness(buttons: 2) { try $0.set(value: .bool(true), for: .disableMaxTestTrialDuration) }
+        let journal = Journal(), replacement = InMemoryDecoderLink()
+        h.controller.decoderLink = SelfReplacingLink(journal: journal) { [unowned controller = h.controller] in
+            controller.decoderLink = replacement
+        }
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.trialsAreRunning = true
+        for i in 0..<20 {
+            h.clock.advance(to: Double(i) / 60)
+            h.controller.tick(frame: FrameTiming(index: i, deadline: Double(i) / 60, time: Double(i) / 60, period: 1.0 / 60))
+        }
+        #expect(journal.lines == (1...5).map { "send \($0) returned" } + ["freed"])
+        let later = replacement.sent.filter { if case .stimulusEvent = $0 { return true } else { return false } }
+        #expect(later.count == 15)
+    }
+
     @Test("framesPerBit 3 holds each state three frames; a second tick in the same frame sends nothing")
     func framesPerBit() throws {
         let h = try EngineHarness(buttons: 2) {

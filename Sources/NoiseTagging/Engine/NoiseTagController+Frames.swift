@@ -59,19 +59,18 @@ extension NoiseTagController {
     /// call the controller).
     @discardableResult
     func renderFrame(deadline: Double, now: Double) -> Bool {
-        guard let trial, trial.phase == .flicker else { return false }
-        let number = trial.number
-        if stimulus.trial != number { prepareStimulus(for: trial, firstDeadline: deadline) }
-        guard let index = stimulus.frameIndex(dueAt: deadline) else { return false }
-        stimulus.enter(frame: index)
-        var painter = FlickerPainter()
-        swap(&painter, &stimulus.painter)
+        // Fields read in place: binding the trial would cost a retain and a release.
+        guard trial?.phase == .flicker, let number = trial?.number else { return false }
+        if stimulus.trial != number, let trial { prepareStimulus(for: trial, firstDeadline: deadline) }
+        guard stimulus.enter(frameDueAt: deadline) else { return false }
         let states = stimulus.states
-        let offset = stimulus.offset
-        let palette = stimulus.palette
-        _ = states.withUnsafeBufferPointer { painter.paint(states: $0, from: offset, palette: palette) }
-        // Put the painter back unless a control started another flicker meanwhile.
-        if stimulus.trial == number { swap(&painter, &stimulus.painter) }
+        if var painter = stimulus.painter.take() {
+            let offset = stimulus.offset
+            let on = stimulus.palette.bitOn, off = stimulus.palette.bitOff
+            _ = states.withUnsafeBufferPointer { painter.paint(states: $0, from: offset, on: on, off: off) }
+            // Put the painter back unless a control started another flicker meanwhile.
+            if stimulus.trial == number, stimulus.painter == nil { stimulus.painter = painter }
+        }
         stimulus.framesRendered += 1
         send(.stimulusEvent(StimulusEvent(timestamp: MonotonicClock.utopiaTimestamp(for: now),
                                           objIDs: stimulus.objIDs, objStates: states)))

@@ -21,7 +21,7 @@ extension NoiseTagController {
     /// decoder answers; silence for `decoderTimeout` stops and blocks trials
     /// until messages flow again.
     func advanceLiveness(now: Double, heard: Bool) {
-        guard let link = decoderLink, link.monitorsLiveness else { return }
+        guard callLink({ $0.monitorsLiveness }) == true else { return }
         if liveness.started == nil {
             liveness.started = now
             liveness.state = .connecting

@@ -33,8 +33,16 @@ public final class NoiseTagController {
     /// The decoder link; nil runs without a decoder (touch presses only).
     /// Setting it restarts the connection watch.
     @exclusivity(unchecked) public var decoderLink: DecoderLink? {
-        didSet { liveness = DecoderLiveness() }
+        didSet { linkDidChange(from: oldValue) }
     }
+    /// ``decoderLink`` called without reference counting: see `callLink`.
+    @exclusivity(unchecked) var link: UnretainedDecoderLink?
+    /// Calls through `link` in progress (a link's code may run app code).
+    @exclusivity(unchecked) var linkCalls = 0
+    /// Links replaced while a call on them was in progress, kept alive until it returns.
+    @exclusivity(unchecked) var retiredLinks: [DecoderLink] = []
+    /// ``clock`` read without reference counting.
+    let tickClock: UnretainedClock
     @exclusivity(unchecked) var liveness = DecoderLiveness()
     @exclusivity(unchecked) var frameObservers: [(FrameRecord) -> Void] = []
     @exclusivity(unchecked) var trafficObservers: [(DecoderTraffic) -> Void] = []
@@ -85,8 +93,10 @@ public final class NoiseTagController {
     public init(clock: EngineClock = MonotonicClock.shared, settings: NoiseTagSettings = NoiseTagSettings(),
                 decoderLink: DecoderLink? = nil, seed: UInt64 = 0x5EED) {
         self.clock = clock
+        self.tickClock = UnretainedClock(clock)
         self.settings = settings
         self.decoderLink = decoderLink
+        self.link = decoderLink.map { UnretainedDecoderLink($0) }
         self.random = SplitMix64(seed: seed)
         self.appliedMode = NoiseTagMode(rawValue: settings.textFor(.mode)) ?? .test
         self.stimulus = StimulusFrameState(palette: StimulusPalette(settings: settings))
@@ -166,10 +176,9 @@ public final class NoiseTagController {
     /// ```
     public func tick(frame: FrameTiming? = nil) {
         if inbox.hasWork { for work in inbox.drain() { work(self) } }
-        let now = clock.now
+        let now = tickClock.now
         var heard = false
-        if let link = decoderLink {
-            let messages = link.receive()
+        if let messages = callLink({ $0.receive() }) {
             heard = !messages.isEmpty
             for message in messages {
                 if !trafficObservers.isEmpty {
@@ -178,14 +187,16 @@ public final class NoiseTagController {
                 }
                 handleDecoderMessage(message, now: now)
             }
-            for problem in link.receiveProblems() { emit(.decoderProblem(problem)) }
+            for problem in callLink({ $0.receiveProblems() }) ?? [] { emit(.decoderProblem(problem)) }
         }
         advanceLiveness(now: now, heard: heard)
-        expireBlocks(now: now)
-        advanceModeConfirmation(now: now)
-        advanceFeedback(now: now)
-        advanceTrial(now: now)
-        startTrialIfPossible(now: now)
+        // Each step below returns at once when its state is empty; the checks
+        // are repeated here to save the calls on most frames.
+        if blocks.isBlocked { expireBlocks(now: now) }
+        if modeConfirmation != nil { advanceModeConfirmation(now: now) }
+        if feedback != nil { advanceFeedback(now: now) }
+        if trial != nil { advanceTrial(now: now) }
+        if trial == nil { startTrialIfPossible(now: now) }
         let sent = renderFrame(deadline: frame?.deadline ?? now, now: now)
         tickCount += 1
         if !frameObservers.isEmpty {
@@ -226,12 +237,31 @@ public final class NoiseTagController {
     }
 
     func send(_ message: UtopiaMessage) {
-        guard let link = decoderLink else { return }
-        link.send(message)
+        guard callLink({ $0.send(message) }) != nil else { return }
         if !trafficObservers.isEmpty {
             let traffic = DecoderTraffic(time: clock.now, direction: .out, message: message)
             for observer in trafficObservers { observer(traffic) }
         }
+    }
+
+    /// Runs `body` on the decoder link, or returns nil without one. The
+    /// link is called unretained; should a call replace ``decoderLink`` (app
+    /// code in a link), the old link is kept until the outermost call returns.
+    @inline(__always)
+    func callLink<Result>(_ body: (UnretainedDecoderLink) -> Result) -> Result? {
+        guard let link else { return nil }
+        linkCalls &+= 1
+        let result = body(link)
+        linkCalls &-= 1
+        if linkCalls == 0, !retiredLinks.isEmpty { retiredLinks.removeAll() }
+        return result
+    }
+
+    /// Restarts the connection watch for a new ``decoderLink``.
+    private func linkDidChange(from old: DecoderLink?) {
+        if linkCalls > 0, let old { retiredLinks.append(old) }
+        link = decoderLink.map { UnretainedDecoderLink($0) }
+        liveness = DecoderLiveness()
     }
 
     private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue) {

@@ -34,6 +34,16 @@ final class Trial {
         self.phaseStart = startTime
     }
 
+    /// True in the flicker phase when `advanceTrial` has nothing to do at
+    /// `now`: no prediction to act on and the time limit not reached.
+    @inline(__always)
+    func isQuietFlicker(at now: Double) -> Bool {
+        guard phase == .flicker, let flickerStart else { return false }
+        if latestPrediction != nil, !mode.isTraining { return false }
+        guard let flickerLimit else { return true }
+        return now - flickerStart < flickerLimit
+    }
+
     func entry(objectID: Int) -> FlickerEntry? { entries.first { $0.objectID == objectID } }
 
     func entry(for control: any NoiseTagControl) -> FlickerEntry? { entries.first { $0.control === control } }

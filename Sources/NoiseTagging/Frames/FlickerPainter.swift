@@ -14,7 +14,7 @@
 ///
 /// ```swift
 /// var painter = FlickerPainter(controls: trial.entries.map(\.control))
-/// states.withUnsafeBufferPointer { _ = painter.paint(states: $0, from: 0, palette: palette) }
+/// states.withUnsafeBufferPointer { _ = painter.paint(states: $0, from: 0, on: palette.bitOn, off: palette.bitOff) }
 /// ```
 struct FlickerPainter {
     /// Calls `setFlickerColor` on an object known to be a `Control`.
@@ -49,7 +49,8 @@ struct FlickerPainter {
     private let slots: [Slot]
     /// True when every control is a plain button: painting is then a loop of stores.
     private let onlyPlainButtons: Bool
-    /// The code state each control shows (its colour's source), or `unpainted`.
+    /// The code state each control shows (its colour's source), or
+    /// `unpainted`; kept only when some control is not a plain button.
     private var shown: [UInt8]
 
     /// A painter for `controls`, in order; none is painted yet.
@@ -63,25 +64,20 @@ struct FlickerPainter {
     /// The number of controls painted.
     var count: Int { slots.count }
 
-    /// Gives control k the colour of `states[start + k]` when that state is
-    /// not the one it shows, for every k in order. Returns how many controls
-    /// were painted.
+    /// Gives control k the colour of `states[start + k]` (`on` for a non-zero
+    /// state, else `off`) when that state is not the one it shows, for every
+    /// k in order. Returns how many controls were painted.
     ///
     /// Controls run their own code here; the caller must not hold an access
     /// to anything a control could reach (the controller moves the painter
     /// out of its state while painting).
-    mutating func paint(states: UnsafeBufferPointer<UInt8>, from start: Int, palette: StimulusPalette) -> Int {
+    mutating func paint(states: UnsafeBufferPointer<UInt8>, from start: Int, on: NoiseTagColor, off: NoiseTagColor) -> Int {
         precondition(start >= 0 && start + slots.count <= states.count, "one state per control is needed")
         let states = UnsafeBufferPointer(rebasing: states[start...])
-        let on = palette.bitOn, off = palette.bitOff
-        let onlyPlainButtons = onlyPlainButtons
         return withExtendedLifetime(controls) {
             slots.withUnsafeBufferPointer { slots in
-                shown.withUnsafeMutableBufferPointer { shown in
-                    onlyPlainButtons
-                        ? Self.paintButtons(slots, states, &shown, on, off)
-                        : Self.paintAny(slots, states, &shown, on, off)
-                }
+                if onlyPlainButtons { return Self.paintButtons(slots, states, on, off) }
+                return shown.withUnsafeMutableBufferPointer { Self.paintAny(slots, states, &$0, on, off) }
             }
         }
     }
@@ -90,7 +86,6 @@ struct FlickerPainter {
     /// changed or not (storing the colour a button has changes nothing
     /// anyone sees), without a branch on the code's random bits.
     private static func paintButtons(_ slots: UnsafeBufferPointer<Slot>, _ states: UnsafeBufferPointer<UInt8>,
-                                     _ shown: inout UnsafeMutableBufferPointer<UInt8>,
                                      _ on: NoiseTagColor, _ off: NoiseTagColor) -> Int {
         let blend = ColorBlend(off: off, on: on)
         for k in 0..<slots.count {
@@ -98,7 +93,6 @@ struct FlickerPainter {
             Unmanaged<NoiseTagButton>.fromOpaque(slots[k].object.toOpaque())
                 ._withUnsafeGuaranteedRef { $0.storeFlickerColor(color) }
         }
-        _ = UnsafeMutableBufferPointer(rebasing: shown[..<states.count]).update(fromContentsOf: states)
         return slots.count
     }
 

@@ -15,8 +15,10 @@ struct StimulusFrameState {
     var observingPeriod = false
     var objIDs: [UInt8] = []
     var states: [UInt8] = []
-    /// Paints the flickering controls, in entry order: control k's state is `states[offset + k]`.
-    var painter = FlickerPainter()
+    /// Paints the flickering controls, in entry order: control k's state is
+    /// `states[offset + k]`. Nil before the first flicker, and while painting
+    /// (the controller takes it out so that no control can reach it).
+    var painter: FlickerPainter?
     /// Every object's code, bit-major: the states of code position `bit`
     /// for all objects (in `objIDs` order) are `codes[bit * objectCount ..<
     /// (bit + 1) * objectCount]`, so a frame's states are one contiguous copy.
@@ -45,22 +47,20 @@ struct StimulusFrameState {
         states = Array(repeating: 0, count: objects)
     }
 
-    /// The index of the frame due at `deadline`: periods since the flicker's
-    /// first frame, rounded; nil when that frame, or a later one, was
-    /// already rendered (or the deadline is before the first frame's).
-    func frameIndex(dueAt deadline: Double) -> Int? {
+    /// Enters the frame due at `deadline` (periods since the flicker's first
+    /// frame, rounded) and loads its states; false, changing nothing, when
+    /// that frame or a later one was already rendered (or the deadline is
+    /// before the first frame's).
+    mutating func enter(frameDueAt deadline: Double) -> Bool {
         let periods = (deadline - firstDeadline) / period
         // Round half up by truncation (cheaper than `rounded()`, a libm call);
         // only valid from -0.5 on, and nothing before frame 0 is rendered.
-        guard periods >= -0.5 else { return nil }
+        guard periods >= -0.5 else { return false }
         let index = Int(periods + 0.5)
-        return index > lastIndex ? index : nil
-    }
-
-    /// Marks frame `index` rendered and loads its states.
-    mutating func enter(frame index: Int) {
+        guard index > lastIndex else { return false }
         lastIndex = index
         loadStates(bit: index / framesPerBit)
+        return true
     }
 
     /// Copies every object's state for code position `bit` into `states`, in place.
