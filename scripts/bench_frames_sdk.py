@@ -20,6 +20,12 @@ such as `noisetag codes generate --kind mgold --poly 000100001,001101001`.
 
 With --swift-json FILE (the output of `noisetag bench frames --json`), prints
 one table of both, with the SDK/Swift ratios of the medians and p99s.
+
+With --compare SWIFT.json... --with SDK.json... (rounds run alternately by
+scripts/bench-frames), prints the median over rounds of each figure, the
+ratios of those, and each round's ratio of medians: on a shared machine the
+speed of both sides drifts with the neighbours' load, and rounds taken close
+in time pair like with like.
 """
 import argparse
 import contextlib
@@ -78,14 +84,33 @@ def timer_overhead():
     return deltas[len(deltas) // 2]
 
 
-def comparison(swift, sdk):
-    """The combined table: Swift and SDK figures per control count, and the ratios."""
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def merged(reports):
+    """One report whose figures are the medians over `reports` (rounds)."""
+    first = reports[0]
+    results = []
+    for index, row in enumerate(first["results"]):
+        rows = [r["results"][index] for r in reports]
+        results.append({"controls": row["controls"],
+                        **{key: round(median([r[key] for r in rows])) for key in ("medianNs", "p99Ns", "p999Ns")}})
+    return {**first, "results": results, "rounds": len(reports),
+            "timerOverheadNs": round(median([r["timerOverheadNs"] for r in reports]))}
+
+
+def comparison(swift, sdk, rounds=None):
+    """The combined table: Swift and SDK figures per control count, and the
+    ratios; with `rounds` (pairs of reports), each round's ratio of medians."""
     rows = {r["controls"]: r for r in swift["results"]}
     head = ("controls", "Swift med", "p99", "p99.9", "SDK med", "p99", "p99.9", "SDK/Swift med", "p99")
+    taken = f"median of {swift['rounds']} alternating rounds, " if "rounds" in swift else ""
     lines = [
-        f"per-frame time in ns; Swift {swift['build']} build, {swift['frames']} frames "
-        f"(timer {swift['timerOverheadNs']} ns); SDK mindaffectBCI 0.9.24, {sdk['frames']} frames "
-        f"(timer {sdk['timerOverheadNs']} ns)",
+        f"per-frame time in ns, {taken}{swift['frames']} frames each; Swift {swift['build']} build "
+        f"(timer {swift['timerOverheadNs']} ns); SDK mindaffectBCI 0.9.24 (timer {sdk['timerOverheadNs']} ns)",
         "  ".join(f"{h:>9}" for h in head),
     ]
     for s in sdk["results"]:
@@ -95,18 +120,38 @@ def comparison(swift, sdk):
         cells = [w["controls"], w["medianNs"], w["p99Ns"], w["p999Ns"], s["medianNs"], s["p99Ns"], s["p999Ns"],
                  f"{s['medianNs'] / w['medianNs']:.0f}x", f"{s['p99Ns'] / w['p99Ns']:.0f}x"]
         lines.append("  ".join(f"{c:>9}" for c in cells))
+    if rounds:
+        lines.append("SDK/Swift ratio of medians in each round:")
+        for index, s in enumerate(sdk["results"]):
+            ratios = [f"{b['results'][index]['medianNs'] / a['results'][index]['medianNs']:.0f}x" for a, b in rounds]
+            lines.append(f"{s['controls']:>9}  " + " ".join(ratios))
     return "\n".join(lines)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--codebook", required=True, help="codebook file (MindAffect text format)")
+    parser.add_argument("--codebook", help="codebook file (MindAffect text format); needed to measure")
     parser.add_argument("--frames", type=int, default=20_000, help="timed frames per control count")
     parser.add_argument("--warmup", type=int, default=2_000, help="untimed frames first")
     parser.add_argument("--controls", default="9,36,64,255", help="object counts, comma separated")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--swift-json", help="`noisetag bench frames --json` output to compare with")
+    parser.add_argument("--compare", nargs="+", metavar="SWIFT_JSON", help="Swift reports of alternating rounds")
+    parser.add_argument("--with", dest="sdk_reports", nargs="+", metavar="SDK_JSON", help="SDK reports of the same rounds")
     args = parser.parse_args()
+    if args.compare:
+        if not args.sdk_reports or len(args.sdk_reports) != len(args.compare):
+            raise SystemExit("--compare needs --with and one SDK report per Swift report")
+        swift, sdk = [load(p) for p in args.compare], [load(p) for p in args.sdk_reports]
+        print(comparison(merged(swift), merged(sdk), rounds=list(zip(swift, sdk))))
+        return
+    if not args.codebook:
+        parser.error("--codebook is needed to measure the SDK")
     counts = [int(c) for c in args.controls.split(",")]
     report = {
         "benchmark": "frames", "sdk": "mindaffectBCI 0.9.24", "frames": args.frames, "warmupFrames": args.warmup,
@@ -114,8 +159,7 @@ def main():
         "results": [bench(args.codebook, n, args.frames, args.warmup) for n in counts],
     }
     if args.swift_json:
-        with open(args.swift_json) as f:
-            print(comparison(json.load(f), report))
+        print(comparison(load(args.swift_json), report))
     elif args.json:
         print(json.dumps(report, sort_keys=True))
     else:
