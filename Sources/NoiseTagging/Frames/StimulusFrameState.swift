@@ -39,9 +39,13 @@ struct StimulusFrameState {
         precondition(length > 0 && objectCodes.allSatisfy { $0.count == length },
                      "a trial's codes come from one codebook: non-empty and of one length")
         let objects = objectCodes.count
-        codes = Array(repeating: 0, count: objects * length)
-        for (object, code) in objectCodes.enumerated() {
-            for (bit, state) in code.enumerated() { codes[bit * objects + object] = state }
+        codes = Array(unsafeUninitializedCapacity: objects * length) { transposed, initialized in
+            for (object, code) in objectCodes.enumerated() {
+                code.withUnsafeBufferPointer { code in
+                    for bit in 0..<length { transposed.initializeElement(at: bit &* objects &+ object, to: code[bit]) }
+                }
+            }
+            initialized = objects * length
         }
         codeLength = length
         states = Array(repeating: 0, count: objects)
