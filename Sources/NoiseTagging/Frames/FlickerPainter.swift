@@ -84,14 +84,22 @@ struct FlickerPainter {
 
     /// The loop for plain buttons only: every button's colour is stored,
     /// changed or not (storing the colour a button has changes nothing
-    /// anyone sees), without a branch on the code's random bits.
+    /// anyone sees), without a branch on the code's random bits: a branch
+    /// on them is mispredicted about half the time, which costs more than
+    /// the store.
     private static func paintButtons(_ slots: UnsafeBufferPointer<Slot>, _ states: UnsafeBufferPointer<UInt8>,
                                      _ on: NoiseTagColor, _ off: NoiseTagColor) -> Int {
-        let blend = ColorBlend(off: off, on: on)
-        for k in 0..<slots.count {
-            let color = blend.color(forState: states[k])
-            Unmanaged<NoiseTagButton>.fromOpaque(slots[k].object.toOpaque())
-                ._withUnsafeGuaranteedRef { $0.storeFlickerColor(color) }
+        // The two colours side by side; a state picks one by address, not by a branch.
+        withUnsafeTemporaryAllocation(of: NoiseTagColor.self, capacity: 2) { colors in
+            colors.initializeElement(at: 0, to: off)
+            colors.initializeElement(at: 1, to: on)
+            let base = UnsafeRawPointer(colors.baseAddress!)
+            for k in 0..<slots.count {
+                let offset = Int(truncatingIfNeeded: (UInt32(states[k]) &+ 0xFF) &>> 8) &* MemoryLayout<NoiseTagColor>.stride
+                let color = base.load(fromByteOffset: offset, as: NoiseTagColor.self)
+                Unmanaged<NoiseTagButton>.fromOpaque(slots[k].object.toOpaque())
+                    ._withUnsafeGuaranteedRef { $0.storeFlickerColor(color) }
+            }
         }
         return slots.count
     }
@@ -115,28 +123,5 @@ struct FlickerPainter {
             }
         }
         return painted
-    }
-
-    /// Picks the on or the off colour with bit masks instead of a branch:
-    /// code bits are random, so a branch on them is mispredicted about half
-    /// the time, which costs more than the whole store.
-    private struct ColorBlend {
-        let off: (UInt64, UInt64, UInt64)
-        let difference: (UInt64, UInt64, UInt64)
-
-        init(off: NoiseTagColor, on: NoiseTagColor) {
-            self.off = (off.red.bitPattern, off.green.bitPattern, off.blue.bitPattern)
-            difference = (off.red.bitPattern ^ on.red.bitPattern, off.green.bitPattern ^ on.green.bitPattern,
-                          off.blue.bitPattern ^ on.blue.bitPattern)
-        }
-
-        @inline(__always)
-        func color(forState state: UInt8) -> NoiseTagColor {
-            // All ones for a non-zero state, else zero.
-            let mask = 0 &- UInt64(truncatingIfNeeded: (UInt32(state) &+ 0xFF) &>> 8)
-            return NoiseTagColor(unclamped: Double(bitPattern: off.0 ^ (difference.0 & mask)),
-                                 Double(bitPattern: off.1 ^ (difference.1 & mask)),
-                                 Double(bitPattern: off.2 ^ (difference.2 & mask)))
-        }
     }
 }
