@@ -25,6 +25,7 @@ extension EngineClock {
     /// ```swift
     /// MonotonicClock.utopiaTimestamp(for: 1.5) == 1500
     /// ```
+    @inlinable
     public static func utopiaTimestamp(for seconds: Double) -> Int32 {
         let millis = (seconds * 1000).rounded(.down)
         // Within ±2^63 ms (292 million years) the low 32 bits of the integer

@@ -17,8 +17,7 @@ import UtopiaProtocol
 struct UnretainedDecoderLink {
     private protocol Calls {
         static func send(_ message: UtopiaMessage, on object: AnyObject)
-        static func receive(on object: AnyObject) -> [UtopiaMessage]
-        static func receiveProblems(on object: AnyObject) -> [String]
+        static func receive(on object: AnyObject) -> (messages: [UtopiaMessage], problems: [String])
         static func monitorsLiveness(on object: AnyObject) -> Bool
     }
 
@@ -26,11 +25,9 @@ struct UnretainedDecoderLink {
         static func send(_ message: UtopiaMessage, on object: AnyObject) {
             unsafeDowncast(object, to: Link.self).send(message)
         }
-        static func receive(on object: AnyObject) -> [UtopiaMessage] {
-            unsafeDowncast(object, to: Link.self).receive()
-        }
-        static func receiveProblems(on object: AnyObject) -> [String] {
-            unsafeDowncast(object, to: Link.self).receiveProblems()
+        static func receive(on object: AnyObject) -> (messages: [UtopiaMessage], problems: [String]) {
+            let link = unsafeDowncast(object, to: Link.self)
+            return (link.receive(), link.receiveProblems())
         }
         static func monitorsLiveness(on object: AnyObject) -> Bool {
             unsafeDowncast(object, to: Link.self).monitorsLiveness
@@ -49,11 +46,10 @@ struct UnretainedDecoderLink {
     /// ``DecoderLink/send(_:)``.
     func send(_ message: UtopiaMessage) { object._withUnsafeGuaranteedRef { calls.send(message, on: $0) } }
 
-    /// ``DecoderLink/receive()``.
-    func receive() -> [UtopiaMessage] { object._withUnsafeGuaranteedRef { calls.receive(on: $0) } }
-
-    /// ``DecoderLink/receiveProblems()``.
-    func receiveProblems() -> [String] { object._withUnsafeGuaranteedRef { calls.receiveProblems(on: $0) } }
+    /// ``DecoderLink/receive()`` and then ``DecoderLink/receiveProblems()``, in one call.
+    func receive() -> (messages: [UtopiaMessage], problems: [String]) {
+        object._withUnsafeGuaranteedRef { calls.receive(on: $0) }
+    }
 
     /// ``DecoderLink/monitorsLiveness``.
     var monitorsLiveness: Bool { object._withUnsafeGuaranteedRef { calls.monitorsLiveness(on: $0) } }

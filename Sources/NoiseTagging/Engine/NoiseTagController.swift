@@ -178,7 +178,7 @@ public final class NoiseTagController {
         if inbox.hasWork { for work in inbox.drain() { work(self) } }
         let now = tickClock.now
         var heard = false
-        if let messages = callLink({ $0.receive() }) {
+        if let (messages, problems) = callLink({ $0.receive() }) {
             heard = !messages.isEmpty
             for message in messages {
                 if !trafficObservers.isEmpty {
@@ -187,7 +187,7 @@ public final class NoiseTagController {
                 }
                 handleDecoderMessage(message, now: now)
             }
-            for problem in callLink({ $0.receiveProblems() }) ?? [] { emit(.decoderProblem(problem)) }
+            for problem in problems { emit(.decoderProblem(problem)) }
         }
         advanceLiveness(now: now, heard: heard)
         // Each step below returns at once when its state is empty; the checks

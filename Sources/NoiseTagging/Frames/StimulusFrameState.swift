@@ -68,6 +68,7 @@ struct StimulusFrameState {
     }
 
     /// Copies every object's state for code position `bit` into `states`, in place.
+    @inline(__always)
     mutating func loadStates(bit: Int) {
         let objects = states.count
         let row = (bit % codeLength) * objects
