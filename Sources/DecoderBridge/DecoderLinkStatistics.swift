@@ -17,4 +17,7 @@ public struct DecoderLinkStatistics: Equatable, Sendable, Codable {
     public var droppedPredictions = 0
     /// Other messages dropped because the engine fell behind.
     public var droppedOther = 0
+    /// Messages waiting for the I/O thread when the snapshot was taken; at
+    /// ``ZeroMQDecoderLink/outboundCapacity`` a new one pushes out the oldest.
+    public var queued = 0
 }

@@ -23,6 +23,13 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// How long ``close()`` lets frames still queued for a connected decoder
     /// (typically the last SELECTION) go out before dropping them, milliseconds.
     public static let closeLingerMilliseconds: Int32 = 250
+    /// Messages libzmq holds for the decoder (ZMQ_SNDHWM); beyond, a send
+    /// fails and the message is counted unsent.
+    ///
+    /// ```swift
+    /// let limit = ZeroMQDecoderLink.sendHighWaterMark
+    /// ```
+    public static let sendHighWaterMark: Int32 = 10_000
     private let context: ZeroMQContext
     private let socket: ZeroMQSocket
     private let wake: EventFD
@@ -50,7 +57,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         socket = try ZeroMQSocket(context: context, type: .dealer)
         try socket.setOption(ZMQ_IMMEDIATE, Int32(1))          // no queueing for a decoder that is not there
         try socket.setOption(ZMQ_RECONNECT_IVL, Int32(100))
-        try socket.setOption(ZMQ_SNDHWM, Int32(10_000))
+        try socket.setOption(ZMQ_SNDHWM, Self.sendHighWaterMark)
         try socket.setOption(ZMQ_RCVHWM, Int32(10_000))
         wake = try EventFD()
         try socket.connect(endpoint)
@@ -119,6 +126,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var snapshot = counters
+        snapshot.queued = outbound.count
         snapshot.droppedPredictions = inbox.droppedPredictions
         snapshot.droppedOther = inbox.droppedOther
         return snapshot

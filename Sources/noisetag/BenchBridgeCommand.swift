@@ -9,8 +9,11 @@ struct BenchBridgeCommand: ParsableCommand {
         discussion: """
         One-way latency engine → decoder, the prediction round trip (STIMULUSEVENT \
         out through the engine's ZeroMQ link, PREDICTEDTARGETPROB back, drained by \
-        the link), STIMULUSEVENT throughput, and in the same run a bare libzmq \
-        DEALER/ROUTER ping-pong with the same frames as the floor. Build with -c release.
+        the link), STIMULUSEVENT throughput (a burst sent as fast as the engine \
+        thread can while fewer than half the link's queue or high-water mark is in \
+        flight, so that nothing is dropped by design), and in the same run a bare \
+        libzmq DEALER/ROUTER ping-pong with the same frames as the floor. Build with \
+        -c release.
         """)
 
     @Option(help: "Timed messages per latency measurement.")

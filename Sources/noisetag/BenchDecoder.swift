@@ -53,14 +53,15 @@ final class BenchDecoder: @unchecked Sendable {
         return nil
     }
 
-    /// Waits until `expected` messages arrived; the time of the last one, or nil on timeout.
-    func waitForCount(_ expected: Int, timeoutNanoseconds: UInt64) -> UInt64? {
+    /// Waits until `done(messages arrived so far)` holds; the time of the
+    /// last arrival, or nil on timeout.
+    func waitForCount(timeoutNanoseconds: UInt64, until done: (Int) -> Bool) -> UInt64? {
         let deadline = NanosecondClock.now() &+ timeoutNanoseconds
         while NanosecondClock.now() < deadline {
             lock.lock()
             let (n, last) = (received, lastArrival)
             lock.unlock()
-            if n >= expected { return last }
+            if done(n) { return last }
             usleep(200)
         }
         return nil

@@ -68,6 +68,7 @@ struct ZeroMQDecoderLinkTests {
         let link = try ZeroMQDecoderLink(endpoint: "ipc://\(folder.path)/decoder.sock")
         for i in 0..<100 { link.send(.heartbeat(Heartbeat(timestamp: Int32(i)))) }
         #expect(eventually { link.statistics.unsent == 100 })
+        #expect(link.statistics.queued == 0, "nothing waits once counted unsent")
         link.close()
         link.close()   // twice is harmless
     }
