@@ -43,7 +43,8 @@ struct FrameRenderingTests {
     /// `states` with each run of equal states cut to its first: what a
     /// control that is painted only on a change sees.
     private func changes(_ states: [UInt8], _ palette: StimulusPalette) -> [NoiseTagColor] {
-        states.indices.filter { $0 == 0 || states[$0] != states[$0 - 1] }.map { palette.color(forState: states[$0]) }
+        let colors = states.map { palette.color(forState: $0) }
+        return colors.indices.filter { $0 == 0 || colors[$0] != colors[$0 - 1] }.map { colors[$0] }
     }
 
     @Test("controls of any kind (own types, button subclasses) are painted on the first frame and on every change")
@@ -78,6 +79,33 @@ struct FrameRenderingTests {
         #expect(lamp.painted.count < 20 && logging.painted.count < 20, "a code with repeated states skips frames")
         #expect(logging.flickerColor == palette.color(forState: book.codes[2][19]))
         #expect(buttonColors == (0..<20).map { palette.color(forState: book.codes[0][$0]) })
+    }
+
+    @Test("codes with states beyond 0 and 1: every non-zero state is on; a control is painted when its colour changes")
+    func multiLevelStates() throws {
+        final class Lamp: NoiseTagControl {
+            let noiseTagging = NoiseTagControlProperties(identifier: "lamp")
+            var painted: [NoiseTagColor] = []
+            func setFlickerColor(_ color: NoiseTagColor) { painted.append(color) }
+        }
+        let dir = try TemporaryDirectory()
+        let file = dir.url.appendingPathComponent("levels.txt").path
+        let codes: [[UInt8]] = [[2, 1, 0, 3, 3, 0], [2, 1, 0, 0, 3, 1]]
+        try CodebookFile(codebook: try Codebook(codes: codes)).write(toFile: file)
+        let h = try EngineHarness(buttons: 1) {
+            try $0.set(value: .text(file), for: .filenameNoiseTags)
+            try $0.set(value: .bool(true), for: .disableMaxTestTrialDuration)
+        }
+        let lamp = Lamp()
+        h.view.add(lamp)
+        let palette = StimulusPalette(settings: h.settings)
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.trialsAreRunning = true
+        var buttonColors: [NoiseTagColor?] = []
+        let events = frames(h, count: 6, from: 0) { _ in buttonColors.append(h.buttons[0].flickerColor) }
+        #expect(events.map(\.objStates) == (0..<6).map { [codes[0][$0], codes[1][$0]] })
+        #expect(buttonColors == codes[0].map { palette.color(forState: $0) })
+        #expect(lamp.painted == [palette.bitOn, palette.bitOff, palette.bitOn], "2 then 1, and 3 then 1, are one colour")
     }
 
     @Test("a control that ends the trial from setFlickerColor stops the flicker without a crash")

@@ -21,9 +21,8 @@ public protocol NoiseTagControl: AnyObject {
     var isHiddenOrInHiddenContainer: Bool { get }
 
     /// Paint the control in its flicker colour. During a flicker the engine
-    /// calls it on the first frame and then whenever its code state, and so
-    /// its colour, changes; the control keeps showing the colour until the
-    /// next call. Default: nothing.
+    /// calls it on the first frame and then whenever the colour changes; the
+    /// control keeps showing the colour until the next call. Default: nothing.
     func setFlickerColor(_ color: NoiseTagColor)
 
     /// Show press feedback in `color`, or go back to the default look for `nil`. Default: nothing.

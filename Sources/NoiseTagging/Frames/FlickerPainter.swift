@@ -2,8 +2,8 @@
 /// without touching any control's reference count.
 ///
 /// A control is painted on the first flicker frame and then only on frames
-/// where its code state differs from the one it shows, so a control keeps
-/// its colour for as long as its code does (``NoiseTagControl/setFlickerColor(_:)``).
+/// where its colour changes (its code state goes from zero to non-zero or
+/// back), so it keeps its colour in between (``NoiseTagControl/setFlickerColor(_:)``).
 ///
 /// Calling a method on an `any NoiseTagControl` loaded from an array costs
 /// a retain and a release (two atomic operations) per control and frame.
@@ -41,7 +41,7 @@ struct FlickerPainter {
         }
     }
 
-    /// The state shown before a control's first paint: no code state has it.
+    /// `shown` before a control's first paint (painted ones hold 0 or 1).
     private static let unpainted: UInt8 = 2
 
     /// Keeps every control alive while the painter exists.
@@ -49,7 +49,7 @@ struct FlickerPainter {
     private let slots: [Slot]
     /// True when every control is a plain button: painting is then a loop of stores.
     private let onlyPlainButtons: Bool
-    /// The code state each control shows (its colour's source), or
+    /// Per control, 1 when it shows the on colour, 0 for off, or
     /// `unpainted`; kept only when some control is not a plain button.
     private var shown: [UInt8]
 
@@ -65,8 +65,8 @@ struct FlickerPainter {
     var count: Int { slots.count }
 
     /// Gives control k the colour of `states[start + k]` (`on` for a non-zero
-    /// state, else `off`) when that state is not the one it shows, for every
-    /// k in order. Returns how many controls were painted.
+    /// state, else `off`) when that is not the colour it shows, for every k
+    /// in order. Returns how many controls were painted.
     ///
     /// Controls run their own code here; the caller must not hold an access
     /// to anything a control could reach (the controller moves the painter
@@ -109,11 +109,12 @@ struct FlickerPainter {
                                  _ shown: inout UnsafeMutableBufferPointer<UInt8>,
                                  _ on: NoiseTagColor, _ off: NoiseTagColor) -> Int {
         var painted = 0
-        for k in 0..<slots.count where shown[k] != states[k] {
-            let state = states[k]
-            shown[k] = state
+        for k in 0..<slots.count {
+            let bit: UInt8 = states[k] != 0 ? 1 : 0
+            guard shown[k] != bit else { continue }
+            shown[k] = bit
             painted &+= 1
-            let slot = slots[k], color = state != 0 ? on : off
+            let slot = slots[k], color = bit != 0 ? on : off
             // The object is alive (held by `controls`), so no retain is needed for the call.
             if let setter = slot.setter {
                 slot.object._withUnsafeGuaranteedRef { setter.setFlickerColor(color, on: $0) }
