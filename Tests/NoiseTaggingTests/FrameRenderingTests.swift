@@ -4,6 +4,13 @@ import UtopiaProtocol
 
 /// Pins what a flicker frame is, from the codebook alone: states, object IDs,
 /// colours, frames per bit, the training target at ID 0, hidden non-targets.
+/// A control of the app's own type that logs every colour it is given.
+private final class Lamp: NoiseTagControl {
+    let noiseTagging = NoiseTagControlProperties(identifier: "lamp")
+    var painted: [NoiseTagColor] = []
+    func setFlickerColor(_ color: NoiseTagColor) { painted.append(color) }
+}
+
 @Suite("Frame rendering")
 struct FrameRenderingTests {
     /// Ticks once per 60 Hz frame deadline from `start` and returns the STIMULUSEVENTs sent.
@@ -49,11 +56,6 @@ struct FrameRenderingTests {
 
     @Test("controls of any kind (own types, button subclasses) are painted on the first frame and on every change")
     func controlKinds() throws {
-        final class Lamp: NoiseTagControl {
-            let noiseTagging = NoiseTagControlProperties(identifier: "lamp")
-            var painted: [NoiseTagColor] = []
-            func setFlickerColor(_ color: NoiseTagColor) { painted.append(color) }
-        }
         final class LoggingButton: NoiseTagButton {
             var painted: [NoiseTagColor] = []
             override func setFlickerColor(_ color: NoiseTagColor) {
@@ -83,11 +85,6 @@ struct FrameRenderingTests {
 
     @Test("codes with states beyond 0 and 1: every non-zero state is on; a control is painted when its colour changes")
     func multiLevelStates() throws {
-        final class Lamp: NoiseTagControl {
-            let noiseTagging = NoiseTagControlProperties(identifier: "lamp")
-            var painted: [NoiseTagColor] = []
-            func setFlickerColor(_ color: NoiseTagColor) { painted.append(color) }
-        }
         let dir = try TemporaryDirectory()
         let file = dir.url.appendingPathComponent("levels.txt").path
         let codes: [[UInt8]] = [[2, 1, 0, 3, 3, 0], [2, 1, 0, 0, 3, 1]]
