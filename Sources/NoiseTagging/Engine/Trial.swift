@@ -1,5 +1,6 @@
 /// The trial in progress. Its controls and their actions are fixed when it
-/// starts and never change until it ends.
+/// starts and never change until it ends. Owned by the engine thread: its
+/// mutable fields skip run-time exclusivity checks (see `NoiseTagController`).
 final class Trial {
     let number: Int
     let mode: NoiseTagMode
