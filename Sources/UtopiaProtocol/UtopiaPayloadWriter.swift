@@ -15,9 +15,7 @@ enum UtopiaPayloadWriter {
         let length: Int
         switch message {
         case .heartbeat(let m): length = 4 + (m.stateMessage?.utf8.count ?? 0)
-        case .stimulusEvent(let m):
-            try checkObjects(.stimulusEvent, ids: m.objIDs.count, values: m.objStates.count)
-            length = 5 + 2 * m.objIDs.count
+        case .stimulusEvent(let m): length = try framedLength(of: m) - UtopiaCodec.headerLength
         case .predictedTargetProb: length = 9
         case .predictedTargetDist(let m):
             try checkObjects(.predictedTargetDist, ids: m.objIDs.count, values: m.probabilities.count)

@@ -19,14 +19,6 @@ public struct NoiseTagColor: Equatable, Hashable, Sendable, Codable, CustomStrin
         self.blue = min(max(blue, 0), 1)
     }
 
-    /// Components known to be in 0…1 already (taken from valid colours).
-    @inline(__always)
-    init(unclamped red: Double, _ green: Double, _ blue: Double) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-    }
-
     /// Parses `#RRGGBB` (the `#` is optional); nil when malformed.
     ///
     /// ```swift

@@ -7,8 +7,8 @@ import UtopiaProtocol
 /// and a release (two atomic operations) to keep the link alive during the
 /// call. This holds the link unretained, with its methods specialised for
 /// its concrete type when it is attached; the controller keeps the link
-/// alive (``NoiseTagController/decoderLink`` and, once replaced, until the
-/// tick ends).
+/// alive (``NoiseTagController/decoderLink`` and, when a call replaces it,
+/// until the outermost call returns).
 ///
 /// ```swift
 /// let link = UnretainedDecoderLink(controller.decoderLink!)

@@ -67,7 +67,7 @@ extension NoiseTagController {
         if var painter = stimulus.painter.take() {
             let offset = stimulus.offset
             let on = stimulus.palette.bitOn, off = stimulus.palette.bitOff
-            _ = states.withUnsafeBufferPointer { painter.paint(states: $0, from: offset, on: on, off: off) }
+            states.withUnsafeBufferPointer { painter.paint(states: $0, from: offset, on: on, off: off) }
             // Put the painter back unless a control started another flicker meanwhile.
             if stimulus.trial == number, stimulus.painter == nil { stimulus.painter = painter }
         }

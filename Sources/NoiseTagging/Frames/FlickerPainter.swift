@@ -14,7 +14,7 @@
 ///
 /// ```swift
 /// var painter = FlickerPainter(controls: trial.entries.map(\.control))
-/// states.withUnsafeBufferPointer { _ = painter.paint(states: $0, from: 0, on: palette.bitOn, off: palette.bitOff) }
+/// states.withUnsafeBufferPointer { painter.paint(states: $0, from: 0, on: palette.bitOn, off: palette.bitOff) }
 /// ```
 struct FlickerPainter {
     /// Calls `setFlickerColor` on an object known to be a `Control`.
@@ -61,23 +61,23 @@ struct FlickerPainter {
         shown = Array(repeating: Self.unpainted, count: controls.count)
     }
 
-    /// The number of controls painted.
-    var count: Int { slots.count }
-
     /// Gives control k the colour of `states[start + k]` (`on` for a non-zero
     /// state, else `off`) when that is not the colour it shows, for every k
-    /// in order. Returns how many controls were painted.
+    /// in order.
     ///
     /// Controls run their own code here; the caller must not hold an access
     /// to anything a control could reach (the controller moves the painter
     /// out of its state while painting).
-    mutating func paint(states: UnsafeBufferPointer<UInt8>, from start: Int, on: NoiseTagColor, off: NoiseTagColor) -> Int {
+    mutating func paint(states: UnsafeBufferPointer<UInt8>, from start: Int, on: NoiseTagColor, off: NoiseTagColor) {
         precondition(start >= 0 && start + slots.count <= states.count, "one state per control is needed")
         let states = UnsafeBufferPointer(rebasing: states[start...])
-        return withExtendedLifetime(controls) {
+        withExtendedLifetime(controls) {
             slots.withUnsafeBufferPointer { slots in
-                if onlyPlainButtons { return Self.paintButtons(slots, states, on, off) }
-                return shown.withUnsafeMutableBufferPointer { Self.paintAny(slots, states, &$0, on, off) }
+                if onlyPlainButtons {
+                    Self.paintButtons(slots, states, on, off)
+                } else {
+                    shown.withUnsafeMutableBufferPointer { Self.paintAny(slots, states, &$0, on, off) }
+                }
             }
         }
     }
@@ -88,7 +88,7 @@ struct FlickerPainter {
     /// on them is mispredicted about half the time, which costs more than
     /// the store.
     private static func paintButtons(_ slots: UnsafeBufferPointer<Slot>, _ states: UnsafeBufferPointer<UInt8>,
-                                     _ on: NoiseTagColor, _ off: NoiseTagColor) -> Int {
+                                     _ on: NoiseTagColor, _ off: NoiseTagColor) {
         // The two colours side by side; a state picks one by address, not by a branch.
         withUnsafeTemporaryAllocation(of: NoiseTagColor.self, capacity: 2) { colors in
             colors.initializeElement(at: 0, to: off)
@@ -101,19 +101,16 @@ struct FlickerPainter {
                     ._withUnsafeGuaranteedRef { $0.storeFlickerColor(color) }
             }
         }
-        return slots.count
     }
 
     /// The loop for controls of any kind.
     private static func paintAny(_ slots: UnsafeBufferPointer<Slot>, _ states: UnsafeBufferPointer<UInt8>,
                                  _ shown: inout UnsafeMutableBufferPointer<UInt8>,
-                                 _ on: NoiseTagColor, _ off: NoiseTagColor) -> Int {
-        var painted = 0
+                                 _ on: NoiseTagColor, _ off: NoiseTagColor) {
         for k in 0..<slots.count {
             let bit: UInt8 = states[k] != 0 ? 1 : 0
             guard shown[k] != bit else { continue }
             shown[k] = bit
-            painted &+= 1
             let slot = slots[k], color = bit != 0 ? on : off
             // The object is alive (held by `controls`), so no retain is needed for the call.
             if let setter = slot.setter {
@@ -123,6 +120,5 @@ struct FlickerPainter {
                     ._withUnsafeGuaranteedRef { $0.storeFlickerColor(color) }
             }
         }
-        return painted
     }
 }
