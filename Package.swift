@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "NoiseTagging",
-    platforms: [.macOS(.v13)],
     products: [
         .library(name: "NoiseTagging", targets: ["NoiseTagging"]),
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
@@ -35,5 +34,5 @@ let package = Package(
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )
