@@ -15,11 +15,9 @@ final class EncodingDecoderLink: DecoderLink {
     /// Room for the largest Utopia message: header and a 65,535-byte payload.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: UtopiaCodec.headerLength + UtopiaCodec.maximumPayloadLength, alignment: 16)
-    // Owned by the engine thread, as the controller's state is: no run-time
-    // exclusivity checks (see NoiseTagController).
-    @exclusivity(unchecked) private var frameLength = 0
-    @exclusivity(unchecked) private var encodedStimulusEvents = 0
-    @exclusivity(unchecked) private var refusedMessages = 0
+    private var frameLength = 0
+    private var encodedStimulusEvents = 0
+    private var refusedMessages = 0
 
     deinit { buffer.deallocate() }
 

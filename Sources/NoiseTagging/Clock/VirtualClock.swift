@@ -6,10 +6,6 @@
 /// ```
 public final class VirtualClock: EngineClock {
     /// The current virtual time in seconds.
-    ///
-    /// Read by the engine several times per tick; owned by the thread that
-    /// advances and ticks, so not checked for exclusive access at run time.
-    @exclusivity(unchecked)
     public private(set) var now: Double
 
     /// Creates a virtual clock at `start` seconds.

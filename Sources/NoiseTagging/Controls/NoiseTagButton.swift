@@ -16,10 +16,6 @@ open class NoiseTagButton: NoiseTagControl {
     /// Hides the button.
     public var isHidden: Bool = false
     /// The flicker colour of the latest frame, nil when not flickering.
-    ///
-    /// Written on the engine thread every flicker frame; not checked for
-    /// exclusive access at run time (the check costs more than the write).
-    @exclusivity(unchecked)
     public private(set) var flickerColor: NoiseTagColor?
     /// The press-feedback colour, nil for the default look.
     public private(set) var feedbackColor: NoiseTagColor?
@@ -41,12 +37,7 @@ open class NoiseTagButton: NoiseTagControl {
     }
 
     /// Remembers the flicker colour.
-    open func setFlickerColor(_ color: NoiseTagColor) { storeFlickerColor(color) }
-
-    /// What ``setFlickerColor(_:)`` does when not overridden; the engine
-    /// calls it directly on plain buttons (see `FlickerPainter`).
-    @inline(__always)
-    final func storeFlickerColor(_ color: NoiseTagColor) { flickerColor = color }
+    open func setFlickerColor(_ color: NoiseTagColor) { flickerColor = color }
 
     /// Remembers the feedback colour.
     open func setFeedbackColor(_ color: NoiseTagColor?) { feedbackColor = color }

@@ -59,15 +59,15 @@ extension NoiseTagController {
     /// call the controller).
     @discardableResult
     func renderFrame(deadline: Double, now: Double) -> Bool {
-        // Fields read in place: binding the trial would cost a retain and a release.
-        guard trial?.phase == .flicker, let number = trial?.number else { return false }
-        if stimulus.trial != number, let trial { prepareStimulus(for: trial, firstDeadline: deadline) }
+        guard let trial, trial.phase == .flicker else { return false }
+        let number = trial.number
+        if stimulus.trial != number { prepareStimulus(for: trial, firstDeadline: deadline) }
         guard stimulus.enter(frameDueAt: deadline) else { return false }
         let states = stimulus.states
         if var painter = stimulus.painter.take() {
             let offset = stimulus.offset
             let on = stimulus.palette.bitOn, off = stimulus.palette.bitOff
-            states.withUnsafeBufferPointer { painter.paint(states: $0, from: offset, on: on, off: off) }
+            painter.paint(states: states, from: offset, on: on, off: off)
             // Put the painter back unless a control started another flicker meanwhile.
             if stimulus.trial == number, stimulus.painter == nil { stimulus.painter = painter }
         }

@@ -21,7 +21,7 @@ extension NoiseTagController {
     /// decoder answers; silence for `decoderTimeout` stops and blocks trials
     /// until messages flow again.
     func advanceLiveness(now: Double, heard: Bool) {
-        guard callLink({ $0.monitorsLiveness }) == true else { return }
+        guard decoderLink?.monitorsLiveness == true else { return }
         if liveness.started == nil {
             liveness.started = now
             liveness.state = .connecting

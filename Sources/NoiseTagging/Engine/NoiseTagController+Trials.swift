@@ -86,18 +86,10 @@ extension NoiseTagController {
         }
     }
 
-    /// The running trial without a strong reference, for the reads every
-    /// tick makes: binding ``trial`` costs a retain and a release (two atomic
-    /// operations). Only for reads that run no other code.
-    var unretainedTrial: Unmanaged<Trial>? { trial.map { Unmanaged.passUnretained($0) } }
-
     /// Moves the running trial through its phases up to `now` and ends it
     /// when a press, the time limit or a completed training flicker says so.
     func advanceTrial(now: Double) {
-        // Most ticks fall mid-flicker with nothing due: found without binding
-        // the trial (which costs a retain and a release).
-        guard unretainedTrial?._withUnsafeGuaranteedRef({ $0.isQuietFlicker(at: now) }) == false,
-              let trial else { return }
+        guard let trial, !trial.isQuietFlicker(at: now) else { return }
         if trial.phase == .cue {
             let end = trial.phaseStart + settings.doubleFor(.cueDuration)
             guard now >= end else { return }

@@ -9,10 +9,10 @@ import UtopiaProtocol
 /// calls it every frame. All its methods must be called on the thread that
 /// ticks it; other threads post work through ``inbox``.
 ///
-/// The state every tick reads is marked `@exclusivity(unchecked)`: one
-/// thread owns it, and no mutating access to it stays open while app code
-/// (a control, a delegate, an observer) runs, so the run-time exclusivity
-/// check, a thread-local look-up per access, would only cost frame time.
+/// App code (a control, a delegate, an observer, a decoder link) may call
+/// back into the controller from any hook; the engine holds no access to
+/// its own state open while that code runs, so whatever the hook does is
+/// applied in order and the engine ends in a consistent state.
 ///
 /// ```swift
 /// let clock = VirtualClock()
@@ -32,21 +32,15 @@ public final class NoiseTagController {
     public let inbox = EngineInbox()
     /// The decoder link; nil runs without a decoder (touch presses only).
     /// Setting it restarts the connection watch.
-    @exclusivity(unchecked) public var decoderLink: DecoderLink? {
-        didSet { linkDidChange(from: oldValue) }
+    /// A link replaced from inside one of its own calls stays alive until
+    /// that call returns; the next call goes to the new link.
+    public var decoderLink: DecoderLink? {
+        didSet { liveness = DecoderLiveness() }
     }
-    /// ``decoderLink`` called without reference counting: see `callLink`.
-    @exclusivity(unchecked) var link: UnretainedDecoderLink?
-    /// Calls through `link` in progress (a link's code may run app code).
-    @exclusivity(unchecked) var linkCalls = 0
-    /// Links replaced while a call on them was in progress, kept alive until it returns.
-    @exclusivity(unchecked) var retiredLinks: [DecoderLink] = []
-    /// ``clock`` read without reference counting.
-    let tickClock: UnretainedClock
-    @exclusivity(unchecked) var liveness = DecoderLiveness()
-    @exclusivity(unchecked) var frameObservers: [(FrameRecord) -> Void] = []
-    @exclusivity(unchecked) var trafficObservers: [(DecoderTraffic) -> Void] = []
-    @exclusivity(unchecked) var tickCount = 0
+    var liveness = DecoderLiveness()
+    var frameObservers: [(FrameRecord) -> Void] = []
+    var trafficObservers: [(DecoderTraffic) -> Void] = []
+    var tickCount = 0
     var recorder: Recorder?
     /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
     var decoderIdle = false
@@ -56,20 +50,20 @@ public final class NoiseTagController {
         let delegate: NoiseTagDelegate
     }
 
-    @exclusivity(unchecked) var units: [Unit] = []
-    @exclusivity(unchecked) var blocks = TrialBlocks()
-    @exclusivity(unchecked) var trial: Trial?
-    @exclusivity(unchecked) var feedback: PressFeedback?
+    var units: [Unit] = []
+    var blocks = TrialBlocks()
+    var trial: Trial?
+    var feedback: PressFeedback?
     var trialCount = 0
     var trialsInMode = 0
     var zeroTrainPressed = false
     var appliedMode: NoiseTagMode
-    @exclusivity(unchecked) var modeConfirmation: (mode: NoiseTagMode, deadline: Double)?
+    var modeConfirmation: (mode: NoiseTagMode, deadline: Double)?
     var trainingOrder: [ObjectIdentifier] = []
     var random: SplitMix64
     var lastAssignmentError: String?
-    @exclusivity(unchecked) var runningTrials = false
-    @exclusivity(unchecked) var stimulus: StimulusFrameState
+    var runningTrials = false
+    var stimulus: StimulusFrameState
     /// The codebook flicker codes come from (see `filenameNoiseTags`).
     public internal(set) var codebook: Codebook = .standard
     /// Where ``codebook`` came from: a file path, or "built-in".
@@ -93,10 +87,8 @@ public final class NoiseTagController {
     public init(clock: EngineClock = MonotonicClock.shared, settings: NoiseTagSettings = NoiseTagSettings(),
                 decoderLink: DecoderLink? = nil, seed: UInt64 = 0x5EED) {
         self.clock = clock
-        self.tickClock = UnretainedClock(clock)
         self.settings = settings
         self.decoderLink = decoderLink
-        self.link = decoderLink.map { UnretainedDecoderLink($0) }
         self.random = SplitMix64(seed: seed)
         self.appliedMode = NoiseTagMode(rawValue: settings.textFor(.mode)) ?? .test
         self.stimulus = StimulusFrameState(palette: StimulusPalette(settings: settings))
@@ -176,9 +168,10 @@ public final class NoiseTagController {
     /// ```
     public func tick(frame: FrameTiming? = nil) {
         if inbox.hasWork { for work in inbox.drain() { work(self) } }
-        let now = tickClock.now
+        let now = clock.now
         var heard = false
-        if let (messages, problems) = callLink({ $0.receive() }) {
+        if let link = decoderLink {
+            let messages = link.receive(), problems = link.receiveProblems()
             heard = !messages.isEmpty
             for message in messages {
                 if !trafficObservers.isEmpty {
@@ -237,31 +230,12 @@ public final class NoiseTagController {
     }
 
     func send(_ message: UtopiaMessage) {
-        guard callLink({ $0.send(message) }) != nil else { return }
+        guard let link = decoderLink else { return }
+        link.send(message)
         if !trafficObservers.isEmpty {
             let traffic = DecoderTraffic(time: clock.now, direction: .out, message: message)
             for observer in trafficObservers { observer(traffic) }
         }
-    }
-
-    /// Runs `body` on the decoder link, or returns nil without one. The
-    /// link is called unretained; should a call replace ``decoderLink`` (app
-    /// code in a link), the old link is kept until the outermost call returns.
-    @inline(__always)
-    func callLink<Result>(_ body: (UnretainedDecoderLink) -> Result) -> Result? {
-        guard let link else { return nil }
-        linkCalls &+= 1
-        let result = body(link)
-        linkCalls &-= 1
-        if linkCalls == 0, !retiredLinks.isEmpty { retiredLinks.removeAll() }
-        return result
-    }
-
-    /// Restarts the connection watch for a new ``decoderLink``.
-    private func linkDidChange(from old: DecoderLink?) {
-        if linkCalls > 0, let old { retiredLinks.append(old) }
-        link = decoderLink.map { UnretainedDecoderLink($0) }
-        liveness = DecoderLiveness()
     }
 
     private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue) {

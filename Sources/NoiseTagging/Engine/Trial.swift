@@ -1,6 +1,5 @@
 /// The trial in progress. Its controls and their actions are fixed when it
-/// starts and never change until it ends. Owned by the engine thread: its
-/// mutable fields skip run-time exclusivity checks (see `NoiseTagController`).
+/// starts and never change until it ends. Owned by the engine thread.
 final class Trial {
     let number: Int
     let mode: NoiseTagMode
@@ -12,13 +11,13 @@ final class Trial {
     /// Flicker duration after which the trial ends; nil for no limit.
     let flickerLimit: Double?
     let requiredCertainty: Double
-    @exclusivity(unchecked) var phase: TrialPhase
-    @exclusivity(unchecked) var phaseStart: Double
-    @exclusivity(unchecked) var flickerStart: Double?
+    var phase: TrialPhase
+    var phaseStart: Double
+    var flickerStart: Double?
     /// The latest PREDICTEDTARGETPROB of this trial: object ID and certainty.
-    @exclusivity(unchecked) var latestPrediction: (objectID: Int, certainty: Double)?
+    var latestPrediction: (objectID: Int, certainty: Double)?
     /// The latest PREDICTEDTARGETDIST of this trial: probability by object ID.
-    @exclusivity(unchecked) var distribution: [Int: Double] = [:]
+    var distribution: [Int: Double] = [:]
 
     init(number: Int, mode: NoiseTagMode, startTime: Double, startStamp: Int32,
          entries: [FlickerEntry], target: FlickerEntry?, flickerLimit: Double?,
@@ -37,7 +36,6 @@ final class Trial {
 
     /// True in the flicker phase when `advanceTrial` has nothing to do at
     /// `now`: no prediction to act on and the time limit not reached.
-    @inline(__always)
     func isQuietFlicker(at now: Double) -> Bool {
         guard phase == .flicker, let flickerStart else { return false }
         if latestPrediction != nil, !mode.isTraining { return false }

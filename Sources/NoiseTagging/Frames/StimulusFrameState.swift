@@ -39,14 +39,11 @@ struct StimulusFrameState {
         precondition(length > 0 && objectCodes.allSatisfy { $0.count == length },
                      "a trial's codes come from one codebook: non-empty and of one length")
         let objects = objectCodes.count
-        codes = Array(unsafeUninitializedCapacity: objects * length) { transposed, initialized in
-            for (object, code) in objectCodes.enumerated() {
-                code.withUnsafeBufferPointer { code in
-                    for bit in 0..<length { transposed.initializeElement(at: bit &* objects &+ object, to: code[bit]) }
-                }
-            }
-            initialized = objects * length
+        var transposed = [UInt8](repeating: 0, count: objects * length)
+        for (object, code) in objectCodes.enumerated() {
+            for bit in 0..<length { transposed[bit * objects + object] = code[bit] }
         }
+        codes = transposed
         codeLength = length
         states = Array(repeating: 0, count: objects)
     }
@@ -68,14 +65,9 @@ struct StimulusFrameState {
     }
 
     /// Copies every object's state for code position `bit` into `states`, in place.
-    @inline(__always)
     mutating func loadStates(bit: Int) {
         let objects = states.count
         let row = (bit % codeLength) * objects
-        codes.withUnsafeBufferPointer { codes in
-            states.withUnsafeMutableBufferPointer { states in
-                _ = states.initialize(from: codes[row ..< row + objects])
-            }
-        }
+        states.replaceSubrange(0..<objects, with: codes[row ..< row + objects])
     }
 }
