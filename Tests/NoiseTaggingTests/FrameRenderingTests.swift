@@ -180,24 +180,22 @@ struct FrameRenderingTests {
         }
     }
 
-    @Test("a frame-rate change mid-flicker re-times the frame index at once")
+    @Test("a frame-rate change mid-flicker: the loop keeps counting frames at the new period and each frame shows the next bit")
     func frameRateChange() throws {
         let h = try EngineHarness(buttons: 1) { try $0.set(value: .bool(true), for: .disableMaxTestTrialDuration) }
         let code = h.controller.codebook.codes[0]
+        let loop = FrameLoop(controller: h.controller, waiter: VirtualFrameWaiter(clock: h.clock))
         h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
         h.controller.trialsAreRunning = true
-        let first = frames(h, count: 10, from: 0)
-        #expect(first.map(\.objStates) == (0..<10).map { [code[$0]] })
+        var timings = (0..<10).map { _ in loop.step() }
         try h.settings.set(value: .int(30), for: .preferredNFramesPerSecond)
-        h.link.clearSent()
-        for j in 0..<12 {
-            let deadline = 10.0 / 60 + Double(j) / 30
-            h.clock.advance(to: deadline)
-            h.controller.tick(frame: FrameTiming(index: 10 + j, deadline: deadline, time: deadline, period: 1.0 / 30))
-        }
+        timings += (0..<12).map { _ in loop.step() }
         let states = h.link.sent.compactMap { if case .stimulusEvent(let e) = $0 { return e.objStates } else { return nil } }
-        // Frame index = round(elapsed × 30): 5, 6, … — only indices above 9 are new.
-        #expect(states == (10..<17).map { [code[$0]] })
+        #expect(states == (0..<22).map { [code[$0]] }, "one bit per frame, before and after the change")
+        #expect(timings.map(\.index) == Array(0..<22))
+        #expect(abs(timings[10].deadline - 10.0 / 60) < 1e-9, "the next frame keeps its deadline")
+        #expect(abs(timings[21].deadline - (10.0 / 60 + 11.0 / 30)) < 1e-9, "then frames come every 1/30 s")
+        #expect(loop.period == 1.0 / 30)
     }
 
     @Test("training: the target's state rides on object ID 0; hideNonTargetControls zeroes the others")

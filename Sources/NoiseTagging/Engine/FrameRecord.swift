@@ -5,7 +5,7 @@
 /// controller.observeFrames { record in log(record.index, record.states) }
 /// ```
 public struct FrameRecord: Sendable {
-    /// Frame number from the frame loop (or a count of ticks without one).
+    /// Frame index from the frame loop (without one, the frame due at the tick: see ``NoiseTagController/tick(frame:)``).
     public let index: Int
     /// When the frame was due, engine-clock seconds.
     public let deadline: Double

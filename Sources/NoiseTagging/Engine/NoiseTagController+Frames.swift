@@ -48,7 +48,7 @@ extension NoiseTagController {
     }
 
     /// Renders one flicker frame: each flickering control's state and colour
-    /// for the frame due at `deadline`, and one STIMULUSEVENT to the decoder
+    /// for `frame` (its index comes from the frame loop), and one STIMULUSEVENT to the decoder
     /// (object ID 0 carries the target's state in training). Cue and pause
     /// frames, and a second tick within the same frame, render nothing.
     /// Returns true when a STIMULUSEVENT was sent.
@@ -58,11 +58,11 @@ extension NoiseTagController {
     /// with the painter moved out of the controller's state (a control may
     /// call the controller).
     @discardableResult
-    func renderFrame(deadline: Double, now: Double) -> Bool {
+    func renderFrame(_ frame: FrameTiming, now: Double) -> Bool {
         guard let trial, trial.phase == .flicker else { return false }
         let number = trial.number
-        if stimulus.trial != number { prepareStimulus(for: trial, firstDeadline: deadline) }
-        guard stimulus.enter(frameDueAt: deadline) else { return false }
+        if stimulus.trial != number { prepareStimulus(for: trial) }
+        guard stimulus.enter(frame: frame.index) else { return false }
         let states = stimulus.states
         if var painter = stimulus.painter.take() {
             let offset = stimulus.offset
@@ -77,14 +77,13 @@ extension NoiseTagController {
         return true
     }
 
-    private func prepareStimulus(for trial: Trial, firstDeadline: Double) {
+    private func prepareStimulus(for trial: Trial) {
         let withTarget = trial.mode.isTraining && trial.target != nil
         let hide = trial.mode.isTraining && settings.boolFor(.hideNonTargetControls)
         let target = trial.target
-        observeFramePeriod()
         stimulus.trial = trial.number
-        stimulus.firstDeadline = firstDeadline
-        stimulus.lastIndex = -1
+        stimulus.firstIndex = nil
+        stimulus.lastIndex = .min
         stimulus.offset = withTarget ? 1 : 0
         stimulus.objIDs = (withTarget ? [0] : []) + trial.entries.map { UInt8($0.objectID) }
         stimulus.painter = FlickerPainter(controls: trial.entries.map(\.control))
@@ -94,17 +93,5 @@ extension NoiseTagController {
         stimulus.load(codes: (withTarget ? [target?.code ?? []] : []) + codes)
         stimulus.palette = StimulusPalette(settings: settings)
         stimulus.framesPerBit = settings.intFor(.framesPerBit)
-    }
-
-    /// Keeps `stimulus.period` equal to 1 / `preferredNFramesPerSecond`
-    /// through every change of the setting, so frames never read settings.
-    private func observeFramePeriod() {
-        guard !stimulus.observingPeriod else { return }
-        stimulus.observingPeriod = true
-        stimulus.period = 1 / Double(settings.intFor(.preferredNFramesPerSecond))
-        settings.observe(.preferredNFramesPerSecond) { [weak self] _, _ in
-            guard let self else { return }
-            self.stimulus.period = 1 / Double(self.settings.intFor(.preferredNFramesPerSecond))
-        }
     }
 }

@@ -40,7 +40,6 @@ public final class NoiseTagController {
     var liveness = DecoderLiveness()
     var frameObservers: [(FrameRecord) -> Void] = []
     var trafficObservers: [(DecoderTraffic) -> Void] = []
-    var tickCount = 0
     var recorder: Recorder?
     /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
     var decoderIdle = false
@@ -160,8 +159,12 @@ public final class NoiseTagController {
     /// Advances the engine to the clock's current time: runs posted work,
     /// reads decoder messages, ends due blocks, feedback and trial phases,
     /// starts a trial when allowed, and renders the flicker frame (colours
-    /// and STIMULUSEVENT). ``FrameLoop`` passes each frame's timing; without
-    /// one the frame is taken as due now.
+    /// and STIMULUSEVENT).
+    ///
+    /// ``FrameLoop`` passes each frame's timing: its index decides which bit
+    /// of the codes the frame shows. Without one, the frame is the one due
+    /// now at `preferredNFramesPerSecond` (index `round(now × rate)`), so a
+    /// second tick within the same frame renders nothing.
     ///
     /// ```swift
     /// clock.advance(by: 1.0 / 60); controller.tick()
@@ -190,14 +193,21 @@ public final class NoiseTagController {
         if feedback != nil { advanceFeedback(now: now) }
         if trial != nil { advanceTrial(now: now) }
         if trial == nil { startTrialIfPossible(now: now) }
-        let sent = renderFrame(deadline: frame?.deadline ?? now, now: now)
-        tickCount += 1
+        let frame = frame ?? frameDue(at: now)
+        let sent = renderFrame(frame, now: now)
         if !frameObservers.isEmpty {
-            let record = FrameRecord(index: frame?.index ?? tickCount - 1, deadline: frame?.deadline ?? now, time: now,
-                                     missed: frame?.missed ?? false, trial: trial?.number, phase: trial?.phase,
+            let record = FrameRecord(index: frame.index, deadline: frame.deadline, time: now,
+                                     missed: frame.missed, trial: trial?.number, phase: trial?.phase,
                                      objIDs: sent ? stimulus.objIDs : [], states: sent ? stimulus.states : [])
             for observer in frameObservers { observer(record) }
         }
+    }
+
+    /// The frame due at `now` when no frame loop gives one: index
+    /// `round(now × preferredNFramesPerSecond)`, on time.
+    private func frameDue(at now: Double) -> FrameTiming {
+        let period = 1 / Double(settings.intFor(.preferredNFramesPerSecond))
+        return FrameTiming(index: Int((now / period).rounded()), deadline: now, time: now, period: period)
     }
 
     /// Calls `handler` after every tick with what the frame showed (recordings use this).

@@ -1,5 +1,9 @@
 /// Drives a controller one display frame at a time on drift-free deadlines:
 /// frame n is due at `start + n × period`, `period` = 1 / `preferredNFramesPerSecond`.
+/// The loop owns the frame index and period and hands both to the
+/// controller with every tick. When the setting changes, the next frame
+/// keeps its deadline and index and the frames after it follow the new
+/// period.
 ///
 /// A frame that runs more than 1.5 periods late is missed: it is counted and
 /// reported on the event stream (with a sound event when
@@ -15,7 +19,7 @@ public final class FrameLoop {
     /// The controller ticked every frame.
     public let controller: NoiseTagController
     private let waiter: FrameWaiter
-    /// Seconds per frame, fixed when the loop starts.
+    /// Seconds per frame: 1 / `preferredNFramesPerSecond`, read before each frame.
     public private(set) var period: Double
     /// Frames run so far.
     public private(set) var framesRun = 0
@@ -42,12 +46,19 @@ public final class FrameLoop {
     /// ```
     @discardableResult
     public func step() -> FrameTiming {
-        let origin: Double
+        var origin: Double
         if let start {
             origin = start
         } else {
             origin = controller.clock.now
             start = origin
+        }
+        let wanted = 1 / Double(controller.settings.intFor(.preferredNFramesPerSecond))
+        if wanted != period {
+            // Re-base so that the next frame is due when it was, then step by the new period.
+            origin += Double(nextIndex) * (period - wanted)
+            start = origin
+            period = wanted
         }
         let deadline = origin + Double(nextIndex) * period
         waiter.wait(until: deadline)

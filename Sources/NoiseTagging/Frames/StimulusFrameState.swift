@@ -6,13 +6,10 @@ import UtopiaProtocol
 /// copies one row of states in place and paints the controls from it.
 struct StimulusFrameState {
     var trial = 0
-    var firstDeadline = 0.0
-    var lastIndex = -1
-    /// Seconds per frame, 1 / `preferredNFramesPerSecond`; a settings
-    /// observer keeps it current (see `observingPeriod`).
-    var period = 1.0 / 60
-    /// True once the controller observes `preferredNFramesPerSecond` for ``period``.
-    var observingPeriod = false
+    /// The frame loop's index of the flicker's first frame (nil before it).
+    var firstIndex: Int?
+    /// The latest frame index rendered.
+    var lastIndex = Int.min
     var objIDs: [UInt8] = []
     var states: [UInt8] = []
     /// Paints the flickering controls, in entry order: control k's state is
@@ -48,19 +45,17 @@ struct StimulusFrameState {
         states = Array(repeating: 0, count: objects)
     }
 
-    /// Enters the frame due at `deadline` (periods since the flicker's first
-    /// frame, rounded) and loads its states; false, changing nothing, when
-    /// that frame or a later one was already rendered (or the deadline is
-    /// before the first frame's).
-    mutating func enter(frameDueAt deadline: Double) -> Bool {
-        let periods = (deadline - firstDeadline) / period
-        // Round half up by truncation (cheaper than `rounded()`, a libm call);
-        // only valid from -0.5 on, and nothing before frame 0 is rendered.
-        guard periods >= -0.5 else { return false }
-        let index = Int(periods + 0.5)
+    /// Enters frame `index` of the frame loop and loads its states: the
+    /// flicker's first frame shows code position 0, and each later frame the
+    /// position `(index - first) / framesPerBit`, so a skipped frame skips its
+    /// bit. False, changing nothing, when that frame or a later one was
+    /// already rendered.
+    mutating func enter(frame index: Int) -> Bool {
         guard index > lastIndex else { return false }
         lastIndex = index
-        loadStates(bit: index / framesPerBit)
+        let first = firstIndex ?? index
+        firstIndex = first
+        loadStates(bit: (index - first) / framesPerBit)
         return true
     }
 
