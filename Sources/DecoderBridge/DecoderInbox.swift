@@ -1,3 +1,4 @@
+import NoiseTagging
 import UtopiaProtocol
 
 /// Messages from the decoder waiting for the engine's next tick. Bounded:
@@ -6,13 +7,13 @@ import UtopiaProtocol
 /// Not locked itself: ``ZeroMQDecoderLink`` guards it.
 struct DecoderInbox {
     let capacity: Int
-    private(set) var messages: [UtopiaMessage] = []
+    private(set) var messages: [WireMessage] = []
     private(set) var droppedPredictions = 0
     private(set) var droppedOther = 0
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    mutating func append(_ message: UtopiaMessage) {
+    mutating func append(_ message: WireMessage) {
         if messages.count >= capacity {
             if let oldest = messages.firstIndex(where: Self.isPrediction) {
                 messages.remove(at: oldest)
@@ -25,13 +26,13 @@ struct DecoderInbox {
         messages.append(message)
     }
 
-    mutating func drain() -> [UtopiaMessage] {
+    mutating func drain() -> [WireMessage] {
         defer { messages.removeAll(keepingCapacity: true) }
         return messages
     }
 
-    static func isPrediction(_ message: UtopiaMessage) -> Bool {
-        switch message {
+    static func isPrediction(_ message: WireMessage) -> Bool {
+        switch message.message {
         case .predictedTargetProb, .predictedTargetDist: return true
         default: return false
         }

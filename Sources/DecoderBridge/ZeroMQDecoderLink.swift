@@ -92,8 +92,10 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// The ZeroMQ link watches heartbeats: the engine marks it disconnected on silence.
     public var monitorsLiveness: Bool { true }
 
-    /// Encodes `message` and queues it for the I/O thread.
-    public func send(_ message: UtopiaMessage) {
+    /// Encodes `message` and queues it for the I/O thread; returns the
+    /// frame queued, byte for byte what the socket sends.
+    @discardableResult
+    public func send(_ message: UtopiaMessage) -> [UInt8]? {
         let bytes = UtopiaCodec.encode(message)
         lock.lock()
         if outbound.count >= outboundCapacity {
@@ -103,10 +105,12 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         outbound.append(bytes)
         lock.unlock()
         wake.signal()
+        return bytes
     }
 
-    /// Drains the decoded messages received since the last call.
-    public func receive() -> [UtopiaMessage] {
+    /// Drains the messages received since the last call, each with the
+    /// bytes of the frame (or of its part) that carried it.
+    public func receive() -> [WireMessage] {
         lock.lock()
         defer { lock.unlock() }
         return inbox.drain()
@@ -173,8 +177,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
 
     private func readInbound() {
         while let frame = try? socket.receive(dontWait: true) {
-            let decoded: Result<[UtopiaMessage], UtopiaDecodingError>
-            do { decoded = .success(try UtopiaCodec.decode(frame: frame.bytes)) } catch { decoded = .failure(error) }
+            let decoded = WireMessage.split(frame: frame.bytes)
             lock.lock()
             switch decoded {
             case .success(let messages):

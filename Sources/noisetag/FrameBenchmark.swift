@@ -64,16 +64,16 @@ struct FrameBenchmark {
 
         let rendered = controller.flickerFramesRendered - renderedBefore
         let sent = link.stimulusEvents - sentBefore
-        guard rendered == frames, sent == frames, link.refused == 0, controller.trialsStarted == 1,
+        guard rendered == frames, sent == frames, controller.trialsStarted == 1,
               controller.currentPhase == .flicker else {
             throw FrameBenchmarkError("""
                 \(controls) controls: \(rendered) frames rendered and \(sent) STIMULUSEVENTs encoded \
-                for \(frames) ticks (\(link.refused) refused, \(controller.trialsStarted) trials)
+                for \(frames) ticks (\(controller.trialsStarted) trials)
                 """)
         }
         let expectedBytes = 4 + 5 + 2 * controls
-        guard link.lastFrameLength == expectedBytes else {
-            throw FrameBenchmarkError("\(controls) controls: a STIMULUSEVENT of \(link.lastFrameLength) bytes, expected \(expectedBytes)")
+        guard link.lastFrame.count == expectedBytes else {
+            throw FrameBenchmarkError("\(controls) controls: a STIMULUSEVENT of \(link.lastFrame.count) bytes, expected \(expectedBytes)")
         }
         guard case .stimulusEvent(let last)? = try? UtopiaCodec.decode(frame: link.lastFrame).first,
               last.objIDs == (1...controls).map({ UInt8($0) }),
@@ -84,6 +84,6 @@ struct FrameBenchmark {
             controls: controls, frames: frames,
             medianNs: histogram.valueAtPercentile(50), p99Ns: histogram.valueAtPercentile(99),
             p999Ns: histogram.valueAtPercentile(99.9), minNs: histogram.min, maxNs: histogram.max,
-            meanNs: histogram.mean, frameBytes: link.lastFrameLength)
+            meanNs: histogram.mean, frameBytes: link.lastFrame.count)
     }
 }

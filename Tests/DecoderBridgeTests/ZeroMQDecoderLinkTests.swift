@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import UtopiaProtocol
 @testable import DecoderBridge
+import NoiseTagging
 
 @Suite("ZeroMQ decoder link", .serialized)
 struct ZeroMQDecoderLinkTests {
-    @Test("messages go out as single frames and come back decoded")
+    @Test("messages go out as single frames and come back decoded, each with the bytes that crossed the socket")
     func roundTrip() throws {
         let decoder = try FakeDecoder()
         let link = try ZeroMQDecoderLink(endpoint: decoder.endpoint)
@@ -13,16 +14,18 @@ struct ZeroMQDecoderLinkTests {
         let hello = UtopiaMessage.heartbeat(Heartbeat(timestamp: 42))
         // IMMEDIATE: sends before the connection completes are dropped, so repeat until one lands.
         var frame: [UInt8]?
+        var reported: [UInt8]?
         for _ in 0..<200 where frame == nil {
-            link.send(hello)
+            reported = link.send(hello)
             frame = try decoder.receive(timeout: 0.02)
         }
         #expect(frame == UtopiaCodec.encode(hello))
+        #expect(reported == frame, "send reports the bytes the decoder got")
         let prediction = UtopiaMessage.predictedTargetProb(PredictedTargetProb(timestamp: 7, objID: 3, errorProbability: 0.05))
         try decoder.send(UtopiaCodec.encode(prediction))
-        var received: [UtopiaMessage] = []
+        var received: [WireMessage] = []
         #expect(eventually { received += link.receive(); return !received.isEmpty })
-        #expect(received == [prediction])
+        #expect(received == [WireMessage(message: prediction, bytes: UtopiaCodec.encode(prediction))])
         #expect(link.statistics.received == 1)
     }
 
@@ -35,9 +38,10 @@ struct ZeroMQDecoderLinkTests {
         let a = UtopiaMessage.heartbeat(Heartbeat(timestamp: 1))
         let b = UtopiaMessage.modeChange(ModeChange(timestamp: 2, newMode: "Prediction.static"))
         try decoder.send(UtopiaCodec.encode(a) + UtopiaCodec.encode(b))
-        var received: [UtopiaMessage] = []
+        var received: [WireMessage] = []
         #expect(eventually { received += link.receive(); return received.count == 2 })
-        #expect(received == [a, b])
+        #expect(received.map(\.message) == [a, b])
+        #expect(received.map(\.bytes) == [UtopiaCodec.encode(a), UtopiaCodec.encode(b)], "each message gets its own slice of the frame")
     }
 
     @Test("malformed frames are dropped, counted and reported, and the link goes on")
@@ -50,7 +54,7 @@ struct ZeroMQDecoderLinkTests {
         try decoder.send([0x7A, 0x00, 0x00, 0x00])           // unknown id 'z'
         try decoder.send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 5))))
         var problems: [String] = []
-        var received: [UtopiaMessage] = []
+        var received: [WireMessage] = []
         #expect(eventually {
             problems += link.receiveProblems()
             received += link.receive()
@@ -91,11 +95,15 @@ struct ZeroMQDecoderLinkTests {
 
 @Suite("Decoder inbox")
 struct DecoderInboxTests {
+    private func wire(_ message: UtopiaMessage) -> WireMessage {
+        WireMessage(message: message, bytes: UtopiaCodec.encode(message))
+    }
+
     @Test("when full, the oldest prediction makes room and is counted")
     func dropsOldestPrediction() {
         var inbox = DecoderInbox(capacity: 3)
-        let beat = UtopiaMessage.heartbeat(Heartbeat(timestamp: 0))
-        func p(_ t: Int32) -> UtopiaMessage { .predictedTargetProb(PredictedTargetProb(timestamp: t, objID: 1, errorProbability: 0.5)) }
+        let beat = wire(.heartbeat(Heartbeat(timestamp: 0)))
+        func p(_ t: Int32) -> WireMessage { wire(.predictedTargetProb(PredictedTargetProb(timestamp: t, objID: 1, errorProbability: 0.5))) }
         inbox.append(beat)
         inbox.append(p(1))
         inbox.append(p(2))
@@ -107,9 +115,9 @@ struct DecoderInboxTests {
     @Test("with no prediction queued, the oldest message goes")
     func dropsOldestOther() {
         var inbox = DecoderInbox(capacity: 2)
-        let a = UtopiaMessage.heartbeat(Heartbeat(timestamp: 1))
-        let b = UtopiaMessage.heartbeat(Heartbeat(timestamp: 2))
-        let c = UtopiaMessage.heartbeat(Heartbeat(timestamp: 3))
+        let a = wire(.heartbeat(Heartbeat(timestamp: 1)))
+        let b = wire(.heartbeat(Heartbeat(timestamp: 2)))
+        let c = wire(.heartbeat(Heartbeat(timestamp: 3)))
         inbox.append(a); inbox.append(b); inbox.append(c)
         #expect(inbox.droppedOther == 1)
         #expect(inbox.drain() == [b, c])

@@ -161,6 +161,10 @@ class DecoderProcess:
     def errors(self):
         return [m for m in self.log.snapshot() if m.get("event") == "error"]
 
+    def frames(self, direction):
+        """Hex of every frame the decoder received ("in") or sent ("out"), in order."""
+        return [m["hex"] for m in self.log.snapshot() if m.get("event") == "frame" and m.get("direction") == direction]
+
     def kill(self):
         """SIGKILL: the decoder dies without closing anything."""
         self.process.kill()
@@ -189,10 +193,12 @@ class DecoderProcess:
 class EngineProcess:
     """`noisetag demo --headless --events-json` against a decoder endpoint."""
 
-    def __init__(self, binary, endpoint, folder, trials, controls, max_seconds, settings=None):
+    def __init__(self, binary, endpoint, folder, trials, controls, max_seconds, settings=None, recordings=None):
         self.stderr_path = os.path.join(folder, "noisetag.stderr")
         args = [binary, "demo", "--headless", "--decoder", endpoint, "--events-json",
                 "--trials", str(trials), "--controls", str(controls), "--max-seconds", str(max_seconds)]
+        if recordings:
+            args += ["--recordings", recordings]
         if settings:
             path = os.path.join(folder, "settings.json")
             with open(path, "w") as handle:
@@ -251,8 +257,9 @@ class InteropSession:
         decoder.wait_bound()
         return decoder
 
-    def start_engine(self, trials, controls, max_seconds=30, settings=None):
-        engine = EngineProcess(self.binary, self.endpoint, self.folder, trials, controls, max_seconds, settings)
+    def start_engine(self, trials, controls, max_seconds=30, settings=None, recordings=None):
+        engine = EngineProcess(self.binary, self.endpoint, self.folder, trials, controls, max_seconds, settings,
+                               recordings)
         self.engines.append(engine)
         return engine
 

@@ -225,3 +225,42 @@ def test_malformed_frames_are_reported_and_ignored(interop):
     assert engine.wait_exit(EXIT) == 0
     assert len(engine.of_type("press")) == 1
     assert len(engine.of_type("decoderProblem")) == 2
+
+
+def test_decoder_csv_holds_exactly_the_bytes_that_crossed_the_socket(interop):
+    """The recording's decoder.csv: every frame the decoder received, byte for
+    byte and in order, as `out` lines, and every frame the engine took from
+    the decoder as `in` lines (the decoder's own log of the socket is the
+    reference)."""
+    import csv
+    import glob
+    import os
+
+    root = os.path.join(interop.folder, "recordings")
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS, recordings=root)
+    engine.wait_event("trialStarted", CONNECT, trial=1)
+    decoder.wait_received("E", EVENT)
+    decoder.predict(2, 0.05)
+    decoder.wait_received("S", EVENT, what="the SELECTION")
+    assert engine.wait_exit(EXIT) == 0
+    decoder.stop()
+
+    folders = [f for f in glob.glob(os.path.join(root, "*")) if os.path.isdir(f)]
+    assert len(folders) == 1, folders
+    with open(os.path.join(folders[0], "decoder.csv"), newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    out_lines = [r["hex"] for r in rows if r["direction"] == "out"]
+    in_lines = [r["hex"] for r in rows if r["direction"] == "in"]
+    received = decoder.frames("in")
+    sent = decoder.frames("out")
+    assert received and sent
+    # Sends before the connection completes are dropped by the link (IMMEDIATE),
+    # so the decoder's first frame may be a later line; from there on every
+    # line reached it, in order, byte for byte.
+    first = out_lines.index(received[0])
+    assert out_lines[first:] == received
+    assert all(line == bytes.fromhex(line).hex() for line in out_lines), "lowercase hex of whole frames"
+    # The engine read a prefix of what the decoder sent (it stops reading at exit).
+    assert len(in_lines) >= 2
+    assert in_lines == sent[:len(in_lines)]

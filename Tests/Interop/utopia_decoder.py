@@ -25,7 +25,9 @@ standard output (one JSON object per line). Commands:
     {"cmd": "quit"}                               close the socket and exit
 
 Reports: {"event": "bound"}, {"event": "received", "id": "E", ...fields},
-{"event": "sent", "id": "P", ...}, {"event": "error", "text": ...}.
+{"event": "sent", "id": "P", ...}, {"event": "error", "text": ...}, and
+{"event": "frame", "direction": "in"|"out", "hex": ...} for every frame
+exactly as it crossed the socket.
 """
 import json
 import os
@@ -91,6 +93,7 @@ class Decoder:
     def send_bytes(self, peer, data):
         try:
             self.socket.send_multipart([peer.identity, data], flags=zmq.DONTWAIT)
+            report(event="frame", direction="out", hex=bytes(data).hex())
         except zmq.ZMQError as error:
             report(event="error", text="send failed: %s" % error)
 
@@ -108,6 +111,7 @@ class Decoder:
     # receiving
 
     def on_frame(self, identity, data):
+        report(event="frame", direction="in", hex=bytes(data).hex())
         peer = self.peers.get(identity)
         if peer is None:
             peer = self.peers[identity] = Peer(identity)

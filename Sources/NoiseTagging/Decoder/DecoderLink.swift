@@ -1,6 +1,8 @@
 import UtopiaProtocol
 
 /// The engine's only way to a decoder: send a message, drain what arrived.
+/// Both directions report the bytes that crossed the link, which is what
+/// a recording's `decoder.csv` holds.
 ///
 /// `DecoderBridge` implements it over ZeroMQ; ``InMemoryDecoderLink`` in
 /// memory (tests, headless demos); replay from a recording. The engine calls
@@ -11,10 +13,14 @@ import UtopiaProtocol
 /// let controller = NoiseTagController(clock: VirtualClock(), decoderLink: InMemoryDecoderLink())
 /// ```
 public protocol DecoderLink: AnyObject {
-    /// Queues `message` for the decoder.
-    func send(_ message: UtopiaMessage)
-    /// Every message received since the last call, oldest first.
-    func receive() -> [UtopiaMessage]
+    /// Encodes `message` (once) and queues it for the decoder. Returns the
+    /// bytes queued, exactly what goes onto the wire, or nil when the link
+    /// did not take the message (it could not be encoded).
+    @discardableResult
+    func send(_ message: UtopiaMessage) -> [UInt8]?
+    /// Every message received since the last call, oldest first, each with
+    /// the bytes that carried it.
+    func receive() -> [WireMessage]
     /// True when the engine should watch heartbeats on this link and treat
     /// silence as a lost decoder. Default: false (an in-process decoder).
     var monitorsLiveness: Bool { get }

@@ -3,7 +3,7 @@ import UtopiaProtocol
 /// One message between engine and decoder, as seen by the engine thread.
 ///
 /// ```swift
-/// controller.observeDecoderTraffic { traffic in log(traffic.direction, traffic.message) }
+/// controller.observeDecoderTraffic { traffic in log(traffic.direction, traffic.message.messageID, traffic.bytes) }
 /// ```
 public struct DecoderTraffic: Sendable {
     /// Which way the message went.
@@ -20,4 +20,6 @@ public struct DecoderTraffic: Sendable {
     public let direction: Direction
     /// The message.
     public let message: UtopiaMessage
+    /// The bytes that carried it, as the link sent or received them.
+    public let bytes: [UInt8]
 }

@@ -10,7 +10,7 @@ import UtopiaProtocol
 public final class InMemoryDecoderLink: DecoderLink {
     /// Everything the engine sent, oldest first.
     public private(set) var sent: [UtopiaMessage] = []
-    private var inbound: [UtopiaMessage] = []
+    private var inbound: [WireMessage] = []
     /// Called for each message the engine sends (a simulated decoder hooks in here).
     public var onSend: ((UtopiaMessage) -> Void)?
     /// Set true to have the engine watch heartbeats as for a real decoder.
@@ -31,14 +31,16 @@ public final class InMemoryDecoderLink: DecoderLink {
     /// ```
     public init() {}
 
-    /// Records `message` and passes it to ``onSend``.
-    public func send(_ message: UtopiaMessage) {
+    /// Records `message`, passes it to ``onSend`` and returns its encoding.
+    @discardableResult
+    public func send(_ message: UtopiaMessage) -> [UInt8]? {
         sent.append(message)
         onSend?(message)
+        return UtopiaCodec.encode(message)
     }
 
-    /// Drains the messages queued with ``deliver(_:)``.
-    public func receive() -> [UtopiaMessage] {
+    /// Drains the messages queued with ``deliver(_:)``, each with its encoding.
+    public func receive() -> [WireMessage] {
         defer { inbound.removeAll(keepingCapacity: true) }
         return inbound
     }
@@ -48,7 +50,9 @@ public final class InMemoryDecoderLink: DecoderLink {
     /// ```swift
     /// link.deliver(.heartbeat(Heartbeat(timestamp: 0)))
     /// ```
-    public func deliver(_ message: UtopiaMessage) { inbound.append(message) }
+    public func deliver(_ message: UtopiaMessage) {
+        inbound.append(WireMessage(message: message, bytes: UtopiaCodec.encode(message)))
+    }
 
     /// Forgets what was sent.
     ///

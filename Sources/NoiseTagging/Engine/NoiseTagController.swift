@@ -176,12 +176,12 @@ public final class NoiseTagController {
         if let link = decoderLink {
             let messages = link.receive(), problems = link.receiveProblems()
             heard = !messages.isEmpty
-            for message in messages {
+            for received in messages {
                 if !trafficObservers.isEmpty {
-                    let traffic = DecoderTraffic(time: now, direction: .in, message: message)
+                    let traffic = DecoderTraffic(time: now, direction: .in, message: received.message, bytes: received.bytes)
                     for observer in trafficObservers { observer(traffic) }
                 }
-                handleDecoderMessage(message, now: now)
+                handleDecoderMessage(received.message, now: now)
             }
             for problem in problems { emit(.decoderProblem(problem)) }
         }
@@ -240,10 +240,9 @@ public final class NoiseTagController {
     }
 
     func send(_ message: UtopiaMessage) {
-        guard let link = decoderLink else { return }
-        link.send(message)
+        guard let link = decoderLink, let bytes = link.send(message) else { return }
         if !trafficObservers.isEmpty {
-            let traffic = DecoderTraffic(time: clock.now, direction: .out, message: message)
+            let traffic = DecoderTraffic(time: clock.now, direction: .out, message: message, bytes: bytes)
             for observer in trafficObservers { observer(traffic) }
         }
     }

@@ -45,14 +45,14 @@ public enum RecordingLine {
     }
 
     /// A `decoder.csv` line: `time,wall_time,direction,id,hex`; `id` is the
-    /// message's ASCII letter, `hex` the bytes of `UtopiaCodec.encode(message)`
-    /// (empty when the message cannot be encoded).
+    /// message's ASCII letter, `hex` the bytes that crossed the link
+    /// (``DecoderTraffic/bytes``).
     ///
     /// ```swift
     /// RecordingLine.decoder(traffic, wallTime: wall)  // "1.000000,1569232285.123,out,H,48000400e8030000\n"
     /// ```
     public static func decoder(_ traffic: DecoderTraffic, wallTime: Double) -> [UInt8] {
-        let bytes = UtopiaCodec.encode(traffic.message)
+        let bytes = traffic.bytes
         var out: [UInt8] = []
         out.reserveCapacity(40 + bytes.count * 2)
         appendFixed(traffic.time, decimals: 6, to: &out)
