@@ -219,7 +219,7 @@ struct FrameRenderingTests {
             let trial = try #require(h.trialStarts.last)
             guard case .trialStarted(let info) = trial.kind else { Issue.record("no trial start"); return }
             let target = try #require(info.targetObjectID)
-            let shift = h.kinds.compactMap { if case .codeShift(_, let s) = $0 { return s } else { return nil } }.last ?? 0
+            let shift = info.codeShift ?? 0
             let book = h.controller.codebook.cyclicallyShifted(by: shift)
             let palette = StimulusPalette(settings: h.settings)
             #expect((140...141).contains(events.count), "about 1.5 s of cue and pause without frames")

@@ -97,11 +97,11 @@ struct FrameSchedulerTests {
             h.controller.set(mode: .trainGeneric)
             h.start()
             h.run(until: 2.0)
-            let shift = h.kinds.compactMap { if case .codeShift(_, let s) = $0 { return s } else { return nil } }
+            let shift = h.kinds.compactMap { if case .trialStarted(let start) = $0 { return start.codeShift } else { return nil } }
             let first = stimulusEvents(h)[0]
             #expect(first.objStates.dropFirst().elementsEqual(Self.codes.map { $0[shift[0] % 5] }))
             h.run(until: 20)
-            return h.kinds.compactMap { if case .codeShift(_, let s) = $0 { return s } else { return nil } }
+            return h.kinds.compactMap { if case .trialStarted(let start) = $0 { return start.codeShift } else { return nil } }
         }
         let a = try shifts()
         #expect(a.count == 3)

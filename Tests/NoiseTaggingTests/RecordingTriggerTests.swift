@@ -21,6 +21,39 @@ struct RecordingTriggerTests {
         #expect(h.controller.closedRecordings.isEmpty)
     }
 
+    @Test("triggers reach the recorder directly: no event is emitted while another is being delivered")
+    func noEventFromInsideTheRecordersHandler() throws {
+        let folder = try TemporaryFolder()
+        let engine = EngineHarness(buttons: 2, settings: NoiseTagSettings())
+        var depth = 0
+        var nested: [String] = []
+        engine.controller.events.subscribe { event in
+            depth += 1
+            if depth > 1 { nested.append(event.jsonLine) }
+        }
+        let wall = SettableWallClock(RecordingHarness.start, following: engine.clock)
+        engine.controller.startRecording(in: RecordingStore(root: folder.url), wallClock: wall,
+                                         timeZone: TimeZone(identifier: "UTC")!)
+        defer { engine.controller.stopRecording() }
+        engine.controller.events.subscribe { _ in depth -= 1 }
+        (depth, nested) = (0, [])     // "App started" was delivered before the closing subscriber existed
+        engine.run(for: 1)
+        engine.controller.developerPanelOpened()
+        engine.controller.set(mode: .trainGeneric)
+        engine.controller.applicationDidEnterBackground()
+        engine.clock.advance(by: 3601)
+        engine.controller.applicationWillEnterForeground()
+        engine.controller.set(mode: .test)
+        engine.controller.startNewRecording(withComments: "next")
+        #expect(nested.isEmpty, "emitted from inside another event's delivery: \(nested)")
+        let started = engine.events.filter { if case .recordingStarted = $0.kind { return true } else { return false } }
+        #expect(started.count == 5, "App started, developer panel, training, background, client")
+        let lifecycle = engine.kinds.firstIndex(of: .lifecycle(.developerPanelOpened))
+        #expect(started[1].jsonLine.contains("developer panel"))
+        let newRecording = engine.kinds.firstIndex(of: started[1].kind)
+        #expect(lifecycle != nil && newRecording != nil && newRecording! < lifecycle!, "the trigger's own event lands in the new recording")
+    }
+
     @Test("developer panel, training and the client each start one; starting one ends the previous")
     func explicitTriggers() throws {
         let h = try RecordingHarness()

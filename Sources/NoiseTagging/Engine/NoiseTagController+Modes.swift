@@ -39,6 +39,7 @@ extension NoiseTagController {
             modeConfirmation = (newMode, now + settings.doubleFor(.modeConfirmationTimeout))
             addBlock(.modeConfirmation, duration: nil)
         }
+        recorder?.modeWillChange(from: old, to: newMode)
         emit(.modeChanged(from: old, to: newMode, explanation: explanation))
         units.last?.delegate.respondToNoiseTagModeChange(to: newMode)
     }

@@ -55,6 +55,7 @@ extension NoiseTagController {
     /// NoiseTagging.applicationDidEnterBackground()
     /// ```
     public func applicationDidEnterBackground() {
+        recorder?.applicationDidEnterBackground(at: clock.now)
         emit(.lifecycle(.didEnterBackground))
     }
 
@@ -64,6 +65,7 @@ extension NoiseTagController {
     /// NoiseTagging.applicationWillEnterForeground()
     /// ```
     public func applicationWillEnterForeground() {
+        recorder?.applicationWillEnterForeground(at: clock.now)
         emit(.lifecycle(.willEnterForeground))
     }
 
@@ -73,6 +75,7 @@ extension NoiseTagController {
     /// NoiseTagging.developerPanelOpened()
     /// ```
     public func developerPanelOpened() {
+        recorder?.rotate(.developerPanel)
         emit(.lifecycle(.developerPanelOpened))
     }
 

@@ -70,14 +70,16 @@ extension NoiseTagController {
         let first: TrialPhase = appliedMode.cuesTarget ? .cue : .flicker
         let trial = Trial(number: trialCount, mode: appliedMode, startTime: now,
                           startStamp: MonotonicClock.utopiaTimestamp(for: now), entries: entries,
+                          codeIndices: slots.map(\.codeIndex), codeShift: shift,
                           target: target, flickerLimit: flickerLimit(), requiredCertainty: requiredCertainty(),
                           firstPhase: first)
         self.trial = trial
         send(.newTarget(NewTarget(timestamp: trial.startStamp)))
         emit(.trialStarted(.init(trial: trial.number, mode: trial.mode, target: target?.control.noiseTagName,
                                  targetObjectID: target?.objectID,
-                                 controls: entries.map { $0.control.noiseTagName })))
-        if let shift { emit(.codeShift(trial: trial.number, shift: shift)) }
+                                 controls: entries.map { $0.control.noiseTagName },
+                                 objectIDs: entries.map(\.objectID), codes: trial.codeIndices,
+                                 codeShift: shift)))
         if first == .cue {
             emit(.trialPhase(trial: trial.number, phase: .cue))
             target?.control.setFeedbackColor(settings.colorFor(.colorTargetCue))
@@ -96,6 +98,7 @@ extension NoiseTagController {
             trial.target?.control.setFeedbackColor(nil)
             trial.phase = .pause
             trial.phaseStart = end
+            trial.pauseStart = end
             emit(.trialPhase(trial: trial.number, phase: .pause))
         }
         if trial.phase == .pause {
@@ -149,6 +152,7 @@ extension NoiseTagController {
         emit(.trialEnded(.init(trial: trial.number, mode: trial.mode, ending: ending,
                                target: trial.target?.control.noiseTagName,
                                pressed: pressed?.control.noiseTagName, duration: now - trial.startTime)))
+        recorder?.record(trial.record(ending: ending, pressed: pressed, certainty: certainty, at: now))
         addBlock(.betweenTrials, duration: settings.doubleFor(.timeInBetweenTrials))
         units.last?.delegate.trialEnded(ending: ending, pressed: pressed?.control)
         if case .stopped = ending { return }

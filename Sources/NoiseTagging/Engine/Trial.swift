@@ -7,12 +7,19 @@ final class Trial {
     /// Int32 wire timestamp of the start; older predictions are ignored.
     let startStamp: Int32
     let entries: [FlickerEntry]
+    /// Per entry, the index of its code in the controller's codebook.
+    let codeIndices: [Int]
+    /// The cyclic shift of every code (training with `randomlyTranslateNoiseTagsInTraining`).
+    let codeShift: Int?
     let target: FlickerEntry?
     /// Flicker duration after which the trial ends; nil for no limit.
     let flickerLimit: Double?
     let requiredCertainty: Double
     var phase: TrialPhase
     var phaseStart: Double
+    /// When the cue and pause phases began (training and Verify).
+    var cueStart: Double?
+    var pauseStart: Double?
     var flickerStart: Double?
     /// The latest PREDICTEDTARGETPROB of this trial: object ID and certainty.
     var latestPrediction: (objectID: Int, certainty: Double)?
@@ -20,18 +27,48 @@ final class Trial {
     var distribution: [Int: Double] = [:]
 
     init(number: Int, mode: NoiseTagMode, startTime: Double, startStamp: Int32,
-         entries: [FlickerEntry], target: FlickerEntry?, flickerLimit: Double?,
-         requiredCertainty: Double, firstPhase: TrialPhase) {
+         entries: [FlickerEntry], codeIndices: [Int], codeShift: Int?, target: FlickerEntry?,
+         flickerLimit: Double?, requiredCertainty: Double, firstPhase: TrialPhase) {
         self.number = number
         self.mode = mode
         self.startTime = startTime
         self.startStamp = startStamp
         self.entries = entries
+        self.codeIndices = codeIndices
+        self.codeShift = codeShift
         self.target = target
         self.flickerLimit = flickerLimit
         self.requiredCertainty = requiredCertainty
         self.phase = firstPhase
         self.phaseStart = startTime
+        if firstPhase == .cue { cueStart = startTime }
+    }
+
+    /// The object IDs of this trial's STIMULUSEVENTs, in order: 0 first
+    /// when the target's own state rides along (training), then each entry's.
+    var stimulusObjectIDs: [Int] {
+        (mode.isTraining && target != nil ? [0] : []) + entries.map(\.objectID)
+    }
+
+    /// The trial as `trials.jsonl` keeps it, ended at `end` with `ending`
+    /// (times on the engine clock; the recorder adds wall-clock times).
+    func record(ending: TrialEnding, pressed: FlickerEntry?, certainty: Double?, at end: Double) -> RecordedTrial {
+        var record = RecordedTrial(
+            trial: number, mode: mode.rawValue, startTime: startTime, startWallTime: 0,
+            endTime: end, endWallTime: 0, ending: ending.description,
+            target: target?.control.noiseTagName, targetObjectID: target?.objectID,
+            controls: entries.map { $0.control.noiseTagName },
+            objectIDs: flickerStart == nil ? [] : stimulusObjectIDs, codeShift: codeShift)
+        record.cueTime = cueStart
+        record.pauseTime = pauseStart
+        record.flickerTime = flickerStart
+        if let pressed {
+            record.pressed = pressed.control.noiseTagName
+            record.pressedObjectID = pressed.objectID == 0 ? nil : pressed.objectID
+            if case .pressed(let source) = ending { record.source = source.rawValue }
+            record.certainty = certainty
+        }
+        return record
     }
 
     /// True in the flicker phase when `advanceTrial` has nothing to do at

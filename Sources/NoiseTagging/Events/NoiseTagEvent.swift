@@ -43,7 +43,6 @@ public struct NoiseTagEvent: Equatable, Codable, Sendable {
         case modeChanged(from: NoiseTagMode, to: NoiseTagMode, explanation: String?)
         case modeConfirmed(mode: NoiseTagMode, confirmed: Bool)
         case settingChanged(title: String, value: String)
-        case codeShift(trial: Int, shift: Int)
         case missedFrame(index: Int, lateness: Double, skipped: Int)
         case sound(name: String)
         case codebookLoaded(source: String, codes: Int, length: Int)
@@ -66,8 +65,15 @@ public struct NoiseTagEvent: Equatable, Codable, Sendable {
         public var target: String?
         /// The cued target's object ID.
         public var targetObjectID: Int?
-        /// Identifiers of the flickering controls, in object-ID order.
+        /// Identifiers of the flickering controls, in the order the engine found them.
         public var controls: [String]
+        /// Each flickering control's Utopia object ID, same order.
+        public var objectIDs: [Int]
+        /// Each control's code: its index in the loaded codebook, same order.
+        public var codes: [Int]
+        /// The cyclic shift applied to every code (training with
+        /// `randomlyTranslateNoiseTagsInTraining`), nil when none.
+        public var codeShift: Int?
     }
 
     /// A trial ended.

@@ -1,12 +1,10 @@
 import Foundation
 
 extension Recorder {
-    /// An engine event: triggers first (so the event lands in the new
-    /// recording), then `events.jsonl`, and the press and trial files.
+    /// An engine event: `events.jsonl`, and `presses.csv` for a press.
+    /// Never emits an event itself.
     func record(_ event: NoiseTagEvent) {
-        guard active else { return }
-        startRecordingIfTriggered(by: event)
-        guard writing else { return }
+        guard active, writing else { return }
         let wall = wallClock.now.timeIntervalSince1970
         var line: [UInt8] = Array("{\"wall_time\":".utf8)
         RecordingLine.appendFixed(wall, decimals: 3, to: &line)
@@ -16,23 +14,7 @@ extension Recorder {
         writer.append(line, to: RecordingFile.events.rawValue)
         switch event.kind {
         case .press(let press):
-            lastPress = press
             writer.append(RecordingLine.press(press, time: event.time, wallTime: wall), to: RecordingFile.presses.rawValue)
-        case .trialStarted(let start):
-            trials[start.trial] = RecordedTrial(
-                trial: start.trial, mode: start.mode.rawValue, startTime: event.time, startWallTime: wall,
-                endTime: event.time, endWallTime: wall, ending: "", target: start.target,
-                targetObjectID: start.targetObjectID, controls: start.controls, objectIDs: [])
-        case .trialPhase(let number, let phase):
-            switch phase {
-            case .cue: trials[number]?.cueTime = event.time
-            case .pause: trials[number]?.pauseTime = event.time
-            case .flicker: trials[number]?.flickerTime = event.time
-            }
-        case .codeShift(let number, let shift):
-            trials[number]?.codeShift = shift
-        case .trialEnded(let end):
-            recordTrialEnd(end, time: event.time, wall: wall)
         case .settingChanged(let title, _) where title == NoiseTagSettingTitles.recordingsSizeLimitMB.rawValue:
             writer.setSizeLimit(bytes: Int64(controller.settings.intFor(.recordingsSizeLimitMB)) * 1_000_000)
         default:
@@ -40,21 +22,15 @@ extension Recorder {
         }
     }
 
-    /// Writes the trial's line, then hands every waiting line to the operating system.
-    private func recordTrialEnd(_ end: NoiseTagEvent.TrialEnd, time: Double, wall: Double) {
-        var trial = trials.removeValue(forKey: end.trial) ?? RecordedTrial(
-            trial: end.trial, mode: end.mode.rawValue, startTime: time - end.duration,
-            startWallTime: wall - end.duration, endTime: time, endWallTime: wall, ending: "",
-            target: end.target, controls: [], objectIDs: [])
-        trial.endTime = time
-        trial.endWallTime = wall
-        trial.ending = end.ending.description
-        trial.pressed = end.pressed
-        if end.pressed != nil, let press = lastPress, press.trial == end.trial {
-            trial.pressedObjectID = press.objectID
-            trial.source = press.source.rawValue
-            trial.certainty = press.certainty
-        }
+    /// A trial that ended, as the controller built it from the trial: its
+    /// `trials.jsonl` line (wall-clock times added here), then every waiting
+    /// line goes to the operating system.
+    func record(_ trial: RecordedTrial) {
+        guard active, writing else { return }
+        var trial = trial
+        let wall = wallClock.now.timeIntervalSince1970, now = controller.clock.now
+        trial.startWallTime = wall - (now - trial.startTime)
+        trial.endWallTime = wall - (now - trial.endTime)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if let data = try? encoder.encode(trial) {
@@ -63,13 +39,10 @@ extension Recorder {
         writer.flushSoon()
     }
 
-    /// A frame: `frames.csv`, the trial's object IDs, and the once-a-second checks.
+    /// A frame: `frames.csv`, and the once-a-second checks.
     func record(_ frame: FrameRecord) {
         guard active else { return }
         if writing {
-            if let number = frame.trial, !frame.objIDs.isEmpty, trials[number]?.objectIDs.isEmpty == true {
-                trials[number]?.objectIDs = frame.objIDs.map(Int.init)
-            }
             writer.append(RecordingLine.frame(frame, wallTime: wallClock.now.timeIntervalSince1970),
                           to: RecordingFile.frames.rawValue, isFrame: true)
         }

@@ -6,25 +6,24 @@ extension Recorder {
     /// Age a recording must exceed for passing 00:00 to start a new one.
     static let midnightThreshold = 23 * 3600.0
 
-    /// Starts a new recording when `event` says so: the developer panel
-    /// opened, a training mode entered, or the app back from an hour or more
-    /// in the background (all measured on the engine clock).
-    func startRecordingIfTriggered(by event: NoiseTagEvent) {
-        switch event.kind {
-        case .lifecycle(.didEnterBackground):
-            backgroundSince = event.time
-        case .lifecycle(.willEnterForeground):
-            guard let since = backgroundSince else { return }
-            backgroundSince = nil
-            let away = event.time - since
-            if away >= Self.backgroundThreshold { rotate(.background(seconds: away)) }
-        case .lifecycle(.developerPanelOpened):
-            rotate(.developerPanel)
-        case .modeChanged(let from, let to, _) where to.isTraining && !from.isTraining:
-            rotate(.training)
-        default:
-            break
-        }
+    /// The app went to the background at `time` (engine clock).
+    func applicationDidEnterBackground(at time: Double) {
+        backgroundSince = time
+    }
+
+    /// The app is back at `time`: after an hour or more away
+    /// (``backgroundThreshold``) a new recording starts.
+    func applicationWillEnterForeground(at time: Double) {
+        guard let since = backgroundSince else { return }
+        backgroundSince = nil
+        let away = time - since
+        if away >= Self.backgroundThreshold { rotate(.background(seconds: away)) }
+    }
+
+    /// The mode changed: entering a training mode from another mode starts
+    /// a new recording.
+    func modeWillChange(from old: NoiseTagMode, to new: NoiseTagMode) {
+        if new.isTraining && !old.isTraining { rotate(.training) }
     }
 
     /// Starts a new recording when the wall clock has passed 00:00 (in the

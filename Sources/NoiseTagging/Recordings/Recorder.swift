@@ -42,8 +42,6 @@ public final class Recorder {
     var lastCheck = -Double.infinity
     var lastDay: Date?
     var reportedDrops = (frames: 0, others: 0)
-    var trials: [Int: RecordedTrial] = [:]
-    var lastPress: NoiseTagEvent.Press?
 
     init(controller: NoiseTagController, store: RecordingStore, wallClock: WallClock, timeZone: TimeZone,
          limits: RecordingWriter.Limits = .init()) {
