@@ -157,6 +157,26 @@ struct ModeTests {
         try h.settings.set(value: .text("Verify"), for: .mode)
         #expect(h.controller.mode == .verify)
     }
+
+    @Test("the mode has one owner: the setting and the controller never disagree, whichever way it changes")
+    func modeOneOwner() throws {
+        let h = EngineHarness()
+        h.start()
+        h.run(for: 0.5)
+        #expect(h.controller.trialInProgress)
+        try h.settings.set(value: .text("TrainGeneric"), for: .mode)
+        #expect(h.controller.mode == .trainGeneric && !h.controller.trialInProgress)
+        #expect(h.kinds.contains(.modeChanged(from: .test, to: .trainGeneric, explanation: "mode setting changed")))
+        #expect(h.link.sent.last == .modeChange(ModeChange(timestamp: h.clock.utopiaTimestamp, newMode: NoiseTagMode.trainGeneric.decoderModeString)))
+        h.controller.set(mode: .verify, withExplanation: "check")
+        #expect(h.settings.textFor(.mode) == "Verify" && h.controller.mode == .verify)
+        #expect(h.kinds.filter { if case .modeChanged = $0 { return true } else { return false } }.count == 2,
+                "one modeChanged per change, not one for the call and one for the setting")
+        h.settings.resetToDefault(.mode)
+        #expect(h.controller.mode == .test)
+        #expect(h.kinds.last(where: { if case .modeChanged = $0 { return true } else { return false } })
+                == .modeChanged(from: .verify, to: .test, explanation: "mode setting changed"))
+    }
 }
 
 @Suite("Decoder messages")

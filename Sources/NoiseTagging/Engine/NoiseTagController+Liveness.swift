@@ -37,7 +37,7 @@ extension NoiseTagController {
                 send(.subscribe(Subscribe(timestamp: MonotonicClock.utopiaTimestamp(for: now),
                                           messageIDs: Self.subscribedMessageIDs)))
                 send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now),
-                                            newMode: appliedMode.decoderModeString)))
+                                            newMode: mode.decoderModeString)))
             }
         } else if liveness.state == .connected, let last = liveness.lastHeard,
                   now - last > settings.doubleFor(.decoderTimeout) {

@@ -15,15 +15,22 @@ extension NoiseTagController {
     }
 
     func applyModeChange(to newMode: NoiseTagMode, waitTillDecoderConfirms: Bool, explanation: String?) {
-        let old = appliedMode
+        let old = mode
         stopTrial(.modeChange)
-        appliedMode = newMode
+        if mode != newMode {
+            engineSetsMode = true
+            defer { engineSetsMode = false }
+            try? settings.adopt(value: .text(newMode.rawValue), for: .mode)
+        }
+        modeDidChange(from: old, to: newMode, waitTillDecoderConfirms: waitTillDecoderConfirms, explanation: explanation)
+    }
+
+    /// What follows a change of mode, once the `mode` setting holds `newMode`.
+    func modeDidChange(from old: NoiseTagMode, to newMode: NoiseTagMode, waitTillDecoderConfirms: Bool,
+                       explanation: String?) {
         trialsInMode = 0
         zeroTrainPressed = false
         trainingOrder = []
-        if settings.textFor(.mode) != newMode.rawValue {
-            try? settings.adopt(value: .text(newMode.rawValue), for: .mode)
-        }
         let now = clock.now
         if runningTrials { decoderIdle = false }
         // A watched decoder that has not answered yet gets the mode once it

@@ -19,7 +19,7 @@ extension NoiseTagController {
             if newValue {
                 if decoderIdle {
                     decoderIdle = false
-                    send(.modeChange(ModeChange(timestamp: stamp, newMode: appliedMode.decoderModeString)))
+                    send(.modeChange(ModeChange(timestamp: stamp, newMode: mode.decoderModeString)))
                 }
                 units.last?.delegate.trialsWillStartRunning()
             } else {
@@ -32,8 +32,9 @@ extension NoiseTagController {
     }
 
     func startTrialIfPossible(now: Double) {
+        let mode = self.mode
         guard runningTrials, trial == nil, feedback == nil, !blocks.isBlocked,
-              appliedMode.runsTrials, units.last != nil else { return }
+              mode.runsTrials, units.last != nil else { return }
         let controls = flickeringControls()
         guard !controls.isEmpty else { return }
         let slots: [CodeAssignment.Slot]
@@ -49,7 +50,7 @@ extension NoiseTagController {
         }
         var book = codebook
         var shift: Int?
-        if appliedMode.isTraining, settings.boolFor(.randomlyTranslateNoiseTagsInTraining) {
+        if mode.isTraining, settings.boolFor(.randomlyTranslateNoiseTagsInTraining) {
             shift = Int(random.next() % UInt64(book.length))
             book = book.cyclicallyShifted(by: shift!)
         }
@@ -57,18 +58,18 @@ extension NoiseTagController {
             FlickerEntry(control: $0, objectID: $1.objectID, actions: $0.noiseTagging.actions, code: book.codes[$1.codeIndex])
         }
         var target: FlickerEntry?
-        if appliedMode.cuesTarget {
+        if mode.cuesTarget {
             target = chooseTarget(among: entries)
             guard target != nil else {
-                if appliedMode.isTraining {
+                if mode.isTraining {
                     applyModeChange(to: .test, waitTillDecoderConfirms: false, explanation: "training finished: no next target")
                 }
                 return
             }
         }
         trialCount += 1
-        let first: TrialPhase = appliedMode.cuesTarget ? .cue : .flicker
-        let trial = Trial(number: trialCount, mode: appliedMode, startTime: now,
+        let first: TrialPhase = mode.cuesTarget ? .cue : .flicker
+        let trial = Trial(number: trialCount, mode: mode, startTime: now,
                           startStamp: MonotonicClock.utopiaTimestamp(for: now), entries: entries,
                           codeIndices: slots.map(\.codeIndex), codeShift: shift,
                           target: target, flickerLimit: flickerLimit(), requiredCertainty: requiredCertainty(),
@@ -185,7 +186,7 @@ extension NoiseTagController {
     }
 
     private func flickerLimit() -> Double? {
-        switch appliedMode {
+        switch mode {
         case .trainGeneric, .trainCustom: return settings.doubleFor(.trialDurationGenericTrain)
         case .trainSimple: return settings.doubleFor(.trialDurationSimpleTrain)
         case .zeroTrain where !zeroTrainPressed: return settings.doubleFor(.maxDurationFirstZeroTrainClick)
@@ -195,7 +196,7 @@ extension NoiseTagController {
     }
 
     private func requiredCertainty() -> Double {
-        if appliedMode == .zeroTrain, !zeroTrainPressed {
+        if mode == .zeroTrain, !zeroTrainPressed {
             return settings.doubleFor(.certaintyRequiredForFirstZeroTrainClick)
         }
         return settings.doubleFor(.certaintyRequiredForPress)
@@ -204,7 +205,7 @@ extension NoiseTagController {
     /// The cued target: balanced random order in TrainGeneric/TrainSimple,
     /// the delegate's choice in TrainCustom, a random allowed control in Verify.
     private func chooseTarget(among entries: [FlickerEntry]) -> FlickerEntry? {
-        switch appliedMode {
+        switch mode {
         case .trainCustom:
             guard let wanted = units.last?.delegate.nextTarget() else { return nil }
             guard let entry = entries.first(where: { $0.control === wanted }) else {

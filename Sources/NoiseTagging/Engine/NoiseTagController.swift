@@ -56,7 +56,8 @@ public final class NoiseTagController {
     var trialCount = 0
     var trialsInMode = 0
     var zeroTrainPressed = false
-    var appliedMode: NoiseTagMode
+    /// True while the engine itself writes the `mode` setting (see `applyModeChange`).
+    var engineSetsMode = false
     var modeConfirmation: (mode: NoiseTagMode, deadline: Double)?
     var trainingOrder: [ObjectIdentifier] = []
     var random: SplitMix64
@@ -89,21 +90,21 @@ public final class NoiseTagController {
         self.settings = settings
         self.decoderLink = decoderLink
         self.random = SplitMix64(seed: seed)
-        self.appliedMode = NoiseTagMode(rawValue: settings.textFor(.mode)) ?? .test
         self.stimulus = StimulusFrameState(palette: StimulusPalette(settings: settings))
-        settings.observe { [weak self] title, value in self?.settingDidChange(title, value) }
+        settings.observeChanges { [weak self] title, value, old in self?.settingDidChange(title, value, old: old) }
         if settings.boolFor(.noiseTaggingPrintsToTheConsole) { mirrorToConsole(true) }
         loadCodebook()
     }
 
     // MARK: State
 
-    /// The current mode.
+    /// The current mode: the `mode` setting, its only store. Set it with
+    /// ``set(mode:waitTillDecoderConfirms:withExplanation:)`` or the setting.
     ///
     /// ```swift
     /// if controller.mode.isTraining { showCalibrationHint() }
     /// ```
-    public var mode: NoiseTagMode { appliedMode }
+    public var mode: NoiseTagMode { NoiseTagMode(rawValue: settings.textFor(.mode)) ?? .test }
 
     /// Number of units on the stack.
     ///
@@ -247,13 +248,15 @@ public final class NoiseTagController {
         }
     }
 
-    private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue) {
+    private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue,
+                                  old: NoiseTagSettingValue) {
         emit(.settingChanged(title: title.rawValue, value: value.description))
         switch title {
-        case .mode:
-            if let newMode = NoiseTagMode(rawValue: value.description), newMode != appliedMode {
-                applyModeChange(to: newMode, waitTillDecoderConfirms: false, explanation: "mode setting changed")
-            }
+        case .mode where !engineSetsMode:
+            // The user changed the setting: the engine follows.
+            let from = NoiseTagMode(rawValue: old.description) ?? .test
+            stopTrial(.modeChange)
+            modeDidChange(from: from, to: mode, waitTillDecoderConfirms: false, explanation: "mode setting changed")
         case .noiseTaggingPrintsToTheConsole:
             mirrorToConsole(settings.boolFor(.noiseTaggingPrintsToTheConsole))
         case .filenameNoiseTags:

@@ -12,7 +12,8 @@ public final class NoiseTagSettings {
     public struct Token: Hashable, Sendable { let id: Int }
 
     private var values: [NoiseTagSettingTitles: NoiseTagSettingValue] = [:]
-    private var observers: [(Token, NoiseTagSettingTitles?, (NoiseTagSettingTitles, NoiseTagSettingValue) -> Void)] = []
+    /// Observers by token and wanted title (nil: all), called with the title, new value and old value.
+    private var observers: [(Token, NoiseTagSettingTitles?, (NoiseTagSettingTitles, NoiseTagSettingValue, NoiseTagSettingValue) -> Void)] = []
     private var nextObserverID = 0
     /// Titles the user set through ``set(value:for:)`` or a settings file
     /// (not through ``adopt(value:for:)``), until reset.
@@ -191,6 +192,13 @@ public final class NoiseTagSettings {
     @discardableResult
     public func observe(_ title: NoiseTagSettingTitles? = nil,
                         handler: @escaping (NoiseTagSettingTitles, NoiseTagSettingValue) -> Void) -> Token {
+        observeChanges(title) { title, new, _ in handler(title, new) }
+    }
+
+    /// Like ``observe(_:handler:)``, with the value before the change as the third argument.
+    @discardableResult
+    func observeChanges(_ title: NoiseTagSettingTitles? = nil,
+                        handler: @escaping (NoiseTagSettingTitles, NoiseTagSettingValue, NoiseTagSettingValue) -> Void) -> Token {
         nextObserverID += 1
         let token = Token(id: nextObserverID)
         observers.append((token, title, handler))
@@ -268,7 +276,7 @@ public final class NoiseTagSettings {
         values[title] = value
         guard old != value else { return }
         for (_, wanted, handler) in observers where wanted == nil || wanted == title {
-            handler(title, value)
+            handler(title, value, old)
         }
     }
 
