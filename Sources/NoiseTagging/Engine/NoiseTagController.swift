@@ -269,11 +269,8 @@ public final class NoiseTagController {
     private func mirrorToConsole(_ on: Bool) {
         if let token = consoleToken { events.unsubscribe(token); consoleToken = nil }
         guard on else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         consoleToken = events.subscribe { event in
-            guard let data = try? encoder.encode(event) else { return }
-            FileHandle.standardError.write(data + Data([0x0A]))
+            FileHandle.standardError.write(Data((event.jsonLine + "\n").utf8))
         }
     }
 }

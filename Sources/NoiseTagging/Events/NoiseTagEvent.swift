@@ -7,7 +7,7 @@
 ///     if case .press(let press) = event.kind { print(press.control) }
 /// }
 /// ```
-public struct NoiseTagEvent: Equatable, Codable, Sendable {
+public struct NoiseTagEvent: Equatable, Sendable {
     /// Engine-clock seconds.
     public let time: Double
     /// What happened.
@@ -24,7 +24,7 @@ public struct NoiseTagEvent: Equatable, Codable, Sendable {
     }
 
     /// The kinds of event.
-    public enum Kind: Equatable, Codable, Sendable {
+    public enum Kind: Equatable, Sendable {
         case trialStarted(TrialStart)
         case trialPhase(trial: Int, phase: TrialPhase)
         case trialEnded(TrialEnd)

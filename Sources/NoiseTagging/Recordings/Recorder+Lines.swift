@@ -6,12 +6,9 @@ extension Recorder {
     func record(_ event: NoiseTagEvent) {
         guard active, writing else { return }
         let wall = wallClock.now.timeIntervalSince1970
-        var line: [UInt8] = Array("{\"wall_time\":".utf8)
-        RecordingLine.appendFixed(wall, decimals: 3, to: &line)
-        line.append(RecordingLine.comma)
-        line.append(contentsOf: event.jsonLine.utf8.dropFirst())
-        line.append(RecordingLine.newline)
-        writer.append(line, to: RecordingFile.events.rawValue)
+        if let line = try? lineEncoder.encode(EventLine(event: event, wallTime: wall)) {
+            writer.append(Array(line) + [RecordingLine.newline], to: RecordingFile.events.rawValue)
+        }
         switch event.kind {
         case .press(let press):
             writer.append(RecordingLine.press(press, time: event.time, wallTime: wall), to: RecordingFile.presses.rawValue)
@@ -31,9 +28,7 @@ extension Recorder {
         let wall = wallClock.now.timeIntervalSince1970, now = controller.clock.now
         trial.startWallTime = wall - (now - trial.startTime)
         trial.endWallTime = wall - (now - trial.endTime)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(trial) {
+        if let data = try? lineEncoder.encode(trial) {
             writer.append(Array(data) + [RecordingLine.newline], to: RecordingFile.trials.rawValue)
         }
         writer.flushSoon()

@@ -42,6 +42,12 @@ public final class Recorder {
     var lastCheck = -Double.infinity
     var lastDay: Date?
     var reportedDrops = (frames: 0, others: 0)
+    /// Encodes `events.jsonl` and `trials.jsonl` lines: sorted keys, slashes as they are.
+    let lineEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
     init(controller: NoiseTagController, store: RecordingStore, wallClock: WallClock, timeZone: TimeZone,
          limits: RecordingWriter.Limits = .init()) {

@@ -5,7 +5,7 @@
 /// let frames = folder.appendingPathComponent(RecordingFile.frames.rawValue)
 /// ```
 public enum RecordingFile: String, CaseIterable, Sendable {
-    /// Every engine event, one JSON object per line (`NoiseTagEvent.jsonLine` plus `wall_time`).
+    /// Every engine event, one JSON object per line (`NoiseTagEvent.jsonLine` plus `wall_time`, one encoding: see `EventLine`).
     case events = "events.jsonl"
     /// Every message to and from the decoder, with its raw bytes in hex.
     case decoder = "decoder.csv"
