@@ -31,4 +31,57 @@ struct ObserverTests {
         #expect(seen.contains { $0.0 == .in && $0.1 == UInt8(ascii: "H") })
         #expect(seen.filter { $0.0 == .out }.count == h.link.sent.count)
     }
+
+    @Test("an observer that replaces the decoder link during a tick: later messages of that tick go to the new link")
+    func linkReplacedByObserver() {
+        let h = EngineHarness()
+        let replacement = InMemoryDecoderLink()
+        h.controller.events.subscribe { [unowned controller = h.controller] event in
+            if case .trialStarted = event.kind, controller.decoderLink !== replacement { controller.decoderLink = replacement }
+        }
+        h.start()
+        #expect(h.link.sent.contains { if case .newTarget = $0 { return true } else { return false } },
+                "NEWTARGET went out before the trial's event")
+        #expect(!h.link.sent.contains { if case .stimulusEvent = $0 { return true } else { return false } })
+        let first = replacement.sent.compactMap { if case .stimulusEvent(let e) = $0 { return e } else { return nil } }
+        #expect(first.count == 1, "the same tick's first frame went to the new link")
+        h.run(for: 0.5)
+        #expect(replacement.sent.count > 20 && h.controller.decoderLink === replacement)
+    }
+
+    @Test("a tick called from inside a tick is refused and reported; the outer tick finishes")
+    func reentrantTick() {
+        let h = EngineHarness()
+        var frames = 0
+        h.controller.observeFrames { [unowned controller = h.controller] _ in
+            frames += 1
+            controller.tick()
+        }
+        h.start()
+        for _ in 0..<6 { h.clock.advance(by: 1.0 / 60); h.controller.tick() }
+        #expect(frames == 7, "one record per outer tick")
+        let refusals = h.kinds.filter { if case .refused(let call, _) = $0 { return call == "tick(frame:)" } else { return false } }
+        #expect(refusals.count == frames)
+        #expect(h.controller.flickerFramesRendered == frames, "each outer tick rendered its frame once")
+    }
+
+    @Test("an observer that re-enters the controller during a tick (trials off, block, pop) leaves it consistent")
+    func reentrantObserver() {
+        let h = EngineHarness()
+        h.controller.observeFrames { [unowned controller = h.controller] record in
+            if record.trial == 1, record.phase == .flicker, controller.trialsStarted == 1 {
+                controller.blockTrials(forDuration: 0.5)
+                controller.pop()
+            }
+        }
+        h.start()
+        h.run(for: 1)
+        #expect(!h.controller.trialInProgress && h.controller.unitCount == 0)
+        #expect(h.buttons.allSatisfy { $0.flickerColor == nil && !$0.isNoiseTagging }, "nothing left flickering")
+        let stimuli = { h.link.sent.filter { if case .stimulusEvent = $0 { return true } else { return false } }.count }
+        let before = stimuli()
+        #expect(before == 1, "the flicker frame the observer saw, and none after")
+        h.run(for: 1)
+        #expect(stimuli() == before, "no flicker after the unit was popped")
+    }
 }

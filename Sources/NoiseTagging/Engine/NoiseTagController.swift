@@ -73,6 +73,9 @@ public final class NoiseTagController {
     /// True only while an update runs; actions can be assigned only then.
     public internal(set) var isUpdating = false
 
+    /// True while ``tick(frame:)`` runs: a tick from inside one is refused.
+    private var isTicking = false
+
     /// Creates a controller.
     ///
     /// - Parameters:
@@ -162,6 +165,12 @@ public final class NoiseTagController {
     /// starts a trial when allowed, and renders the flicker frame (colours
     /// and STIMULUSEVENT).
     ///
+    /// App code called from the tick (observers, controls, delegates, the
+    /// link) may call any method of the controller, including replacing
+    /// ``decoderLink``: the change applies at once and later sends in the same
+    /// tick go to the new link. Only ``tick(frame:)`` itself is refused
+    /// there (reported, nothing else happens).
+    ///
     /// ``FrameLoop`` passes each frame's timing: its index decides which bit
     /// of the codes the frame shows. Without one, the frame is the one due
     /// now at `preferredNFramesPerSecond` (index `round(now × rate)`), so a
@@ -171,6 +180,12 @@ public final class NoiseTagController {
     /// clock.advance(by: 1.0 / 60); controller.tick()
     /// ```
     public func tick(frame: FrameTiming? = nil) {
+        guard !isTicking else {
+            reportRefused(.tickInsideTick)
+            return
+        }
+        isTicking = true
+        defer { isTicking = false }
         if inbox.hasWork { for work in inbox.drain() { work(self) } }
         let now = clock.now
         var heard = false

@@ -23,6 +23,8 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
     case touchNotTaken(control: String, reason: String)
     /// A mode change the engine could not make.
     case modeChangeRefused(reason: String)
+    /// `tick()` called from app code that runs inside a tick (an observer, a control, a delegate).
+    case tickInsideTick
 
     /// The name of the refused call.
     ///
@@ -39,6 +41,7 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
         case .invalidBlockDuration: return "blockTrials(forDuration:)"
         case .touchNotTaken: return "press(_:source:)"
         case .modeChangeRefused: return "set(mode:waitTillDecoderConfirms:withExplanation:)"
+        case .tickInsideTick: return "tick(frame:)"
         }
     }
 
@@ -63,6 +66,8 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
             return "touch on '\(control)' not taken: \(reason)"
         case .modeChangeRefused(let reason):
             return "mode change refused: \(reason)"
+        case .tickInsideTick:
+            return "tick refused: called from inside a tick (an observer, control or delegate); the frame loop ticks, once per frame"
         }
     }
 }
