@@ -6,17 +6,23 @@ import UtopiaProtocol
 /// The decoder side of the bridge benchmark: a ROUTER socket on its own
 /// thread that records arrival times, answers with a prediction, or counts.
 final class BenchDecoder: @unchecked Sendable {
-    enum Mode { case record, reply, count }
+    /// `record` arrival times, `reply` to each message with a prediction,
+    /// `count` only, or `heartbeat`: answer every message but STIMULUSEVENTs,
+    /// and every sixth STIMULUSEVENT, with a HEARTBEAT: about as much traffic
+    /// as a decoder sends a 60 Hz engine, and never silent for long.
+    enum Mode { case record, reply, count, heartbeat }
 
     private let router: ZeroMQSocket
     private let lock = NSLock()
     private var mode: Mode = .count
     private var arrivals: [UInt64]
     private var received = 0
+    private var stimuli = 0
     private var lastArrival: UInt64 = 0
     private var stopping = false
     private let done = DispatchSemaphore(value: 0)
     private let reply = UtopiaCodec.encode(.predictedTargetProb(PredictedTargetProb(timestamp: 0, objID: 1, errorProbability: 0.05)))
+    private let heartbeat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 0)))
 
     init(endpoint: String, capacity: Int) throws {
         router = try ZeroMQSocket(type: .router)
@@ -91,10 +97,13 @@ final class BenchDecoder: @unchecked Sendable {
                 let index = Int(Int32(littleEndian: body.bytes[4...7].withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }))
                 if index >= 0, index < arrivals.count { arrivals[index] = now }
             }
+            let isStimulus = body.bytes.first == UInt8(ascii: "E")
+            if isStimulus { stimuli += 1 }
+            let answerStimulus = stimuli % 6 == 0
             lock.unlock()
-            if current == .reply {
+            if current == .reply || (current == .heartbeat && (!isStimulus || answerStimulus)) {
                 _ = try? router.send(identity.bytes, more: true)
-                _ = try? router.send(reply)
+                _ = try? router.send(current == .reply ? reply : heartbeat)
             }
         }
         router.close()

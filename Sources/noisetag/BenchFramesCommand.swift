@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import NoiseTagging
 
-/// `noisetag bench frames [--json] [--frames N]`: engine time per flicker
-/// frame (states, colours, STIMULUSEVENT, encoding) for several control
-/// counts; median, p99 and p99.9 in nanoseconds.
+/// `noisetag bench frames [--json] [--frames N] [--paths engine,full]`:
+/// engine time per flicker frame for several control counts, on the engine
+/// alone and on the path that runs in an app (recorder on, ZeroMQ link to a
+/// local decoder); median, p99 and p99.9 in nanoseconds.
 ///
 /// ```swift
 /// NoisetagCommand.main(["bench", "frames", "--json", "--frames", "20000"])
@@ -15,8 +16,10 @@ struct BenchFramesCommand: ParsableCommand {
         abstract: "Time the engine's work per flicker frame.",
         discussion: """
             Each sample is one controller.tick(frame:) during a Test-mode flicker on a \
-            virtual clock: every control's state and colour, the STIMULUSEVENT, and its \
-            encoding with the Utopia codec into a reused buffer. Timed with CLOCK_MONOTONIC; \
+            virtual clock. Path "engine": every control's state and colour, the STIMULUSEVENT \
+            and its encoding. Path "full": the same with a recorder writing into a temporary \
+            folder and a ZeroMQ link to a decoder on a local ipc:// socket that answers with \
+            heartbeats (frame and decoder lines, hand-off to the I/O thread). Timed with CLOCK_MONOTONIC; \
             percentiles from an HdrHistogram (3 significant digits). Build with \
             -c release: a debug build measures the debug build. The codebook (--codebook, by \
             default the modulated Gold family of a degree-9 preferred pair, 513 codes, \
@@ -36,6 +39,13 @@ struct BenchFramesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Control counts, comma separated (1...255).", valueName: "LIST"))
     var controls = "9,36,64,255"
 
+    @Option(help: ArgumentHelp("Paths to time, comma separated: engine, full.", valueName: "LIST"))
+    var paths = "engine,full"
+
+    @Option(help: ArgumentHelp("Microseconds between the starts of timed ticks on the full path (0: back to back).",
+                               valueName: "US"))
+    var pace = 1_000
+
     @Option(help: ArgumentHelp("Codebook file to flicker (default: modulated Gold codes of degree 9, 513 codes).",
                                valueName: "FILE"))
     var codebook: String?
@@ -44,6 +54,8 @@ struct BenchFramesCommand: ParsableCommand {
         guard frames >= 1 else { throw ValidationError("--frames: must be at least 1, got \(frames)") }
         guard warmup >= 1 else { throw ValidationError("--warmup: must be at least 1, got \(warmup)") }
         _ = try controlCounts()
+        _ = try pathList()
+        guard pace >= 0 else { throw ValidationError("--pace: must be 0 or more microseconds, got \(pace)") }
     }
 
     func run() throws {
@@ -55,8 +67,11 @@ struct BenchFramesCommand: ParsableCommand {
             throw ValidationError("--codebook: \(path) has \(book.count) codes, fewer than \(counts.max() ?? 0) controls")
         }
         let overhead = NanosecondClock.overhead()
-        let results = try counts.map { count in
-            try FrameBenchmark(controls: count, frames: frames, warmup: warmup, codebookFile: path).run()
+        let results = try pathList().flatMap { benchPath in
+            try counts.map { count in
+                try FrameBenchmark(controls: count, frames: frames, warmup: warmup, codebookFile: path, path: benchPath,
+                               paceMicroseconds: benchPath == .full ? pace : 0).run()
+            }
         }
         let source = codebook ?? "mgold --poly \(BenchCodebook.polyArgument)"
         let report = BenchFramesReport(
@@ -65,6 +80,15 @@ struct BenchFramesCommand: ParsableCommand {
             codebook: .init(source: source, codes: book.count, length: book.length),
             timerOverheadNs: overhead, results: results)
         print(json ? try report.jsonText() : report.table())
+    }
+
+    private func pathList() throws -> [FrameBenchmark.Path] {
+        let names = paths.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let list = names.compactMap(FrameBenchmark.Path.init(rawValue:))
+        guard !names.isEmpty, list.count == names.count else {
+            throw ValidationError("--paths: expected engine, full or both separated by a comma; got \"\(paths)\"")
+        }
+        return list
     }
 
     private func controlCounts() throws -> [Int] {

@@ -1,23 +1,43 @@
+import DecoderBridge
+import Foundation
 import Histogram
 import NoiseTagging
 import UtopiaProtocol
 
 /// Times the engine's work for one flicker frame through the real engine: a
-/// controller on a virtual clock in Test mode (no trial time limit), `controls`
-/// buttons in a pushed view, and a link that encodes every message as the
-/// ZeroMQ link will. Each timed sample is one `tick(frame:)` during the
-/// flicker phase: every control's state and colour, the STIMULUSEVENT, its
-/// encoding. The virtual clock moves one frame period before each tick,
-/// outside the timed span.
+/// controller on a virtual clock in Test mode (no trial time limit) and
+/// `controls` buttons in a pushed view. Each timed sample is one
+/// `tick(frame:)` during the flicker phase; the virtual clock moves one frame
+/// period before each tick, outside the timed span.
+///
+/// Two paths: ``Path/engine`` is the engine alone with a link that encodes
+/// every message as a real link must (states, colours, STIMULUSEVENT,
+/// encoding); ``Path/full`` is what runs in an app: a recorder writing into a
+/// temporary folder and a ``ZeroMQDecoderLink`` to a decoder on a local
+/// `ipc://` socket that answers with heartbeats (the frame line, the
+/// `decoder.csv` line and the hand-off to the I/O thread are in the sample).
 ///
 /// ```swift
-/// let result = try FrameBenchmark(controls: 255, frames: 100_000, warmup: 2_000, codebookFile: path).run()
+/// let result = try FrameBenchmark(controls: 255, frames: 100_000, warmup: 2_000, codebookFile: path, path: .full).run()
 /// ```
 struct FrameBenchmark {
+    /// Which engine set-up is timed.
+    enum Path: String, Encodable, CaseIterable {
+        /// The engine and an encoding link.
+        case engine
+        /// Recorder on and a ZeroMQ link to a local decoder.
+        case full
+    }
+
     let controls: Int
     let frames: Int
     let warmup: Int
     let codebookFile: String
+    var path: Path = .engine
+    /// Microseconds from one timed tick's start to the next (0: back to back).
+    /// An app's background threads (link I/O, recording writer) work between
+    /// frames; pacing gives them that time, as a 16.7 ms frame would.
+    var paceMicroseconds = 0
 
     func run() throws -> FrameBenchmarkResult {
         let settings = NoiseTagSettings()
@@ -25,11 +45,40 @@ struct FrameBenchmark {
         try settings.set(value: .bool(true), for: .disableMaxTestTrialDuration)
         try settings.set(value: .text(codebookFile), for: .filenameNoiseTags)
         let clock = VirtualClock(start: 100)
-        let link = EncodingDecoderLink()
-        let controller = NoiseTagController(clock: clock, settings: settings, decoderLink: link)
+        let encoding = EncodingDecoderLink()
+        let controller = NoiseTagController(clock: clock, settings: settings, decoderLink: encoding)
         guard controller.codebookSource == codebookFile, controller.codebook.count >= controls else {
             throw FrameBenchmarkError("the codebook \(codebookFile) did not load or has fewer than \(controls) codes")
         }
+        // The full path: a recorder and a real link to a local decoder.
+        var sentBytes = 0, stimulusEvents = 0
+        var cleanUp: () -> Void = {}
+        defer { cleanUp() }
+        if path == .full {
+            // The virtual clock runs far faster than real time here, so replies
+            // arrive many virtual seconds late: allow the longest silence.
+            try settings.set(value: .double(600), for: .decoderTimeout)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nt-bench-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let decoder = try BenchDecoder(endpoint: "ipc://\(folder.path)/decoder.sock", capacity: 1)
+            decoder.setMode(.heartbeat)
+            let link = try ZeroMQDecoderLink(endpoint: "ipc://\(folder.path)/decoder.sock")
+            controller.decoderLink = link
+            let recorder = controller.startRecording(in: RecordingStore(root: folder.appendingPathComponent("recordings")))
+            guard recorder.isRecording else { throw FrameBenchmarkError("could not record into \(folder.path)") }
+            controller.observeDecoderTraffic { traffic in
+                guard traffic.direction == .out, case .stimulusEvent = traffic.message else { return }
+                stimulusEvents += 1
+                sentBytes = traffic.bytes.count
+            }
+            cleanUp = {
+                controller.stopRecording()
+                link.close()
+                decoder.stop()
+                try? FileManager.default.removeItem(at: folder)
+            }
+        }
+
         let unit = BenchUnit(count: controls)
         controller.push(view: unit.view, forNoiseTaggingWithDelegate: unit)
         controller.trialsAreRunning = true
@@ -46,16 +95,30 @@ struct FrameBenchmark {
         }
 
         for _ in 0..<warmup { controller.tick(frame: nextFrame()) }
+        if path == .full {
+            // Until the decoder answers, trials are blocked: tick in real time for up to 10 s.
+            let deadline = NanosecondClock.now() &+ 10_000_000_000
+            while controller.currentPhase != .flicker, NanosecondClock.now() < deadline {
+                controller.tick(frame: nextFrame())
+                usleep(1_000)
+            }
+        }
         guard controller.trialsStarted == 1, controller.currentPhase == .flicker else {
-            throw FrameBenchmarkError("no flicker after \(warmup) warm-up frames (trials started: \(controller.trialsStarted))")
+            throw FrameBenchmarkError("\(path.rawValue) path: no flicker after \(warmup) warm-up frames (trials started: \(controller.trialsStarted))")
         }
         let renderedBefore = controller.flickerFramesRendered
-        let sentBefore = link.stimulusEvents
+        let sentBefore = path == .full ? stimulusEvents : encoding.stimulusEvents
 
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000_000,
                                           numberOfSignificantValueDigits: .three)
+        let pace = UInt64(paceMicroseconds) * 1_000
+        var next = NanosecondClock.now()
         for _ in 0..<frames {
             let frame = nextFrame()
+            if pace > 0 {
+                next &+= pace
+                while NanosecondClock.now() < next { usleep(UInt32(min(pace / 2_000, 500))) }
+            }
             let start = NanosecondClock.now()
             controller.tick(frame: frame)
             let end = NanosecondClock.now()
@@ -63,7 +126,7 @@ struct FrameBenchmark {
         }
 
         let rendered = controller.flickerFramesRendered - renderedBefore
-        let sent = link.stimulusEvents - sentBefore
+        let sent = (path == .full ? stimulusEvents : encoding.stimulusEvents) - sentBefore
         guard rendered == frames, sent == frames, controller.trialsStarted == 1,
               controller.currentPhase == .flicker else {
             throw FrameBenchmarkError("""
@@ -72,18 +135,21 @@ struct FrameBenchmark {
                 """)
         }
         let expectedBytes = 4 + 5 + 2 * controls
-        guard link.lastFrame.count == expectedBytes else {
-            throw FrameBenchmarkError("\(controls) controls: a STIMULUSEVENT of \(link.lastFrame.count) bytes, expected \(expectedBytes)")
+        let frameBytes = path == .full ? sentBytes : encoding.lastFrame.count
+        guard frameBytes == expectedBytes else {
+            throw FrameBenchmarkError("\(controls) controls: a STIMULUSEVENT of \(frameBytes) bytes, expected \(expectedBytes)")
         }
-        guard case .stimulusEvent(let last)? = try? UtopiaCodec.decode(frame: link.lastFrame).first,
-              last.objIDs == (1...controls).map({ UInt8($0) }),
-              zip(unit.buttons, last.objStates).allSatisfy({ $0.flickerColor == palette.color(forState: $1) }) else {
-            throw FrameBenchmarkError("\(controls) controls: the last encoded frame does not decode to the buttons' states")
+        if path == .engine {
+            guard case .stimulusEvent(let last)? = try? UtopiaCodec.decode(frame: encoding.lastFrame).first,
+                  last.objIDs == (1...controls).map({ UInt8($0) }),
+                  zip(unit.buttons, last.objStates).allSatisfy({ $0.flickerColor == palette.color(forState: $1) }) else {
+                throw FrameBenchmarkError("\(controls) controls: the last encoded frame does not decode to the buttons' states")
+            }
         }
         return FrameBenchmarkResult(
-            controls: controls, frames: frames,
+            path: path, controls: controls, frames: frames,
             medianNs: histogram.valueAtPercentile(50), p99Ns: histogram.valueAtPercentile(99),
             p999Ns: histogram.valueAtPercentile(99.9), minNs: histogram.min, maxNs: histogram.max,
-            meanNs: histogram.mean, frameBytes: link.lastFrame.count)
+            meanNs: histogram.mean, frameBytes: frameBytes)
     }
 }

@@ -5,6 +5,8 @@
 /// print(result.p999Ns)
 /// ```
 struct FrameBenchmarkResult: Encodable {
+    /// The engine set-up timed: `engine` alone, or `full` (recorder and ZeroMQ link).
+    let path: FrameBenchmark.Path
     /// Flickering controls.
     let controls: Int
     /// Timed frames.

@@ -16,7 +16,19 @@ open class NoiseTagButton: NoiseTagControl {
     /// Hides the button.
     public var isHidden: Bool = false
     /// The flicker colour of the latest frame, nil when not flickering.
-    public private(set) var flickerColor: NoiseTagColor?
+    ///
+    /// During a flicker a plain button (not a subclass) reads it from the
+    /// frame the engine shares with the trial's buttons, so the engine
+    /// does not call each button every frame; a subclass gets
+    /// ``setFlickerColor(_:)`` calls as any control does.
+    public var flickerColor: NoiseTagColor? {
+        if let sharedFrame { return sharedFrame.color(at: slot) }
+        return storedFlickerColor
+    }
+    private var storedFlickerColor: NoiseTagColor?
+    /// The shared frame this button shows, and its place in it.
+    private var sharedFrame: FlickerFrame?
+    private var slot = 0
     /// The press-feedback colour, nil for the default look.
     public private(set) var feedbackColor: NoiseTagColor?
     /// Whether noise tagging is running on this button.
@@ -37,7 +49,17 @@ open class NoiseTagButton: NoiseTagControl {
     }
 
     /// Remembers the flicker colour.
-    open func setFlickerColor(_ color: NoiseTagColor) { flickerColor = color }
+    open func setFlickerColor(_ color: NoiseTagColor) {
+        sharedFrame = nil
+        storedFlickerColor = color
+    }
+
+    /// Shows the state of `slot` of the shared `frame` from now on (until a
+    /// colour is set or noise tagging stops).
+    final func show(_ frame: FlickerFrame, slot: Int) {
+        sharedFrame = frame
+        self.slot = slot
+    }
 
     /// Remembers the feedback colour.
     open func setFeedbackColor(_ color: NoiseTagColor?) { feedbackColor = color }
@@ -45,7 +67,10 @@ open class NoiseTagButton: NoiseTagControl {
     /// Clears the flicker colour when noise tagging stops.
     open func noiseTaggingDidChange(isRunning: Bool) {
         isNoiseTagging = isRunning
-        if !isRunning { flickerColor = nil }
+        if !isRunning {
+            sharedFrame = nil
+            storedFlickerColor = nil
+        }
     }
 
     /// Hit test against ``frame``.

@@ -65,9 +65,7 @@ extension NoiseTagController {
         guard stimulus.enter(frame: frame.index) else { return false }
         let states = stimulus.states
         if var painter = stimulus.painter.take() {
-            let offset = stimulus.offset
-            let on = stimulus.palette.bitOn, off = stimulus.palette.bitOff
-            painter.paint(states: states, from: offset, on: on, off: off)
+            painter.paint(states: states)
             // Put the painter back unless a control started another flicker meanwhile.
             if stimulus.trial == number, stimulus.painter == nil { stimulus.painter = painter }
         }
@@ -86,12 +84,13 @@ extension NoiseTagController {
         stimulus.lastIndex = .min
         stimulus.offset = withTarget ? 1 : 0
         stimulus.objIDs = (withTarget ? [0] : []) + trial.entries.map { UInt8($0.objectID) }
-        stimulus.painter = FlickerPainter(controls: trial.entries.map(\.control))
         let codes = trial.entries.map { entry in
             hide && entry.control !== target?.control ? [UInt8](repeating: 0, count: entry.code.count) : entry.code
         }
         stimulus.load(codes: (withTarget ? [target?.code ?? []] : []) + codes)
-        stimulus.palette = StimulusPalette(settings: settings)
+        let palette = StimulusPalette(settings: settings)
+        stimulus.painter = FlickerPainter(controls: trial.entries.map(\.control), offset: stimulus.offset,
+                                          on: palette.bitOn, off: palette.bitOff)
         stimulus.framesPerBit = settings.intFor(.framesPerBit)
     }
 }

@@ -63,7 +63,7 @@ public final class NoiseTagController {
     var random: SplitMix64
     var lastAssignmentError: String?
     var runningTrials = false
-    var stimulus: StimulusFrameState
+    var stimulus = StimulusFrameState()
     /// The codebook flicker codes come from (see `filenameNoiseTags`).
     public internal(set) var codebook: Codebook = .standard
     /// Where ``codebook`` came from: a file path, or "built-in".
@@ -93,7 +93,6 @@ public final class NoiseTagController {
         self.settings = settings
         self.decoderLink = decoderLink
         self.random = SplitMix64(seed: seed)
-        self.stimulus = StimulusFrameState(palette: StimulusPalette(settings: settings))
         settings.observeChanges { [weak self] title, value, old in self?.settingDidChange(title, value, old: old) }
         if settings.boolFor(.noiseTaggingPrintsToTheConsole) { mirrorToConsole(true) }
         loadCodebook()

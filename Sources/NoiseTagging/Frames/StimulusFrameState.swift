@@ -24,7 +24,6 @@ struct StimulusFrameState {
     var codeLength = 1
     /// Index of the first control's state in `states` (1 when ID 0 carries the target).
     var offset = 0
-    var palette: StimulusPalette
     var framesPerBit = 1
     /// Flicker frames rendered since the controller was made.
     var framesRendered = 0

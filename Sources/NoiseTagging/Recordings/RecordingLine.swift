@@ -64,7 +64,7 @@ public enum RecordingLine {
         let id = traffic.message.messageID
         if id > 32, id < 127, id != comma, id != UInt8(ascii: "\"") { out.append(id) } else { appendHexByte(id, to: &out) }
         out.append(comma)
-        for byte in bytes { appendHexByte(byte, to: &out) }
+        appendHex(bytes, to: &out)
         out.append(newline)
         return out
     }
@@ -99,7 +99,6 @@ public enum RecordingLine {
 
     static let comma = UInt8(ascii: ",")
     static let newline = UInt8(ascii: "\n")
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `value` with exactly `decimals` decimals (0…9), rounded half away from zero; `nan` when not finite.
     ///
@@ -108,25 +107,19 @@ public enum RecordingLine {
     /// ```
     public static func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
         let places = min(max(decimals, 0), 9)
-        var scale: Int64 = 1
+        var scale: UInt = 1
         for _ in 0..<places { scale *= 10 }
         let scaled = (value * Double(scale)).rounded()
         guard scaled.isFinite, abs(scaled) < 9e18 else {
             out.append(contentsOf: "nan".utf8)
             return
         }
-        var n = Int64(scaled)
-        if n < 0 { out.append(UInt8(ascii: "-")); n = -n }
-        appendInt(Int(n / scale), to: &out)
+        if scaled < 0 { out.append(UInt8(ascii: "-")) }
+        let n = UInt(abs(scaled))
+        appendDigits(n / scale, minimumCount: 1, to: &out)
         guard places > 0 else { return }
         out.append(UInt8(ascii: "."))
-        var fraction = n % scale
-        let start = out.count
-        for _ in 0..<places {
-            out.append(UInt8(ascii: "0") + UInt8(fraction % 10))
-            fraction /= 10
-        }
-        out[start...].reverse()
+        appendDigits(n % scale, minimumCount: places, to: &out)
     }
 
     /// A decimal integer.
@@ -136,18 +129,46 @@ public enum RecordingLine {
     /// ```
     public static func appendInt(_ value: Int, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
+        appendDigits(value.magnitude, minimumCount: 1, to: &out)
+    }
+
+    /// `value` in decimal, left-padded with zeros to `minimumCount` digits:
+    /// the room is made once and the digits stored into it from the right.
+    private static func appendDigits(_ value: UInt, minimumCount: Int, to out: inout [UInt8]) {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 { count += 1; rest /= 10 }
+        count = max(count, minimumCount)
         let start = out.count
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        out[start...].reverse()
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var remaining = value, index = start + count - 1
+        while remaining > 0 {
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+            index -= 1
+        }
+    }
+
+    /// The lower-case hex digit of a nibble (0…15).
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &- 10 &+ nibble
     }
 
     static func appendHexByte(_ byte: UInt8, to out: inout [UInt8]) {
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0x0F)])
+        out.append(hexDigit(byte >> 4))
+        out.append(hexDigit(byte & 0x0F))
+    }
+
+    /// Every byte of `bytes` as two lower-case hex digits.
+    static func appendHex(_ bytes: [UInt8], to out: inout [UInt8]) {
+        var index = out.count
+        out.append(contentsOf: repeatElement(0, count: bytes.count * 2))
+        for byte in bytes {
+            out[index] = hexDigit(byte >> 4)
+            out[index + 1] = hexDigit(byte & 0x0F)
+            index += 2
+        }
     }
 
     /// The `states` cell: empty, `<n>b<hex>` for 0/1 states, else `<n>v<hex>`.
@@ -166,12 +187,12 @@ public enum RecordingLine {
                 for bit in 0..<4 where index + bit < states.count && states[index + bit] != 0 {
                     nibble |= 8 >> UInt8(bit)
                 }
-                out.append(hexDigits[Int(nibble)])
+                out.append(hexDigit(nibble))
                 index += 4
             }
         } else {
             out.append(UInt8(ascii: "v"))
-            for state in states { appendHexByte(state, to: &out) }
+            appendHex(states, to: &out)
         }
     }
 
