@@ -96,35 +96,41 @@ def merged(reports):
     results = []
     for index, row in enumerate(first["results"]):
         rows = [r["results"][index] for r in reports]
-        results.append({"controls": row["controls"],
+        results.append({"controls": row["controls"], **({"path": row["path"]} if "path" in row else {}),
                         **{key: round(median([r[key] for r in rows])) for key in ("medianNs", "p99Ns", "p999Ns")}})
     return {**first, "results": results, "rounds": len(reports),
             "timerOverheadNs": round(median([r["timerOverheadNs"] for r in reports]))}
 
 
 def comparison(swift, sdk, rounds=None):
-    """The combined table: Swift and SDK figures per control count, and the
-    ratios; with `rounds` (pairs of reports), each round's ratio of medians."""
-    rows = {r["controls"]: r for r in swift["results"]}
-    head = ("controls", "Swift med", "p99", "p99.9", "SDK med", "p99", "p99.9", "SDK/Swift med", "p99")
+    """The combined table: Swift figures per path (`engine` alone, `full` with
+    the recorder and a ZeroMQ link) and control count, the SDK's for the same
+    control count, and the ratios; with `rounds` (pairs of reports), each
+    round's ratio of medians."""
+    sdk_rows = {r["controls"]: r for r in sdk["results"]}
+    head = ("path", "controls", "Swift med", "p99", "p99.9", "SDK med", "p99", "p99.9", "SDK/Swift med", "p99")
     taken = f"median of {swift['rounds']} alternating rounds, " if "rounds" in swift else ""
     lines = [
         f"per-frame time in ns, {taken}{swift['frames']} frames each; Swift {swift['build']} build "
         f"(timer {swift['timerOverheadNs']} ns); SDK mindaffectBCI 0.9.24 (timer {sdk['timerOverheadNs']} ns)",
         "  ".join(f"{h:>9}" for h in head),
     ]
-    for s in sdk["results"]:
-        w = rows.get(s["controls"])
-        if w is None:
+    for w in swift["results"]:
+        s = sdk_rows.get(w["controls"])
+        if s is None:
             continue
-        cells = [w["controls"], w["medianNs"], w["p99Ns"], w["p999Ns"], s["medianNs"], s["p99Ns"], s["p999Ns"],
+        cells = [w.get("path", "engine"), w["controls"], w["medianNs"], w["p99Ns"], w["p999Ns"],
+                 s["medianNs"], s["p99Ns"], s["p999Ns"],
                  f"{s['medianNs'] / w['medianNs']:.0f}x", f"{s['p99Ns'] / w['p99Ns']:.0f}x"]
         lines.append("  ".join(f"{c:>9}" for c in cells))
     if rounds:
         lines.append("SDK/Swift ratio of medians in each round:")
-        for index, s in enumerate(sdk["results"]):
-            ratios = [f"{b['results'][index]['medianNs'] / a['results'][index]['medianNs']:.0f}x" for a, b in rounds]
-            lines.append(f"{s['controls']:>9}  " + " ".join(ratios))
+        for index, w in enumerate(swift["results"]):
+            s_index = next((i for i, r in enumerate(sdk["results"]) if r["controls"] == w["controls"]), None)
+            if s_index is None:
+                continue
+            ratios = [f"{b['results'][s_index]['medianNs'] / a['results'][index]['medianNs']:.0f}x" for a, b in rounds]
+            lines.append(f"{w.get('path', 'engine'):>9}  {w['controls']:>9}  " + " ".join(ratios))
     return "\n".join(lines)
 
 
