@@ -166,24 +166,25 @@ final class CyclicCorrelator {
             c6 &+= SIMD8(truncatingIfNeeded: s6)
             c7 &+= SIMD8(truncatingIfNeeded: s7)
         }
-        Self.raise(&highest, to: c0, firstLag: firstLag, lags: lags)
-        Self.raise(&highest, to: c1, firstLag: firstLag + 8, lags: lags)
-        Self.raise(&highest, to: c2, firstLag: firstLag + 16, lags: lags)
-        Self.raise(&highest, to: c3, firstLag: firstLag + 24, lags: lags)
-        Self.raise(&highest, to: c4, firstLag: firstLag + 32, lags: lags)
-        Self.raise(&highest, to: c5, firstLag: firstLag + 40, lags: lags)
-        Self.raise(&highest, to: c6, firstLag: firstLag + 48, lags: lags)
-        Self.raise(&highest, to: c7, firstLag: firstLag + 56, lags: lags)
+        if lags.lowerBound <= firstLag && firstLag + Self.blockLags <= lags.upperBound {
+            let low = pointwiseMax(pointwiseMax(c0, c1), pointwiseMax(c2, c3))
+            let high = pointwiseMax(pointwiseMax(c4, c5), pointwiseMax(c6, c7))
+            highest = pointwiseMax(highest, pointwiseMax(low, high))
+        } else {
+            Self.raise(&highest, to: c0, firstLag: firstLag, lags: lags)
+            Self.raise(&highest, to: c1, firstLag: firstLag + 8, lags: lags)
+            Self.raise(&highest, to: c2, firstLag: firstLag + 16, lags: lags)
+            Self.raise(&highest, to: c3, firstLag: firstLag + 24, lags: lags)
+            Self.raise(&highest, to: c4, firstLag: firstLag + 32, lags: lags)
+            Self.raise(&highest, to: c5, firstLag: firstLag + 40, lags: lags)
+            Self.raise(&highest, to: c6, firstLag: firstLag + 48, lags: lags)
+            Self.raise(&highest, to: c7, firstLag: firstLag + 56, lags: lags)
+        }
     }
 
     /// Raises `highest` to the counts for lags `firstLag ..< firstLag + 8` that
     /// lie in `lags` (lags from `length` on are filler, and `lags` may leave out more).
-    @inline(__always)
     private static func raise(_ highest: inout SIMD8<UInt32>, to counts: SIMD8<UInt32>, firstLag: Int, lags: Range<Int>) {
-        if lags.lowerBound <= firstLag && firstLag + 8 <= lags.upperBound {
-            highest = pointwiseMax(highest, counts)
-        } else {
-            for lane in 0..<8 where lags.contains(firstLag + lane) { highest[lane] = max(highest[lane], counts[lane]) }
-        }
+        for lane in 0..<8 where lags.contains(firstLag + lane) { highest[lane] = max(highest[lane], counts[lane]) }
     }
 }
