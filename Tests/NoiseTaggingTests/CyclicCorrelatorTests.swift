@@ -26,6 +26,22 @@ struct CyclicCorrelatorTests {
         }
     }
 
+    /// Long enough for the default groups of 4 positions (and a table in four phases).
+    @Test func longSparsePatternsMatchDirectSums() {
+        var random = SplitMix64(seed: 9000)
+        let length = 9000
+        let b = (0..<length).map { _ in UInt8.random(in: 0...1, using: &random) }
+        var a = [UInt8](repeating: 0, count: length)
+        let on = (0..<40).map { _ in Int.random(in: 0..<length, using: &random) }
+        for t in on { a[t] = 1 }
+        let direct = (0..<length).map { lag in Set(on).filter { b[($0 + lag) % length] != 0 }.count }
+        let correlator = CyclicCorrelator(length: length)
+        correlator.load(b)
+        let groups = correlator.groups(of: a)
+        #expect(correlator.highestCount(groups, lags: 0..<length) == direct.max())
+        #expect(correlator.highestCount(groups, lags: 4001..<4099) == direct[4001..<4099].max())
+    }
+
     @Test func allOnAndAllOffPatterns() {
         let correlator = CyclicCorrelator(length: 1000)
         correlator.load([UInt8](repeating: 1, count: 1000))

@@ -6,11 +6,11 @@
 /// so also e.g. a no-break space). The bytes must be valid UTF-8.
 ///
 /// ```swift
-/// var scanner = CodebookLineScanner(bytes: buffer)
+/// var scanner = CodebookLineScanner(bytes: Array(text.utf8))
 /// while scanner.nextLine() { while let cell = scanner.nextCell() { _ = scanner.text(cell.range) } }
 /// ```
 struct CodebookLineScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: [UInt8]
     /// The next byte to look at.
     private(set) var position: Int
     /// The first byte of the current line.
@@ -18,7 +18,7 @@ struct CodebookLineScanner {
     /// The 1-based number of the current line; 0 before the first ``nextLine()``.
     private(set) var lineNumber = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: [UInt8]) {
         self.bytes = bytes
         var start = 0
         while start + 3 <= bytes.count, bytes[start] == 0xEF, bytes[start + 1] == 0xBB, bytes[start + 2] == 0xBF {
@@ -102,10 +102,10 @@ struct CodebookLineScanner {
     /// the new count. Anything else is left for ``nextCell()``.
     ///
     /// ```swift
-    /// count = scanner.singleDigitCells(into: states, count: count)
+    /// count = scanner.singleDigitCells(into: &states, count: count)
     /// ```
     @inline(__always)
-    mutating func singleDigitCells(into states: UnsafeMutableBufferPointer<UInt8>, count: Int) -> Int {
+    mutating func singleDigitCells(into states: inout [UInt8], count: Int) -> Int {
         var count = count
         while count < states.count && position + 1 < bytes.count {
             let separator = bytes[position], digit = bytes[position + 1] &- 48
@@ -124,7 +124,7 @@ struct CodebookLineScanner {
     /// The end of the cell that goes on at `position` (static, so that callers
     /// can keep their scanner in registers).
     @inline(never)
-    private static func endOfCell(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    private static func endOfCell(_ bytes: [UInt8], from start: Int) -> Int {
         var position = start
         while position < bytes.count {
             let byte = bytes[position]
@@ -148,7 +148,7 @@ struct CodebookLineScanner {
 
     /// The cell's text.
     func text(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        String(decoding: bytes[range], as: UTF8.self)
     }
 
     /// The 1-based column (in Unicode scalars) of the byte at `index` on the current line.
@@ -160,7 +160,7 @@ struct CodebookLineScanner {
 
     /// The byte length of the non-ASCII scalar starting at `index` if it is whitespace, else nil.
     @inline(never)
-    private static func whitespaceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+    private static func whitespaceLength(_ bytes: [UInt8], at index: Int) -> Int? {
         let lead = bytes[index]
         let length = scalarLength(lead: lead)
         guard index + length <= bytes.count else { return nil }

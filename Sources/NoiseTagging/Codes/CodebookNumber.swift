@@ -14,7 +14,7 @@ enum CodebookNumber {
     /// ```swift
     /// CodebookNumber.decimal(bytes, 0..<3) // "1.0" → 1.0
     /// ```
-    static func decimal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+    static func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> Double? {
         var index = range.lowerBound
         let end = range.upperBound
         let negative = index < end && bytes[index] == UInt8(ascii: "-")
@@ -49,7 +49,7 @@ enum CodebookNumber {
             while index < end && bytes[index] &- 48 < 10 { index += 1 }
         }
         guard index == end else { return nil }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        let text = String(decoding: bytes[range], as: UTF8.self)
         guard let value = Double(text), value.isFinite else { return nil }
         return value
     }

@@ -16,14 +16,10 @@ struct CodebookTextReader {
     private(set) var comments: [String] = []
 
     init(text: String, file: String?) throws(CodebookError) {
-        var text = text
-        let result = text.withUTF8 { bytes in
-            Result { () throws(CodebookError) in try Self(bytes: bytes, file: file) }
-        }
-        self = try result.get()
+        try self.init(bytes: Array(text.utf8), file: file)
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, file: String?) throws(CodebookError) {
+    private init(bytes: [UInt8], file: String?) throws(CodebookError) {
         self.file = file
         var scanner = CodebookLineScanner(bytes: bytes)
         var haveTimes = false
@@ -84,9 +80,8 @@ struct CodebookTextReader {
         let expected = times.count
         var local = scanner // a local copy keeps the position in a register
         defer { scanner = local }
-        // A plain buffer rather than appends or a closure keeps the loop's state in registers.
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: expected)
-        defer { buffer.deallocate() }
+        // Filled by index rather than appended to, so that the fast path stops at `expected` cells.
+        var states = [UInt8](repeating: 0, count: expected)
         var found = 0, firstExtra = -1
         var cell: Cell? = first
         while let current = cell {
@@ -100,12 +95,12 @@ struct CodebookTextReader {
                 }
             }
             if found < expected {
-                buffer[found] = value
+                states[found] = value
             } else if firstExtra < 0 {
                 firstExtra = current.range.lowerBound
             }
             found += 1
-            found = local.singleDigitCells(into: buffer, count: found)
+            found = local.singleDigitCells(into: &states, count: found)
             cell = local.nextCell()
         }
         if found != expected {
@@ -114,7 +109,7 @@ struct CodebookTextReader {
             throw CodebookError(.raggedRow(expected: expected, found: found),
                                 file: file, line: local.lineNumber, column: local.column(of: index))
         }
-        return Array(buffer)
+        return states
     }
 
     /// A state cell that is not a plain whole number from 0 to 255 (`1e0`, `+1`, `2.5`, `x`, …), or the error.
