@@ -15,6 +15,11 @@ open class NoiseTagButton: NoiseTagControl {
     public var frame: NoiseTagRect
     /// Hides the button.
     public var isHidden: Bool = false
+    /// The button's own background colour for its default look, nil for the
+    /// delegate's or the `defaultColorButtonEnabled` setting's.
+    public var customBackgroundColor: NoiseTagColor?
+    /// True when ``label`` is not empty.
+    public var isLabelled: Bool { !label.isEmpty }
     /// The flicker colour of the latest frame, nil when not flickering.
     ///
     /// Written on the engine thread every flicker frame; not checked for

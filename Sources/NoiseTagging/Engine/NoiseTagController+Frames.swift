@@ -41,9 +41,11 @@ extension NoiseTagController {
     /// Shows the default look on the current unit's controls that do not flicker.
     func paintNonFlickering(_ trial: Trial) {
         guard let view = units.last?.view else { return }
-        let palette = StimulusPalette(settings: settings)
+        let look = defaultLook()
         for control in view.allControls where trial.entry(for: control) == nil {
-            control.setFlickerColor(control.noiseTagging.enabled ? palette.enabled : palette.disabled)
+            let color = look.color(for: control)
+            control.noiseTagging.defaultColor = color
+            control.setFlickerColor(color)
         }
     }
 
