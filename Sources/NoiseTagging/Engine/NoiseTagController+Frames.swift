@@ -9,14 +9,14 @@ extension NoiseTagController {
     public var flickerFramesRendered: Int { stimulus.framesRendered }
 
     /// Reports a late frame from the frame loop: an event, and a sound event
-    /// when `soundOnMissedFrame` is on.
+    /// when `soundOnMissedFrame` and `enableOtherSounds` are on.
     ///
     /// ```swift
     /// controller.reportMissedFrame(timing, skipped: 0)
     /// ```
     public func reportMissedFrame(_ timing: FrameTiming, skipped: Int) {
         emit(.missedFrame(index: timing.index, lateness: timing.lateness, skipped: skipped))
-        if settings.boolFor(.soundOnMissedFrame) { emit(.sound(name: "missedFrame")) }
+        if settings.boolFor(.soundOnMissedFrame) { emitOtherSound("missedFrame") }
     }
 
     /// Loads the codebook named by `filenameNoiseTags` (the built-in one when
