@@ -151,4 +151,24 @@ struct ReentrancyTests {
         h.run(for: 0.1)
         #expect(h.controller.trialInProgress)
     }
+
+    @Test("a control that turns trials off while its flicker colour is painted: the controls painted after it keep no bit colour")
+    func controlStopsWhilePainted() throws {
+        final class StoppingButton: NoiseTagButton {
+            weak var controller: NoiseTagController?
+            override func setFlickerColor(_ color: NoiseTagColor) {
+                super.setFlickerColor(color)
+                controller?.trialsAreRunning = false
+            }
+        }
+        let h = try EngineHarness(buttons: 1) { try $0.set(value: true, for: .disableMaxTestTrialDuration) }
+        let stopper = StoppingButton(identifier: "stopper"), after = NoiseTagButton(identifier: "after")
+        stopper.controller = h.controller
+        h.view.add(stopper)
+        h.view.add(after)
+        h.start()
+        h.run(for: 0.5)
+        #expect(h.trialEnds.map(\.ending) == [.stopped(.trialsOff)])
+        expectConsistent(h, h.buttons + [stopper, after], "control's setFlickerColor")
+    }
 }

@@ -67,11 +67,20 @@ extension NoiseTagController {
         guard stimulus.enter(frameDueAt: deadline) else { return false }
         let states = stimulus.states
         if var painter = stimulus.painter.take() {
+            let painting = trial
             let offset = stimulus.offset
             let on = stimulus.palette.bitOn, off = stimulus.palette.bitOff
             states.withUnsafeBufferPointer { painter.paint(states: $0, from: offset, on: on, off: off) }
             // Put the painter back unless a control started another flicker meanwhile.
             if stimulus.trial == number, stimulus.painter == nil { stimulus.painter = painter }
+            if let painting, self.trial !== painting {
+                // A control stopped the trial while being painted: the controls
+                // painted after the stop show their default look again, and
+                // the frame is not sent.
+                let look = defaultLook()
+                for entry in painting.entries { tellNoiseTagging(false, to: entry.control, objectID: nil, look: look) }
+                return false
+            }
         }
         stimulus.framesRendered += 1
         send(.stimulusEvent(StimulusEvent(timestamp: MonotonicClock.utopiaTimestamp(for: now),
