@@ -1,5 +1,8 @@
 /// A ready-made control for programs without a UI toolkit (terminal demo,
-/// headless runs, tests): it remembers the colours the engine gives it.
+/// headless runs, tests): it remembers the colours the engine gives it, for
+/// a renderer to draw: ``flickerColor`` while flickering, ``feedbackColor``
+/// during feedback, else `noiseTagging.defaultColor`; `noiseTagging.renderHints`
+/// say whether to show its object ID and to flicker only its border.
 ///
 /// ```swift
 /// let button = NoiseTagButton(identifier: "A", label: "A",
