@@ -123,7 +123,7 @@ extension NoiseTagController {
         guard self.trial === trial, let flickerStart = trial.flickerStart else { return }
         let elapsed = now - flickerStart
         if !trial.mode.isTraining, let prediction = trial.latestPrediction,
-           CertaintyThreshold(required: trial.requiredCertainty).isMet(by: prediction.certainty), elapsed >= settings.doubleFor(.minTrialDuration),
+           PressThreshold(required: trial.requiredCertainty).isMet(by: prediction.certainty), elapsed >= settings.doubleFor(.minTrialDuration),
            let entry = trial.entry(objectID: prediction.objectID), isPressable(entry.control) {
             press(entry, source: .brain, certainty: prediction.certainty)
             return

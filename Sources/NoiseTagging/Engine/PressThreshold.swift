@@ -1,5 +1,6 @@
 /// Compares a decoder certainty with a required certainty at the decoder's
-/// precision.
+/// precision (not to be confused with UtopiaProtocol's `CertaintyThreshold`
+/// message, the decoder's advice on the threshold).
 ///
 /// The decoder sends its error probability Perr as a float32, so a
 /// certainty (1 − Perr) is known only to float32's resolution: Perr 0.1 on
@@ -10,9 +11,9 @@
 ///
 /// ```swift
 /// let certainty = 1 - Double(Float(0.1))
-/// CertaintyThreshold(required: 0.9).isMet(by: certainty)  // true
+/// PressThreshold(required: 0.9).isMet(by: certainty)  // true
 /// ```
-struct CertaintyThreshold: Equatable {
+struct PressThreshold: Equatable {
     /// The certainty a press needs (a setting, in 0…1).
     let required: Double
 
