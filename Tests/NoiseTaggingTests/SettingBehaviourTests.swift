@@ -129,4 +129,83 @@ struct SettingBehaviourTests {
         #expect(opened() == 1)
         #expect(h.refusals.contains { $0.contains("twoFingerDoubleTapOpensDeveloperScreen is off") })
     }
+
+    @Test("certaintyRequiredForFirstZeroTrainClick sets the certainty of the first ZeroTrain press")
+    func firstZeroTrainCertainty() throws {
+        let h = try EngineHarness { try $0.set(value: 0.9, for: .certaintyRequiredForFirstZeroTrainClick) }
+        h.controller.set(mode: .zeroTrain)
+        h.start()
+        h.run(until: 2)
+        h.predict(objectID: 1, perr: 0.05)              // 0.95: refused at the default 0.99
+        h.run(for: 0.1)
+        #expect(h.presses.count == 1)
+    }
+
+    @Test("maxDurationFirstZeroTrainClick sets how long the first ZeroTrain trial may flicker")
+    func firstZeroTrainDuration() throws {
+        let h = try EngineHarness { try $0.set(value: 2, for: .maxDurationFirstZeroTrainClick) }
+        h.controller.set(mode: .zeroTrain)
+        h.start()
+        h.run(until: 1.99)
+        #expect(h.trialEnds.isEmpty)
+        h.run(until: 2.01)
+        #expect(h.trialEnds.map(\.ending) == [.noPress])
+    }
+
+    @Test("touchFeedbackDuration sets how long touch feedback shows")
+    func touchFeedback() throws {
+        let h = try EngineHarness { try $0.set(value: 0.8, for: .touchFeedbackDuration) }
+        h.start()
+        h.controller.touchPress(h.buttons[0])
+        h.run(for: 0.79)
+        #expect(h.controller.isShowingFeedback)
+        h.run(for: 0.02)
+        #expect(!h.controller.isShowingFeedback)
+    }
+
+    @Test("heartbeatInterval sets how often heartbeats go out")
+    func heartbeats() throws {
+        let h = try EngineHarness { try $0.set(value: 0.5, for: .heartbeatInterval) }
+        h.link.monitorsLiveness = true
+        h.start()
+        h.run(until: 2.2)
+        let beats = h.link.sent.filter { if case .heartbeat = $0 { return true } else { return false } }
+        #expect(beats.count == 5, "about t = 0, 0.5, 1, 1.5, 2 (each on the first tick at or after its time); 3 at the default 1 s")
+    }
+
+    @Test("decoderTimeout sets how long a silent decoder counts as connected")
+    func timeout() throws {
+        let h = try EngineHarness { try $0.set(value: 1, for: .decoderTimeout) }
+        h.link.monitorsLiveness = true
+        h.start()
+        h.link.deliver(.heartbeat(Heartbeat(timestamp: h.clock.utopiaTimestamp)))
+        h.run(until: 0.99)
+        #expect(h.controller.decoderConnection == .connected)
+        h.run(until: 1.1)
+        #expect(h.controller.decoderConnection == .disconnected)
+    }
+
+    @Test("modeConfirmationTimeout sets how long trials wait for the decoder to confirm a mode")
+    func modeConfirmationWait() throws {
+        let h = try EngineHarness { try $0.set(value: 0.5, for: .modeConfirmationTimeout) }
+        h.controller.set(mode: .test, waitTillDecoderConfirms: true)
+        h.start()
+        h.run(until: 0.49)
+        #expect(h.trialStarts.isEmpty)
+        h.run(until: 0.5)
+        #expect(h.kinds.contains(.modeConfirmed(mode: .test, confirmed: false)))
+        #expect(h.trialStarts.count == 1)
+    }
+
+    @Test("colorBitOffIfMaxContrast sets the colour of a 0 bit")
+    func offColour() throws {
+        let blue = NoiseTagColor(hex: "#0000FF")!
+        let h = try EngineHarness { try $0.set(value: "#0000FF", for: .colorBitOffIfMaxContrast) }
+        h.start()
+        let book = h.controller.codebook
+        #expect(h.buttons.indices.contains { book.codes[$0][0] == 0 }, "some control shows a 0 bit on the first frame")
+        for (k, button) in h.buttons.enumerated() where book.codes[k][0] == 0 {
+            #expect(button.flickerColor == blue)
+        }
+    }
 }
