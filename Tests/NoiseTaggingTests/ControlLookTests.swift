@@ -113,4 +113,17 @@ struct ControlLookTests {
         h.run(for: 1)
         #expect(lamp.shown == h.settings.colorFor(.defaultColorButtonEnabled))
     }
+
+    @Test("every update works out the default look again, so a renderer draws it between trials")
+    func defaultLookAtUpdate() {
+        let h = EngineHarness(buttons: 2)
+        let delegate = TintedDelegate()
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: delegate)
+        #expect(h.buttons.allSatisfy { $0.noiseTagging.defaultColor == h.settings.colorFor(.defaultColorButtonEnabled) })
+        delegate.background = .white
+        h.buttons[1].noiseTagging.enabled = false
+        h.controller.updateControls()
+        #expect(h.buttons[0].noiseTagging.defaultColor == .white)
+        #expect(h.buttons[1].noiseTagging.defaultColor == h.settings.colorFor(.defaultColorButtonDisabled))
+    }
 }
