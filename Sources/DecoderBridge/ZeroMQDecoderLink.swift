@@ -44,19 +44,37 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// Most frames waiting to be sent; beyond it the oldest are dropped (counted as unsent).
     public let outboundCapacity: Int
 
-    /// Connects to `endpoint` and starts the I/O thread.
+    /// Connects to `endpoint` with the connection settings' timings
+    /// (`timeInBetweenAttemptsToConnect`, `timeoutConnecting`) and starts the I/O thread.
     ///
     /// ```swift
-    /// let link = try ZeroMQDecoderLink(endpoint: "tcp://127.0.0.1:5555")
+    /// let link = try ZeroMQDecoderLink(endpoint: endpoint, settings: NoiseTagging.settings)
+    /// NoiseTagging.decoderLink = link
     /// ```
-    public init(endpoint: String, inboxCapacity: Int = 4096, outboundCapacity: Int = 8192) throws(ZeroMQError) {
+    public convenience init(endpoint: String, settings: NoiseTagSettings) throws(ZeroMQError) {
+        try self.init(endpoint: endpoint,
+                      reconnectInterval: settings.doubleFor(.timeInBetweenAttemptsToConnect),
+                      connectTimeout: settings.doubleFor(.timeoutConnecting))
+    }
+
+    /// Connects to `endpoint` and starts the I/O thread. libzmq retries a
+    /// connection that is not (or no longer) there every `reconnectInterval`
+    /// seconds (ZMQ_RECONNECT_IVL); `connectTimeout` bounds one TCP connect
+    /// attempt (ZMQ_CONNECT_TIMEOUT; nil leaves the system's).
+    ///
+    /// ```swift
+    /// let link = try ZeroMQDecoderLink(endpoint: "tcp://127.0.0.1:5555", reconnectInterval: 1, connectTimeout: 5)
+    /// ```
+    public init(endpoint: String, reconnectInterval: Double = 0.1, connectTimeout: Double? = nil,
+                inboxCapacity: Int = 4096, outboundCapacity: Int = 8192) throws(ZeroMQError) {
         self.endpoint = endpoint
         self.inbox = DecoderInbox(capacity: inboxCapacity)
         self.outboundCapacity = outboundCapacity
         context = ZeroMQContext()      // its own, so that close() can wait for the queued frames
         socket = try ZeroMQSocket(context: context, type: .dealer)
         try socket.setOption(ZMQ_IMMEDIATE, Int32(1))          // no queueing for a decoder that is not there
-        try socket.setOption(ZMQ_RECONNECT_IVL, Int32(100))
+        try socket.setOption(ZMQ_RECONNECT_IVL, Self.milliseconds(reconnectInterval))
+        if let connectTimeout { try socket.setOption(ZMQ_CONNECT_TIMEOUT, Self.milliseconds(connectTimeout)) }
         try socket.setOption(ZMQ_SNDHWM, Self.sendHighWaterMark)
         try socket.setOption(ZMQ_RCVHWM, Int32(10_000))
         wake = try EventFD()
@@ -68,6 +86,13 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// `seconds` as whole milliseconds for a socket option, at least 1.
+    static func milliseconds(_ seconds: Double) -> Int32 {
+        let ms = (seconds * 1000).rounded()
+        guard ms.isFinite else { return Int32.max }
+        return Int32(min(max(ms, 1), Double(Int32.max)))
+    }
 
     /// Stops the I/O thread and closes the socket. Frames already queued for
     /// a connected decoder get up to ``closeLingerMilliseconds`` to go out,

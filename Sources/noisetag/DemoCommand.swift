@@ -63,7 +63,7 @@ struct DemoCommand: ParsableCommand {
             throw ValidationError("\(error)")
         }
         let link: ZeroMQDecoderLink
-        do { link = try ZeroMQDecoderLink(endpoint: endpoint) } catch {
+        do { link = try ZeroMQDecoderLink(endpoint: endpoint, settings: engineSettings) } catch {
             throw ValidationError("cannot connect to the decoder: \(error)")
         }
         defer { link.close() }

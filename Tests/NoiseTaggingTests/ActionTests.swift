@@ -86,4 +86,23 @@ struct ActionTests {
         }
         #expect(assigned)
     }
+
+    @Test("an action with timing 1 runs once the visual feedback has finished and the controls look normal again")
+    func timingOneAfterFeedback() throws {
+        let h = try EngineHarness { try $0.set(value: "NonselectedGray", for: .clickFeedbackMode) }
+        var seen: (feedback: Bool, colors: [NoiseTagColor?], feedbackEndedBefore: Bool)?
+        h.delegate.assign = { [unowned h] _ in
+            try? h.buttons[0].noiseTagging.addAction(timing: 1) {
+                seen = (h.controller.isShowingFeedback, h.buttons.map(\.feedbackColor),
+                        h.events.contains { $0.kind == .feedbackEnded })
+            }
+        }
+        h.start()
+        h.run(until: 1.5)
+        h.predict(objectID: 1, perr: 0)
+        h.run(for: 2)
+        #expect(seen?.feedback == false)
+        #expect(seen?.colors == [nil, nil, nil, nil])
+        #expect(seen?.feedbackEndedBefore == true)
+    }
 }

@@ -86,4 +86,41 @@ struct BlockingTests {
             #expect(nextStart - end < 2.5 + 0.02)
         }
     }
+
+    @Test("unblockTrials() matches a block with no duration: untimed at t=1, 2 s at t=1.5, unblock at t=2, trials again at t=3.5")
+    func unblockMatchesUntimedBlock() {
+        let h = EngineHarness()
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.trialsAreRunning = true
+        h.run(until: 0.5)
+        let firstTrials = h.trialStarts.count
+        h.run(until: 1)
+        h.controller.blockTrials()                      // until unblocked
+        h.run(until: 1.5)
+        h.controller.blockTrials(forDuration: 2)        // until t=3.5
+        h.run(until: 2)
+        h.controller.unblockTrials()
+        #expect(h.refusals.isEmpty)
+        h.run(until: 3.49)
+        #expect(h.trialStarts.count == firstTrials, "the timed block still holds")
+        h.run(until: 3.5)
+        #expect(h.trialStarts.count == firstTrials + 1)
+        #expect(h.trialStarts.last?.time == 3.5)
+    }
+
+    @Test("unblockTrials() with only a timed client block open is refused and reported, never applied to the timed one")
+    func unblockRefusedForTimedBlock() {
+        let h = EngineHarness()
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        h.controller.blockTrials(forDuration: 2)
+        h.controller.trialsAreRunning = true
+        h.run(until: 1)
+        h.controller.unblockTrials()
+        #expect(h.kinds.contains { if case .refused("unblockTrials()", _) = $0 { return true } else { return false } })
+        #expect(h.controller.trialsAreBlocked)
+        h.run(until: 1.99)
+        #expect(h.trialStarts.isEmpty)
+        h.run(until: 2)
+        #expect(h.trialStarts.count == 1)
+    }
 }

@@ -12,11 +12,12 @@ struct FeedbackTests {
         return h
     }
 
-    @Test("NonselectedGray: every other control turns gray, the pressed one stays")
+    @Test("NonselectedGray: every other control turns gray, the pressed one turns white")
     func nonselectedGray() throws {
         let h = try brainPress(.nonselectedGray)
         let gray = h.settings.colorFor(.colorButtonNotPressedFeedback)
-        #expect(h.buttons[1].feedbackColor == nil)
+        // Issue 10: the guide turns the pressed control white (it stayed as it was before).
+        #expect(h.buttons[1].feedbackColor == .white)
         #expect([0, 2, 3].allSatisfy { h.buttons[$0].feedbackColor == gray })
     }
 

@@ -181,4 +181,46 @@ struct TrialEndingTests {
         h.run(for: 0.5)
         #expect(h.presses.isEmpty)
     }
+
+    @Test("a timeout press with disableNoClicks goes only to a control that can be pressed; otherwise no-press feedback")
+    func timeoutPressOnlyToPressableControl() throws {
+        for hide in [true, false] {
+            let h = try EngineHarness {
+                try $0.set(value: 3, for: .maxTestTrialDuration)
+                try $0.set(value: true, for: .disableNoClicks)
+            }
+            h.start()
+            h.run(until: 1)
+            h.link.deliver(.predictedTargetDist(PredictedTargetDist(timestamp: h.clock.utopiaTimestamp,
+                                                                    objIDs: [1, 2, 3, 4], probabilities: [0.1, 0.2, 0.6, 0.1])))
+            h.run(until: 2)
+            if hide { h.buttons[2].isHidden = true } else { h.buttons[2].noiseTagging.enabled = false }
+            h.run(until: 3)
+            #expect(h.presses.isEmpty, "b3 is \(hide ? "hidden" : "disabled")")
+            #expect(h.trialEnds.first?.ending == .noPress)
+            #expect(h.delegate.noClicks == 1)
+        }
+    }
+
+    @Test("certainty thresholds compare at the decoder's precision: Perr 0.1 as float32 meets certaintyRequiredForPress 0.9")
+    func certaintyAtFloatPrecision() throws {
+        let h = try EngineHarness { try $0.set(value: 0.9, for: .certaintyRequiredForPress) }
+        #expect(1 - Double(Float(0.1)) < 0.9, "the case the rule is about")
+        h.start()
+        h.run(until: 1.5)
+        h.predict(objectID: 2, perr: 0.1)
+        h.run(for: 0.02)
+        #expect(h.presses.map(\.control) == ["b2"])
+        #expect(h.presses.first?.source == .brain)
+    }
+
+    @Test("a certainty one float32 step below the threshold does not press")
+    func certaintyJustBelow() throws {
+        let h = try EngineHarness { try $0.set(value: 0.9, for: .certaintyRequiredForPress) }
+        h.start()
+        h.run(until: 1.5)
+        h.predict(objectID: 2, perr: 1 - Float(0.9).nextDown)   // certainty one float32 step below 0.9
+        h.run(for: 0.02)
+        #expect(h.presses.isEmpty)
+    }
 }

@@ -1,5 +1,8 @@
 /// A ready-made control for programs without a UI toolkit (terminal demo,
-/// headless runs, tests): it remembers the colours the engine gives it.
+/// headless runs, tests): it remembers the colours the engine gives it, for
+/// a renderer to draw: ``flickerColor`` while flickering, ``feedbackColor``
+/// during feedback, else `noiseTagging.defaultColor`; `noiseTagging.renderHints`
+/// say whether to show its object ID and to flicker only its border.
 ///
 /// ```swift
 /// let button = NoiseTagButton(identifier: "A", label: "A",
@@ -15,6 +18,11 @@ open class NoiseTagButton: NoiseTagControl {
     public var frame: NoiseTagRect
     /// Hides the button.
     public var isHidden: Bool = false
+    /// The button's own background colour for its default look, nil for the
+    /// delegate's or the `defaultColorButtonEnabled` setting's.
+    public var customBackgroundColor: NoiseTagColor?
+    /// True when ``label`` is not empty.
+    public var isLabelled: Bool { !label.isEmpty }
     /// The flicker colour of the latest frame, nil when not flickering.
     ///
     /// During a flicker a plain button (not a subclass) reads it from the

@@ -19,6 +19,29 @@ public final class NoiseTagControlProperties {
     /// The actions assigned in the current update, in the order added.
     public private(set) var actions: [NoiseTagAction] = []
 
+    /// The colour of the control's default look (not flickering, no
+    /// feedback), as the engine last worked it out just before calling one of
+    /// the control's methods: the control's own
+    /// ``NoiseTagControl/customBackgroundColor``, else the current delegate's
+    /// `customBackgroundColorFor(noiseTaggingView:)`, else
+    /// `defaultColorButtonEnabled`; `defaultColorButtonDisabled` when the
+    /// control is disabled. The defaults of
+    /// ``NoiseTagControl/setFeedbackColor(_:)`` (for nil) and
+    /// ``NoiseTagControl/noiseTaggingDidChange(isRunning:)`` paint it.
+    ///
+    /// ```swift
+    /// func noiseTaggingDidChange(isRunning: Bool) { fill(noiseTagging.defaultColor) }
+    /// ```
+    public internal(set) var defaultColor = NoiseTagColor(red: 140.0 / 255, green: 140.0 / 255, blue: 140.0 / 255)  // #8C8C8C, the setting's default
+
+    /// What a renderer should draw besides the colours (object ID, border-only
+    /// flicker), set by the engine when the control starts and stops flickering.
+    ///
+    /// ```swift
+    /// if button.noiseTagging.renderHints.showsObjectID { drawID(button.noiseTagging.renderHints.objectID) }
+    /// ```
+    public internal(set) var renderHints = NoiseTagRenderHints()
+
     /// The container the control sits in (set by ``NoiseTagView/add(_:)``).
     public internal(set) weak var container: NoiseTagView?
 

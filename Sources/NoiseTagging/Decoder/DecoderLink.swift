@@ -27,6 +27,20 @@ public protocol DecoderLink: AnyObject {
     /// Descriptions of received frames that could not be used (malformed),
     /// since the last call. Default: none.
     func receiveProblems() -> [String]
+    /// Starts a new attempt to reach the decoder. The engine calls it when an
+    /// attempt got no answer within `timeoutConnecting` and
+    /// `timeInBetweenAttemptsToConnect` has passed since (only on a link that
+    /// ``monitorsLiveness``). Default: nothing, for links that retry by
+    /// themselves (ZeroMQ reconnects on its own, at the interval it was given)
+    /// or need no connection.
+    ///
+    /// ```swift
+    /// final class SerialDecoderLink: DecoderLink {
+    ///     func reconnect() { port.close(); port.open() }
+    ///     …
+    /// }
+    /// ```
+    func reconnect()
 }
 
 extension DecoderLink {
@@ -34,4 +48,6 @@ extension DecoderLink {
     public var monitorsLiveness: Bool { false }
     /// Default: no problems.
     public func receiveProblems() -> [String] { [] }
+    /// Default: nothing.
+    public func reconnect() {}
 }

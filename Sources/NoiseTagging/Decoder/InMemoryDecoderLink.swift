@@ -60,4 +60,14 @@ public final class InMemoryDecoderLink: DecoderLink {
     /// link.clearSent()
     /// ```
     public func clearSent() { sent.removeAll() }
+
+    /// How many times the engine asked for a new connection attempt.
+    ///
+    /// ```swift
+    /// #expect(link.reconnectRequests == 1)
+    /// ```
+    public private(set) var reconnectRequests = 0
+
+    /// Counts the request (an in-memory link is always reachable).
+    public func reconnect() { reconnectRequests += 1 }
 }

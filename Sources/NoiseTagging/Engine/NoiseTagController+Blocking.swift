@@ -2,13 +2,14 @@ extension NoiseTagController {
     /// Blocks trials: any running trial stops, and no trial starts until this
     /// block is matched by ``unblockTrials()`` or, when `duration` is given,
     /// that many seconds pass. Blocks add up: a block at t=1 for 3 s and one
-    /// at t=2 for 4 s keep trials off until t=6.
+    /// at t=2 for 4 s keep trials off until t=6. With no argument (the
+    /// guide's `blockTrials()`) the block holds until ``unblockTrials()``.
     ///
     /// ```swift
     /// controller.blockTrials(forDuration: 3)
-    /// controller.blockTrials(forDuration: nil)  // until unblockTrials()
+    /// controller.blockTrials()                  // until unblockTrials()
     /// ```
-    public func blockTrials(forDuration duration: Double?) {
+    public func blockTrials(forDuration duration: Double? = nil) {
         if let duration, !(duration.isFinite && duration >= 0) {
             reportRefused(.invalidBlockDuration(duration))
             return
@@ -17,14 +18,18 @@ extension NoiseTagController {
         addBlock(.client, duration: duration)
     }
 
-    /// Ends the client's most recent block still in place. With no client
-    /// block in place, nothing changes and a refused call is reported.
+    /// Ends the client's most recent block that has no duration (a timed
+    /// block ends by itself when its time runs out). With no such block in
+    /// place, nothing changes and a refused call is reported: an unblock is
+    /// never applied to a timed block.
     ///
     /// ```swift
-    /// controller.unblockTrials()
+    /// controller.blockTrials()                  // t=1, until unblocked
+    /// controller.blockTrials(forDuration: 2)    // t=1.5, until t=3.5
+    /// controller.unblockTrials()                // t=2: ends the first; trials may start at t=3.5
     /// ```
     public func unblockTrials() {
-        guard blocks.removeLatest(.client) else {
+        guard blocks.removeLatestUntimed(.client) else {
             reportRefused(.unblockWithoutBlock)
             return
         }

@@ -9,14 +9,14 @@ extension NoiseTagController {
     public var flickerFramesRendered: Int { stimulus.framesRendered }
 
     /// Reports a late frame from the frame loop: an event, and a sound event
-    /// when `soundOnMissedFrame` is on.
+    /// when `soundOnMissedFrame` and `enableOtherSounds` are on.
     ///
     /// ```swift
     /// controller.reportMissedFrame(timing, skipped: 0)
     /// ```
     public func reportMissedFrame(_ timing: FrameTiming, skipped: Int) {
         emit(.missedFrame(index: timing.index, lateness: timing.lateness, skipped: skipped))
-        if settings.boolFor(.soundOnMissedFrame) { emit(.sound(name: "missedFrame")) }
+        if settings.boolFor(.soundOnMissedFrame) { emitOtherSound("missedFrame") }
     }
 
     /// Loads the codebook named by `filenameNoiseTags` (the built-in one when
@@ -41,9 +41,11 @@ extension NoiseTagController {
     /// Shows the default look on the current unit's controls that do not flicker.
     func paintNonFlickering(_ trial: Trial) {
         guard let view = units.last?.view else { return }
-        let palette = StimulusPalette(settings: settings)
+        let look = defaultLook()
         for control in view.allControls where trial.entry(for: control) == nil {
-            control.setFlickerColor(control.noiseTagging.enabled ? palette.enabled : palette.disabled)
+            let color = look.color(for: control)
+            control.noiseTagging.defaultColor = color
+            control.setFlickerColor(color)
         }
     }
 
@@ -68,6 +70,14 @@ extension NoiseTagController {
             painter.paint(states: states)
             // Put the painter back unless a control started another flicker meanwhile.
             if stimulus.trial == number, stimulus.painter == nil { stimulus.painter = painter }
+            if self.trial !== trial {
+                // A control stopped the trial while being painted: the controls
+                // painted after the stop show their default look again, and
+                // the frame is not sent.
+                let look = defaultLook()
+                for entry in trial.entries { tellNoiseTagging(false, to: entry.control, objectID: nil, look: look) }
+                return false
+            }
         }
         stimulus.framesRendered += 1
         send(.stimulusEvent(StimulusEvent(timestamp: MonotonicClock.utopiaTimestamp(for: now),

@@ -19,11 +19,15 @@ extension NoiseTagController {
 
     /// Heartbeats out every `heartbeatInterval`; SUBSCRIBE with them until the
     /// decoder answers; silence for `decoderTimeout` stops and blocks trials
-    /// until messages flow again.
+    /// until messages flow again. While no decoder answers, each attempt to
+    /// reach one lasts `timeoutConnecting`: then "decoder not found" is
+    /// reported, and after `timeInBetweenAttemptsToConnect` the link is asked
+    /// to try again (``DecoderLink/reconnect()``) and SUBSCRIBE goes out at once.
     func advanceLiveness(now: Double, heard: Bool) {
         guard decoderLink?.monitorsLiveness == true else { return }
         if liveness.started == nil {
             liveness.started = now
+            liveness.attemptStarted = now
             liveness.state = .connecting
             addBlock(.decoder, duration: nil)
             emit(.decoderConnection(state: .connecting, alarm: false))
@@ -32,6 +36,9 @@ extension NoiseTagController {
             liveness.lastHeard = now
             if liveness.state != .connected {
                 liveness.state = .connected
+                liveness.attemptStarted = nil
+                liveness.retryAt = nil
+                liveness.failedAttempts = 0
                 removeEngineBlocks(.decoder)
                 emit(.decoderConnection(state: .connected, alarm: false))
                 send(.subscribe(Subscribe(timestamp: MonotonicClock.utopiaTimestamp(for: now),
@@ -43,12 +50,14 @@ extension NoiseTagController {
                   now - last > settings.doubleFor(.decoderTimeout) {
             liveness.state = .disconnected
             liveness.warnedSlowConnect = false
+            liveness.attemptStarted = now
             stopTrial(.decoderLost)
             addBlock(.decoder, duration: nil)
-            let alarm = settings.boolFor(.soundAlarmWhenDisconnecting)
+            let alarm = settings.boolFor(.soundAlarmWhenDisconnecting) && settings.boolFor(.enableOtherSounds)
             emit(.decoderConnection(state: .disconnected, alarm: alarm))
-            if alarm { emit(.sound(name: "decoderLost")) }
+            if alarm { emitOtherSound("decoderLost") }
         }
+        if liveness.state != .connected { advanceConnectionAttempts(now: now) }
         if liveness.state != .connected, !liveness.warnedSlowConnect,
            now - (liveness.lastHeard ?? liveness.started ?? now) > settings.doubleFor(.durationAutoConnectBeforeWarningUser) {
             liveness.warnedSlowConnect = true
@@ -61,6 +70,24 @@ extension NoiseTagController {
                 send(.subscribe(Subscribe(timestamp: stamp, messageIDs: Self.subscribedMessageIDs)))
             }
             send(.heartbeat(Heartbeat(timestamp: stamp)))
+        }
+    }
+
+    /// Ends an attempt that got no answer within `timeoutConnecting` ("decoder
+    /// not found") and starts the next one `timeInBetweenAttemptsToConnect` later.
+    private func advanceConnectionAttempts(now: Double) {
+        if let retryAt = liveness.retryAt {
+            guard now >= retryAt else { return }
+            liveness.retryAt = nil
+            liveness.attemptStarted = now
+            liveness.lastHeartbeat = nil           // SUBSCRIBE and a heartbeat go out at once
+            decoderLink?.reconnect()
+        } else if let started = liveness.attemptStarted, now - started >= settings.doubleFor(.timeoutConnecting) {
+            liveness.failedAttempts += 1
+            let pause = settings.doubleFor(.timeInBetweenAttemptsToConnect)
+            liveness.retryAt = now + pause
+            emit(.notice("decoder not found: attempt \(liveness.failedAttempts) got no answer within "
+                         + "\(settings.doubleFor(.timeoutConnecting)) s; trying again in \(pause) s"))
         }
     }
 }

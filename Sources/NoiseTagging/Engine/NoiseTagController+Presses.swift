@@ -81,8 +81,9 @@ extension NoiseTagController {
         var feedback = PressFeedback(start: clock.now, duration: settings.doubleFor(.feedbackDuration),
                                      mode: .nonselectedGray, source: nil, pressed: nil, touched: [], pending: [])
         let gray = settings.colorFor(.colorButtonNotPressedFeedback)
+        let look = defaultLook()
         for entry in entries {
-            entry.control.setFeedbackColor(gray)
+            showFeedback(gray, on: entry.control, look: look)
             feedback.touched.append(entry.control)
         }
         startFeedback(feedback, painted: true)
@@ -99,25 +100,29 @@ extension NoiseTagController {
     }
 
     /// Paints the press feedback: brain and timeout presses follow the mode
-    /// fully; a touch only changes the pressed control.
+    /// fully (NonselectedGray: the pressed control white, the others gray);
+    /// a touch only changes the pressed control.
     private func paint(_ feedback: inout PressFeedback) {
         guard let pressed = feedback.pressed, feedback.mode != .none else { return }
         let highlight = settings.colorFor(.colorBitOnIfMaxContrast)
+        let look = defaultLook()
         switch (feedback.mode, feedback.source) {
         case (.nonselectedGray, .touch?), (.selectedAnimates, .touch?):
-            pressed.setFeedbackColor(highlight)
+            showFeedback(highlight, on: pressed, look: look)
             feedback.touched.append(pressed)
         case (.nonselectedGray, _):
+            showFeedback(highlight, on: pressed, look: look)
+            feedback.touched.append(pressed)
             let gray = settings.colorFor(.colorButtonNotPressedFeedback)
             for control in units.last?.view.allControls ?? [] where control !== pressed {
-                control.setFeedbackColor(gray)
+                showFeedback(gray, on: control, look: look)
                 feedback.touched.append(control)
             }
         case (.selectedAnimates, _):
-            pressed.setFeedbackColor(highlight)
+            showFeedback(highlight, on: pressed, look: look)
             feedback.touched.append(pressed)
         case (.redBorder, _):
-            pressed.setFeedbackColor(.red)
+            showFeedback(.red, on: pressed, look: look)
             feedback.touched.append(pressed)
         case (.none, _):
             break
@@ -125,9 +130,11 @@ extension NoiseTagController {
     }
 
     /// Runs due actions, animates, and ends the feedback when its time is up.
+    /// Actions due at the end (timing 1) run once the feedback has ended and
+    /// the controls have their normal look again.
     func advanceFeedback(now: Double) {
         guard var current = feedback else { return }
-        while let next = current.pending.first, next.due <= now {
+        while let next = current.pending.first, next.due <= now, next.due < current.end {
             current.pending.removeFirst()
             feedback = current
             next.closure()
@@ -139,18 +146,19 @@ extension NoiseTagController {
             let on = Int(((now - current.start) / 0.125).rounded(.down)) % 2 == 0
             if on != current.animationOn {
                 current.animationOn = on
-                pressed.setFeedbackColor(on ? settings.colorFor(.colorBitOnIfMaxContrast) : nil)
+                showFeedback(on ? settings.colorFor(.colorBitOnIfMaxContrast) : nil, on: pressed)
             }
         }
         feedback = current
         guard now >= current.end else { return }
+        feedback = nil
+        let look = defaultLook()
+        for control in current.touched { showFeedback(nil, on: control, look: look) }
+        removeEngineBlocks(.feedback)
+        emit(.feedbackEnded)
         for action in current.pending {
             action.closure()
             emit(.actionRan(control: action.control, timing: action.timing))
         }
-        for control in current.touched { control.setFeedbackColor(nil) }
-        feedback = nil
-        removeEngineBlocks(.feedback)
-        emit(.feedbackEnded)
     }
 }

@@ -76,14 +76,21 @@ extension NoiseTagController {
                           firstPhase: first)
         self.trial = trial
         send(.newTarget(NewTarget(timestamp: trial.startStamp)))
+        // From here on app code runs (observers, the target's hooks) and may
+        // stop the trial; each step goes on only while it is still the running one.
         emit(.trialStarted(.init(trial: trial.number, mode: trial.mode, target: target?.control.noiseTagName,
                                  targetObjectID: target?.objectID,
                                  controls: entries.map { $0.control.noiseTagName },
                                  objectIDs: entries.map(\.objectID), codes: trial.codeIndices,
                                  codeShift: shift)))
+        guard self.trial === trial else { return }
         if first == .cue {
             emit(.trialPhase(trial: trial.number, phase: .cue))
-            target?.control.setFeedbackColor(settings.colorFor(.colorTargetCue))
+            guard self.trial === trial, let target else { return }
+            showFeedback(settings.colorFor(.colorTargetCue), on: target.control)
+            // Stopped from inside the cue call: the stop's own "back to normal"
+            // ran before the cue colour was set, so set it once more.
+            if self.trial !== trial { showFeedback(nil, on: target.control) }
         } else {
             beginFlicker(trial, at: now)
         }
@@ -96,21 +103,23 @@ extension NoiseTagController {
         if trial.phase == .cue {
             let end = trial.phaseStart + settings.doubleFor(.cueDuration)
             guard now >= end else { return }
-            trial.target?.control.setFeedbackColor(nil)
             trial.phase = .pause
             trial.phaseStart = end
             trial.pauseStart = end
+            if let target = trial.target { showFeedback(nil, on: target.control) }
+            guard self.trial === trial else { return }
             emit(.trialPhase(trial: trial.number, phase: .pause))
+            guard self.trial === trial else { return }
         }
         if trial.phase == .pause {
             let end = trial.phaseStart + settings.doubleFor(.pauseAfterCue)
             guard now >= end else { return }
             beginFlicker(trial, at: end)
         }
-        guard let flickerStart = trial.flickerStart else { return }
+        guard self.trial === trial, let flickerStart = trial.flickerStart else { return }
         let elapsed = now - flickerStart
         if !trial.mode.isTraining, let prediction = trial.latestPrediction,
-           prediction.certainty >= trial.requiredCertainty, elapsed >= settings.doubleFor(.minTrialDuration),
+           PressThreshold(required: trial.requiredCertainty).isMet(by: prediction.certainty), elapsed >= settings.doubleFor(.minTrialDuration),
            let entry = trial.entry(objectID: prediction.objectID), isPressable(entry.control) {
             press(entry, source: .brain, certainty: prediction.certainty)
             return
@@ -118,19 +127,36 @@ extension NoiseTagController {
         guard let limit = trial.flickerLimit, elapsed >= limit else { return }
         if trial.mode.isTraining {
             endTrial(.completed, pressed: nil, certainty: nil)
-        } else if settings.boolFor(.disableNoClicks), let best = trial.mostLikely {
+        } else if settings.boolFor(.disableNoClicks), let best = trial.mostLikely, isPressable(best.entry.control) {
+            // Like a brain press, a timeout press goes only to a control that can be
+            // pressed now (enabled and visible); otherwise the trial ends with no press.
             press(best.entry, source: .timeout, certainty: best.certainty)
         } else {
             showNoPress()
         }
     }
 
+    /// Starts the flicker phase: each flickering control hears that noise
+    /// tagging runs (with its object ID), the others show their default look.
+    /// Should app code stop the trial meanwhile, nothing more starts and
+    /// every control that heard "running" hears "stopped" after it.
     func beginFlicker(_ trial: Trial, at time: Double) {
         trial.phase = .flicker
         trial.phaseStart = time
-        trial.flickerStart = time
         emit(.trialPhase(trial: trial.number, phase: .flicker))
-        for entry in trial.entries { entry.control.noiseTaggingDidChange(isRunning: true) }
+        guard self.trial === trial else { return }
+        // Set after the event: a stop from an observer then tells no control "stopped".
+        trial.flickerStart = time
+        let look = defaultLook()
+        for entry in trial.entries {
+            tellNoiseTagging(true, to: entry.control, objectID: entry.objectID, look: look)
+            if self.trial !== trial {
+                // The stop inside this call told every control "stopped" already,
+                // this one possibly before its own "running" call returned.
+                tellNoiseTagging(false, to: entry.control, objectID: nil, look: defaultLook())
+                return
+            }
+        }
         paintNonFlickering(trial)
     }
 
@@ -146,9 +172,10 @@ extension NoiseTagController {
         guard let trial else { return }
         self.trial = nil
         let now = clock.now
-        if trial.phase == .cue { trial.target?.control.setFeedbackColor(nil) }
+        if trial.phase == .cue, let target = trial.target { showFeedback(nil, on: target.control) }
         if trial.flickerStart != nil {
-            for entry in trial.entries { entry.control.noiseTaggingDidChange(isRunning: false) }
+            let look = defaultLook()
+            for entry in trial.entries { tellNoiseTagging(false, to: entry.control, objectID: nil, look: look) }
         }
         emit(.trialEnded(.init(trial: trial.number, mode: trial.mode, ending: ending,
                                target: trial.target?.control.noiseTagName,

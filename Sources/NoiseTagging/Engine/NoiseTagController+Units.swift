@@ -75,6 +75,9 @@ extension NoiseTagController {
             updateCode?()
             current.delegate.startNoiseTagControlOn(noiseTaggingView: current.view)
             isUpdating = false
+            // The unit's default look as it now stands, for renderers between trials.
+            let look = defaultLook()
+            for control in current.view.allControls { control.noiseTagging.defaultColor = look.color(for: control) }
         }
         // Only this update's own block: an update nested in the delegate's call keeps the outer one.
         _ = blocks.removeLatest(.update)

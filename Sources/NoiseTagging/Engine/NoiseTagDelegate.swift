@@ -14,7 +14,10 @@
 public protocol NoiseTagDelegate: AnyObject {
     /// Called in every update: assign the controls' actions here.
     func startNoiseTagControlOn(noiseTaggingView view: NoiseTagView)
-    /// A background colour for the view while noise tagging; nil for the default.
+    /// A background colour for the view while noise tagging: the default look
+    /// of its enabled controls instead of `defaultColorButtonEnabled` (a
+    /// control's own ``NoiseTagControl/customBackgroundColor`` comes first);
+    /// nil for the setting. Asked whenever the engine shows a default look.
     func customBackgroundColorFor(noiseTaggingView view: NoiseTagView) -> NoiseTagColor?
     /// The maximum trial duration ran out and nothing was pressed.
     func respondToNoClick()

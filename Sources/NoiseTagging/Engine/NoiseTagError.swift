@@ -15,7 +15,7 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
     case popOnEmptyStack
     /// `updateControls` with no unit pushed.
     case updateWithoutUnit
-    /// `unblockTrials()` with no block of the client's in place.
+    /// `unblockTrials()` with no untimed block of the client's in place.
     case unblockWithoutBlock
     /// A timed block with a negative or non-finite duration.
     case invalidBlockDuration(Double)
@@ -59,7 +59,7 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
         case .updateWithoutUnit:
             return "updateControls ignored: no unit has been pushed"
         case .unblockWithoutBlock:
-            return "unblock ignored: trials are not blocked by the client"
+            return "unblock ignored: trials are not blocked by the client until unblocked (timed blocks end by themselves)"
         case .invalidBlockDuration(let duration):
             return "block refused: duration \(duration) s is not a finite number >= 0"
         case .touchNotTaken(let control, let reason):

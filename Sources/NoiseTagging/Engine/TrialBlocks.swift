@@ -24,6 +24,14 @@ struct TrialBlocks {
         return true
     }
 
+    /// Removes the most recent block of `reason` that has no duration;
+    /// false when there is none (timed blocks end only by expiring).
+    mutating func removeLatestUntimed(_ reason: BlockReason) -> Bool {
+        guard let index = blocks.lastIndex(where: { $0.reason == reason && $0.until == nil }) else { return false }
+        blocks.remove(at: index)
+        return true
+    }
+
     /// Removes every block of `reason`; returns how many there were.
     mutating func removeAll(_ reason: BlockReason) -> Int {
         let before = blocks.count

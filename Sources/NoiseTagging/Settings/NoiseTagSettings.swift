@@ -143,6 +143,44 @@ public final class NoiseTagSettings {
         store(checked, for: title)
     }
 
+    /// Sets `title` to a plain integer, as the guide writes it:
+    /// `set(value: 2, for: .framesPerBit)`. A number setting takes it as a
+    /// number. Throws like the `NoiseTagSettingValue` form.
+    ///
+    /// ```swift
+    /// try settings.set(value: 2, for: .framesPerBit)
+    /// ```
+    public func set(value: Int, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
+        try set(value: NoiseTagSettingValue.int(value), for: title)
+    }
+
+    /// Sets `title` to a plain number.
+    ///
+    /// ```swift
+    /// try settings.set(value: 0.95, for: .certaintyRequiredForPress)
+    /// ```
+    public func set(value: Double, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
+        try set(value: NoiseTagSettingValue.double(value), for: title)
+    }
+
+    /// Sets `title` to a plain bool.
+    ///
+    /// ```swift
+    /// try settings.set(value: true, for: .disableNoClicks)
+    /// ```
+    public func set(value: Bool, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
+        try set(value: NoiseTagSettingValue.bool(value), for: title)
+    }
+
+    /// Sets `title` to a plain text (a choice, a `#RRGGBB` colour, a path).
+    ///
+    /// ```swift
+    /// try settings.set(value: "NonselectedGray", for: .clickFeedbackMode)
+    /// ```
+    public func set(value: String, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
+        try set(value: NoiseTagSettingValue.text(value), for: title)
+    }
+
     /// Sets a setting by title name (accepts `certaintyRequiredForClick`).
     ///
     /// ```swift
