@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// One recording folder as the writer sees it: lines waiting to be written
 /// (guarded by the writer's state lock) and the open files (guarded by its
@@ -30,8 +26,9 @@ final class RecordingSegment {
     var created = false
     var failed = false
     var finalized = false
-    var directory: Int32 = -1
-    var files: [String: Int32] = [:]
+    /// The folder, open and `flock`ed while the recording is written.
+    var directory: FileDescriptor?
+    var files: [String: FileDescriptor] = [:]
     var dirty: Set<String> = []
 
     init(folder: String) { self.folder = folder }

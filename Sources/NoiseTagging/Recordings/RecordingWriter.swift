@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,6 +22,7 @@ import Darwin
 /// writer.end(renamingTo: name.ended(at: Date(), reason: "App ended").folderName)
 /// writer.stop()
 /// ```
+// @unchecked: its mutable state is split between two locks (`state`, `io`) as the comments on each field say.
 final class RecordingWriter: @unchecked Sendable {
     /// Buffer sizes and cadences.
     struct Limits: Sendable {
@@ -77,7 +79,7 @@ final class RecordingWriter: @unchecked Sendable {
     func begin(folder: String, directory: Int32? = nil) {
         let segment = RecordingSegment(folder: folder)
         if let directory {
-            segment.directory = directory
+            segment.directory = directory >= 0 ? FileDescriptor(rawValue: directory) : nil
             segment.created = true
         }
         state.lock()
