@@ -22,6 +22,7 @@ import Foundation
 /// // … the frame loop calls NoiseTagging.tick() until the user quits, then:
 /// NoiseTagging.stopRecording()
 /// ```
+// nonisolated(unsafe): the controller is not Sendable; the app drives it from the one thread that ticks.
 nonisolated(unsafe) public let NoiseTagging: NoiseTagController =
     NoiseTagController.appController(environment: ProcessInfo.processInfo.environment)
 
