@@ -1,9 +1,10 @@
 import SystemPackage
 
 /// One recording folder as the writer sees it: lines waiting to be written
-/// (guarded by the writer's state lock) and the open files (guarded by its
-/// I/O lock).
-final class RecordingSegment {
+/// (changed only inside the writer's `state` Mutex) and the open files
+/// (changed only with its `io` lock held).
+// @unchecked: it is reached from the writer's Mutex and its io lock; each field says which one guards it.
+final class RecordingSegment: @unchecked Sendable {
     /// Bytes waiting for one file, and how many lines they hold.
     struct Pending {
         var bytes: [UInt8] = []
@@ -14,7 +15,7 @@ final class RecordingSegment {
     /// The folder's name while open (its left part).
     let folder: String
 
-    // Guarded by the writer's state lock.
+    // Changed only inside the writer's `state` Mutex.
     var pending: [String: Pending] = [:]
     /// False once the folder failed: lines are thrown away.
     var accepting = true
@@ -22,7 +23,7 @@ final class RecordingSegment {
     var closeName: String?
     var ended = false
 
-    // Guarded by the writer's I/O lock.
+    // Changed only with the writer's `io` lock held.
     var created = false
     var failed = false
     var finalized = false

@@ -55,9 +55,7 @@ extension RecordingWriter {
 
     /// The files written since their last `fsync`. Call with `io` held.
     func takeDirtyFiles() -> [(segment: RecordingSegment, file: String, descriptor: FileDescriptor)] {
-        state.lock()
-        let open = segments.filter { $0.created && !$0.failed && !$0.dirty.isEmpty }
-        state.unlock()
+        let open = state.withLock { $0.segments.filter { $0.created && !$0.failed && !$0.dirty.isEmpty } }
         var result: [(segment: RecordingSegment, file: String, descriptor: FileDescriptor)] = []
         for segment in open {
             for file in segment.dirty.sorted() {
