@@ -12,14 +12,28 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     ],
     targets: [
         .systemLibrary(
             name: "CZeroMQ", pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"])]),
         .target(name: "UtopiaProtocol"),
-        .target(name: "NoiseTagging", dependencies: ["UtopiaProtocol"]),
-        .target(name: "DecoderBridge", dependencies: ["NoiseTagging", "UtopiaProtocol", "CZeroMQ"]),
+        .target(
+            name: "NoiseTagging",
+            dependencies: [
+                "UtopiaProtocol",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ]),
+        .target(
+            name: "DecoderBridge",
+            dependencies: [
+                "NoiseTagging", "UtopiaProtocol", "CZeroMQ",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]),
         .executableTarget(
             name: "noisetag",
             dependencies: [

@@ -1,13 +1,14 @@
+import DequeModule
 import NoiseTagging
 import UtopiaProtocol
 
 /// Messages from the decoder waiting for the engine's next tick. Bounded:
 /// when full, the oldest prediction (PREDICTEDTARGETPROB or …DIST) makes room
 /// and is counted; with no prediction queued, the oldest message does.
-/// Not locked itself: ``ZeroMQDecoderLink`` guards it.
+/// Not locked itself: ``ZeroMQDecoderLink`` keeps it inside its `Mutex`.
 struct DecoderInbox {
     let capacity: Int
-    private(set) var messages: [WireMessage] = []
+    private(set) var messages: Deque<WireMessage> = []
     private(set) var droppedPredictions = 0
     private(set) var droppedOther = 0
 
@@ -28,7 +29,7 @@ struct DecoderInbox {
 
     mutating func drain() -> [WireMessage] {
         defer { messages.removeAll(keepingCapacity: true) }
-        return messages
+        return Array(messages)
     }
 
     static func isPrediction(_ message: WireMessage) -> Bool {

@@ -1,11 +1,13 @@
 import CZeroMQ
 import Foundation
+import Synchronization
 
 /// A libzmq context: one per process is enough; sockets keep it alive.
 ///
 /// ```swift
 /// let socket = try ZeroMQSocket(context: .shared, type: .dealer)
 /// ```
+// @unchecked: the raw handle is not Sendable, but a libzmq context is thread-safe by design.
 public final class ZeroMQContext: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
@@ -25,8 +27,7 @@ public final class ZeroMQContext: @unchecked Sendable {
         handle = zmq_ctx_new()
     }
 
-    private let lock = NSLock()
-    private var terminated = false
+    private let terminated = Mutex(false)
 
     /// Ends the context: waits until every socket made in it is closed and
     /// each one's linger has passed, so frames they queued are written out.
@@ -36,11 +37,11 @@ public final class ZeroMQContext: @unchecked Sendable {
     /// socket.close(); context.terminate()
     /// ```
     public func terminate() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !terminated else { return }
-        terminated = true
-        while zmq_ctx_term(handle) != 0 && zmq_errno() == EINTR {}
+        terminated.withLock { terminated in
+            guard !terminated else { return }
+            terminated = true
+            while zmq_ctx_term(handle) != 0 && zmq_errno() == EINTR {}
+        }
     }
 
     deinit { terminate() }

@@ -1,6 +1,8 @@
 import CZeroMQ
+import DequeModule
 import Foundation
 import NoiseTagging
+import Synchronization
 import UtopiaProtocol
 
 /// The engine's link to a real decoder: a ZeroMQ DEALER socket connected to
@@ -17,6 +19,7 @@ import UtopiaProtocol
 /// let link = try ZeroMQDecoderLink(endpoint: DecoderEndpoint.resolve(""))
 /// NoiseTagging.decoderLink = link
 /// ```
+// @unchecked: `socket` is not Sendable, but only the I/O thread touches it; all shared state is in `state`.
 public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// The endpoint connected to.
     public let endpoint: String
@@ -33,13 +36,16 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     private let context: ZeroMQContext
     private let socket: ZeroMQSocket
     private let wake: EventFD
-    private let lock = NSLock()
-    private var outbound: [[UInt8]] = []
-    private var inbox: DecoderInbox
-    private var problems: [String] = []
-    private var counters = DecoderLinkStatistics()
-    private var stopping = false
-    private var thread: Thread?
+    /// What the engine thread and the I/O thread share.
+    private struct State {
+        var outbound: Deque<[UInt8]> = []
+        var inbox: DecoderInbox
+        var problems: [String] = []
+        var counters = DecoderLinkStatistics()
+        var running = false
+        var stopping = false
+    }
+    private let state: Mutex<State>
     private let finished = DispatchSemaphore(value: 0)
     /// Most frames waiting to be sent; beyond it the oldest are dropped (counted as unsent).
     public let outboundCapacity: Int
@@ -68,7 +74,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     public init(endpoint: String, reconnectInterval: Double = 0.1, connectTimeout: Double? = nil,
                 inboxCapacity: Int = 4096, outboundCapacity: Int = 8192) throws(ZeroMQError) {
         self.endpoint = endpoint
-        self.inbox = DecoderInbox(capacity: inboxCapacity)
+        state = Mutex(State(inbox: DecoderInbox(capacity: inboxCapacity)))
         self.outboundCapacity = outboundCapacity
         context = ZeroMQContext()      // its own, so that close() can wait for the queued frames
         socket = try ZeroMQSocket(context: context, type: .dealer)
@@ -81,7 +87,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         try socket.connect(endpoint)
         let thread = Thread { [unowned self] in self.run() }
         thread.name = "noisetag-decoder-io"
-        self.thread = thread
+        state.withLock { $0.running = true }
         thread.start()
     }
 
@@ -104,14 +110,13 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// link.close()
     /// ```
     public func close() {
-        lock.lock()
-        let wasRunning = thread != nil && !stopping
-        stopping = true
-        lock.unlock()
+        let wasRunning = state.withLock { state in
+            defer { state.stopping = true }
+            return state.running && !state.stopping
+        }
         guard wasRunning else { return }
         wake.signal()
         finished.wait()
-        thread = nil
     }
 
     /// The ZeroMQ link watches heartbeats: the engine marks it disconnected on silence.
@@ -122,13 +127,13 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     @discardableResult
     public func send(_ message: UtopiaMessage) -> [UInt8]? {
         let bytes = UtopiaCodec.encode(message)
-        lock.lock()
-        if outbound.count >= outboundCapacity {
-            outbound.removeFirst()
-            counters.unsent += 1
+        state.withLock { state in
+            if state.outbound.count >= outboundCapacity {
+                state.outbound.removeFirst()
+                state.counters.unsent += 1
+            }
+            state.outbound.append(bytes)
         }
-        outbound.append(bytes)
-        lock.unlock()
         wake.signal()
         return bytes
     }
@@ -136,29 +141,26 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// Drains the messages received since the last call, each with the
     /// bytes of the frame (or of its part) that carried it.
     public func receive() -> [WireMessage] {
-        lock.lock()
-        defer { lock.unlock() }
-        return inbox.drain()
+        state.withLock { $0.inbox.drain() }
     }
 
     /// Drains the descriptions of frames that could not be decoded.
     public func receiveProblems() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        let drained = problems
-        problems.removeAll()
-        return drained
+        state.withLock { state in
+            defer { state.problems.removeAll() }
+            return state.problems
+        }
     }
 
     /// A snapshot of the counters.
     public var statistics: DecoderLinkStatistics {
-        lock.lock()
-        defer { lock.unlock() }
-        var snapshot = counters
-        snapshot.queued = outbound.count
-        snapshot.droppedPredictions = inbox.droppedPredictions
-        snapshot.droppedOther = inbox.droppedOther
-        return snapshot
+        state.withLock { state in
+            var snapshot = state.counters
+            snapshot.queued = state.outbound.count
+            snapshot.droppedPredictions = state.inbox.droppedPredictions
+            snapshot.droppedOther = state.inbox.droppedOther
+            return snapshot
+        }
     }
 
     // MARK: I/O thread
@@ -167,10 +169,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
                      zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
         while true {
-            lock.lock()
-            let stop = stopping
-            lock.unlock()
-            if stop { break }
+            if state.withLock({ $0.stopping }) { break }
             _ = zmq_poll(&items, 2, 200)
             if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
             flushOutbound()
@@ -184,35 +183,37 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     }
 
     private func flushOutbound() {
-        lock.lock()
-        let pending = outbound
-        outbound.removeAll(keepingCapacity: true)
-        lock.unlock()
+        let pending = state.withLock { state in
+            defer { state.outbound.removeAll(keepingCapacity: true) }
+            return state.outbound
+        }
         guard !pending.isEmpty else { return }
         var sent = 0
         var unsent = 0
         for frame in pending {
             if (try? socket.send(frame, dontWait: true)) == true { sent += 1 } else { unsent += 1 }
         }
-        lock.lock()
-        counters.sent += sent
-        counters.unsent += unsent
-        lock.unlock()
+        state.withLock { state in
+            state.counters.sent += sent
+            state.counters.unsent += unsent
+        }
     }
 
     private func readInbound() {
         while let frame = try? socket.receive(dontWait: true) {
             let decoded = WireMessage.split(frame: frame.bytes)
-            lock.lock()
-            switch decoded {
-            case .success(let messages):
-                counters.received += messages.count
-                for message in messages { inbox.append(message) }
-            case .failure(let error):
-                counters.malformed += 1
-                if problems.count < 256 { problems.append("malformed frame of \(frame.bytes.count) bytes dropped: \(error)") }
+            state.withLock { state in
+                switch decoded {
+                case .success(let messages):
+                    state.counters.received += messages.count
+                    for message in messages { state.inbox.append(message) }
+                case .failure(let error):
+                    state.counters.malformed += 1
+                    if state.problems.count < 256 {
+                        state.problems.append("malformed frame of \(frame.bytes.count) bytes dropped: \(error)")
+                    }
+                }
             }
-            lock.unlock()
         }
     }
 }

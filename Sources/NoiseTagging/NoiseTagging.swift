@@ -1,24 +1,44 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// The app's noise-tagging controller: the singleton every app drives.
 ///
 /// It runs on the monotonic clock; the app's frame loop calls
-/// `NoiseTagging.tick()` every frame on one thread. It records into
-/// `$NOISETAG_HOME/recordings` (default `~/.noisetag/recordings`) from its
-/// first use, and ends the recording ("App ended") when the process exits
-/// normally.
+/// `NoiseTagging.tick()` every frame on one thread. Like the reference
+/// framework it records into `$NOISETAG_HOME/recordings` (default
+/// `~/.noisetag/recordings`) from its first use, unless the environment has
+/// `NOISETAG_RECORDINGS=off` (then its `recordingsEnabled` setting starts
+/// off). The setting turns recording off and on at run time.
+///
+/// The app calls `NoiseTagging.stopRecording()` when it ends: that writes
+/// everything, `fsync`s it and gives the folder its right part
+/// ("App ended"). Nothing does this behind the app's back (an exit handler
+/// would race the thread that ticks): a recording not stopped keeps only its
+/// left part, the *open/crashed* state of `Protocols/recordings.md`, with
+/// every line written up to about 0.1 s before the end.
 ///
 /// ```swift
 /// NoiseTagging.push(view: menu, forNoiseTaggingWithDelegate: self)
 /// NoiseTagging.trialsAreRunning = true
+/// // … the frame loop calls NoiseTagging.tick() until the user quits, then:
+/// NoiseTagging.stopRecording()
 /// ```
-nonisolated(unsafe) public let NoiseTagging: NoiseTagController = {
-    let controller = NoiseTagController()
-    controller.startRecording(in: .standard)
-    atexit { NoiseTagging.stopRecording() }
-    return controller
-}()
+// nonisolated(unsafe): the controller is not Sendable; the app drives it from the one thread that ticks.
+nonisolated(unsafe) public let NoiseTagging: NoiseTagController =
+    NoiseTagController.appController(environment: ProcessInfo.processInfo.environment)
+
+extension NoiseTagController {
+    /// The singleton's set-up: a controller on `clock` that records into
+    /// `store` unless `environment` has `NOISETAG_RECORDINGS=off`, in which
+    /// case its `recordingsEnabled` setting starts off and nothing is written.
+    static func appController(environment: [String: String], clock: EngineClock = MonotonicClock.shared,
+                              store: RecordingStore = .standard,
+                              wallClock: WallClock = SystemWallClock()) -> NoiseTagController {
+        let controller = NoiseTagController(clock: clock)
+        if environment["NOISETAG_RECORDINGS"] == "off" {
+            try? controller.settings.set(value: .bool(false), for: .recordingsEnabled)
+        } else {
+            controller.startRecording(in: store, wallClock: wallClock)
+        }
+        return controller
+    }
+}

@@ -5,6 +5,7 @@ import UtopiaProtocol
 
 /// The decoder side of the bridge benchmark: a ROUTER socket on its own
 /// thread that records arrival times, answers with a prediction, or counts.
+// @unchecked: the fields below `lock` are only touched under it; the ROUTER socket only by the serve thread.
 final class BenchDecoder: @unchecked Sendable {
     /// `record` arrival times, `reply` to each message with a prediction,
     /// `count` only, or `heartbeat`: answer every message but STIMULUSEVENTs,

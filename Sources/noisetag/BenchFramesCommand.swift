@@ -64,7 +64,7 @@ struct BenchFramesCommand: ParsableCommand {
         defer { if codebook == nil { try? FileManager.default.removeItem(atPath: path) } }
         let book = try CodebookFile(contentsOfFile: path).codebook
         guard let most = counts.max(), book.count >= most else {
-            throw ValidationError("--codebook: \(path) has \(book.count) codes, fewer than \(counts.max() ?? 0) controls")
+            throw CommandFailure("codebook \(path): \(book.count) codes, fewer than the \(counts.max() ?? 0) controls asked for")
         }
         let overhead = NanosecondClock.overhead()
         let results = try pathList().flatMap { benchPath in

@@ -14,22 +14,25 @@ final class HeadlessRunner {
     private let grid: ButtonGrid
     private let trials: Int
     private let maxSeconds: Double
+    private let connectTimeout: Double
     private let mode: NoiseTagMode
     private var ended = 0
     private let output = FileHandle.standardOutput
 
     /// How a run ended.
-    enum Outcome { case finished, timedOut, interrupted }
+    enum Outcome { case finished, timedOut, interrupted, noDecoder }
 
     /// Records into `recordings` from the start. The recorder subscribes
     /// before the printer, so an event is in the recording's buffer (and a
     /// trial end handed to the operating system) before it is printed.
     init(settings: NoiseTagSettings, link: DecoderLink, mode: NoiseTagMode, trials: Int,
-         controls: Int, eventsJSON: Bool, maxSeconds: Double, recordings: RecordingStore) {
+         controls: Int, eventsJSON: Bool, maxSeconds: Double, connectTimeout: Double,
+         recordings: RecordingStore) {
         controller = NoiseTagController(clock: MonotonicClock.shared, settings: settings, decoderLink: link)
         grid = ButtonGrid(count: controls)
         self.trials = trials
         self.maxSeconds = maxSeconds
+        self.connectTimeout = connectTimeout
         self.mode = mode
         var early: [NoiseTagEvent] = []
         let token = controller.events.subscribe { early.append($0) }
@@ -52,8 +55,9 @@ final class HeadlessRunner {
         }
     }
 
-    /// Runs until `trials` trials have ended, `maxSeconds` pass, or SIGINT/SIGTERM
-    /// arrives; then ends the recording ("App ended").
+    /// Runs until `trials` trials have ended, `maxSeconds` pass, no decoder
+    /// has answered within `connectTimeout`, or SIGINT/SIGTERM arrives; then
+    /// ends the recording ("App ended").
     func run() -> Outcome {
         signal(SIGINT) { _ in interruptRequested = 1 }
         signal(SIGTERM) { _ in interruptRequested = 1 }
@@ -63,11 +67,17 @@ final class HeadlessRunner {
         controller.set(mode: mode, waitTillDecoderConfirms: false, withExplanation: "noisetag demo --headless")
         controller.trialsAreRunning = true
         let start = controller.clock.now
+        var heardFromDecoder = false
         while ended < trials {
             loop.step()
+            if controller.decoderConnection == .connected { heardFromDecoder = true }
             if interruptRequested != 0 {
                 controller.trialsAreRunning = false
                 return .interrupted
+            }
+            if connectTimeout > 0, !heardFromDecoder, controller.clock.now - start > connectTimeout {
+                controller.trialsAreRunning = false
+                return .noDecoder
             }
             if maxSeconds > 0, controller.clock.now - start > maxSeconds {
                 FileHandle.standardError.write(Data("noisetag demo: \(ended) of \(trials) trials ended within --max-seconds \(maxSeconds)\n".utf8))

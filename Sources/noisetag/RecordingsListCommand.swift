@@ -49,7 +49,7 @@ struct RecordingsListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = recordings.store
+        let store = try recordings.existingStore()
         let rows = store.recordings().map { entry in
             Row(name: entry.name.folderName, start: RecordingName.format(entry.name.start),
                 startReason: entry.name.startReason, end: entry.name.end.map(RecordingName.format),

@@ -14,6 +14,24 @@ struct RecordingsOption: ParsableArguments {
                                valueName: "DIR"))
     var root: String?
 
+    /// The store to read: `--recordings`, which must be an existing folder
+    /// (else a ``CommandFailure``), or the default root, which may not
+    /// exist yet (no recordings).
+    ///
+    /// ```swift
+    /// let entries = try recordings.existingStore().recordings()
+    /// ```
+    func existingStore() throws -> RecordingStore {
+        let store = self.store
+        guard root != nil else { return store }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: store.root.path, isDirectory: &isFolder) else {
+            throw CommandFailure("recordings folder \(store.root.path): no such folder")
+        }
+        guard isFolder.boolValue else { throw CommandFailure("recordings folder \(store.root.path): not a folder") }
+        return store
+    }
+
     /// The store at `--recordings`, or the default root.
     var store: RecordingStore {
         root.map { RecordingStore(root: URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true)) }

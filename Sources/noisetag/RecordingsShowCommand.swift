@@ -21,9 +21,9 @@ struct RecordingsShowCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let store = recordings.store
+        let store = try recordings.existingStore()
         guard let entry = store.recording(matching: name) else {
-            throw NotFound(description: "no single recording in \(store.root.path) matches '\(name)' (see noisetag recordings list)")
+            throw CommandFailure("no single recording in \(store.root.path) matches '\(name)' (see noisetag recordings list)")
         }
         let summary = RecordingSummary(entry)
         if json {
@@ -33,11 +33,6 @@ struct RecordingsShowCommand: ParsableCommand {
         } else {
             print(Self.report(summary))
         }
-    }
-
-    /// No recording matches: an error without the usage text.
-    struct NotFound: Error, CustomStringConvertible {
-        let description: String
     }
 
     static func report(_ s: RecordingSummary) -> String {

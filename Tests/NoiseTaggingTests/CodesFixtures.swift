@@ -1,15 +1,12 @@
 import Foundation
 
-/// Finds the shared fixtures: walks up from this file to the folder holding
-/// Package.swift, then `../shared/fixtures`.
+/// Finds the reference fixtures in `Tests/Fixtures` (see its README.md for
+/// where each file comes from), relative to this source file.
 enum CodesFixtures {
-    static let folder: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-            url.deleteLastPathComponent()
-        }
-        return url.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-    }()
+    static let folder: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Tests/NoiseTaggingTests
+        .deletingLastPathComponent()  // Tests
+        .appendingPathComponent("Fixtures")
 
     static func path(_ name: String) -> String {
         folder.appendingPathComponent(name).path

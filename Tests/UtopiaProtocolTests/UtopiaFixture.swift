@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UtopiaProtocol
 
-/// One vector of ../shared/fixtures/utopia-messages.json (made by the
+/// One vector of Tests/Fixtures/utopia-messages.json (made by the
 /// MindAffect SDK's `serialize()`): the message its fields describe and the
 /// bytes the SDK produced for it.
 struct UtopiaFixture: Sendable, CustomTestStringConvertible {
@@ -24,18 +24,17 @@ struct UtopiaFixture: Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// Walks up from this source file to the package root (the folder with
-    /// Package.swift), then into ../shared/fixtures.
+    /// Tests/Fixtures/utopia-messages.json, found from this source file's
+    /// folder (Tests/UtopiaProtocolTests).
     static func fileURL(filePath: String = #filePath) throws -> URL {
-        var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                return folder.deletingLastPathComponent()
-                    .appendingPathComponent("shared/fixtures/utopia-messages.json")
-            }
-            folder = folder.deletingLastPathComponent()
+        let url = URL(fileURLWithPath: filePath)
+            .deletingLastPathComponent()  // Tests/UtopiaProtocolTests
+            .deletingLastPathComponent()  // Tests
+            .appendingPathComponent("Fixtures/utopia-messages.json")
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw FixtureError("no fixture at \(url.path); run scripts/make-fixtures")
         }
-        throw FixtureError("no Package.swift above \(filePath)")
+        return url
     }
 
     static func bytes(hex: String) throws -> [UInt8] {

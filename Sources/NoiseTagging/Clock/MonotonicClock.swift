@@ -9,7 +9,7 @@ import Darwin
 /// ```swift
 /// NoiseTagging.clock === MonotonicClock.shared
 /// ```
-public final class MonotonicClock: EngineClock, @unchecked Sendable {
+public final class MonotonicClock: EngineClock, Sendable {
     /// One shared instance; the clock has no state.
     ///
     /// ```swift

@@ -8,15 +8,17 @@ import Synchronization
 /// ```swift
 /// controller.inbox.post { engine in engine.trialsAreRunning = false }
 /// ```
-public final class EngineInbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [(NoiseTagController) -> Void] = []
+public final class EngineInbox: Sendable {
+    private struct State {
+        var items: [@Sendable (NoiseTagController) -> Void] = []
+        var refused = 0
+    }
+    private let state = Mutex(State())
     /// `items.count`, readable without the lock: the engine looks at it
     /// every tick and takes the lock only when work is waiting.
     private let waiting = Atomic<Int>(0)
     /// The most items held at once; ``post(_:)`` refuses beyond it.
     public let capacity: Int
-    private var refusedCount = 0
 
     /// Creates an inbox holding at most `capacity` items.
     ///
@@ -25,22 +27,24 @@ public final class EngineInbox: @unchecked Sendable {
     /// ```
     public init(capacity: Int = 1024) { self.capacity = max(1, capacity) }
 
-    /// Queues `work`; false (and counted) when the inbox is full.
+    /// Queues `work`; false (and counted) when the inbox is full. `work`
+    /// comes from another thread and runs later on the engine thread, so it
+    /// must be `@Sendable`.
     ///
     /// ```swift
     /// inbox.post { $0.unblockTrials() }
     /// ```
     @discardableResult
-    public func post(_ work: @escaping (NoiseTagController) -> Void) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard items.count < capacity else {
-            refusedCount += 1
-            return false
+    public func post(_ work: @escaping @Sendable (NoiseTagController) -> Void) -> Bool {
+        state.withLock { state in
+            guard state.items.count < capacity else {
+                state.refused += 1
+                return false
+            }
+            state.items.append(work)
+            waiting.store(state.items.count, ordering: .releasing)
+            return true
         }
-        items.append(work)
-        waiting.store(items.count, ordering: .releasing)
-        return true
     }
 
     /// How many posts were refused because the inbox was full.
@@ -48,23 +52,19 @@ public final class EngineInbox: @unchecked Sendable {
     /// ```swift
     /// if inbox.refused > 0 { warn() }
     /// ```
-    public var refused: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return refusedCount
-    }
+    public var refused: Int { state.withLock { $0.refused } }
 
     /// True when work is waiting; a post that races with this check is seen
     /// at the next tick.
     var hasWork: Bool { waiting.load(ordering: .acquiring) > 0 }
 
-    func drain() -> [(NoiseTagController) -> Void] {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !items.isEmpty else { return [] }
-        let drained = items
-        items.removeAll(keepingCapacity: true)
-        waiting.store(0, ordering: .releasing)
-        return drained
+    func drain() -> [@Sendable (NoiseTagController) -> Void] {
+        state.withLock { state in
+            guard !state.items.isEmpty else { return [] }
+            let drained = state.items
+            state.items = []
+            waiting.store(0, ordering: .releasing)
+            return drained
+        }
     }
 }

@@ -19,15 +19,33 @@ extension NoiseTagController {
 
     @discardableResult
     func startRecording(in store: RecordingStore, wallClock: WallClock, timeZone: TimeZone,
-                        limits: RecordingWriter.Limits) -> Recorder {
+                        limits: RecordingWriter.Limits, trigger: RecordingTrigger = .appStarted) -> Recorder {
         if let recorder, recorder.active {
             emit(.refused(call: "startRecording(in:)", reason: "already recording into \(recorder.store.root.path); call stopRecording() first"))
             return recorder
         }
         let recorder = Recorder(controller: self, store: store, wallClock: wallClock, timeZone: timeZone, limits: limits)
         self.recorder = recorder
-        recorder.start(trigger: .appStarted)
+        recorder.start(trigger: trigger)
         return recorder
+    }
+
+    /// The `recordingsEnabled` setting changed: off ends the current
+    /// recording ("recordings off"); on starts one ("recordings on") in the
+    /// store, wall clock and limits of the last recorder, or in
+    /// ``RecordingStore/standard`` when there was none.
+    func recordingsEnabledDidChange(to enabled: Bool) {
+        if !enabled {
+            recorder?.stop(.switchedOff)
+        } else if activeRecorder == nil {
+            if let last = recorder {
+                startRecording(in: last.store, wallClock: last.wallClock, timeZone: last.calendar.timeZone,
+                               limits: last.writer.limits, trigger: .switchedOn)
+            } else {
+                startRecording(in: .standard, wallClock: SystemWallClock(), timeZone: .current, limits: .init(),
+                               trigger: .switchedOn)
+            }
+        }
     }
 
     /// Ends the current recording ("App ended"): everything is written and

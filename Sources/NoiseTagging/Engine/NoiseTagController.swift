@@ -275,6 +275,8 @@ public final class NoiseTagController {
             mirrorToConsole(settings.boolFor(.noiseTaggingPrintsToTheConsole))
         case .filenameNoiseTags:
             loadCodebook()
+        case .recordingsEnabled:
+            recordingsEnabledDidChange(to: settings.boolFor(.recordingsEnabled))
         default:
             break
         }

@@ -1,3 +1,5 @@
+import SwiftCSV
+
 /// One CSV record on one line (RFC 4180 quoting; line breaks inside a cell
 /// become spaces, so every record is exactly one line).
 ///
@@ -29,40 +31,15 @@ public enum CSVRow {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// Splits one line into its cells, undoing the quoting.
+    /// Splits one line into its cells, undoing the quoting (parsed by
+    /// SwiftCSV, the reader ``RecordingFileReader/csvRows()`` uses).
     ///
     /// ```swift
     /// let cells = CSVRow.cells(of: line)
     /// ```
     public static func cells(of line: Substring) -> [String] {
-        var cells: [String] = []
-        var cell = ""
-        var quoted = false
-        var iterator = line.makeIterator()
-        var pending: Character? = nil
-        while let c = pending ?? iterator.next() {
-            pending = nil
-            if quoted {
-                if c == "\"" {
-                    if let next = iterator.next() {
-                        if next == "\"" { cell.append("\"") } else { quoted = false; pending = next }
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    cell.append(c)
-                }
-            } else if c == "," {
-                cells.append(cell)
-                cell = ""
-            } else if c == "\"" && cell.isEmpty {
-                quoted = true
-            } else {
-                cell.append(c)
-            }
-        }
-        cells.append(cell)
-        return cells
+        // The line break keeps an empty last cell, which SwiftCSV drops at the end of its input.
+        (try? EnumeratedCSV(string: line + "\n", delimiter: .comma, loadColumns: false))?.header ?? [String(line)]
     }
 
     /// Splits one line into its cells.

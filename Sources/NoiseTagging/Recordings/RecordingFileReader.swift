@@ -1,4 +1,5 @@
 import Foundation
+import SwiftCSV
 
 /// Reads a recording file line by line. A last line without its line break
 /// (cut off by a crash) is not a line: it is counted, not returned.
@@ -55,6 +56,22 @@ public struct RecordingFileReader {
                 index += 1
             }
         }
+    }
+
+    /// The cells of every complete line, the header row first, parsed as
+    /// CSV (RFC 4180 quoting) by SwiftCSV; a line cut off by a crash is left
+    /// out. Empty when the file is missing or does not parse.
+    ///
+    /// ```swift
+    /// let rows = RecordingFileReader(folder.appendingPathComponent("presses.csv")).csvRows()
+    /// let sources = rows.dropFirst().map { $0[5] }
+    /// ```
+    public func csvRows() -> [[String]] {
+        guard let end = data.lastIndex(of: 0x0A) else { return [] }
+        // Up to and with the last line break: SwiftCSV drops an empty last cell at the end of its input.
+        let text = String(decoding: data[data.startIndex...end], as: UTF8.self)
+        guard let table = try? EnumeratedCSV(string: text, delimiter: .comma, loadColumns: false) else { return [] }
+        return [table.header] + table.rows
     }
 
     /// Number of complete lines.

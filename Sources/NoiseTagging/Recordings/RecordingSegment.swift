@@ -1,13 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// One recording folder as the writer sees it: lines waiting to be written
-/// (guarded by the writer's state lock) and the open files (guarded by its
-/// I/O lock).
-final class RecordingSegment {
+/// (changed only inside the writer's `state` Mutex) and the open files
+/// (changed only with its `io` lock held).
+// @unchecked: it is reached from the writer's Mutex and its io lock; each field says which one guards it.
+final class RecordingSegment: @unchecked Sendable {
     /// Bytes waiting for one file, and how many lines they hold.
     struct Pending {
         var bytes: [UInt8] = []
@@ -18,7 +15,7 @@ final class RecordingSegment {
     /// The folder's name while open (its left part).
     let folder: String
 
-    // Guarded by the writer's state lock.
+    // Changed only inside the writer's `state` Mutex.
     var pending: [String: Pending] = [:]
     /// False once the folder failed: lines are thrown away.
     var accepting = true
@@ -26,12 +23,13 @@ final class RecordingSegment {
     var closeName: String?
     var ended = false
 
-    // Guarded by the writer's I/O lock.
+    // Changed only with the writer's `io` lock held.
     var created = false
     var failed = false
     var finalized = false
-    var directory: Int32 = -1
-    var files: [String: Int32] = [:]
+    /// The folder, open and `flock`ed while the recording is written.
+    var directory: FileDescriptor?
+    var files: [String: FileDescriptor] = [:]
     var dirty: Set<String> = []
 
     init(folder: String) { self.folder = folder }

@@ -64,11 +64,7 @@ extension RecordingSummary {
     mutating func readPresses(_ url: URL) {
         let reader = file(url, .presses)
         if reader.endsWithPartialLine { partialLines += 1 }
-        var first = true
-        reader.forEachLine { line in
-            if first { first = false; return }
-            let cells = CSVRow.cells(of: line)
-            guard cells.count == 8 else { return }
+        for cells in reader.csvRows().dropFirst() where cells.count == 8 {
             presses += 1
             pressesBySource[cells[5], default: 0] += 1
             see(time: Double(cells[0]), wall: Double(cells[1]))

@@ -20,6 +20,10 @@ public enum RecordingTrigger: Equatable, Sendable {
     case client(comment: String)
     /// The app ended or stopped recording ("App ended").
     case appEnded
+    /// The `recordingsEnabled` setting was turned on ("recordings on").
+    case switchedOn
+    /// The `recordingsEnabled` setting was turned off ("recordings off").
+    case switchedOff
 
     /// The reason text, already safe for a folder name.
     ///
@@ -37,6 +41,8 @@ public enum RecordingTrigger: Equatable, Sendable {
             let cleaned = comment.trimmingCharacters(in: .whitespacesAndNewlines)
             return RecordingName.sanitized(reason: cleaned.isEmpty ? "client" : "client; " + cleaned)
         case .appEnded: return "App ended"
+        case .switchedOn: return "recordings on"
+        case .switchedOff: return "recordings off"
         }
     }
 }

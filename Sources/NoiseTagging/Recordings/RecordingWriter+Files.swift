@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,7 +7,9 @@ import Darwin
 #endif
 
 /// The writer thread's file operations: folders, appends, `fsync`, closing
-/// and renaming. Called with `io` held, except ``sync(_:)``.
+/// and renaming, through swift-system's `FileDescriptor` and `Errno` (`fsync`,
+/// `flock`, `mkdir` and `rename`, which it lacks, are called directly).
+/// Called with `io` held, except ``sync(_:)``.
 extension RecordingWriter {
     func create(_ segment: RecordingSegment) {
         let path = store.root.appendingPathComponent(segment.folder).path
@@ -18,39 +21,32 @@ extension RecordingWriter {
             fail(segment, path: path, reason: "cannot create the recording folder: \(Self.lastError())")
             return
         }
-        segment.directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if segment.directory >= 0 { _ = flock(segment.directory, LOCK_EX | LOCK_NB) }
+        segment.directory = try? FileDescriptor.open(path, .readOnly, options: [.directory, .closeOnExec])
+        if let directory = segment.directory { _ = flock(directory.rawValue, LOCK_EX | LOCK_NB) }
         syncDirectory(store.root.path)
         segment.created = true
     }
 
     func writeLines(_ bytes: [UInt8], to file: String, of segment: RecordingSegment) -> Bool {
         let path = store.root.appendingPathComponent(segment.folder).appendingPathComponent(file).path
-        let fd: Int32
-        if let existing = segment.files[file] {
-            fd = existing
-        } else {
-            fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                fail(segment, path: path, reason: "cannot open: \(Self.lastError())")
-                return false
-            }
-            segment.files[file] = fd
-        }
-        var offset = 0
-        let ok = bytes.withUnsafeBytes { buffer -> Bool in
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
+        do {
+            let descriptor: FileDescriptor
+            if let existing = segment.files[file] {
+                descriptor = existing
+            } else {
+                do {
+                    descriptor = try FileDescriptor.open(
+                        path, .writeOnly, options: [.create, .append, .closeOnExec],
+                        permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                } catch {
+                    fail(segment, path: path, reason: "cannot open: \(error)")
                     return false
                 }
-                offset += n
+                segment.files[file] = descriptor
             }
-            return true
-        }
-        guard ok else {
-            fail(segment, path: path, reason: "cannot write: \(Self.lastError())")
+            try descriptor.writeAll(bytes)   // loops over short writes, retries EINTR
+        } catch {
+            fail(segment, path: path, reason: "cannot write: \(error)")
             return false
         }
         segment.dirty.insert(file)
@@ -58,14 +54,12 @@ extension RecordingWriter {
     }
 
     /// The files written since their last `fsync`. Call with `io` held.
-    func takeDirtyFiles() -> [(segment: RecordingSegment, file: String, fd: Int32)] {
-        state.lock()
-        let open = segments.filter { $0.created && !$0.failed && !$0.dirty.isEmpty }
-        state.unlock()
-        var result: [(segment: RecordingSegment, file: String, fd: Int32)] = []
+    func takeDirtyFiles() -> [(segment: RecordingSegment, file: String, descriptor: FileDescriptor)] {
+        let open = state.withLock { $0.segments.filter { $0.created && !$0.failed && !$0.dirty.isEmpty } }
+        var result: [(segment: RecordingSegment, file: String, descriptor: FileDescriptor)] = []
         for segment in open {
             for file in segment.dirty.sorted() {
-                if let fd = segment.files[file] { result.append((segment, file, fd)) }
+                if let descriptor = segment.files[file] { result.append((segment, file, descriptor)) }
             }
             segment.dirty.removeAll()
         }
@@ -75,13 +69,13 @@ extension RecordingWriter {
     /// `fsync`s without holding `io`, so the engine thread can still hand
     /// lines over meanwhile. Only the writer thread closes files, so the
     /// descriptors stay valid.
-    func sync(_ files: [(segment: RecordingSegment, file: String, fd: Int32)]) {
-        for (segment, file, fd) in files where fsync(fd) != 0 {
-            let reason = "cannot fsync: \(Self.lastError())"
+    func sync(_ files: [(segment: RecordingSegment, file: String, descriptor: FileDescriptor)]) {
+        for (segment, file, descriptor) in files {
+            guard let error = Self.fsync(descriptor) else { continue }
             io.lock()
             if !segment.failed {
                 fail(segment, path: store.root.appendingPathComponent(segment.folder).appendingPathComponent(file).path,
-                     reason: reason)
+                     reason: "cannot fsync: \(error)")
             }
             io.unlock()
         }
@@ -89,7 +83,7 @@ extension RecordingWriter {
 
     func finalize(_ segment: RecordingSegment) {
         if !segment.failed {
-            for file in segment.dirty.sorted() { if let fd = segment.files[file] { _ = fsync(fd) } }
+            for file in segment.dirty.sorted() { if let descriptor = segment.files[file] { _ = Self.fsync(descriptor) } }
         }
         closeFiles(of: segment)
         if segment.created, let closeName = segment.closeName, closeName != segment.folder {
@@ -100,21 +94,30 @@ extension RecordingWriter {
             }
             syncDirectory(store.root.path)
         }
-        if segment.directory >= 0 { close(segment.directory); segment.directory = -1 }
+        try? segment.directory?.close()
+        segment.directory = nil
         segment.finalized = true
     }
 
     func closeFiles(of segment: RecordingSegment) {
-        for fd in segment.files.values { close(fd) }
+        for descriptor in segment.files.values { try? descriptor.close() }
         segment.files.removeAll()
         segment.dirty.removeAll()
     }
 
     func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
+        guard let directory = try? FileDescriptor.open(path, .readOnly, options: [.directory, .closeOnExec]) else { return }
+        _ = Self.fsync(directory)
+        try? directory.close()
+    }
+
+    /// `fsync(2)` (swift-system has none); nil on success, else the error.
+    static func fsync(_ descriptor: FileDescriptor) -> Errno? {
+        #if canImport(Glibc)
+        Glibc.fsync(descriptor.rawValue) == 0 ? nil : Errno(rawValue: errno)
+        #else
+        Darwin.fsync(descriptor.rawValue) == 0 ? nil : Errno(rawValue: errno)
+        #endif
     }
 
     /// `mkdir -p`; nil on success, else the reason.
@@ -129,5 +132,6 @@ extension RecordingWriter {
         return nil
     }
 
-    static func lastError() -> String { String(cString: strerror(errno)) }
+    /// The current `errno` as text.
+    static func lastError() -> String { Errno(rawValue: errno).description }
 }

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import Synchronization
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,6 +23,7 @@ import Darwin
 /// writer.end(renamingTo: name.ended(at: Date(), reason: "App ended").folderName)
 /// writer.stop()
 /// ```
+// @unchecked: `passesFinished` and `threadExited` are guarded by the `passDone` condition, which a Mutex cannot replace.
 final class RecordingWriter: @unchecked Sendable {
     /// Buffer sizes and cadences.
     struct Limits: Sendable {
@@ -36,9 +39,24 @@ final class RecordingWriter: @unchecked Sendable {
         var pruneInterval = 300.0
     }
 
+    /// What the engine thread and the writer thread share, besides the
+    /// open files (those belong to whoever holds `io`).
+    struct State {
+        var segments: [RecordingSegment] = []
+        var pendingBytes = 0
+        var droppedFrames = 0
+        var droppedOthers = 0
+        var reports: [RecordingWriterReport] = []
+        var stopping = false
+        var sizeLimit: Int64 = 0
+        var pruneDue = false
+        var running = false
+        var syncDue = false
+    }
+
     let store: RecordingStore
     let limits: Limits
-    let state = NSLock()
+    let state = Mutex(State())
     private let wakeUp = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
     private let passDone = NSCondition()
@@ -47,23 +65,12 @@ final class RecordingWriter: @unchecked Sendable {
     /// Held while lines are handed to the operating system.
     let io = NSLock()
 
-    // Guarded by `state`.
-    var segments: [RecordingSegment] = []
-    var pendingBytes = 0
-    private var droppedFrames = 0
-    private var droppedOthers = 0
-    var reports: [RecordingWriterReport] = []
-    private var stopping = false
-    private var sizeLimit: Int64 = 0
-    private var pruneDue = false
-    private var running = false
-    private var syncDue = false
 
     /// Creates the writer and starts its thread.
     init(store: RecordingStore, limits: Limits = Limits()) {
         self.store = store
         self.limits = limits
-        running = true
+        state.withLock { $0.running = true }
         let thread = Thread { [self] in self.run() }
         thread.name = "noisetag recordings writer"
         thread.start()
@@ -77,25 +84,25 @@ final class RecordingWriter: @unchecked Sendable {
     func begin(folder: String, directory: Int32? = nil) {
         let segment = RecordingSegment(folder: folder)
         if let directory {
-            segment.directory = directory
+            segment.directory = directory >= 0 ? FileDescriptor(rawValue: directory) : nil
             segment.created = true
         }
-        state.lock()
-        segments.append(segment)
-        pruneDue = true
-        state.unlock()
+        state.withLock { state in
+            state.segments.append(segment)
+            state.pruneDue = true
+        }
         wakeUp.signal()
     }
 
     /// Ends the current folder: its lines are written, its files `fsync`ed and
     /// closed, then it is renamed to `closeName` (nil keeps its name).
     func end(renamingTo closeName: String?) {
-        state.lock()
-        if let last = segments.last, !last.ended {
-            last.ended = true
-            last.closeName = closeName
+        state.withLock { state in
+            if let last = state.segments.last, !last.ended {
+                last.ended = true
+                last.closeName = closeName
+            }
         }
-        state.unlock()
         wakeUp.signal()
     }
 
@@ -103,26 +110,26 @@ final class RecordingWriter: @unchecked Sendable {
     /// Returns false when the line was dropped (buffer full, folder failed, none open).
     @discardableResult
     func append(_ bytes: [UInt8], to file: String, isFrame: Bool = false) -> Bool {
-        state.lock()
-        defer { state.unlock() }
-        guard let segment = segments.last, !segment.ended, segment.accepting else { return false }
-        let size = bytes.count
-        if isFrame {
-            guard pendingBytes + size <= limits.frameBytes else {
-                droppedFrames += 1
-                return false
+        state.withLock { state in
+            guard let segment = state.segments.last, !segment.ended, segment.accepting else { return false }
+            let size = bytes.count
+            if isFrame {
+                guard state.pendingBytes + size <= limits.frameBytes else {
+                    state.droppedFrames += 1
+                    return false
+                }
+            } else if state.pendingBytes + size > limits.totalBytes {
+                Self.evictFrameLines(&state)
+                guard state.pendingBytes + size <= limits.totalBytes else {
+                    state.droppedOthers += 1
+                    return false
+                }
             }
-        } else if pendingBytes + size > limits.totalBytes {
-            evictFrameLines()
-            guard pendingBytes + size <= limits.totalBytes else {
-                droppedOthers += 1
-                return false
-            }
+            segment.pending[file, default: RecordingSegment.Pending(isFrames: isFrame)].bytes.append(contentsOf: bytes)
+            segment.pending[file]!.lines += 1
+            state.pendingBytes += size
+            return true
         }
-        segment.pending[file, default: RecordingSegment.Pending(isFrames: isFrame)].bytes.append(contentsOf: bytes)
-        segment.pending[file]!.lines += 1
-        pendingBytes += size
-        return true
     }
 
     /// Hands waiting lines to the operating system now, on the calling
@@ -144,10 +151,10 @@ final class RecordingWriter: @unchecked Sendable {
         passDone.lock()
         let target = passesFinished + 2
         passDone.unlock()
-        state.lock()
-        syncDue = true
-        let alive = running
-        state.unlock()
+        let alive = state.withLock { state in
+            state.syncDue = true
+            return state.running
+        }
         guard alive else { return }
         wakeUp.signal()
         wakeUp.signal()
@@ -158,38 +165,35 @@ final class RecordingWriter: @unchecked Sendable {
 
     /// Lines dropped so far because the buffer was full.
     var dropped: (frames: Int, others: Int) {
-        state.lock()
-        defer { state.unlock() }
-        return (droppedFrames, droppedOthers)
+        state.withLock { ($0.droppedFrames, $0.droppedOthers) }
     }
 
     /// Problems and deletions since the last call.
     func takeReports() -> [RecordingWriterReport] {
-        state.lock()
-        defer { state.unlock() }
-        let taken = reports
-        reports.removeAll()
-        return taken
+        state.withLock { state in
+            defer { state.reports.removeAll() }
+            return state.reports
+        }
     }
 
     /// Total size the recordings may take (0: no limit); checked now and then.
     func setSizeLimit(bytes: Int64) {
-        state.lock()
-        sizeLimit = max(0, bytes)
-        pruneDue = true
-        state.unlock()
+        state.withLock { state in
+            state.sizeLimit = max(0, bytes)
+            state.pruneDue = true
+        }
         wakeUp.signal()
     }
 
     /// Ends every folder (without renaming one not ended yet), writes and
     /// closes everything, and stops the thread. Blocks until done.
     func stop() {
-        state.lock()
-        for segment in segments where !segment.ended { segment.ended = true }
-        stopping = true
-        let wasRunning = running
-        running = false
-        state.unlock()
+        let wasRunning = state.withLock { state in
+            for segment in state.segments where !segment.ended { segment.ended = true }
+            state.stopping = true
+            defer { state.running = false }
+            return state.running
+        }
         guard wasRunning else { return }
         wakeUp.signal()
         exited.wait()
@@ -205,22 +209,22 @@ final class RecordingWriter: @unchecked Sendable {
             io.lock()
             pass(onWriterThread: true)
             let now = Self.monotonicNow()
-            state.lock()
-            let syncNow = syncDue || now - lastSync >= limits.syncInterval
-            syncDue = false
-            state.unlock()
+            let syncNow = state.withLock { state in
+                defer { state.syncDue = false }
+                return state.syncDue || now - lastSync >= limits.syncInterval
+            }
             let toSync = syncNow ? takeDirtyFiles() : []
             io.unlock()
             if syncNow {
                 sync(toSync)
                 lastSync = now
             }
-            state.lock()
-            let (stop, empty, limit) = (stopping, segments.isEmpty, sizeLimit)
-            let prune = limit > 0 && (pruneDue || now - lastPrune >= limits.pruneInterval)
-            if prune { pruneDue = false }
-            let protected = Set(segments.flatMap { [$0.folder] + ($0.closeName.map { [$0] } ?? []) })
-            state.unlock()
+            let (stop, empty, limit, prune, protected) = state.withLock { state in
+                let prune = state.sizeLimit > 0 && (state.pruneDue || now - lastPrune >= limits.pruneInterval)
+                if prune { state.pruneDue = false }
+                let protected = Set(state.segments.flatMap { [$0.folder] + ($0.closeName.map { [$0] } ?? []) })
+                return (state.stopping, state.segments.isEmpty, state.sizeLimit, prune, protected)
+            }
             if prune {
                 lastPrune = now
                 let deleted = store.prune(toAtMost: limit, protecting: protected)
@@ -239,15 +243,16 @@ final class RecordingWriter: @unchecked Sendable {
     /// Takes every waiting line and writes it; on the writer thread also
     /// creates new folders and closes ended ones. Call with `io` held.
     private func pass(onWriterThread: Bool) {
-        state.lock()
-        var work: [(RecordingSegment, [String: RecordingSegment.Pending], Bool)] = []
-        for segment in segments where onWriterThread || (segment.created && !segment.failed) {
-            let taken = segment.pending
-            segment.pending = [:]
-            pendingBytes -= taken.values.reduce(0) { $0 + $1.bytes.count }
-            work.append((segment, taken, onWriterThread && segment.ended))
+        let work = state.withLock { state in
+            var work: [(RecordingSegment, [String: RecordingSegment.Pending], Bool)] = []
+            for segment in state.segments where onWriterThread || (segment.created && !segment.failed) {
+                let taken = segment.pending
+                segment.pending = [:]
+                state.pendingBytes -= taken.values.reduce(0) { $0 + $1.bytes.count }
+                work.append((segment, taken, onWriterThread && segment.ended))
+            }
+            return work
         }
-        state.unlock()
         for (segment, taken, finish) in work {
             if onWriterThread, !segment.created, !segment.failed { create(segment) }
             if segment.created, !segment.failed {
@@ -258,33 +263,29 @@ final class RecordingWriter: @unchecked Sendable {
             if onWriterThread, segment.failed, !segment.files.isEmpty { closeFiles(of: segment) }
             if finish { finalize(segment) }
         }
-        state.lock()
-        segments.removeAll { $0.finalized }
-        state.unlock()
+        state.withLock { $0.segments.removeAll { $0.finalized } }
     }
 
     func fail(_ segment: RecordingSegment, path: String, reason: String) {
         segment.failed = true
-        state.lock()
-        segment.accepting = false
-        pendingBytes -= segment.pending.values.reduce(0) { $0 + $1.bytes.count }
-        segment.pending = [:]
-        reports.append(.problem(folder: segment.folder, path: path, reason: reason, loggingOff: true))
-        state.unlock()
+        state.withLock { state in
+            segment.accepting = false
+            state.pendingBytes -= segment.pending.values.reduce(0) { $0 + $1.bytes.count }
+            segment.pending = [:]
+            state.reports.append(.problem(folder: segment.folder, path: path, reason: reason, loggingOff: true))
+        }
     }
 
     func report(_ new: [RecordingWriterReport]) {
-        state.lock()
-        reports.append(contentsOf: new)
-        state.unlock()
+        state.withLock { $0.reports.append(contentsOf: new) }
     }
 
-    /// Throws away every waiting frame line (counted as dropped). Call with `state` held.
-    private func evictFrameLines() {
-        for segment in segments {
+    /// Throws away every waiting frame line (counted as dropped), inside `state`'s lock.
+    private static func evictFrameLines(_ state: inout State) {
+        for segment in state.segments {
             for (file, pending) in segment.pending where pending.isFrames {
-                droppedFrames += pending.lines
-                pendingBytes -= pending.bytes.count
+                state.droppedFrames += pending.lines
+                state.pendingBytes -= pending.bytes.count
                 segment.pending[file] = nil
             }
         }

@@ -5,7 +5,7 @@ import Foundation
 /// ```swift
 /// let wall = SystemWallClock().now
 /// ```
-public final class SystemWallClock: WallClock, @unchecked Sendable {
+public final class SystemWallClock: WallClock, Sendable {
     /// Creates the clock; it has no state.
     ///
     /// ```swift

@@ -71,6 +71,7 @@ extension NoiseTagSettingTitles {
         case .colorTargetCue: return D(kind: .color, defaultValue: .text("#2ECC40"), summary: "Colour that highlights the target in the cue phase. Honoured by the engine.")
         case .modeConfirmationTimeout: return D(kind: .double(0.1...60), defaultValue: .double(2), summary: "Seconds to wait for the decoder to confirm a mode change. Honoured by the engine.")
         case .recordingsSizeLimitMB: return D(kind: .int(0...10_000_000), defaultValue: .int(0), summary: "Delete the oldest finished recordings while all recordings take more than this many megabytes; 0 never deletes. Honoured by the engine's recorder.")
+        case .recordingsEnabled: return D(kind: .bool, defaultValue: .bool(true), summary: "Record into the recordings folder; turning it off ends the current recording (\"recordings off\"), turning it on starts one (\"recordings on\"). The NoiseTagging singleton starts with it off when NOISETAG_RECORDINGS=off. Honoured by the engine's recorder.")
         }
     }
 }

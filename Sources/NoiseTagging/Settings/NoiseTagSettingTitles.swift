@@ -59,6 +59,7 @@ public enum NoiseTagSettingTitles: String, CaseIterable, Codable, Sendable {
     case modeConfirmationTimeout
     case colorTargetCue
     case recordingsSizeLimitMB
+    case recordingsEnabled
 
     /// The reference guide's other name for ``certaintyRequiredForPress``.
     ///

@@ -1,0 +1,91 @@
+"""`noisetag` failures as a user sees them: a failure at run time (no decoder,
+an unreadable file, a missing folder) is one line on stderr naming the thing
+and the reason, exit 1, no usage text; a wrong argument gets the usage text
+and exit 64 (argument-parser's ValidationError)."""
+import os
+import socket
+import subprocess
+
+import pytest
+
+
+def run(binary, *args, timeout=30):
+    return subprocess.run([binary, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=timeout)
+
+
+def one_line_failure(result, *names):
+    """Exit 1 and exactly one stderr line, without usage text, naming every one of `names`."""
+    stderr = result.stderr.decode(errors="replace")
+    lines = stderr.strip().splitlines()
+    assert result.returncode == 1, (result.returncode, stderr)
+    assert len(lines) == 1, stderr
+    assert "Usage" not in stderr
+    for name in names:
+        assert name in lines[0], (name, lines[0])
+    return lines[0]
+
+
+def free_tcp_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_demo_without_a_decoder_says_none_answered_and_exits_1(noisetag_bin, tmp_path):
+    endpoint = "tcp://127.0.0.1:%d" % free_tcp_port()   # nothing listens there
+    result = run(noisetag_bin, "demo", "--headless", "--decoder", endpoint, "--connect-timeout", "1",
+                 "--recordings", str(tmp_path / "recordings"))
+    line = one_line_failure(result, endpoint)
+    assert "no decoder answered" in line
+
+
+def test_demo_with_an_unreadable_settings_file_exits_1(noisetag_bin, tmp_path):
+    missing = str(tmp_path / "nope.json")
+    one_line_failure(run(noisetag_bin, "demo", "--headless", "--settings", missing, "--decoder", "tcp://127.0.0.1:1",
+                         "--recordings", str(tmp_path / "recordings")), missing)
+
+
+def test_demo_with_an_ipc_endpoint_in_a_missing_folder_exits_1(noisetag_bin, tmp_path):
+    folder = str(tmp_path / "no-such-folder")
+    one_line_failure(run(noisetag_bin, "demo", "--headless", "--decoder", "ipc://%s/decoder.sock" % folder,
+                         "--recordings", str(tmp_path / "recordings")), folder, "does not exist")
+
+
+def test_codes_inspect_of_a_missing_file_exits_1(noisetag_bin, tmp_path):
+    missing = str(tmp_path / "codes.txt")
+    one_line_failure(run(noisetag_bin, "codes", "inspect", missing), missing, "no such file")
+
+
+def test_codes_inspect_of_a_malformed_file_names_file_line_and_column(noisetag_bin, tmp_path):
+    path = tmp_path / "codes.txt"
+    path.write_text("0\t1\nx\t1\n")
+    one_line_failure(run(noisetag_bin, "codes", "inspect", str(path)), "%s:2:1" % path)
+
+
+def test_codes_generate_into_a_missing_folder_exits_1(noisetag_bin, tmp_path):
+    out = str(tmp_path / "missing" / "codes.txt")
+    one_line_failure(run(noisetag_bin, "codes", "generate", "--kind", "mgold", "--out", out), out)
+
+
+@pytest.mark.parametrize("command", ["list", "show"])
+def test_recordings_in_a_missing_folder_exit_1(noisetag_bin, tmp_path, command):
+    folder = str(tmp_path / "no-recordings-here")
+    args = ["recordings", command, "--recordings", folder] + (["2019"] if command == "show" else [])
+    one_line_failure(run(noisetag_bin, *args), folder, "no such folder")
+
+
+def test_recordings_show_of_an_unknown_name_exits_1(noisetag_bin, tmp_path):
+    one_line_failure(run(noisetag_bin, "recordings", "show", "1999-01-01", "--recordings", str(tmp_path)), "1999-01-01")
+
+
+@pytest.mark.parametrize("args", [
+    ["demo", "--headless", "--trials", "0"],
+    ["demo", "--headless", "--decoder", "bogus://x"],
+    ["codes", "generate", "--kind", "mgold", "--poly", "10x"],
+    ["codes", "inspect"],
+])
+def test_wrong_arguments_get_the_usage_text_and_exit_64(noisetag_bin, args):
+    result = run(noisetag_bin, *args)
+    assert result.returncode == 64, result.stderr
+    assert "Usage: noisetag" in result.stderr.decode(errors="replace")
