@@ -52,6 +52,17 @@ public struct SOSFilter: Sendable {
         }, channels: channels)
     }
 
+    /// A Butterworth high-pass of `order`.
+    ///
+    /// ```swift
+    /// var noDrift = SOSFilter.highPass(frequency: 0.5, order: 2, sampleRate: 250, channels: 8)
+    /// ```
+    public static func highPass(frequency: Double, order: Int, sampleRate: Double, channels: Int) -> SOSFilter {
+        SOSFilter(sections: Biquad.butterworthQualities(order: order).map {
+            .highPass(frequency: frequency, quality: $0, sampleRate: sampleRate)
+        }, channels: channels)
+    }
+
     /// A single notch.
     ///
     /// ```swift
