@@ -5,7 +5,7 @@ import UtopiaProtocol
 /// presentation flickers K Gold codes at 60 frames per second (2 frames per
 /// bit), sends one STIMULUSEVENT per frame to a ``SimulatedAmplifier``, and
 /// the ``SimulatedUser`` looks at the trial's target from a cue half a second
-/// before the trial until its end, then at nothing during the gap.
+/// (at most the gap) before the trial until its end, then at nothing during the gap.
 ///
 /// ```swift
 /// var simulation = DatasetSimulation(classes: 9, trials: 45, seed: 3)
@@ -73,7 +73,7 @@ public struct DatasetSimulation: Sendable {
         for trial in 0..<trials {
             let start = amplifier.nextSampleTime
             let target = UInt8(labels[trial] + 1)
-            amplifier.user.look(at: target, from: start - 500)
+            amplifier.user.look(at: target, from: start - min(500, gapDuration * 1000))
             var events: [StimulusEvent] = []
             for frame in 0...nFrames {
                 let bit = (frame / framesPerBit) % GoldCodeSet.period
