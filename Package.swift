@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),

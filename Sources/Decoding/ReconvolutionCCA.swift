@@ -12,8 +12,9 @@ import Foundation
 /// The stimulus-to-response latency (display plus amplifier) is estimated
 /// from the calibration data: a first fit with lags from −0.1 s to
 /// `maximumLatency + encodingLength` gives the response over lags; the
-/// latency is the first lag at which it rises clearly above its level before
-/// the stimulus (lags < 0, where any response is noise).
+/// latency is the first lag at which it rises above the midpoint between its
+/// level before the stimulus (lags < 0, where any response is noise) and its
+/// peak: the onset of the response.
 ///
 /// ```swift
 /// let model = try ReconvolutionCCA.fit(trials: eeg, labels: y, codes: codes, sampleRate: 250)
@@ -75,9 +76,12 @@ public struct ReconvolutionCCA: Sendable {
             latency = Int((fixed * sampleRate).rounded())
         } else {
             let before = Int((0.1 * sampleRate).rounded())
+            // The wide fit has many more parameters: shrink its covariance more.
+            var wideSettings = settings
+            wideSettings.gammaM = max(settings.gammaM, 0.1)
             let wide = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: -before,
                                  lagCount: before + Int((settings.maximumLatency * sampleRate).rounded()) + lagCount,
-                                 settings: settings)
+                                 settings: wideSettings)
             latency = onset(of: wide.kernels, before: before)
         }
         let fit = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: latency,
@@ -125,15 +129,16 @@ public struct ReconvolutionCCA: Sendable {
         return t
     }
 
-    /// The first lag (≥ 0) at which the response envelope exceeds both
-    /// 30 % of its peak and four times its pre-stimulus RMS.
+    /// The first lag (≥ 0) at which the response envelope rises above the
+    /// midpoint between its pre-stimulus RMS (the noise floor: no response
+    /// can precede the stimulus) and its peak.
     static func onset(of kernels: [[Double]], before: Int) -> Int {
         let lags = kernels[0].count
         let envelope = (0..<lags).map { j in kernels.reduce(0) { $0 + $1[j] * $1[j] }.squareRoot() }
         let pre = envelope[0..<before]
         let noise = (pre.reduce(0) { $0 + $1 * $1 } / Double(max(1, before))).squareRoot()
         let peak = envelope[before...].max() ?? 0
-        let threshold = max(0.3 * peak, 4 * noise)
+        let threshold = noise + 0.5 * (peak - noise)
         let first = (before..<lags).first { envelope[$0] > threshold } ?? before
         return first - before
     }

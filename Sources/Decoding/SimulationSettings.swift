@@ -19,7 +19,7 @@ public struct SimulationSettings: Sendable, Equatable {
     public var displayJitter = 0.0
     /// Power ratio of the visual response to the background EEG (1/f plus alpha),
     /// averaged over channels, for a code that flashes half of the time.
-    public var snr = 0.06
+    public var snr = 0.05
     /// Mains frequency in Hz (50 or 60).
     public var lineFrequency = 50.0
     /// Mains amplitude relative to the background's standard deviation.
