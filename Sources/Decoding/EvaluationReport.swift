@@ -42,12 +42,14 @@ public struct EvaluationReport: Codable, Sendable {
     /// ```swift
     /// print(report.latency * 1000, "ms")
     /// ```
-    public var latency: Double { latencies.sorted()[latencies.count / 2] }
+    public var latency: Double { latencies.isEmpty ? 0 : latencies.sorted()[latencies.count / 2] }
 
     /// The median recommended certainty.
     ///
     /// ```swift
     /// controller.settings.set(value: report.recommendedCertainty, for: .certaintyRequiredForPress)
     /// ```
-    public var recommendedCertainty: Double { recommendedCertainties.sorted()[recommendedCertainties.count / 2] }
+    public var recommendedCertainty: Double {
+        recommendedCertainties.isEmpty ? 0.999 : recommendedCertainties.sorted()[recommendedCertainties.count / 2]
+    }
 }

@@ -68,7 +68,13 @@ public struct SimulatedAmplifier: Sendable {
         for (id, state) in zip(event.objIDs, event.objStates) {
             let on = state > 0
             let was = lastState[id] ?? false
-            if on != was { edges[id, default: []].append((lightTime, on)) }
+            if on != was {
+                // Jitter can put an edge before the previous one: keep the list in time order.
+                var list = edges[id, default: []]
+                let position = list.lastIndex { $0.time <= lightTime }.map { $0 + 1 } ?? 0
+                list.insert((lightTime, on), at: position)
+                edges[id] = list
+            }
             lastState[id] = on
         }
     }

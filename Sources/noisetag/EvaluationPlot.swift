@@ -58,8 +58,8 @@ struct EvaluationPlot {
             s += "<text x=\"\(x)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"middle\">\(String(format: "%g", row.seconds))</text>\n"
         }
         s += "<text x=\"\(x0 - 4)\" y=\"\(y0 + 4)\" text-anchor=\"end\">1</text><text x=\"\(x0 - 4)\" y=\"\(y0 + panelHeight)\" text-anchor=\"end\">0</text>\n"
-        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight - 30)\" fill=\"#1f77b4\">accuracy</text>\n"
-        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight - 16)\" fill=\"#d62728\">error: actual (solid), predicted (dashed)</text>\n"
+        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight / 2 - 7)\" fill=\"#1f77b4\">accuracy</text>\n"
+        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight / 2 + 7)\" fill=\"#d62728\">error: actual (solid), predicted (dashed)</text>\n"
         return s
     }
 
