@@ -3,14 +3,15 @@ import Foundation
 /// The probability that a prediction is wrong (`Perr`), from a logistic model
 /// of correctness fitted on cross-validated predictions: the features are
 /// the margin between the two best scores and the best score, both times the
-/// square root of the trial length so far (correlations shrink as 1/√n).
+/// square root of the trial length so far (correlations shrink as 1/√n), and
+/// the logarithm of the length (so short and long trials are each calibrated).
 ///
 /// ```swift
 /// let certainty = try CertaintyModel.fit(examples)
 /// let perr = certainty.errorProbability(scores: scorer.scores(), seconds: 1.2)
 /// ```
 public struct CertaintyModel: Sendable, Codable, Equatable {
-    /// Logistic coefficients: intercept, margin·√t, best·√t.
+    /// Logistic coefficients: intercept, margin·√t, best·√t, ln t.
     public let coefficients: [Double]
 
     /// One cross-validated prediction: the scores at some length, and whether
@@ -33,10 +34,10 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
     /// A model from known coefficients.
     ///
     /// ```swift
-    /// let model = CertaintyModel(coefficients: [-1, 8, 2])
+    /// let model = CertaintyModel(coefficients: [-1, 8, 2, 0.5])
     /// ```
     public init(coefficients: [Double]) {
-        precondition(coefficients.count == 3, "intercept and two slopes")
+        precondition(coefficients.count == 4, "intercept and three slopes")
         self.coefficients = coefficients
     }
 
@@ -45,7 +46,7 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
         let best = sorted.first ?? 0
         let second = sorted.count > 1 ? sorted[1] : 0
         let root = max(seconds, 0).squareRoot()
-        return [1, (best - second) * root, best * root]
+        return [1, (best - second) * root, best * root, log(max(seconds, 1e-3))]
     }
 
     /// Fits by iteratively reweighted least squares with a small ridge, so
@@ -57,19 +58,20 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
     public static func fit(_ examples: [Example], ridge: Double = 1e-2) throws -> CertaintyModel {
         let x = examples.map { features(scores: $0.scores, seconds: $0.seconds) }
         let y = examples.map { $0.correct ? 1.0 : 0.0 }
-        var theta = [0.0, 0, 0]
+        let size = 4
+        var theta = [Double](repeating: 0, count: size)
         for _ in 0..<50 {
-            var hessian = Matrix.identity(3).scaled(by: ridge)
+            var hessian = Matrix.identity(size).scaled(by: ridge)
             var gradient = theta.map { -ridge * $0 }
             for (f, target) in zip(x, y) {
                 let p = 1 / (1 + exp(-zip(theta, f).reduce(0) { $0 + $1.0 * $1.1 }))
                 let weight = max(p * (1 - p), 1e-9)
-                for a in 0..<3 {
+                for a in 0..<size {
                     gradient[a] += (target - p) * f[a]
-                    for b in 0..<3 { hessian[a, b] += weight * f[a] * f[b] }
+                    for b in 0..<size { hessian[a, b] += weight * f[a] * f[b] }
                 }
             }
-            let step = try CholeskyFactor(hessian).solve(Matrix(rows: 1, columns: 3, elements: gradient)).elements
+            let step = try CholeskyFactor(hessian).solve(Matrix(rows: 1, columns: size, elements: gradient)).elements
             theta = zip(theta, step).map { $0 + $1 }
             if step.map(abs).max()! < 1e-8 { break }
         }

@@ -31,6 +31,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: "Number of chronological folds.")
     var folds = 5
 
+    @Option(help: "Inner chronological folds that calibrate the certainty on each fold's training trials.")
+    var calibrationFolds = OfflineEvaluation().calibrationFolds
+
     @Option(help: "Target error rate for the recommended certainty.")
     var targetError = 0.05
 
@@ -38,6 +41,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
         if let latency, !(latency.isFinite && latency >= 0) {
             throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)")
         }
+        guard calibrationFolds >= 2 else { throw ValidationError("--calibration-folds: must be at least 2, got \(calibrationFolds)") }
         guard folds >= 2 else { throw ValidationError("--folds: must be at least 2, got \(folds)") }
         guard targetError > 0, targetError < 1 else { throw ValidationError("--target-error: must be between 0 and 1, got \(targetError)") }
     }
@@ -47,6 +51,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             let dataset = try TrialsDataset.read(from: URL(fileURLWithPath: directory))
             var evaluation = OfflineEvaluation()
             evaluation.folds = folds
+            evaluation.calibrationFolds = calibrationFolds
             evaluation.targetErrorRate = targetError
             evaluation.settings.event = event
             evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
