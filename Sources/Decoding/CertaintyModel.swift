@@ -4,14 +4,15 @@ import Foundation
 /// of correctness fitted on cross-validated predictions: the features are
 /// the margin between the two best scores and the best score, both times the
 /// square root of the trial length so far (correlations shrink as 1/√n), and
-/// the logarithm of the length (so short and long trials are each calibrated).
+/// 1/√t, which lets short, noisy stretches count for less without making long
+/// stretches confident by their length alone.
 ///
 /// ```swift
 /// let certainty = try CertaintyModel.fit(examples)
 /// let perr = certainty.errorProbability(scores: scorer.scores(), seconds: 1.2)
 /// ```
 public struct CertaintyModel: Sendable, Codable, Equatable {
-    /// Logistic coefficients: intercept, margin·√t, best·√t, ln t.
+    /// Logistic coefficients: intercept, margin·√t, best·√t, 1/√t.
     public let coefficients: [Double]
 
     /// One cross-validated prediction: the scores at some length, and whether
@@ -46,7 +47,7 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
         let best = sorted.first ?? 0
         let second = sorted.count > 1 ? sorted[1] : 0
         let root = max(seconds, 0).squareRoot()
-        return [1, (best - second) * root, best * root, log(max(seconds, 1e-3))]
+        return [1, (best - second) * root, best * root, 1 / max(root, 0.03)]
     }
 
     /// Fits by iteratively reweighted least squares with a small ridge, so
@@ -89,25 +90,35 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
     }
 
     /// The lowest certainty (1 − Perr) at which pressing as soon as it is
-    /// reached gives at most `targetErrorRate` wrong presses over these
-    /// trials, each a sequence of (certainty, correct) in time order; 0.999
-    /// when none does.
+    /// reached keeps wrong presses over `attended` trials at most
+    /// `targetErrorRate` (counted as (wrong + 1) / (presses + 2), so a small
+    /// calibration does not pick an optimistic threshold), and presses in at
+    /// most `idlePressRate` of the `idle` trials (trajectories with no target
+    /// among the scored codes). Each trial is a sequence in time order.
+    /// Candidates run from 0.5 to 1 − 10⁻⁶ in steps of 1/20 decade of Perr;
+    /// 1 − 10⁻⁶ when none qualifies.
     ///
     /// ```swift
-    /// let threshold = CertaintyModel.recommendedThreshold(trajectories, targetErrorRate: 0.05)
+    /// let threshold = CertaintyModel.recommendedThreshold(attended: trajectories, idle: foils, targetErrorRate: 0.05)
     /// ```
-    public static func recommendedThreshold(_ trajectories: [[(certainty: Double, correct: Bool)]], targetErrorRate: Double) -> Double {
-        for step in 0...498 {
-            let threshold = 0.5 + Double(step) * 0.001
+    public static func recommendedThreshold(
+        attended: [[(certainty: Double, correct: Bool)]], idle: [[Double]] = [],
+        targetErrorRate: Double, idlePressRate: Double = 0.01
+    ) -> Double {
+        // Candidates from certainty 0.5 up to 1 − 10⁻⁶, evenly on a log scale of Perr.
+        for step in 0...114 {
+            let threshold = 1 - 0.5 * pow(10, -Double(step) / 20)
             var presses = 0, wrong = 0
-            for trial in trajectories {
+            for trial in attended {
                 if let press = trial.first(where: { $0.certainty >= threshold }) {
                     presses += 1
                     if !press.correct { wrong += 1 }
                 }
             }
-            if presses > 0, Double(wrong) <= targetErrorRate * Double(presses) { return threshold }
+            let idlePresses = idle.filter { $0.contains { $0 >= threshold } }.count
+            guard presses > 0, Double(wrong + 1) <= targetErrorRate * Double(presses + 2) else { continue }
+            if idle.isEmpty || Double(idlePresses) <= idlePressRate * Double(idle.count) { return threshold }
         }
-        return 0.999
+        return 1 - 1e-6
     }
 }

@@ -30,6 +30,12 @@ public struct DatasetSimulation: Sendable {
     public var frameRate = 60.0
     /// Frames per code bit.
     public var framesPerBit = 2
+    /// Seed of the amplifier's noise and jitter, when it should differ from
+    /// `seed` (another session of the same subject).
+    public var noiseSeed: UInt64? = nil
+    /// Whether the user looks at the cued target; `false` records a user who
+    /// looks at nothing while the codes flicker (labels still name the cue).
+    public var looksAtTarget = true
 
     /// A simulation with the default settings.
     ///
@@ -59,7 +65,7 @@ public struct DatasetSimulation: Sendable {
         let codes = GoldCodeSet.codes(count: classes)
         let nSamples = Int((trialDuration * fs).rounded())
         let nFrames = Int((trialDuration * frameRate).rounded())
-        var amplifier = SimulatedAmplifier(settings: settings, subject: subject, seed: seed)
+        var amplifier = SimulatedAmplifier(settings: settings, subject: subject, seed: noiseSeed ?? seed)
         var order = SeededGenerator(seed: seed).derived(stream: 4)
         var labels: [Int32] = []
         while labels.count < trials {
@@ -73,7 +79,7 @@ public struct DatasetSimulation: Sendable {
         for trial in 0..<trials {
             let start = amplifier.nextSampleTime
             let target = UInt8(labels[trial] + 1)
-            amplifier.user.look(at: target, from: start - min(500, gapDuration * 1000))
+            amplifier.user.look(at: looksAtTarget ? target : nil, from: start - min(500, gapDuration * 1000))
             var events: [StimulusEvent] = []
             for frame in 0...nFrames {
                 let bit = (frame / framesPerBit) % GoldCodeSet.period

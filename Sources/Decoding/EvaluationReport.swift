@@ -36,6 +36,13 @@ public struct EvaluationReport: Codable, Sendable {
     public var kernels: [[Double]]
     /// Names of the events of `kernels`.
     public var eventLabels: [String]
+    /// Fraction of test trials in which the certainty reached the fold's
+    /// recommended threshold (a press).
+    public var pressedFraction: Double
+    /// Fraction of those presses on the target.
+    public var pressAccuracy: Double
+    /// Mean seconds from trial start to the press.
+    public var meanPressSeconds: Double
 
     /// The median estimated latency in seconds.
     ///
@@ -50,6 +57,6 @@ public struct EvaluationReport: Codable, Sendable {
     /// controller.settings.set(value: report.recommendedCertainty, for: .certaintyRequiredForPress)
     /// ```
     public var recommendedCertainty: Double {
-        recommendedCertainties.isEmpty ? 0.999 : recommendedCertainties.sorted()[recommendedCertainties.count / 2]
+        recommendedCertainties.isEmpty ? 1 - 1e-6 : recommendedCertainties.sorted()[recommendedCertainties.count / 2]
     }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// run live: preprocessing, a reconvolution CCA fit per fold, a certainty
 /// model calibrated by inner cross-validation on the fold's training trials
 /// only, then incremental scoring of each test trial in `updateInterval`
-/// steps, read out at each of `lengths`.
+/// steps, read out at each of `lengths`; and pressing as the engine would,
+/// at the first update whose certainty reaches the fold's recommended
+/// threshold.
 ///
 /// Folds are chronological: the trials are cut into `folds` consecutive
 /// blocks and each block is tested once on a model trained on the others.
@@ -25,6 +27,8 @@ public struct OfflineEvaluation: Sendable {
     public var updateInterval = 0.1
     /// The error rate the recommended certainty aims at.
     public var targetErrorRate = 0.05
+    /// The largest fraction of trials with no target that may end in a press.
+    public var idlePressRate = 0.01
     /// Mains frequency for the notch.
     public var lineFrequency = 50.0
     /// The model's settings.
@@ -62,6 +66,7 @@ public struct OfflineEvaluation: Sendable {
         var fitTime = Duration.zero, calibrationTime = Duration.zero, updateTime = Duration.zero
         var updates = 0
         var latencies: [Double] = [], thresholds: [Double] = []
+        var presses = 0, rightPresses = 0, pressSeconds = 0.0
         var lastModel: ReconvolutionCCA?
 
         for fold in 0..<folds {
@@ -72,8 +77,10 @@ public struct OfflineEvaluation: Sendable {
                                                  codes: codes, sampleRate: h.fs, settings: settings)
             fitTime += clock.now - start
             let calibrationStart = clock.now
-            let (certainty, threshold) = try calibrate(trials: train.map { trials[$0] }, labels: train.map { labels[$0] },
-                                                       codes: codes, sampleRate: h.fs, latency: model.latency, chunk: chunk)
+            let (certainty, threshold) = try CalibratedDecoder.calibrate(
+                trials: train.map { trials[$0] }, labels: train.map { labels[$0] }, codes: codes, sampleRate: h.fs,
+                settings: settings, latency: model.latency, folds: calibrationFolds, targetErrorRate: targetErrorRate,
+                idlePressRate: idlePressRate, updateInterval: updateInterval)
             calibrationTime += clock.now - calibrationStart
             latencies.append(model.latency)
             thresholds.append(threshold)
@@ -82,21 +89,29 @@ public struct OfflineEvaluation: Sendable {
             for i in test {
                 var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates)
                 var position = 0
-                for (j, target) in lengthSamples.enumerated() {
-                    while position < target {
-                        let end = min(position + chunk, target)
-                        let part = trials[i].map { Array($0[position..<end]) }
-                        let before = clock.now
-                        scorer.append(part)
-                        let scores = scorer.scores()
-                        updateTime += clock.now - before
-                        updates += 1
-                        position = end
-                        if position == target {
-                            let best = scores.indices.max { scores[$0] < scores[$1] }!
-                            if best == labels[i] { correct[j] += 1 }
-                            perrSum[j] += certainty.errorProbability(scores: scores, seconds: Double(target) / h.fs)
-                        }
+                var pressed = false
+                let n = h.nSamples
+                while position < n {
+                    let stop = lengthSamples.first { $0 > position } ?? n
+                    let end = min(position + chunk, stop)
+                    let part = trials[i].map { Array($0[position..<end]) }
+                    let before = clock.now
+                    scorer.append(part)
+                    let scores = scorer.scores()
+                    updateTime += clock.now - before
+                    updates += 1
+                    position = end
+                    let best = scores.indices.max { scores[$0] < scores[$1] }!
+                    let perr = certainty.errorProbability(scores: scores, seconds: Double(position) / h.fs)
+                    if let j = lengthSamples.firstIndex(of: position) {
+                        if best == labels[i] { correct[j] += 1 }
+                        perrSum[j] += perr
+                    }
+                    if !pressed, 1 - perr >= threshold {
+                        pressed = true
+                        presses += 1
+                        if best == labels[i] { rightPresses += 1 }
+                        pressSeconds += Double(position) / h.fs
                     }
                 }
                 tested += 1
@@ -117,48 +132,10 @@ public struct OfflineEvaluation: Sendable {
             updateMicroseconds: updates > 0 ? seconds(updateTime) / Double(updates) * 1e6 : 0,
             latencies: latencies, recommendedCertainties: thresholds, targetErrorRate: targetErrorRate,
             spatialPattern: lastModel?.spatialPattern ?? [], kernels: lastModel?.kernels ?? [],
-            eventLabels: lastModel?.encoder.labels ?? [])
-    }
-
-    /// Inner chronological cross-validation on training trials only: every
-    /// update of every held-out trial becomes a certainty example.
-    private func calibrate(trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
-                           latency: Double, chunk: Int) throws -> (CertaintyModel, Double) {
-        var inner = settings
-        inner.fixedLatency = latency
-        var examples: [CertaintyModel.Example] = []
-        var trajectories: [[(scores: [Double], seconds: Double, correct: Bool)]] = []
-        let innerFolds = min(calibrationFolds, trials.count)
-        for fold in 0..<innerFolds {
-            let test = Self.block(fold, of: innerFolds, count: trials.count)
-            let train = (0..<trials.count).filter { !test.contains($0) }
-            guard Set(train.map { labels[$0] }).count >= 2 else { continue }
-            let model = try ReconvolutionCCA.fit(trials: train.map { trials[$0] }, labels: train.map { labels[$0] },
-                                                 codes: codes, sampleRate: sampleRate, settings: inner)
-            let templates = model.templates(for: codes)
-            for i in test {
-                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates)
-                var trajectory: [(scores: [Double], seconds: Double, correct: Bool)] = []
-                var position = 0
-                let n = trials[i][0].count
-                while position < n {
-                    let end = min(position + chunk, n)
-                    scorer.append(trials[i].map { Array($0[position..<end]) })
-                    position = end
-                    let scores = scorer.scores()
-                    let best = scores.indices.max { scores[$0] < scores[$1] }!
-                    let step = (scores, Double(position) / sampleRate, best == labels[i])
-                    examples.append(CertaintyModel.Example(scores: step.0, seconds: step.1, correct: step.2))
-                    trajectory.append(step)
-                }
-                trajectories.append(trajectory)
-            }
-        }
-        let certainty = try CertaintyModel.fit(examples)
-        let threshold = CertaintyModel.recommendedThreshold(
-            trajectories.map { $0.map { (1 - certainty.errorProbability(scores: $0.scores, seconds: $0.seconds), $0.correct) } },
-            targetErrorRate: targetErrorRate)
-        return (certainty, threshold)
+            eventLabels: lastModel?.encoder.labels ?? [],
+            pressedFraction: Double(presses) / Double(max(1, tested)),
+            pressAccuracy: presses > 0 ? Double(rightPresses) / Double(presses) : 0,
+            meanPressSeconds: presses > 0 ? pressSeconds / Double(presses) : 0)
     }
 
     /// The indices of chronological block `index` of `blocks` over `count` trials.

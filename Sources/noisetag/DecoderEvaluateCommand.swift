@@ -86,7 +86,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
         out += "fit \(f(r.fitSeconds)) s per fold (calibrating certainty \(f(r.calibrationSeconds)) s); "
         out += "update \(f(r.updateMicroseconds, 1)) µs per \(r.classes)-class 100 ms step\n"
         out += "latency \(f(r.latency * 1000, 1)) ms (folds: \(r.latencies.map { f($0 * 1000, 0) }.joined(separator: ", ")) ms)\n"
-        out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty)) for \(f(r.targetErrorRate * 100, 0)) % errors\n"
+        out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty, 5)) for \(f(r.targetErrorRate * 100, 0)) % errors; "
+        out += "pressing there: \(f(r.pressedFraction * 100, 0)) % of trials pressed after \(f(r.meanPressSeconds, 2)) s on average, "
+        out += "\(f(r.pressAccuracy * 100, 1)) % right\n"
         return out
     }
 }

@@ -56,12 +56,27 @@ import Testing
     }
 
     @Test func recommendedThresholdKeepsErrorsAtTheTarget() {
-        // Trial i turns certain at 0.6 (wrong for the first 3 trials of 10) and at 0.9 (right).
-        let trajectories: [[(certainty: Double, correct: Bool)]] = (0..<10).map { i in
-            [(0.6, i >= 3), (0.9, true)]
+        // 40 trials turn certain at 0.6 (3 of them wrong), then at 0.9 and 0.99 (all right).
+        let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { i in
+            [(0.6, i >= 3), (0.9, true), (0.99, true)]
         }
-        #expect(CertaintyModel.recommendedThreshold(trajectories, targetErrorRate: 0.05) == 0.601)
-        #expect(CertaintyModel.recommendedThreshold(trajectories, targetErrorRate: 0.3) == 0.5)
+        let strict = CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.05)
+        #expect(strict > 0.6 && strict < 0.61, "just above the wrong presses: \(strict)")
+        #expect(CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.3) == 0.5)
+    }
+
+    @Test func recommendedThresholdStaysAboveIdleCertainty() {
+        let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { _ in [(0.6, true), (0.99, true)] }
+        // One of ten trials without a target reaches 0.95 by chance.
+        let idle: [[Double]] = (0..<10).map { $0 == 0 ? [0.3, 0.95] : [0.4] }
+        let threshold = CertaintyModel.recommendedThreshold(attended: attended, idle: idle, targetErrorRate: 0.05)
+        #expect(threshold > 0.95 && threshold < 0.96, "just above the idle certainty: \(threshold)")
+        #expect(CertaintyModel.recommendedThreshold(attended: attended, idle: idle, targetErrorRate: 0.05, idlePressRate: 0.1) == 0.5)
+    }
+
+    @Test func noThresholdMeetingTheTargetGivesTheCeiling() {
+        let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { _ in [(0.99, false)] }
+        #expect(CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.05) == 1 - 1e-6)
     }
 
     @Test func itrMatchesWolpaw() {
