@@ -8,6 +8,8 @@ import Foundation
 /// let gain = notch.gain(at: 50, sampleRate: 250)   // ≈ 0
 /// ```
 public struct Biquad: Equatable, Sendable {
+    /// Numerator coefficients (`b0`, `b1`, `b2`) and denominator coefficients
+    /// (`a1`, `a2`; `a0` is 1): `let zeroAtNyquist = q.b0 - q.b1 + q.b2`.
     public var b0: Double, b1: Double, b2: Double, a1: Double, a2: Double
 
     /// A section from normalised coefficients (`a0` = 1).

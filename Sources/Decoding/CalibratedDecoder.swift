@@ -70,9 +70,9 @@ public struct CalibratedDecoder: Sendable {
         var inner = settings
         inner.fixedLatency = latency
         let chunk = max(1, Int((updateInterval * sampleRate).rounded()))
-        var examples: [CertaintyModel.Example] = []
-        var trajectories: [[CertaintyModel.Example]] = []
-        var idleTrajectories: [[CertaintyModel.Example]] = []
+        var examples: [CertaintyExample] = []
+        var trajectories: [[CertaintyExample]] = []
+        var idleTrajectories: [[CertaintyExample]] = []
         let innerFolds = max(2, min(folds, trials.count))
         for fold in 0..<innerFolds {
             let test = OfflineEvaluation.block(fold, of: innerFolds, count: trials.count)
@@ -86,8 +86,8 @@ public struct CalibratedDecoder: Sendable {
                 // The same EEG reversed in time: its noise, but no response locked to any code.
                 let reversed = trials[i].map { Array($0.reversed()) }
                 var foilScorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates)
-                var trajectory: [CertaintyModel.Example] = []
-                var foilTrajectory: [CertaintyModel.Example] = []
+                var trajectory: [CertaintyExample] = []
+                var foilTrajectory: [CertaintyExample] = []
                 var position = 0
                 let n = trials[i][0].count
                 while position < n {
@@ -109,7 +109,7 @@ public struct CalibratedDecoder: Sendable {
         }
         guard !examples.isEmpty else { throw ReconvolutionError.notEnoughData("no fold left two classes to train on") }
         let certainty = try CertaintyModel.fit(examples)
-        func certaintyOf(_ e: CertaintyModel.Example) -> Double { 1 - certainty.errorProbability(scores: e.scores, seconds: e.seconds) }
+        func certaintyOf(_ e: CertaintyExample) -> Double { 1 - certainty.errorProbability(scores: e.scores, seconds: e.seconds) }
         let threshold = CertaintyModel.recommendedThreshold(
             attended: trajectories.map { $0.map { (certaintyOf($0), $0.correct) } },
             idle: idleTrajectories.map { $0.map(certaintyOf) },

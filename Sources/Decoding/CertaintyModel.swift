@@ -15,23 +15,6 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
     /// Logistic coefficients: intercept, margin·√t, best·√t, 1/√t.
     public let coefficients: [Double]
 
-    /// One cross-validated prediction: the scores at some length, and whether
-    /// the best class was the target.
-    ///
-    /// ```swift
-    /// let example = CertaintyModel.Example(scores: scorer.scores(), seconds: 1.0, correct: true)
-    /// ```
-    public struct Example: Sendable {
-        public var scores: [Double]
-        public var seconds: Double
-        public var correct: Bool
-        public init(scores: [Double], seconds: Double, correct: Bool) {
-            self.scores = scores
-            self.seconds = seconds
-            self.correct = correct
-        }
-    }
-
     /// A model from known coefficients.
     ///
     /// ```swift
@@ -56,7 +39,7 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
     /// ```swift
     /// let model = try CertaintyModel.fit(crossValidatedExamples)
     /// ```
-    public static func fit(_ examples: [Example], ridge: Double = 1e-2) throws -> CertaintyModel {
+    public static func fit(_ examples: [CertaintyExample], ridge: Double = 1e-2) throws -> CertaintyModel {
         let x = examples.map { features(scores: $0.scores, seconds: $0.seconds) }
         let y = examples.map { $0.correct ? 1.0 : 0.0 }
         let size = 4

@@ -37,7 +37,7 @@ import Testing
     @Test func certaintyGrowsWithMarginAndLength() throws {
         // Examples whose correctness depends on the margin, as decoding's does.
         var rng = SeededGenerator(seed: 3)
-        var examples: [CertaintyModel.Example] = []
+        var examples: [CertaintyExample] = []
         for _ in 0..<2000 {
             let margin = 0.2 * rng.nextUniform()
             let seconds = 0.5 + 3 * rng.nextUniform()
