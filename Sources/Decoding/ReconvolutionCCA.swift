@@ -68,6 +68,9 @@ public struct ReconvolutionCCA: Sendable {
         guard labels.allSatisfy({ $0 >= 0 && $0 < codes.count }), codes.allSatisfy({ $0.count >= n }) else {
             throw ReconvolutionError.shapeMismatch("a label has no code, or a code is shorter than the trials")
         }
+        if let bad = trials.firstIndex(where: { $0.contains { $0.contains { !$0.isFinite } } }) {
+            throw ReconvolutionError.nonFinite(trial: bad)
+        }
         let encoder = EventEncoder(definition: settings.event, fitting: codes.map { Array($0.prefix(n)) })
         let lagCount = max(1, Int((settings.encodingLength * sampleRate).rounded()))
         let statistics = CovarianceSums(trials: trials, labels: labels)

@@ -9,6 +9,8 @@ public enum ReconvolutionError: Error, Equatable, Sendable, CustomStringConverti
     case notEnoughData(String)
     /// Trials, labels and codes disagree in size.
     case shapeMismatch(String)
+    /// A trial holds NaN or infinite samples.
+    case nonFinite(trial: Int)
     /// The covariance matrices were singular even after shrinkage.
     case singular(LinearAlgebraError)
 
@@ -21,7 +23,8 @@ public enum ReconvolutionError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case .notEnoughData(let s): return "not enough calibration data: \(s)"
         case .shapeMismatch(let s): return "calibration data shapes disagree: \(s)"
-        case .singular(let e): return "covariance is singular (\(e)); raise gammaX/gammaM"
+        case .nonFinite(let trial): return "trial \(trial) holds NaN or infinite samples"
+        case .singular(let e): return "covariance is singular (\(e)); raise gammaX/gammaM or check that the codes flash"
         }
     }
 }

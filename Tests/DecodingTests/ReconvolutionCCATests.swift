@@ -93,4 +93,20 @@ import Testing
                                      codes: cal.codes, sampleRate: cal.fs)
         }
     }
+
+    @Test func refusesTrialsWithNaN() throws {
+        var cal = try Self.calibration(classes: 2, trials: 4, seed: 2)
+        cal.trials[2][5][100] = .nan
+        #expect(throws: ReconvolutionError.nonFinite(trial: 2)) {
+            try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs)
+        }
+    }
+
+    @Test func codesThatNeverFlashAreAnErrorNotACrash() throws {
+        let cal = try Self.calibration(classes: 2, trials: 4, seed: 2)
+        let dark = cal.codes.map { [UInt8](repeating: 0, count: $0.count) }
+        #expect(throws: ReconvolutionError.self) {
+            try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: dark, sampleRate: cal.fs)
+        }
+    }
 }
