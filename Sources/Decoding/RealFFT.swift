@@ -32,6 +32,7 @@ final class RealFFT {
     }
 
     deinit {
+        // C boundary: the plan and FFTW's buffers are freed by FFTW itself.
         let planAddress = UInt(bitPattern: plan)
         FFTWPlanning.lock.withLock { _ in fftw_destroy_plan(fftw_plan(bitPattern: planAddress)) }
         fftw_free(input)
@@ -41,6 +42,7 @@ final class RealFFT {
     /// |X(k)|² for k = 0…size/2 of `signal` (exactly `size` values).
     func powerSpectrum(of signal: [Double]) -> [Double] {
         precondition(signal.count == size, "the signal must have the transform's size")
+        // C boundary: the plan reads the buffer it was planned on, so the signal is copied in.
         for i in 0..<size { input[i] = signal[i] }
         fftw_execute(plan)
         return (0...(size / 2)).map { k in
