@@ -76,3 +76,38 @@ def test_compare_pyntbci_prints_both_rows_and_ratios(noisetag_bin, dataset):
     assert len(lines["noisetag"]) == 5 and len(lines["pyntbci"]) == 5 and len(lines["ratio"]) == 5
     pyntbci_at_2s = float(lines["pyntbci"][2])
     assert pyntbci_at_2s > 0.5, "pyntbci decodes the simulated data too"
+
+
+def load_compare_script():
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("compare_pyntbci", os.path.join(ROOT, "scripts", "compare-pyntbci"))
+    spec = importlib.util.spec_from_loader("compare_pyntbci", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_the_fitted_model_matches_pyntbci_rcca(noisetag_bin, dataset):
+    """Same preprocessed trials, same latency: pyntbci's rCCA finds the same responses and spatial pattern."""
+    import pyntbci
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json"], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr
+    ours = json.loads(run.stdout)
+    compare = load_compare_script()
+    h, X, y, V = compare.read_dataset(dataset)
+    X = compare.preprocess(X, h["fs"])
+    train = np.arange(0, 4 * h["n_trials"] // 5)  # the last fold's training trials, whose model the report shows
+    latency = ours["latencies"][-1]
+    model = pyntbci.classifiers.rCCA(stimulus=V, fs=int(h["fs"]), event="refe", encoding_length=0.3, gamma_m=0.01,
+                                     tmin=latency)
+    model.fit(X[train], y[train])
+    theirs = model.r_[:, 0].reshape(2, -1)
+    for event in range(2):
+        r = np.corrcoef(theirs[event], ours["kernels"][event])[0, 1]
+        assert abs(r) > 0.99, f"event {event}: kernel correlation {r}"
+    Xt = X[train].transpose(1, 0, 2).reshape(h["n_channels"], -1)
+    pattern = np.cov(Xt) @ model.w_[:, 0]
+    r = np.corrcoef(pattern, ours["spatialPattern"])[0, 1]
+    assert abs(r) > 0.99, f"spatial pattern correlation {r}"
