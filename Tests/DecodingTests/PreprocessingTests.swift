@@ -115,3 +115,44 @@ import Testing
         #expect(abs(mean - 2 / Self.fs) / (2 / Self.fs) < 0.05, "one-sided density of unit variance noise")
     }
 }
+
+/// Resampling between rates that are no integer multiple of each other.
+@Suite struct ResamplerTests {
+    static func rms<C: Collection>(_ v: C) -> Double where C.Element == Double {
+        (v.reduce(0) { $0 + $1 * $1 } / Double(v.count)).squareRoot()
+    }
+
+    @Test func from256To250KeepsTheEEGBandAndDropsWhatWouldAlias() {
+        func outputRMS(_ f: Double) -> Double {
+            var resampler = Resampler(from: 256, to: 250, channels: 1)
+            let y = resampler.process([PreprocessingTests.sine(f, seconds: 8, fs: 256)])[0]
+            return Self.rms(y[(y.count / 2)...])
+        }
+        #expect(abs(outputRMS(10) - 1 / 2.0.squareRoot()) < 0.01)
+        #expect(abs(outputRMS(40) - 1 / 2.0.squareRoot()) < 0.03)
+        #expect(outputRMS(127) < 0.01, "127 Hz has no place below 125 Hz")
+    }
+
+    @Test func aSinusoidComesOutAtItsFrequencyAndPhase() {
+        var resampler = Resampler(from: 200, to: 250, channels: 1)
+        let y = resampler.process([PreprocessingTests.sine(7, seconds: 4, fs: 200)])[0]
+        #expect(abs(y.count - 1000) <= 3)
+        let expected = (0..<y.count).map { sin(2 * Double.pi * 7 * Double($0) / 250) }
+        #expect(zip(y, expected).allSatisfy { abs($0 - $1) < 0.01 })
+    }
+
+    @Test func chunkedResamplingEqualsOneShot() {
+        var rng = SeededGenerator(seed: 5)
+        let x = (0..<2).map { _ in (0..<1000).map { _ in rng.nextGaussian() } }
+        var whole = Resampler(from: 256, to: 250, channels: 2)
+        var chunked = whole
+        let expected = whole.process(x)
+        var got = [[Double]](repeating: [], count: 2)
+        var start = 0
+        for size in [1, 2, 3, 97, 400, 497] {
+            for (c, row) in chunked.process(x.map { Array($0[start..<(start + size)]) }).enumerated() { got[c] += row }
+            start += size
+        }
+        #expect(got == expected)
+    }
+}
