@@ -104,6 +104,10 @@ public struct TrialsDataset: Equatable, Sendable {
     /// let dataset = try TrialsDataset.read(from: URL(fileURLWithPath: "sim9"))
     /// ```
     public static func read(from directory: URL) throws -> TrialsDataset {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw DatasetError.unreadable(file: directory.path, reason: "no such folder")
+        }
         let headerData = try load("header.json", in: directory)
         let header: DatasetHeader
         do {

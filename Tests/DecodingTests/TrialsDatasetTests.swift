@@ -41,6 +41,11 @@ import Testing
         #expect(code.contains(0) && code.contains(1))
     }
 
+    @Test func aMissingFolderIsNamed() {
+        let url = Self.folder()
+        #expect(throws: DatasetError.unreadable(file: url.path, reason: "no such folder")) { try TrialsDataset.read(from: url) }
+    }
+
     @Test(arguments: ["header.json", "X.f32", "y.i32", "V.u8"])
     func missingFileIsNamed(_ name: String) throws {
         let url = try Self.written()
