@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "NoiseTagging", targets: ["NoiseTagging"]),
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
         .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
+        .library(name: "Decoding", targets: ["Decoding"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -20,7 +21,14 @@ let package = Package(
         .systemLibrary(
             name: "CZeroMQ", pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"])]),
+        .systemLibrary(
+            name: "CFFTW", pkgConfig: "fftw3",
+            providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(
+            name: "COpenBLAS", pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]),
         .target(name: "UtopiaProtocol"),
+        .target(name: "Decoding", dependencies: ["UtopiaProtocol", "CFFTW", "COpenBLAS"]),
         .target(
             name: "NoiseTagging",
             dependencies: [
@@ -37,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -46,6 +54,7 @@ let package = Package(
             path: "Examples/HeadlessButtons"),
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,97 @@
+import Foundation
+
+/// One second-order section `H(z) = (b0 + b1·z⁻¹ + b2·z⁻²) / (1 + a1·z⁻¹ + a2·z⁻²)`,
+/// designed with the bilinear transform (R. Bristow-Johnson's cookbook).
+///
+/// ```swift
+/// let notch = Biquad.notch(frequency: 50, quality: 30, sampleRate: 250)
+/// let gain = notch.gain(at: 50, sampleRate: 250)   // ≈ 0
+/// ```
+public struct Biquad: Equatable, Sendable {
+    /// Numerator coefficients (`b0`, `b1`, `b2`) and denominator coefficients
+    /// (`a1`, `a2`; `a0` is 1): `let zeroAtNyquist = q.b0 - q.b1 + q.b2`.
+    public var b0: Double, b1: Double, b2: Double, a1: Double, a2: Double
+
+    /// A section from normalised coefficients (`a0` = 1).
+    ///
+    /// ```swift
+    /// let identity = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
+    /// ```
+    public init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
+        (self.b0, self.b1, self.b2, self.a1, self.a2) = (b0, b1, b2, a1, a2)
+    }
+
+    private init(b: (Double, Double, Double), a: (Double, Double, Double)) {
+        self.init(b0: b.0 / a.0, b1: b.1 / a.0, b2: b.2 / a.0, a1: a.1 / a.0, a2: a.2 / a.0)
+    }
+
+    /// A notch (band-stop) at `frequency` with width `frequency / quality`.
+    ///
+    /// ```swift
+    /// let mains = Biquad.notch(frequency: 60, quality: 30, sampleRate: 500)
+    /// ```
+    public static func notch(frequency: Double, quality: Double, sampleRate: Double) -> Biquad {
+        let w = 2 * Double.pi * frequency / sampleRate
+        let alpha = sin(w) / (2 * quality)
+        return Biquad(b: (1, -2 * cos(w), 1), a: (1 + alpha, -2 * cos(w), 1 - alpha))
+    }
+
+    /// A second-order low-pass with corner `frequency` and quality `quality`
+    /// (1/√2 gives a Butterworth section).
+    ///
+    /// ```swift
+    /// let smooth = Biquad.lowPass(frequency: 40, quality: 0.7071, sampleRate: 250)
+    /// ```
+    public static func lowPass(frequency: Double, quality: Double, sampleRate: Double) -> Biquad {
+        let w = 2 * Double.pi * frequency / sampleRate
+        let alpha = sin(w) / (2 * quality)
+        let c = cos(w)
+        return Biquad(b: ((1 - c) / 2, 1 - c, (1 - c) / 2), a: (1 + alpha, -2 * c, 1 - alpha))
+    }
+
+    /// A second-order high-pass with corner `frequency` and quality `quality`.
+    ///
+    /// ```swift
+    /// let noDrift = Biquad.highPass(frequency: 1, quality: 0.7071, sampleRate: 250)
+    /// ```
+    public static func highPass(frequency: Double, quality: Double, sampleRate: Double) -> Biquad {
+        let w = 2 * Double.pi * frequency / sampleRate
+        let alpha = sin(w) / (2 * quality)
+        let c = cos(w)
+        return Biquad(b: ((1 + c) / 2, -(1 + c), (1 + c) / 2), a: (1 + alpha, -2 * c, 1 - alpha))
+    }
+
+    /// The qualities of the sections of an even-order Butterworth filter.
+    ///
+    /// ```swift
+    /// Biquad.butterworthQualities(order: 4)   // [1.307, 0.541]
+    /// ```
+    public static func butterworthQualities(order: Int) -> [Double] {
+        precondition(order >= 2 && order % 2 == 0, "Butterworth cascades here have an even order")
+        return (0..<(order / 2)).map { k in
+            1 / (2 * sin(Double(2 * k + 1) * Double.pi / Double(2 * order)))
+        }
+    }
+
+    /// The magnitude of the frequency response at `frequency`, from the coefficients.
+    ///
+    /// ```swift
+    /// let passBand = Biquad.lowPass(frequency: 40, quality: 0.7071, sampleRate: 250).gain(at: 5, sampleRate: 250)
+    /// ```
+    public func gain(at frequency: Double, sampleRate: Double) -> Double {
+        let w = 2 * Double.pi * frequency / sampleRate
+        func magnitude(_ c0: Double, _ c1: Double, _ c2: Double) -> Double {
+            let re = c0 + c1 * cos(w) + c2 * cos(2 * w)
+            let im = -(c1 * sin(w) + c2 * sin(2 * w))
+            return (re * re + im * im).squareRoot()
+        }
+        return magnitude(b0, b1, b2) / magnitude(1, a1, a2)
+    }
+
+    /// The gain for a constant input (z = 1).
+    ///
+    /// ```swift
+    /// Biquad.highPass(frequency: 1, quality: 0.7071, sampleRate: 250).dcGain   // 0
+    /// ```
+    public var dcGain: Double { (b0 + b1 + b2) / (1 + a1 + a2) }
+}

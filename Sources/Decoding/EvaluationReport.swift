@@ -1,0 +1,62 @@
+/// What offline evaluation measured: the decoding curve, times, latency,
+/// certainty, and (for plots) the last fold's model.
+///
+/// ```swift
+/// let report = try OfflineEvaluation().run(dataset)
+/// let json = try JSONEncoder().encode(report)
+/// ```
+public struct EvaluationReport: Codable, Sendable {
+    /// Classes in the dataset.
+    public var classes: Int
+    /// Trials in the dataset.
+    public var trials: Int
+    /// Channels in the dataset.
+    public var channels: Int
+    /// Sample rate in Hz.
+    public var sampleRate: Double
+    /// Number of chronological folds.
+    public var folds: Int
+    /// One row per evaluated length.
+    public var rows: [EvaluationRow]
+    /// Mean seconds to fit the model (latency search included) per fold.
+    public var fitSeconds: Double
+    /// Mean seconds per fold to calibrate the certainty (inner cross-validation).
+    public var calibrationSeconds: Double
+    /// Mean microseconds per incremental update (one `updateInterval` of samples, all classes).
+    public var updateMicroseconds: Double
+    /// Estimated latency per fold, in seconds.
+    public var latencies: [Double]
+    /// Recommended `certaintyRequiredForPress` per fold.
+    public var recommendedCertainties: [Double]
+    /// The target error rate the certainty was chosen for.
+    public var targetErrorRate: Double
+    /// The last fold's spatial pattern (per channel).
+    public var spatialPattern: [Double]
+    /// The last fold's responses, per event.
+    public var kernels: [[Double]]
+    /// Names of the events of `kernels`.
+    public var eventLabels: [String]
+    /// Fraction of test trials in which the certainty reached the fold's
+    /// recommended threshold (a press).
+    public var pressedFraction: Double
+    /// Fraction of those presses on the target.
+    public var pressAccuracy: Double
+    /// Mean seconds from trial start to the press.
+    public var meanPressSeconds: Double
+
+    /// The median estimated latency in seconds.
+    ///
+    /// ```swift
+    /// print(report.latency * 1000, "ms")
+    /// ```
+    public var latency: Double { latencies.isEmpty ? 0 : latencies.sorted()[latencies.count / 2] }
+
+    /// The median recommended certainty.
+    ///
+    /// ```swift
+    /// controller.settings.set(value: report.recommendedCertainty, for: .certaintyRequiredForPress)
+    /// ```
+    public var recommendedCertainty: Double {
+        recommendedCertainties.isEmpty ? 1 - 1e-6 : recommendedCertainties.sorted()[recommendedCertainties.count / 2]
+    }
+}

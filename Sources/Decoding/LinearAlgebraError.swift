@@ -1,0 +1,12 @@
+/// A LAPACK routine refused its input.
+///
+/// ```swift
+/// do { _ = try CholeskyFactor(Matrix(rows: 2, columns: 2)) }
+/// catch let error as LinearAlgebraError { print(error) }   // notPositiveDefinite
+/// ```
+public enum LinearAlgebraError: Error, Equatable, Sendable {
+    /// The matrix that must be symmetric positive-definite is not (LAPACK `info` given).
+    case notPositiveDefinite(routine: String, info: Int32)
+    /// The routine failed to converge or was given an illegal argument.
+    case failed(routine: String, info: Int32)
+}

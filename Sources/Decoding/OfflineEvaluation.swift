@@ -1,0 +1,145 @@
+import Foundation
+
+/// Cross-validates the reference decoder on a trials dataset, as it would
+/// run live: preprocessing, a reconvolution CCA fit per fold, a certainty
+/// model calibrated by inner cross-validation on the fold's training trials
+/// only, then incremental scoring of each test trial in `updateInterval`
+/// steps, read out at each of `lengths`; and pressing as the engine would,
+/// at the first update whose certainty reaches the fold's recommended
+/// threshold.
+///
+/// Folds are chronological: the trials are cut into `folds` consecutive
+/// blocks and each block is tested once on a model trained on the others.
+///
+/// ```swift
+/// let dataset = try TrialsDataset.read(from: URL(fileURLWithPath: "sim9"))
+/// let report = try OfflineEvaluation().run(dataset)
+/// for row in report.rows { print(row.seconds, row.accuracy) }
+/// ```
+public struct OfflineEvaluation: Sendable {
+    /// Number of chronological folds.
+    public var folds = 5
+    /// Inner folds for certainty calibration.
+    public var calibrationFolds = 4
+    /// Trial lengths (seconds) to report; lengths beyond the trials are skipped.
+    public var lengths = [0.5, 1, 2, 4]
+    /// Seconds of data per incremental update.
+    public var updateInterval = 0.1
+    /// The error rate the recommended certainty aims at.
+    public var targetErrorRate = 0.05
+    /// The largest fraction of trials with no target that may end in a press.
+    public var idlePressRate = 0.01
+    /// Mains frequency for the notch.
+    public var lineFrequency = 50.0
+    /// The model's settings.
+    public var settings = ReconvolutionSettings()
+
+    /// An evaluation with the defaults (5 folds; 0.5, 1, 2, 4 s; 100 ms updates).
+    ///
+    /// ```swift
+    /// var evaluation = OfflineEvaluation()
+    /// evaluation.lengths = [1, 2]
+    /// ```
+    public init() {}
+
+    /// Runs the evaluation.
+    ///
+    /// ```swift
+    /// let report = try OfflineEvaluation().run(dataset)
+    /// ```
+    public func run(_ dataset: TrialsDataset) throws -> EvaluationReport {
+        let h = dataset.header
+        guard h.nTrials >= folds, folds >= 2 else {
+            throw ReconvolutionError.notEnoughData("\(h.nTrials) trials for \(folds) folds")
+        }
+        let pre = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: lineFrequency)
+        let trials = (0..<h.nTrials).map { pre.apply(toTrial: dataset.trial($0)) }
+        let labels = dataset.labels.map(Int.init)
+        let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
+        let lengthSamples = lengths.map { Int(($0 * h.fs).rounded()) }.filter { $0 > 0 && $0 <= h.nSamples }
+        let chunk = max(1, Int((updateInterval * h.fs).rounded()))
+        let clock = ContinuousClock()
+
+        var correct = [Int](repeating: 0, count: lengthSamples.count)
+        var perrSum = [Double](repeating: 0, count: lengthSamples.count)
+        var tested = 0
+        var fitTime = Duration.zero, calibrationTime = Duration.zero, updateTime = Duration.zero
+        var updates = 0
+        var latencies: [Double] = [], thresholds: [Double] = []
+        var presses = 0, rightPresses = 0, pressSeconds = 0.0
+        var lastModel: ReconvolutionCCA?
+
+        for fold in 0..<folds {
+            let test = Self.block(fold, of: folds, count: h.nTrials)
+            let train = (0..<h.nTrials).filter { !test.contains($0) }
+            let start = clock.now
+            let model = try ReconvolutionCCA.fit(trials: train.map { trials[$0] }, labels: train.map { labels[$0] },
+                                                 codes: codes, sampleRate: h.fs, settings: settings)
+            fitTime += clock.now - start
+            let calibrationStart = clock.now
+            let (certainty, threshold) = try CalibratedDecoder.calibrate(
+                trials: train.map { trials[$0] }, labels: train.map { labels[$0] }, codes: codes, sampleRate: h.fs,
+                settings: settings, latency: model.latency, folds: calibrationFolds, targetErrorRate: targetErrorRate,
+                idlePressRate: idlePressRate, updateInterval: updateInterval)
+            calibrationTime += clock.now - calibrationStart
+            latencies.append(model.latency)
+            thresholds.append(threshold)
+            lastModel = model
+            let templates = model.templates(for: codes)
+            for i in test {
+                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates)
+                var position = 0
+                var pressed = false
+                let n = h.nSamples
+                while position < n {
+                    let stop = lengthSamples.first { $0 > position } ?? n
+                    let end = min(position + chunk, stop)
+                    let part = trials[i].map { Array($0[position..<end]) }
+                    let before = clock.now
+                    scorer.append(part)
+                    let scores = scorer.scores()
+                    updateTime += clock.now - before
+                    updates += 1
+                    position = end
+                    let best = scores.indices.max { scores[$0] < scores[$1] }!
+                    let perr = certainty.errorProbability(scores: scores, seconds: Double(position) / h.fs)
+                    if let j = lengthSamples.firstIndex(of: position) {
+                        if best == labels[i] { correct[j] += 1 }
+                        perrSum[j] += perr
+                    }
+                    if !pressed, 1 - perr >= threshold {
+                        pressed = true
+                        presses += 1
+                        if best == labels[i] { rightPresses += 1 }
+                        pressSeconds += Double(position) / h.fs
+                    }
+                }
+                tested += 1
+            }
+        }
+        let rows = lengthSamples.enumerated().map { j, n in
+            let seconds = Double(n) / h.fs
+            let accuracy = Double(correct[j]) / Double(tested)
+            return EvaluationRow(
+                seconds: seconds, accuracy: accuracy,
+                itr: InformationTransferRate.bitsPerMinute(classes: h.nClasses, accuracy: accuracy, seconds: seconds),
+                predictedError: perrSum[j] / Double(tested), actualError: 1 - accuracy, trials: tested)
+        }
+        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
+        return EvaluationReport(
+            classes: h.nClasses, trials: h.nTrials, channels: h.nChannels, sampleRate: h.fs, folds: folds, rows: rows,
+            fitSeconds: seconds(fitTime) / Double(folds), calibrationSeconds: seconds(calibrationTime) / Double(folds),
+            updateMicroseconds: updates > 0 ? seconds(updateTime) / Double(updates) * 1e6 : 0,
+            latencies: latencies, recommendedCertainties: thresholds, targetErrorRate: targetErrorRate,
+            spatialPattern: lastModel?.spatialPattern ?? [], kernels: lastModel?.kernels ?? [],
+            eventLabels: lastModel?.encoder.labels ?? [],
+            pressedFraction: Double(presses) / Double(max(1, tested)),
+            pressAccuracy: presses > 0 ? Double(rightPresses) / Double(presses) : 0,
+            meanPressSeconds: presses > 0 ? pressSeconds / Double(presses) : 0)
+    }
+
+    /// The indices of chronological block `index` of `blocks` over `count` trials.
+    static func block(_ index: Int, of blocks: Int, count: Int) -> Range<Int> {
+        (index * count / blocks)..<((index + 1) * count / blocks)
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+/// Reconvolution CCA (Thielen et al. 2015, PLOS ONE 10(7) e0133797; pyntbci's
+/// `rCCA` is the reference): the EEG's response to a code is modelled as the
+/// sum of one transient response per event (here: light on, light off; or one
+/// per flash length), each lasting ``ReconvolutionSettings/encodingLength``.
+/// A canonical correlation analysis between the EEG channels and the
+/// Toeplitz structure matrix of the events gives a spatial filter `w` and the
+/// responses `r` together. Templates are then predicted for any code from its
+/// events, so codes never seen in calibration are decodable.
+///
+/// The stimulus-to-response latency (display plus amplifier) is estimated
+/// from the calibration data: a first fit with lags from −0.1 s to
+/// `maximumLatency + encodingLength` gives the response over lags; the
+/// latency is the first lag at which it rises above the midpoint between its
+/// level before the stimulus (lags < 0, where any response is noise) and its
+/// peak: the onset of the response.
+///
+/// ```swift
+/// let model = try ReconvolutionCCA.fit(trials: eeg, labels: y, codes: codes, sampleRate: 250)
+/// print(model.latency)                        // seconds, e.g. 0.04
+/// let templates = model.templates(for: codes) // one per class, any length
+/// ```
+public struct ReconvolutionCCA: Sendable {
+    /// The settings the model was fitted with.
+    public let settings: ReconvolutionSettings
+    /// Samples per second.
+    public let sampleRate: Double
+    /// The event encoder learned from the calibration codes.
+    public let encoder: EventEncoder
+    /// The spatial filter, one weight per channel.
+    public let spatialFilter: [Double]
+    /// The spatial pattern (forward model `Cxx·w`), one value per channel.
+    public let spatialPattern: [Double]
+    /// The response to each event over `lagCount` samples from `latencySamples`.
+    public let kernels: [[Double]]
+    /// The canonical correlation of the fit.
+    public let canonicalCorrelation: Double
+    /// Estimated (or fixed) latency in samples.
+    public let latencySamples: Int
+
+    /// The latency in seconds.
+    ///
+    /// ```swift
+    /// print(String(format: "latency %.1f ms", model.latency * 1000))
+    /// ```
+    public var latency: Double { Double(latencySamples) / sampleRate }
+
+    /// Fits the model to `trials` (each channels × samples), their class
+    /// `labels`, and the classes' `codes` (each: stimulus state per sample,
+    /// at least as long as a trial).
+    ///
+    /// ```swift
+    /// let model = try ReconvolutionCCA.fit(trials: eeg, labels: y, codes: v, sampleRate: 250)
+    /// ```
+    public static func fit(
+        trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
+        settings: ReconvolutionSettings = ReconvolutionSettings()
+    ) throws -> ReconvolutionCCA {
+        guard trials.count >= 2 else { throw ReconvolutionError.notEnoughData("\(trials.count) trial(s)") }
+        guard labels.count == trials.count else { throw ReconvolutionError.shapeMismatch("\(trials.count) trials, \(labels.count) labels") }
+        guard Set(labels).count >= 2 else { throw ReconvolutionError.notEnoughData("one class only") }
+        let channels = trials[0].count
+        let n = trials[0].first?.count ?? 0
+        guard channels > 0, n > 0, trials.allSatisfy({ $0.count == channels && $0.allSatisfy { $0.count == n } }) else {
+            throw ReconvolutionError.shapeMismatch("trials differ in channels or samples")
+        }
+        guard labels.allSatisfy({ $0 >= 0 && $0 < codes.count }), codes.allSatisfy({ $0.count >= n }) else {
+            throw ReconvolutionError.shapeMismatch("a label has no code, or a code is shorter than the trials")
+        }
+        if let bad = trials.firstIndex(where: { $0.contains { $0.contains { !$0.isFinite } } }) {
+            throw ReconvolutionError.nonFinite(trial: bad)
+        }
+        let encoder = EventEncoder(definition: settings.event, fitting: codes.map { Array($0.prefix(n)) })
+        let lagCount = max(1, Int((settings.encodingLength * sampleRate).rounded()))
+        let statistics = CovarianceSums(trials: trials, labels: labels)
+        let latency: Int
+        if let fixed = settings.fixedLatency {
+            latency = Int((fixed * sampleRate).rounded())
+        } else {
+            let before = Int((0.1 * sampleRate).rounded())
+            // The wide fit has many more parameters: shrink its covariance more.
+            var wideSettings = settings
+            wideSettings.gammaM = max(settings.gammaM, 0.1)
+            let wide = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: -before,
+                                 lagCount: before + Int((settings.maximumLatency * sampleRate).rounded()) + lagCount,
+                                 settings: wideSettings)
+            latency = onset(of: wide.kernels, before: before)
+        }
+        let fit = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: latency,
+                            lagCount: lagCount, settings: settings)
+        return ReconvolutionCCA(
+            settings: settings, sampleRate: sampleRate, encoder: encoder, spatialFilter: fit.w,
+            spatialPattern: fit.pattern, kernels: fit.kernels, canonicalCorrelation: fit.rho,
+            latencySamples: latency)
+    }
+
+    /// The predicted (spatially filtered) response to each code, as long as the code.
+    ///
+    /// ```swift
+    /// let templates = model.templates(for: GoldCodeSet.codes(count: 36).map(upsampled))
+    /// ```
+    public func templates(for codes: [[UInt8]]) -> [[Double]] {
+        codes.map { template(onsets: encoder.onsets(of: $0), length: $0.count) }
+    }
+
+    /// Applies the spatial filter to one trial (channels × samples).
+    ///
+    /// ```swift
+    /// let virtualChannel = model.filter(trial)
+    /// ```
+    public func filter(_ trial: [[Double]]) -> [Double] {
+        let n = trial.first?.count ?? 0
+        var out = [Double](repeating: 0, count: n)
+        for (c, row) in trial.enumerated() {
+            let w = spatialFilter[c]
+            for i in 0..<n { out[i] += w * row[i] }
+        }
+        return out
+    }
+
+    private func template(onsets: [[Int]], length: Int) -> [Double] {
+        var t = [Double](repeating: 0, count: length)
+        for (e, list) in onsets.enumerated() {
+            for o in list {
+                for (l, value) in kernels[e].enumerated() {
+                    let i = o + latencySamples + l
+                    if i >= 0 && i < length { t[i] += value }
+                }
+            }
+        }
+        return t
+    }
+
+    /// The first lag (≥ 0) at which the response envelope rises above the
+    /// midpoint between its pre-stimulus RMS (the noise floor: no response
+    /// can precede the stimulus) and its peak.
+    static func onset(of kernels: [[Double]], before: Int) -> Int {
+        let lags = kernels[0].count
+        let envelope = (0..<lags).map { j in kernels.reduce(0) { $0 + $1[j] * $1[j] }.squareRoot() }
+        let pre = envelope[0..<before]
+        let noise = (pre.reduce(0) { $0 + $1 * $1 } / Double(max(1, before))).squareRoot()
+        let peak = envelope[before...].max() ?? 0
+        let threshold = noise + 0.5 * (peak - noise)
+        let first = (before..<lags).first { envelope[$0] > threshold } ?? before
+        return first - before
+    }
+
+    private struct Solution { var w: [Double]; var pattern: [Double]; var kernels: [[Double]]; var rho: Double }
+
+    private static func solve(
+        _ s: CovarianceSums, codes: [[UInt8]], encoder: EventEncoder, n: Int,
+        firstLag: Int, lagCount: Int, settings: ReconvolutionSettings
+    ) throws -> Solution {
+        let features = encoder.eventCount * lagCount
+        let total = Double(s.total)
+        var cmm = Matrix(rows: features, columns: features)
+        var cxm = Matrix(rows: s.channels, columns: features)
+        var meanM = [Double](repeating: 0, count: features)
+        for (k, count) in s.classCounts {
+            let m = structureMatrix(onsets: encoder.onsets(of: Array(codes[k].prefix(n))), n: n, firstLag: firstLag, lagCount: lagCount)
+            cmm = cmm + m.gram().scaled(by: Double(count))
+            cxm = cxm + s.classSums[k]!.multiplied(by: m, transposingOther: true)
+            for f in 0..<features {
+                var sum = 0.0
+                for i in 0..<n { sum += m.elements[f * n + i] }
+                meanM[f] += sum * Double(count)
+            }
+        }
+        meanM = meanM.map { $0 / total }
+        for a in 0..<features {
+            for b in 0..<features { cmm[a, b] = cmm[a, b] / total - meanM[a] * meanM[b] }
+        }
+        for c in 0..<s.channels {
+            for f in 0..<features { cxm[c, f] = cxm[c, f] / total - s.mean[c] * meanM[f] }
+        }
+        let cxx = s.covariance.shrunk(by: settings.gammaX)
+        cmm = cmm.shrunk(by: settings.gammaM)
+        do {
+            // P = (Cmm⁻¹ Cmx)ᵀ, then Cxm Cmm⁻¹ Cmx w = ρ² Cxx w.
+            let p = try CholeskyFactor(cmm).solve(cxm)
+            let between = cxm.multiplied(by: p, transposingOther: true)
+            let (values, vectors) = try GeneralizedEigenproblem.solve(a: between, b: cxx)
+            var w = vectors.row(values.count - 1)
+            var r = [Double](repeating: 0, count: features)
+            for c in 0..<s.channels { for f in 0..<features { r[f] += p[c, f] * w[c] } }
+            // Sign: the strongest value of the first event's response is positive.
+            let firstEvent = r[0..<lagCount]
+            if let strongest = firstEvent.max(by: { abs($0) < abs($1) }), strongest < 0 {
+                w = w.map { -$0 }
+                r = r.map { -$0 }
+            }
+            let pattern = cxx.multiplied(by: Matrix(rows: 1, columns: s.channels, elements: w), transposingOther: true).elements
+            let kernels = (0..<encoder.eventCount).map { e in Array(r[(e * lagCount)..<((e + 1) * lagCount)]) }
+            return Solution(w: w, pattern: pattern, kernels: kernels, rho: max(0, values.last ?? 0).squareRoot())
+        } catch let error as LinearAlgebraError {
+            throw ReconvolutionError.singular(error)
+        }
+    }
+
+    /// Rows: event × lag; row (e, l) holds the event's onsets delayed by `firstLag + l`.
+    static func structureMatrix(onsets: [[Int]], n: Int, firstLag: Int, lagCount: Int) -> Matrix {
+        var m = Matrix(rows: onsets.count * lagCount, columns: n)
+        for (e, list) in onsets.enumerated() {
+            for o in list {
+                for l in 0..<lagCount {
+                    let i = o + firstLag + l
+                    if i >= 0 && i < n { m.elements[(e * lagCount + l) * n + i] = 1 }
+                }
+            }
+        }
+        return m
+    }
+}

@@ -1,0 +1,30 @@
+/// Why a reconvolution CCA could not be fitted.
+///
+/// ```swift
+/// do { _ = try ReconvolutionCCA.fit(trials: [], labels: [], codes: codes, sampleRate: 250) }
+/// catch let error as ReconvolutionError { print(error) }
+/// ```
+public enum ReconvolutionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Fewer trials or classes than a fit needs.
+    case notEnoughData(String)
+    /// Trials, labels and codes disagree in size.
+    case shapeMismatch(String)
+    /// A trial holds NaN or infinite samples.
+    case nonFinite(trial: Int)
+    /// The covariance matrices were singular even after shrinkage.
+    case singular(LinearAlgebraError)
+
+    /// One line for a person.
+    ///
+    /// ```swift
+    /// print(ReconvolutionError.notEnoughData("one class only"))
+    /// ```
+    public var description: String {
+        switch self {
+        case .notEnoughData(let s): return "not enough calibration data: \(s)"
+        case .shapeMismatch(let s): return "calibration data shapes disagree: \(s)"
+        case .nonFinite(let trial): return "trial \(trial) holds NaN or infinite samples"
+        case .singular(let e): return "covariance is singular (\(e)); raise gammaX/gammaM or check that the codes flash"
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Parameters of a reconvolution CCA fit.
+///
+/// ```swift
+/// var settings = ReconvolutionSettings()
+/// settings.encodingLength = 0.3
+/// settings.fixedLatency = 0.04   // skip the latency search
+/// ```
+public struct ReconvolutionSettings: Sendable, Equatable, Codable {
+    /// How the stimulus becomes events.
+    public var event: EventDefinition = .risingFallingEdges
+    /// Seconds of response modelled after each event.
+    public var encodingLength = 0.3
+    /// Shrinkage of the EEG covariance (0…1), pyntbci's `gamma_x`.
+    public var gammaX = 0.0
+    /// Shrinkage of the structure-matrix covariance (0…1), pyntbci's `gamma_m`.
+    public var gammaM = 0.01
+    /// The longest stimulus-to-response latency searched, in seconds.
+    public var maximumLatency = 0.25
+    /// Use this latency (seconds) instead of estimating one.
+    public var fixedLatency: Double? = nil
+
+    /// The defaults: rising and falling edges, 0.3 s responses, latency estimated up to 0.25 s.
+    ///
+    /// ```swift
+    /// let settings = ReconvolutionSettings()
+    /// ```
+    public init() {}
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// A calibration dataset of trials, stored as the folder of
+/// `Protocols/dataset.md`: `header.json`, `X.f32` (trials × channels ×
+/// samples, float32 LE), `y.i32` (target class per trial, int32 LE) and
+/// `V.u8` (classes × samples: each class's stimulus state per sample).
+///
+/// ```swift
+/// let dataset = try TrialsDataset.read(from: URL(fileURLWithPath: "calibration"))
+/// let first = dataset.trial(0)              // channels × samples
+/// let itsCode = dataset.stimulus(ofClass: Int(dataset.labels[0]))
+/// try dataset.write(to: URL(fileURLWithPath: "copy"))
+/// ```
+public struct TrialsDataset: Equatable, Sendable {
+    /// Sizes and sample rate.
+    public let header: DatasetHeader
+    /// X, trials × channels × samples.
+    public let data: [Float]
+    /// y, the target class of each trial (0-based).
+    public let labels: [Int32]
+    /// V, classes × samples.
+    public let stimulus: [UInt8]
+
+    /// A dataset from its parts; throws ``DatasetError`` naming the part that
+    /// disagrees with the header.
+    ///
+    /// ```swift
+    /// let d = try TrialsDataset(header: header, data: x, labels: y, stimulus: v)
+    /// ```
+    public init(header: DatasetHeader, data: [Float], labels: [Int32], stimulus: [UInt8]) throws {
+        let h = header
+        guard h.fs > 0, h.fs.isFinite else { throw DatasetError.inconsistent(file: "header.json", reason: "fs must be positive, got \(h.fs)") }
+        for (name, value) in [("n_trials", h.nTrials), ("n_channels", h.nChannels), ("n_samples", h.nSamples), ("n_classes", h.nClasses)] where value <= 0 {
+            throw DatasetError.inconsistent(file: "header.json", reason: "\(name) must be positive, got \(value)")
+        }
+        let expectedX = h.nTrials * h.nChannels * h.nSamples
+        guard data.count == expectedX else {
+            throw DatasetError.inconsistent(file: "X.f32", reason: "expected \(expectedX * 4) bytes (n_trials × n_channels × n_samples × 4), found \(data.count * 4)")
+        }
+        if let bad = data.firstIndex(where: { !$0.isFinite }) {
+            throw DatasetError.inconsistent(file: "X.f32", reason: "value \(bad) is not finite")
+        }
+        guard labels.count == h.nTrials else {
+            throw DatasetError.inconsistent(file: "y.i32", reason: "expected \(h.nTrials * 4) bytes (n_trials × 4), found \(labels.count * 4)")
+        }
+        if let bad = labels.firstIndex(where: { $0 < 0 || Int($0) >= h.nClasses }) {
+            throw DatasetError.inconsistent(file: "y.i32", reason: "trial \(bad) has class \(labels[bad]), outside 0..<\(h.nClasses)")
+        }
+        guard stimulus.count == h.nClasses * h.nSamples else {
+            throw DatasetError.inconsistent(file: "V.u8", reason: "expected \(h.nClasses * h.nSamples) bytes (n_classes × n_samples), found \(stimulus.count)")
+        }
+        self.header = header
+        self.data = data
+        self.labels = labels
+        self.stimulus = stimulus
+    }
+
+    /// Trial `index` as channels × samples.
+    ///
+    /// ```swift
+    /// let eeg = dataset.trial(3)
+    /// ```
+    public func trial(_ index: Int) -> [[Double]] {
+        let c = header.nChannels, n = header.nSamples
+        return (0..<c).map { ch in
+            let start = (index * c + ch) * n
+            return data[start..<(start + n)].map(Double.init)
+        }
+    }
+
+    /// Class `index`'s stimulus state per sample.
+    ///
+    /// ```swift
+    /// let code = dataset.stimulus(ofClass: 0)
+    /// ```
+    public func stimulus(ofClass index: Int) -> [UInt8] {
+        Array(stimulus[(index * header.nSamples)..<((index + 1) * header.nSamples)])
+    }
+
+    /// Writes the four files into `directory` (created if needed).
+    ///
+    /// ```swift
+    /// try dataset.write(to: URL(fileURLWithPath: "/tmp/sim"))
+    /// ```
+    public func write(to directory: URL) throws {
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DatasetError.unreadable(file: directory.path, reason: "cannot create the folder: \(error.localizedDescription)")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try write(try encoder.encode(header), "header.json", in: directory)
+        try write(Self.bytes(data.map { $0.bitPattern }), "X.f32", in: directory)
+        try write(Self.bytes(labels.map { UInt32(bitPattern: $0) }), "y.i32", in: directory)
+        try write(Data(stimulus), "V.u8", in: directory)
+    }
+
+    /// Reads and checks the folder; throws ``DatasetError`` naming the first
+    /// missing or inconsistent file.
+    ///
+    /// ```swift
+    /// let dataset = try TrialsDataset.read(from: URL(fileURLWithPath: "sim9"))
+    /// ```
+    public static func read(from directory: URL) throws -> TrialsDataset {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw DatasetError.unreadable(file: directory.path, reason: "no such folder")
+        }
+        let headerData = try load("header.json", in: directory)
+        let header: DatasetHeader
+        do {
+            header = try JSONDecoder().decode(DatasetHeader.self, from: headerData)
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw DatasetError.unreadable(file: "header.json", reason: "no \"\(key.stringValue)\" field")
+        } catch {
+            throw DatasetError.unreadable(file: "header.json", reason: "not a valid header (\(error))")
+        }
+        let x = try load("X.f32", in: directory)
+        let y = try load("y.i32", in: directory)
+        let v = try load("V.u8", in: directory)
+        guard x.count % 4 == 0 else { throw DatasetError.inconsistent(file: "X.f32", reason: "\(x.count) bytes is not a whole number of float32 values") }
+        guard y.count % 4 == 0 else { throw DatasetError.inconsistent(file: "y.i32", reason: "\(y.count) bytes is not a whole number of int32 values") }
+        return try TrialsDataset(
+            header: header,
+            data: words(x).map { Float(bitPattern: $0) },
+            labels: words(y).map { Int32(bitPattern: $0) },
+            stimulus: [UInt8](v))
+    }
+
+    private static func load(_ name: String, in directory: URL) throws -> Data {
+        let url = directory.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw DatasetError.missingFile(name) }
+        do { return try Data(contentsOf: url) } catch {
+            throw DatasetError.unreadable(file: name, reason: error.localizedDescription)
+        }
+    }
+
+    private func write(_ data: Data, _ name: String, in directory: URL) throws {
+        do { try data.write(to: directory.appendingPathComponent(name), options: .atomic) } catch {
+            throw DatasetError.unreadable(file: name, reason: "cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    private static func words(_ data: Data) -> [UInt32] {
+        let bytes = [UInt8](data)
+        return stride(from: 0, to: bytes.count, by: 4).map { i in
+            UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+        }
+    }
+
+    private static func bytes(_ words: [UInt32]) -> Data {
+        var out = [UInt8]()
+        out.reserveCapacity(words.count * 4)
+        for w in words { out += [UInt8(w & 0xFF), UInt8(w >> 8 & 0xFF), UInt8(w >> 16 & 0xFF), UInt8(w >> 24)] }
+        return Data(out)
+    }
+}

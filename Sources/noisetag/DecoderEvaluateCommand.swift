@@ -1,0 +1,96 @@
+import ArgumentParser
+import Decoding
+import Foundation
+
+/// `noisetag decoder evaluate`: 5-fold chronological cross-validation of the
+/// reference decoder on a trials dataset.
+///
+/// ```swift
+/// NoisetagCommand.main(["decoder", "evaluate", "sim9", "--plot", "sim9.svg"])
+/// ```
+struct DecoderEvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Cross-validate the reference decoder: accuracy, ITR and predicted error at 0.5, 1, 2 and 4 s.")
+
+    @Argument(help: ArgumentHelp("A trials dataset folder (Protocols/dataset.md).", valueName: "DIR"))
+    var directory: String
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Write an SVG with the decoding curve, the responses and the spatial pattern.", valueName: "FILE.svg"))
+    var plot: String?
+
+    @Option(help: "Event definition: refe (rising and falling edges) or duration.")
+    var event: EventDefinition = .risingFallingEdges
+
+    @Option(help: ArgumentHelp("Use this stimulus-to-response latency instead of estimating it.", valueName: "MS"))
+    var latency: Double?
+
+    @Option(help: "Number of chronological folds.")
+    var folds = 5
+
+    @Option(help: "Inner chronological folds that calibrate the certainty on each fold's training trials.")
+    var calibrationFolds = OfflineEvaluation().calibrationFolds
+
+    @Option(help: "Target error rate for the recommended certainty.")
+    var targetError = 0.05
+
+    func validate() throws {
+        if let latency, !(latency.isFinite && latency >= 0) {
+            throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)")
+        }
+        guard calibrationFolds >= 2 else { throw ValidationError("--calibration-folds: must be at least 2, got \(calibrationFolds)") }
+        guard folds >= 2 else { throw ValidationError("--folds: must be at least 2, got \(folds)") }
+        guard targetError > 0, targetError < 1 else { throw ValidationError("--target-error: must be between 0 and 1, got \(targetError)") }
+    }
+
+    func run() throws {
+        do {
+            let dataset = try TrialsDataset.read(from: URL(fileURLWithPath: directory))
+            var evaluation = OfflineEvaluation()
+            evaluation.folds = folds
+            evaluation.calibrationFolds = calibrationFolds
+            evaluation.targetErrorRate = targetError
+            evaluation.settings.event = event
+            evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
+            let report = try evaluation.run(dataset)
+            if let plot {
+                try Data(EvaluationPlot(report: report).svg.utf8).write(to: URL(fileURLWithPath: plot))
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(Self.text(report), terminator: "")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("noisetag decoder evaluate: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    static func text(_ r: EvaluationReport) -> String {
+        func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
+        var out = "\(r.trials) trials, \(r.classes) classes, \(r.channels) channels at \(f(r.sampleRate, 0)) Hz; \(r.folds) chronological folds\n"
+        out += "length_s  accuracy  itr_bpm  predicted_err  actual_err\n"
+        for row in r.rows {
+            out += [f(row.seconds, 1).padding(toLength: 8, withPad: " ", startingAt: 0),
+                    f(row.accuracy).padding(toLength: 8, withPad: " ", startingAt: 0),
+                    f(row.itr, 1).padding(toLength: 7, withPad: " ", startingAt: 0),
+                    f(row.predictedError).padding(toLength: 13, withPad: " ", startingAt: 0),
+                    f(row.actualError)].joined(separator: "  ") + "\n"
+        }
+        out += "fit \(f(r.fitSeconds)) s per fold (calibrating certainty \(f(r.calibrationSeconds)) s); "
+        out += "update \(f(r.updateMicroseconds, 1)) µs per \(r.classes)-class 100 ms step\n"
+        out += "latency \(f(r.latency * 1000, 1)) ms (folds: \(r.latencies.map { f($0 * 1000, 0) }.joined(separator: ", ")) ms)\n"
+        out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty, 5)) for \(f(r.targetErrorRate * 100, 0)) % errors; "
+        out += "pressing there: \(f(r.pressedFraction * 100, 0)) % of trials pressed after \(f(r.meanPressSeconds, 2)) s on average, "
+        out += "\(f(r.pressAccuracy * 100, 1)) % right\n"
+        return out
+    }
+}
+
+extension EventDefinition: ExpressibleByArgument {}

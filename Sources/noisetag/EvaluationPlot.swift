@@ -1,0 +1,101 @@
+import Decoding
+import Foundation
+
+/// An SVG page of an offline evaluation: the decoding curve (accuracy and
+/// predicted vs actual error over trial length), the estimated responses per
+/// event, and the spatial pattern per channel.
+///
+/// ```swift
+/// let svg = EvaluationPlot(report: report).svg
+/// try Data(svg.utf8).write(to: URL(fileURLWithPath: "evaluation.svg"))
+/// ```
+struct EvaluationPlot {
+    let report: EvaluationReport
+    private let panelWidth = 300.0, panelHeight = 220.0, margin = 45.0
+
+    init(report: EvaluationReport) { self.report = report }
+
+    var svg: String {
+        let width = 3 * (panelWidth + margin) + margin
+        let height = panelHeight + 2 * margin + 20
+        var body = ""
+        body += panel(index: 0, title: "Decoding curve", xLabel: "trial length (s)", content: curve)
+        body += panel(index: 1, title: "Responses (latency \(String(format: "%.0f", report.latency * 1000)) ms)", xLabel: "lag (ms)", content: kernels)
+        body += panel(index: 2, title: "Spatial pattern", xLabel: "channel", content: pattern)
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="11">
+            <rect width="100%" height="100%" fill="white"/>
+            \(body)</svg>
+
+            """
+    }
+
+    private func panel(index: Int, title: String, xLabel: String, content: (Double, Double) -> String) -> String {
+        let x0 = margin + Double(index) * (panelWidth + margin), y0 = margin
+        return """
+            <g>
+            <text x="\(x0)" y="\(y0 - 12)" font-size="13" font-weight="bold">\(title)</text>
+            <rect x="\(x0)" y="\(y0)" width="\(panelWidth)" height="\(panelHeight)" fill="none" stroke="#999"/>
+            <text x="\(x0 + panelWidth / 2)" y="\(y0 + panelHeight + 28)" text-anchor="middle">\(xLabel)</text>
+            \(content(x0, y0))</g>
+
+            """
+    }
+
+    private func polyline(_ points: [(Double, Double)], color: String, dashed: Bool = false) -> String {
+        let text = points.map { String(format: "%.1f,%.1f", $0.0, $0.1) }.joined(separator: " ")
+        return "<polyline points=\"\(text)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dashed ? " stroke-dasharray=\"5,3\"" : "")/>\n"
+    }
+
+    private func curve(_ x0: Double, _ y0: Double) -> String {
+        let maxT = max(report.rows.map(\.seconds).max() ?? 1, 0.1)
+        func point(_ t: Double, _ v: Double) -> (Double, Double) { (x0 + t / maxT * panelWidth, y0 + (1 - v) * panelHeight) }
+        var s = polyline(report.rows.map { point($0.seconds, $0.accuracy) }, color: "#1f77b4")
+        s += polyline(report.rows.map { point($0.seconds, $0.actualError) }, color: "#d62728")
+        s += polyline(report.rows.map { point($0.seconds, $0.predictedError) }, color: "#d62728", dashed: true)
+        for row in report.rows {
+            let (x, _) = point(row.seconds, 0)
+            s += "<text x=\"\(x)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"middle\">\(String(format: "%g", row.seconds))</text>\n"
+        }
+        s += "<text x=\"\(x0 - 4)\" y=\"\(y0 + 4)\" text-anchor=\"end\">1</text><text x=\"\(x0 - 4)\" y=\"\(y0 + panelHeight)\" text-anchor=\"end\">0</text>\n"
+        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight / 2 - 7)\" fill=\"#1f77b4\">accuracy</text>\n"
+        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight / 2 + 7)\" fill=\"#d62728\">error: actual (solid), predicted (dashed)</text>\n"
+        return s
+    }
+
+    private func kernels(_ x0: Double, _ y0: Double) -> String {
+        let colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+        let peak = max(report.kernels.flatMap { $0 }.map(abs).max() ?? 1, 1e-12)
+        let count = report.kernels.first?.count ?? 1
+        var s = "<line x1=\"\(x0)\" y1=\"\(y0 + panelHeight / 2)\" x2=\"\(x0 + panelWidth)\" y2=\"\(y0 + panelHeight / 2)\" stroke=\"#ccc\"/>\n"
+        for (e, kernel) in report.kernels.enumerated() {
+            let color = colors[e % colors.count]
+            s += polyline(kernel.enumerated().map { i, v in
+                (x0 + Double(i) / Double(max(1, count - 1)) * panelWidth, y0 + panelHeight / 2 - v / peak * panelHeight * 0.45)
+            }, color: color)
+            let label = e < report.eventLabels.count ? report.eventLabels[e] : "event \(e)"
+            s += "<text x=\"\(x0 + panelWidth - 6)\" y=\"\(y0 + 14 + 13 * Double(e))\" text-anchor=\"end\" fill=\"\(color)\">\(label)</text>\n"
+        }
+        let startMs = report.latency * 1000, endMs = startMs + Double(count) / report.sampleRate * 1000
+        s += "<text x=\"\(x0)\" y=\"\(y0 + panelHeight + 14)\">\(String(format: "%.0f", startMs))</text>"
+        s += "<text x=\"\(x0 + panelWidth)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"end\">\(String(format: "%.0f", endMs))</text>\n"
+        return s
+    }
+
+    private func pattern(_ x0: Double, _ y0: Double) -> String {
+        let values = report.spatialPattern
+        guard !values.isEmpty else { return "" }
+        let peak = max(values.map(abs).max() ?? 1, 1e-12)
+        let slot = panelWidth / Double(values.count)
+        var s = "<line x1=\"\(x0)\" y1=\"\(y0 + panelHeight / 2)\" x2=\"\(x0 + panelWidth)\" y2=\"\(y0 + panelHeight / 2)\" stroke=\"#ccc\"/>\n"
+        for (c, v) in values.enumerated() {
+            let h = v / peak * panelHeight * 0.45
+            let top = v >= 0 ? y0 + panelHeight / 2 - h : y0 + panelHeight / 2
+            s += String(format: "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" ",
+                        x0 + Double(c) * slot + slot * 0.15, top, slot * 0.7, abs(h))
+                + "fill=\"\(v >= 0 ? "#2ca02c" : "#9467bd")\"/>\n"
+            s += "<text x=\"\(x0 + (Double(c) + 0.5) * slot)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"middle\">\(c)</text>\n"
+        }
+        return s
+    }
+}

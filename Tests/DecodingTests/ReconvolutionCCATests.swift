@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import Decoding
+
+/// The model against a simulated subject whose kernels and latency are known.
+@Suite struct ReconvolutionCCATests {
+    struct Calibration {
+        var trials: [[[Double]]]
+        var labels: [Int]
+        var codes: [[UInt8]]
+        var subject: SimulatedSubject
+        var fs: Double
+    }
+
+    static func calibration(classes: Int = 9, trials: Int = 36, snr: Double = 0.3, latency: Double = 0.04,
+                            jitter: Double = 0, seed: UInt64 = 5) throws -> Calibration {
+        var simulation = DatasetSimulation(classes: classes, trials: trials, seed: seed)
+        simulation.settings.snr = snr
+        simulation.settings.displayLatency = latency
+        simulation.settings.displayJitter = jitter
+        let dataset = try simulation.record()
+        let pre = Preprocessor(sampleRate: dataset.header.fs, channels: dataset.header.nChannels)
+        return Calibration(
+            trials: (0..<dataset.header.nTrials).map { pre.apply(toTrial: dataset.trial($0)) },
+            labels: dataset.labels.map(Int.init),
+            codes: (0..<classes).map { dataset.stimulus(ofClass: $0) },
+            subject: simulation.subject, fs: dataset.header.fs)
+    }
+
+    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
+        let n = Double(a.count)
+        let ma = a.reduce(0, +) / n, mb = b.reduce(0, +) / n
+        var ab = 0.0, aa = 0.0, bb = 0.0
+        for (x, y) in zip(a, b) { ab += (x - ma) * (y - mb); aa += (x - ma) * (x - ma); bb += (y - mb) * (y - mb) }
+        return ab / (aa * bb).squareRoot()
+    }
+
+    @Test func recoversTheSubjectsKernelsAndLatency() throws {
+        let cal = try Self.calibration()
+        let model = try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs)
+        #expect(abs(model.latencySamples - 10) <= 1, "40 ms at 250 Hz is 10 samples; estimated \(model.latencySamples)")
+        let lags = (0..<model.kernels[0].count).map { Double($0) / cal.fs }
+        let rise = Self.correlation(model.kernels[0], lags.map { cal.subject.riseKernel(at: $0) })
+        let fall = Self.correlation(model.kernels[1], lags.map { cal.subject.fallKernel(at: $0) })
+        #expect(rise > 0.9, "rise kernel correlation \(rise)")
+        #expect(fall > 0.8, "fall kernel correlation \(fall)")
+        let pattern = Self.correlation(model.spatialPattern, cal.subject.responsePattern)
+        #expect(abs(pattern) > 0.9, "spatial pattern correlation \(pattern)")
+    }
+
+    @Test func recoversALongerLatencyWithJitter() throws {
+        let cal = try Self.calibration(latency: 0.1, jitter: 0.002, seed: 8)
+        let model = try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs)
+        #expect(abs(model.latencySamples - 25) <= 1, "100 ms at 250 Hz is 25 samples; estimated \(model.latencySamples)")
+    }
+
+    @Test func decodesCodesNeverSeenInCalibration() throws {
+        let cal = try Self.calibration(classes: 12, trials: 48, snr: 0.1, seed: 11)
+        let seen = cal.labels.indices.filter { cal.labels[$0] < 6 }
+        let unseen = cal.labels.indices.filter { cal.labels[$0] >= 6 }
+        let model = try ReconvolutionCCA.fit(
+            trials: seen.map { cal.trials[$0] }, labels: seen.map { cal.labels[$0] }, codes: cal.codes, sampleRate: cal.fs)
+        let templates = model.templates(for: cal.codes)
+        let correct = unseen.filter { i in
+            let x = model.filter(cal.trials[i])
+            let scores = templates.map { Self.correlation(x, $0) }
+            return scores.indices.max { scores[$0] < scores[$1] } == cal.labels[i]
+        }
+        #expect(Double(correct.count) / Double(unseen.count) >= 0.9, "\(correct.count) of \(unseen.count) unseen-code trials")
+    }
+
+    @Test func durationEventsAlsoDecode() throws {
+        let cal = try Self.calibration(trials: 27, snr: 0.1, seed: 21)
+        var settings = ReconvolutionSettings()
+        settings.event = .duration
+        let train = Array(0..<18), test = Array(18..<27)
+        let model = try ReconvolutionCCA.fit(trials: train.map { cal.trials[$0] }, labels: train.map { cal.labels[$0] },
+                                             codes: cal.codes, sampleRate: cal.fs, settings: settings)
+        #expect(model.kernels.count == model.encoder.durations.count && model.kernels.count >= 3)
+        let templates = model.templates(for: cal.codes)
+        let correct = test.filter { i in
+            let scores = templates.map { Self.correlation(model.filter(cal.trials[i]), $0) }
+            return scores.indices.max { scores[$0] < scores[$1] } == cal.labels[i]
+        }
+        #expect(correct.count >= 8)
+    }
+
+    @Test func refusesACalibrationWithOneClass() throws {
+        let cal = try Self.calibration(classes: 2, trials: 4, seed: 2)
+        let one = cal.labels.indices.filter { cal.labels[$0] == 0 }
+        #expect(throws: ReconvolutionError.notEnoughData("one class only")) {
+            try ReconvolutionCCA.fit(trials: one.map { cal.trials[$0] }, labels: one.map { cal.labels[$0] },
+                                     codes: cal.codes, sampleRate: cal.fs)
+        }
+    }
+
+    @Test func refusesTrialsWithNaN() throws {
+        var cal = try Self.calibration(classes: 2, trials: 4, seed: 2)
+        cal.trials[2][5][100] = .nan
+        #expect(throws: ReconvolutionError.nonFinite(trial: 2)) {
+            try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs)
+        }
+    }
+
+    @Test func codesThatNeverFlashAreAnErrorNotACrash() throws {
+        let cal = try Self.calibration(classes: 2, trials: 4, seed: 2)
+        let dark = cal.codes.map { [UInt8](repeating: 0, count: $0.count) }
+        #expect(throws: ReconvolutionError.self) {
+            try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: dark, sampleRate: cal.fs)
+        }
+    }
+}

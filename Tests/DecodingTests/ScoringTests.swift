@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import Decoding
+
+/// Incremental scores, certainty and ITR.
+@Suite struct ScoringTests {
+    static func randomTrial(channels: Int, samples: Int, seed: UInt64) -> [[Double]] {
+        var rng = SeededGenerator(seed: seed)
+        return (0..<channels).map { _ in (0..<samples).map { _ in rng.nextGaussian() } }
+    }
+
+    @Test func incrementalScoresEqualTheWholeTrialCorrelation() {
+        let trial = Self.randomTrial(channels: 3, samples: 500, seed: 1)
+        let templates = Self.randomTrial(channels: 4, samples: 500, seed: 2)
+        let w = [0.5, -1, 2.0]
+        var scorer = IncrementalScorer(spatialFilter: w, templates: templates)
+        var start = 0
+        for size in [1, 24, 25, 100, 350] {
+            scorer.append(trial.map { Array($0[start..<(start + size)]) })
+            start += size
+            let x = (0..<start).map { i in (0..<3).reduce(0.0) { $0 + w[$1] * trial[$1][i] } }
+            for (k, score) in scorer.scores().enumerated() {
+                let expected = start < 2 ? 0 : ReconvolutionCCATests.correlation(x, Array(templates[k].prefix(start)))
+                #expect(abs(score - expected) < 1e-9)
+            }
+        }
+        #expect(scorer.sampleCount == 500)
+    }
+
+    @Test func scoresAreNeverNaN() {
+        var scorer = IncrementalScorer(spatialFilter: [1], templates: [[0, 0, 0], [1, 2, 3]])
+        #expect(scorer.scores() == [0, 0])
+        scorer.append([[5, 5, 5]])   // a flat signal has no correlation
+        #expect(scorer.scores() == [0, 0])
+    }
+
+    @Test func certaintyGrowsWithMarginAndLength() throws {
+        // Examples whose correctness depends on the margin, as decoding's does.
+        var rng = SeededGenerator(seed: 3)
+        var examples: [CertaintyExample] = []
+        for _ in 0..<2000 {
+            let margin = 0.2 * rng.nextUniform()
+            let seconds = 0.5 + 3 * rng.nextUniform()
+            let pCorrect = 1 / (1 + exp(-(-2 + 12 * margin * seconds.squareRoot())))
+            examples.append(.init(scores: [0.3, 0.3 - margin, 0.1], seconds: seconds, correct: rng.nextUniform() < pCorrect))
+        }
+        let model = try CertaintyModel.fit(examples)
+        let small = model.errorProbability(scores: [0.3, 0.29, 0.1], seconds: 1)
+        let large = model.errorProbability(scores: [0.3, 0.1, 0.1], seconds: 1)
+        let longer = model.errorProbability(scores: [0.3, 0.29, 0.1], seconds: 4)
+        #expect(large < small && longer < small)
+        // Calibrated: the mean predicted error matches the examples' error rate.
+        let predicted = examples.map { model.errorProbability(scores: $0.scores, seconds: $0.seconds) }.reduce(0, +) / 2000
+        let actual = Double(examples.filter { !$0.correct }.count) / 2000
+        #expect(abs(predicted - actual) < 0.01)
+    }
+
+    @Test func recommendedThresholdKeepsErrorsAtTheTarget() {
+        // 40 trials turn certain at 0.6 (3 of them wrong), then at 0.9 and 0.99 (all right).
+        let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { i in
+            [(0.6, i >= 3), (0.9, true), (0.99, true)]
+        }
+        let strict = CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.05)
+        #expect(strict > 0.6 && strict < 0.61, "just above the wrong presses: \(strict)")
+        #expect(CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.3) == 0.5)
+    }
+
+    @Test func recommendedThresholdStaysAboveIdleCertainty() {
+        let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { _ in [(0.6, true), (0.99, true)] }
+        // One of ten trials without a target reaches 0.95 by chance.
+        let idle: [[Double]] = (0..<10).map { $0 == 0 ? [0.3, 0.95] : [0.4] }
+        let threshold = CertaintyModel.recommendedThreshold(attended: attended, idle: idle, targetErrorRate: 0.05)
+        #expect(threshold > 0.95 && threshold < 0.96, "just above the idle certainty: \(threshold)")
+        #expect(CertaintyModel.recommendedThreshold(attended: attended, idle: idle, targetErrorRate: 0.05, idlePressRate: 0.1) == 0.5)
+    }
+
+    @Test func noThresholdMeetingTheTargetGivesTheCeiling() {
+        let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { _ in [(0.99, false)] }
+        #expect(CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.05) == 1 - 1e-6)
+    }
+
+    @Test func itrMatchesWolpaw() {
+        #expect(InformationTransferRate.bitsPerSelection(classes: 2, accuracy: 1) == 1)
+        #expect(InformationTransferRate.bitsPerSelection(classes: 9, accuracy: 1 / 9) == 0)
+        let bits = log2(32.0) + 0.9 * log2(0.9) + 0.1 * log2(0.1 / 31)
+        #expect(abs(InformationTransferRate.bitsPerMinute(classes: 32, accuracy: 0.9, seconds: 2) - bits * 30) < 1e-9)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import Decoding
+
+/// The dataset folder of Protocols/dataset.md: round trip, and one clear error per broken file.
+@Suite struct TrialsDatasetTests {
+    static func smallDataset() throws -> TrialsDataset {
+        var simulation = DatasetSimulation(classes: 3, trials: 4, seed: 1)
+        simulation.trialDuration = 0.5
+        simulation.gapDuration = 0.2
+        return try simulation.record()
+    }
+
+    static func folder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("dataset-\(UUID().uuidString)")
+    }
+
+    static func written() throws -> URL {
+        let url = folder()
+        try smallDataset().write(to: url)
+        return url
+    }
+
+    @Test func writtenFolderReadsBackEqual() throws {
+        let dataset = try Self.smallDataset()
+        let url = Self.folder()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try dataset.write(to: url)
+        #expect(try TrialsDataset.read(from: url) == dataset)
+        let header = try JSONSerialization.jsonObject(with: Data(contentsOf: url.appendingPathComponent("header.json"))) as? [String: Any]
+        #expect(header?["n_trials"] as? Int == 4)
+        #expect(header?["n_samples"] as? Int == 125)
+        #expect(try Data(contentsOf: url.appendingPathComponent("X.f32")).count == 4 * 8 * 125 * 4)
+    }
+
+    @Test func simulatedDatasetHasTheDeclaredShapeAndBalancedTargets() throws {
+        let dataset = try DatasetSimulation(classes: 3, trials: 9, seed: 4).record()
+        #expect(dataset.header == DatasetHeader(fs: 250, nTrials: 9, nChannels: 8, nSamples: 1050, nClasses: 3))
+        #expect((0..<3).allSatisfy { k in dataset.labels.filter { $0 == k }.count == 3 })
+        let code = dataset.stimulus(ofClass: 0)
+        #expect(code.contains(0) && code.contains(1))
+    }
+
+    @Test func aMissingFolderIsNamed() {
+        let url = Self.folder()
+        #expect(throws: DatasetError.unreadable(file: url.path, reason: "no such folder")) { try TrialsDataset.read(from: url) }
+    }
+
+    @Test(arguments: ["header.json", "X.f32", "y.i32", "V.u8"])
+    func missingFileIsNamed(_ name: String) throws {
+        let url = try Self.written()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try FileManager.default.removeItem(at: url.appendingPathComponent(name))
+        #expect(throws: DatasetError.missingFile(name)) { try TrialsDataset.read(from: url) }
+    }
+
+    static func expectError(file: String, containing text: String, after damage: (URL) throws -> Void) throws {
+        let url = try written()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try damage(url)
+        do {
+            _ = try TrialsDataset.read(from: url)
+            Issue.record("a damaged \(file) was accepted")
+        } catch let error as DatasetError {
+            #expect(error.file == file)
+            #expect("\(error)".hasPrefix("\(file): "))
+            #expect("\(error)".contains(text), "\(error)")
+        }
+    }
+
+    @Test func truncatedSamplesNameTheSizes() throws {
+        try Self.expectError(file: "X.f32", containing: "expected 16000 bytes") { url in
+            let x = try Data(contentsOf: url.appendingPathComponent("X.f32"))
+            try x.prefix(x.count - 8).write(to: url.appendingPathComponent("X.f32"))
+        }
+    }
+
+    @Test func nonFiniteSampleIsRejected() throws {
+        try Self.expectError(file: "X.f32", containing: "not finite") { url in
+            var x = [UInt8](try Data(contentsOf: url.appendingPathComponent("X.f32")))
+            let nan = Float.nan.bitPattern
+            for b in 0..<4 { x[40 + b] = UInt8(nan >> (8 * UInt32(b)) & 0xFF) }
+            try Data(x).write(to: url.appendingPathComponent("X.f32"))
+        }
+    }
+
+    @Test func labelOutsideTheClassesIsRejected() throws {
+        try Self.expectError(file: "y.i32", containing: "class 7") { url in
+            var y = [UInt8](try Data(contentsOf: url.appendingPathComponent("y.i32")))
+            y[4] = 7
+            try Data(y).write(to: url.appendingPathComponent("y.i32"))
+        }
+    }
+
+    @Test func labelCountDisagreeingWithTheHeaderIsRejected() throws {
+        try Self.expectError(file: "y.i32", containing: "expected 16 bytes") { url in
+            try Data(count: 20).write(to: url.appendingPathComponent("y.i32"))
+        }
+    }
+
+    @Test func stimulusOfTheWrongSizeIsRejected() throws {
+        try Self.expectError(file: "V.u8", containing: "expected 375 bytes") { url in
+            try Data(count: 374).write(to: url.appendingPathComponent("V.u8"))
+        }
+    }
+
+    @Test func headerWithoutAFieldIsRejected() throws {
+        try Self.expectError(file: "header.json", containing: "n_classes") { url in
+            try Data(#"{"fs": 250, "n_trials": 4, "n_channels": 8, "n_samples": 125}"#.utf8)
+                .write(to: url.appendingPathComponent("header.json"))
+        }
+    }
+
+    @Test func headerThatIsNotJSONIsRejected() throws {
+        try Self.expectError(file: "header.json", containing: "not a valid header") { url in
+            try Data("fs=250".utf8).write(to: url.appendingPathComponent("header.json"))
+        }
+    }
+
+    @Test func headerWithANegativeSizeIsRejected() throws {
+        try Self.expectError(file: "header.json", containing: "n_channels must be positive") { url in
+            try Data(#"{"fs": 250, "n_trials": 4, "n_channels": -8, "n_samples": 125, "n_classes": 3}"#.utf8)
+                .write(to: url.appendingPathComponent("header.json"))
+        }
+    }
+}

@@ -1,0 +1,113 @@
+"""`noisetag decoder simulate/evaluate` and scripts/compare-pyntbci, run as a researcher would."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.fixture(scope="module")
+def dataset(noisetag_bin, tmp_path_factory):
+    folder = str(tmp_path_factory.mktemp("sim") / "sim9")
+    run = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", folder, "--classes", "9", "--trials", "45",
+                          "--seed", "4"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return folder
+
+
+def test_simulated_dataset_reads_in_numpy_as_the_protocol_says(dataset):
+    with open(os.path.join(dataset, "header.json")) as f:
+        h = json.load(f)
+    assert h == {"fs": 250, "n_trials": 45, "n_channels": 8, "n_samples": 1050, "n_classes": 9}
+    X = np.fromfile(os.path.join(dataset, "X.f32"), dtype="<f4").reshape(45, 8, 1050)
+    y = np.fromfile(os.path.join(dataset, "y.i32"), dtype="<i4")
+    V = np.fromfile(os.path.join(dataset, "V.u8"), dtype="u1").reshape(9, 1050)
+    assert np.isfinite(X).all() and X.std() > 1
+    assert sorted(np.bincount(y)) == [5] * 9
+    assert set(np.unique(V)) == {0, 1}
+
+
+def test_evaluate_reports_the_decoding_curve_latency_and_plot(noisetag_bin, dataset, tmp_path):
+    plot = tmp_path / "eval.svg"
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json", "--plot", str(plot)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert [r["seconds"] for r in report["rows"]] == [0.5, 1, 2, 4]
+    assert next(r for r in report["rows"] if r["seconds"] == 2)["accuracy"] >= 0.9
+    assert all(abs(latency - 0.04) <= 0.004 for latency in report["latencies"])
+    svg = plot.read_text()
+    assert svg.startswith("<svg") and "Decoding curve" in svg and "Spatial pattern" in svg
+
+
+def test_evaluate_text_names_latency_and_threshold(noisetag_bin, dataset):
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "latency 40.0 ms" in run.stdout
+    assert "recommended certaintyRequiredForPress" in run.stdout
+
+
+def test_a_broken_dataset_is_one_line_and_exit_1(noisetag_bin, dataset, tmp_path):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    for name in ["header.json", "X.f32", "V.u8"]:
+        (broken / name).write_bytes(open(os.path.join(dataset, name), "rb").read())
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(broken)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines() == ["noisetag decoder evaluate: y.i32: missing"]
+
+
+def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
+    run = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", str(tmp_path / "x"), "--classes", "1"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 64
+    assert "--classes" in run.stderr
+
+
+def test_compare_pyntbci_prints_both_rows_and_ratios(noisetag_bin, dataset):
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "compare-pyntbci"), dataset,
+                          "--noisetag", noisetag_bin], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    lines = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines() if line.split()}
+    assert len(lines["noisetag"]) == 5 and len(lines["pyntbci"]) == 5 and len(lines["ratio"]) == 5
+    pyntbci_at_2s = float(lines["pyntbci"][2])
+    assert pyntbci_at_2s > 0.5, "pyntbci decodes the simulated data too"
+
+
+def load_compare_script():
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("compare_pyntbci", os.path.join(ROOT, "scripts", "compare-pyntbci"))
+    spec = importlib.util.spec_from_loader("compare_pyntbci", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_the_fitted_model_matches_pyntbci_rcca(noisetag_bin, dataset):
+    """Same preprocessed trials, same latency: pyntbci's rCCA finds the same responses and spatial pattern."""
+    import pyntbci
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json"], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr
+    ours = json.loads(run.stdout)
+    compare = load_compare_script()
+    h, X, y, V = compare.read_dataset(dataset)
+    X = compare.preprocess(X, h["fs"])
+    train = np.arange(0, 4 * h["n_trials"] // 5)  # the last fold's training trials, whose model the report shows
+    latency = ours["latencies"][-1]
+    model = pyntbci.classifiers.rCCA(stimulus=V, fs=int(h["fs"]), event="refe", encoding_length=0.3, gamma_m=0.01,
+                                     tmin=latency)
+    model.fit(X[train], y[train])
+    theirs = model.r_[:, 0].reshape(2, -1)
+    for event in range(2):
+        r = np.corrcoef(theirs[event], ours["kernels"][event])[0, 1]
+        assert abs(r) > 0.99, f"event {event}: kernel correlation {r}"
+    Xt = X[train].transpose(1, 0, 2).reshape(h["n_channels"], -1)
+    pattern = np.cov(Xt) @ model.w_[:, 0]
+    r = np.corrcoef(pattern, ours["spatialPattern"])[0, 1]
+    assert abs(r) > 0.99, f"spatial pattern correlation {r}"
