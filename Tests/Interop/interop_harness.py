@@ -194,9 +194,12 @@ class EngineProcess:
     """`noisetag demo --headless --events-json` against a decoder endpoint."""
 
     def __init__(self, binary, endpoint, folder, trials, controls, max_seconds, settings=None, recordings=None):
+        """With `endpoint` None, no --decoder flag: the settings file's decoderEndpoint (or the default) is used."""
         self.stderr_path = os.path.join(folder, "noisetag.stderr")
-        args = [binary, "demo", "--headless", "--decoder", endpoint, "--events-json",
+        args = [binary, "demo", "--headless", "--events-json",
                 "--trials", str(trials), "--controls", str(controls), "--max-seconds", str(max_seconds)]
+        if endpoint is not None:
+            args += ["--decoder", endpoint]
         if recordings:
             args += ["--recordings", recordings]
         if settings:
@@ -257,9 +260,9 @@ class InteropSession:
         decoder.wait_bound()
         return decoder
 
-    def start_engine(self, trials, controls, max_seconds=30, settings=None, recordings=None):
-        engine = EngineProcess(self.binary, self.endpoint, self.folder, trials, controls, max_seconds, settings,
-                               recordings)
+    def start_engine(self, trials, controls, max_seconds=30, settings=None, recordings=None, decoder_flag=True):
+        engine = EngineProcess(self.binary, self.endpoint if decoder_flag else None, self.folder, trials, controls,
+                               max_seconds, settings, recordings)
         self.engines.append(engine)
         return engine
 

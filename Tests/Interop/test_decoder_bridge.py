@@ -264,3 +264,49 @@ def test_decoder_csv_holds_exactly_the_bytes_that_crossed_the_socket(interop):
     # The engine read a prefix of what the decoder sent (it stops reading at exit).
     assert len(in_lines) >= 2
     assert in_lines == sent[:len(in_lines)]
+
+
+def test_decoder_endpoint_setting_is_used_without_a_decoder_flag(interop):
+    """`decoderEndpoint` from a settings file decides where the engine connects."""
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS, decoder_flag=False,
+                                  settings={"decoderEndpoint": interop.endpoint})
+    assert "--decoder" not in engine.args
+    engine.wait_event("trialStarted", CONNECT, trial=1)
+    decoder.wait_received("N", EVENT, what="NEWTARGET through the endpoint named by the setting")
+    decoder.wait_received("E", EVENT)
+    decoder.predict(1, 0.05)
+    assert engine.wait_exit(EXIT) == 0
+
+
+def test_prints_to_the_console_mirrors_every_event_on_stderr(interop):
+    """`noiseTaggingPrintsToTheConsole`: every engine event also goes to standard error as one JSON line."""
+    import json
+
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS, settings={"noiseTaggingPrintsToTheConsole": True})
+    engine.wait_event("trialStarted", CONNECT, trial=1)
+    decoder.wait_received("E", EVENT)
+    decoder.predict(2, 0.05)
+    assert engine.wait_exit(EXIT) == 0
+    with open(engine.stderr_path) as handle:
+        mirrored = [json.loads(line) for line in handle if line.startswith("{")]
+    printed = [{k: v for k, v in e.items() if k != "_arrived"} for e in engine.events.snapshot()]  # the log's own stamp
+
+    def from_first_trial(events):
+        return events[[e["type"] for e in events].index("trialStarted"):]
+
+    # Every event from the first trial on, the same on both streams.
+    assert from_first_trial(mirrored) == from_first_trial(printed)
+    assert {"press", "trialEnded"} <= {e["type"] for e in mirrored}
+
+
+def test_without_the_setting_nothing_is_mirrored(interop):
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS)
+    engine.wait_event("trialStarted", CONNECT, trial=1)
+    decoder.wait_received("E", EVENT)
+    decoder.predict(2, 0.05)
+    assert engine.wait_exit(EXIT) == 0
+    with open(engine.stderr_path) as handle:
+        assert not [line for line in handle if line.startswith("{")]
