@@ -44,7 +44,7 @@ struct BenchFramesCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Microseconds between the starts of timed ticks on the full path (0: back to back).",
                                valueName: "US"))
-    var pace = 1_000
+    var pace = 0
 
     @Option(help: ArgumentHelp("Codebook file to flicker (default: modulated Gold codes of degree 9, 513 codes).",
                                valueName: "FILE"))
@@ -70,7 +70,7 @@ struct BenchFramesCommand: ParsableCommand {
         let results = try pathList().flatMap { benchPath in
             try counts.map { count in
                 try FrameBenchmark(controls: count, frames: frames, warmup: warmup, codebookFile: path, path: benchPath,
-                               paceMicroseconds: benchPath == .full ? pace : 0).run()
+                               paceMicroseconds: pace).run()
             }
         }
         let source = codebook ?? "mgold --poly \(BenchCodebook.polyArgument)"

@@ -10,6 +10,14 @@ final class RecordingSegment: @unchecked Sendable {
         var bytes: [UInt8] = []
         var lines = 0
         var isFrames = false
+
+        /// An empty buffer with room for as many bytes as `taken` held, so
+        /// that the engine thread's appends do not grow (and copy) it again.
+        static func reserving(like taken: Pending) -> Pending {
+            var next = Pending(isFrames: taken.isFrames)
+            next.bytes.reserveCapacity(taken.bytes.count)
+            return next
+        }
     }
 
     /// The folder's name while open (its left part).

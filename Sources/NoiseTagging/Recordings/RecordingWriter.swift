@@ -247,7 +247,9 @@ final class RecordingWriter: @unchecked Sendable {
             var work: [(RecordingSegment, [String: RecordingSegment.Pending], Bool)] = []
             for segment in state.segments where onWriterThread || (segment.created && !segment.failed) {
                 let taken = segment.pending
-                segment.pending = [:]
+                // Allocated here, on the writer's side of the hand-off: the
+                // next batch fits without the engine thread growing a buffer.
+                segment.pending = taken.mapValues(RecordingSegment.Pending.reserving(like:))
                 state.pendingBytes -= taken.values.reduce(0) { $0 + $1.bytes.count }
                 work.append((segment, taken, onWriterThread && segment.ended))
             }
