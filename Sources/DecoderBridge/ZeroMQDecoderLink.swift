@@ -9,8 +9,9 @@ import UtopiaProtocol
 /// the decoder's ROUTER.
 ///
 /// One I/O thread owns the socket and does every send and receive. The
-/// engine thread encodes outgoing messages into a queue and wakes the I/O
-/// thread through an eventfd polled with the socket; received frames are
+/// engine thread encodes outgoing messages into a queue and, when the I/O
+/// thread is waiting, wakes it through an eventfd polled with the socket
+/// (an I/O thread at work drains the queue before it waits again); received frames are
 /// decoded on the I/O thread into a bounded inbox that ``receive()`` drains at
 /// each tick. Malformed frames are dropped, counted and reported through
 /// ``receiveProblems()``; they never reach the engine.
@@ -44,6 +45,9 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         var counters = DecoderLinkStatistics()
         var running = false
         var stopping = false
+        /// True while the I/O thread waits in `zmq_poll` with nothing to send:
+        /// only then does a send need to wake it through the eventfd.
+        var ioWaiting = false
     }
     private let state: Mutex<State>
     private let finished = DispatchSemaphore(value: 0)
@@ -127,14 +131,17 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     @discardableResult
     public func send(_ message: UtopiaMessage) -> [UInt8]? {
         let bytes = UtopiaCodec.encode(message)
-        state.withLock { state in
+        let ioWaiting = state.withLock { state in
             if state.outbound.count >= outboundCapacity {
                 state.outbound.removeFirst()
                 state.counters.unsent += 1
             }
             state.outbound.append(bytes)
+            defer { state.ioWaiting = false }
+            return state.ioWaiting
         }
-        wake.signal()
+        // The I/O thread drains the queue before it waits again; wake it only when it waits.
+        if ioWaiting { wake.signal() }
         return bytes
     }
 
@@ -169,8 +176,13 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
                      zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
         while true {
-            if state.withLock({ $0.stopping }) { break }
-            _ = zmq_poll(&items, 2, 200)
+            let (stop, idle) = state.withLock { state in
+                state.ioWaiting = state.outbound.isEmpty
+                return (state.stopping, state.ioWaiting)
+            }
+            if stop { break }
+            _ = zmq_poll(&items, 2, idle ? 200 : 0)
+            state.withLock { $0.ioWaiting = false }
             if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
             flushOutbound()
             readInbound()

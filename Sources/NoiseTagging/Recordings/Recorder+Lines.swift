@@ -38,7 +38,7 @@ extension Recorder {
     func record(_ frame: FrameRecord) {
         guard active else { return }
         if writing {
-            writer.append(RecordingLine.frame(frame, wallTime: wallClock.now.timeIntervalSince1970),
+            writer.append(.frame(frame, wallTime: wallClock.now.timeIntervalSince1970),
                           to: RecordingFile.frames.rawValue, isFrame: true)
         }
         pollWriter()
@@ -52,7 +52,7 @@ extension Recorder {
     /// A message to or from the decoder: `decoder.csv`.
     func record(_ traffic: DecoderTraffic) {
         guard active, writing else { return }
-        writer.append(RecordingLine.decoder(traffic, wallTime: wallClock.now.timeIntervalSince1970),
+        writer.append(.decoder(traffic, wallTime: wallClock.now.timeIntervalSince1970),
                       to: RecordingFile.decoder.rawValue)
     }
 

@@ -11,8 +11,10 @@ import Darwin
 ///
 /// Recording is opt-in: ``NoiseTagController/startRecording(in:wallClock:timeZone:)``
 /// makes one (the `NoiseTagging` singleton and `noisetag demo` do so by
-/// default). All its work on the engine thread is formatting lines into a
-/// bounded buffer; a ``RecordingWriter`` thread does the I/O. When the disk
+/// default). On the engine thread it only queues lines into a bounded
+/// buffer (frames and decoder messages as they are, other lines formatted);
+/// a ``RecordingWriter`` thread makes the frame and decoder lines' text and
+/// does the I/O. When the disk
 /// fails, the engine runs on without recording and says so in events.
 ///
 /// ```swift

@@ -5,18 +5,26 @@ import SystemPackage
 /// (changed only with its `io` lock held).
 // @unchecked: it is reached from the writer's Mutex and its io lock; each field says which one guards it.
 final class RecordingSegment: @unchecked Sendable {
-    /// Bytes waiting for one file, and how many lines they hold.
+    /// Lines waiting for one file, in order, and the bytes they are budgeted.
     struct Pending {
-        var bytes: [UInt8] = []
-        var lines = 0
+        var lines: [RecordingLineSource] = []
+        var budgetedBytes = 0
         var isFrames = false
 
-        /// An empty buffer with room for as many bytes as `taken` held, so
-        /// that the engine thread's appends do not grow (and copy) it again.
+        /// An empty list with room for as many lines as `taken` held, so that
+        /// the engine thread's appends do not grow (and copy) it again.
         static func reserving(like taken: Pending) -> Pending {
             var next = Pending(isFrames: taken.isFrames)
-            next.bytes.reserveCapacity(taken.bytes.count)
+            next.lines.reserveCapacity(taken.lines.count)
             return next
+        }
+
+        /// The lines' text, in order.
+        func formatted() -> [UInt8] {
+            var out: [UInt8] = []
+            out.reserveCapacity(budgetedBytes)
+            for line in lines { line.format(into: &out) }
+            return out
         }
     }
 

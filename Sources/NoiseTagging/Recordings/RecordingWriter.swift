@@ -110,9 +110,16 @@ final class RecordingWriter: @unchecked Sendable {
     /// Returns false when the line was dropped (buffer full, folder failed, none open).
     @discardableResult
     func append(_ bytes: [UInt8], to file: String, isFrame: Bool = false) -> Bool {
+        append(.bytes(bytes), to: file, isFrame: isFrame)
+    }
+
+    /// Queues one line for `file`, formatted when the batch is written
+    /// (a frame or a decoder message is queued as it is).
+    @discardableResult
+    func append(_ line: RecordingLineSource, to file: String, isFrame: Bool = false) -> Bool {
         state.withLock { state in
             guard let segment = state.segments.last, !segment.ended, segment.accepting else { return false }
-            let size = bytes.count
+            let size = line.budgetedBytes
             if isFrame {
                 guard state.pendingBytes + size <= limits.frameBytes else {
                     state.droppedFrames += 1
@@ -125,8 +132,8 @@ final class RecordingWriter: @unchecked Sendable {
                     return false
                 }
             }
-            segment.pending[file, default: RecordingSegment.Pending(isFrames: isFrame)].bytes.append(contentsOf: bytes)
-            segment.pending[file]!.lines += 1
+            segment.pending[file, default: RecordingSegment.Pending(isFrames: isFrame)].lines.append(line)
+            segment.pending[file]!.budgetedBytes += size
             state.pendingBytes += size
             return true
         }
@@ -250,7 +257,7 @@ final class RecordingWriter: @unchecked Sendable {
                 // Allocated here, on the writer's side of the hand-off: the
                 // next batch fits without the engine thread growing a buffer.
                 segment.pending = taken.mapValues(RecordingSegment.Pending.reserving(like:))
-                state.pendingBytes -= taken.values.reduce(0) { $0 + $1.bytes.count }
+                state.pendingBytes -= taken.values.reduce(0) { $0 + $1.budgetedBytes }
                 work.append((segment, taken, onWriterThread && segment.ended))
             }
             return work
@@ -258,8 +265,8 @@ final class RecordingWriter: @unchecked Sendable {
         for (segment, taken, finish) in work {
             if onWriterThread, !segment.created, !segment.failed { create(segment) }
             if segment.created, !segment.failed {
-                for (file, pending) in taken.sorted(by: { $0.key < $1.key }) where !pending.bytes.isEmpty {
-                    guard writeLines(pending.bytes, to: file, of: segment) else { break }
+                for (file, pending) in taken.sorted(by: { $0.key < $1.key }) where !pending.lines.isEmpty {
+                    guard writeLines(pending.formatted(), to: file, of: segment) else { break }
                 }
             }
             if onWriterThread, segment.failed, !segment.files.isEmpty { closeFiles(of: segment) }
@@ -272,7 +279,7 @@ final class RecordingWriter: @unchecked Sendable {
         segment.failed = true
         state.withLock { state in
             segment.accepting = false
-            state.pendingBytes -= segment.pending.values.reduce(0) { $0 + $1.bytes.count }
+            state.pendingBytes -= segment.pending.values.reduce(0) { $0 + $1.budgetedBytes }
             segment.pending = [:]
             state.reports.append(.problem(folder: segment.folder, path: path, reason: reason, loggingOff: true))
         }
@@ -286,8 +293,8 @@ final class RecordingWriter: @unchecked Sendable {
     private static func evictFrameLines(_ state: inout State) {
         for segment in state.segments {
             for (file, pending) in segment.pending where pending.isFrames {
-                state.droppedFrames += pending.lines
-                state.pendingBytes -= pending.bytes.count
+                state.droppedFrames += pending.lines.count
+                state.pendingBytes -= pending.budgetedBytes
                 segment.pending[file] = nil
             }
         }
