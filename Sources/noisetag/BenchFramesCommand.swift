@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import NoiseTagging
 
-/// `noisetag bench frames [--json] [--frames N] [--paths engine,full]`:
+/// `noisetag bench frames [--json] [--frames N] [--paths engine,recorded,full]`:
 /// engine time per flicker frame for several control counts, on the engine
 /// alone and on the path that runs in an app (recorder on, ZeroMQ link to a
 /// local decoder); median, p99 and p99.9 in nanoseconds.
@@ -17,8 +17,8 @@ struct BenchFramesCommand: ParsableCommand {
         discussion: """
             Each sample is one controller.tick(frame:) during a Test-mode flicker on a \
             virtual clock. Path "engine": every control's state and colour, the STIMULUSEVENT \
-            and its encoding. Path "full": the same with a recorder writing into a temporary \
-            folder and a ZeroMQ link to a decoder on a local ipc:// socket that answers with \
+            and its encoding. Path "recorded": the same with a recorder writing into a temporary \
+            folder. Path "full": the recorder and a ZeroMQ link to a decoder on a local ipc:// socket that answers with \
             heartbeats (frame and decoder lines, hand-off to the I/O thread). Timed with CLOCK_MONOTONIC; \
             percentiles from an HdrHistogram (3 significant digits). Build with \
             -c release: a debug build measures the debug build. The codebook (--codebook, by \
@@ -39,10 +39,10 @@ struct BenchFramesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Control counts, comma separated (1...255).", valueName: "LIST"))
     var controls = "9,36,64,255"
 
-    @Option(help: ArgumentHelp("Paths to time, comma separated: engine, full.", valueName: "LIST"))
-    var paths = "engine,full"
+    @Option(help: ArgumentHelp("Paths to time, comma separated: engine, recorded, full.", valueName: "LIST"))
+    var paths = "engine,recorded,full"
 
-    @Option(help: ArgumentHelp("Microseconds between the starts of timed ticks on the full path (0: back to back).",
+    @Option(help: ArgumentHelp("Microseconds between the starts of timed ticks (0: back to back, as the SDK script runs).",
                                valueName: "US"))
     var pace = 0
 
@@ -86,7 +86,7 @@ struct BenchFramesCommand: ParsableCommand {
         let names = paths.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let list = names.compactMap(FrameBenchmark.Path.init(rawValue:))
         guard !names.isEmpty, list.count == names.count else {
-            throw ValidationError("--paths: expected engine, full or both separated by a comma; got \"\(paths)\"")
+            throw ValidationError("--paths: expected engine, recorded or full, separated by commas; got \"\(paths)\"")
         }
         return list
     }

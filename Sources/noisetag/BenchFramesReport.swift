@@ -45,7 +45,7 @@ struct BenchFramesReport: Encodable {
         }
         var lines = [
             "engine time per flicker frame (tick: states, colours, STIMULUSEVENT, encoding; " +
-                "path full adds the recorder and a ZeroMQ link to a local decoder), \(build) build",
+                "path recorded adds the recorder, full also a ZeroMQ link to a local decoder), \(build) build",
             "\(frames) timed frames after \(warmupFrames) warm-up frames; codebook \(codebook.source) " +
                 "(\(codebook.codes) codes of \(codebook.length)); timer overhead \(timerOverheadNs) ns",
             "",

@@ -10,12 +10,13 @@ import UtopiaProtocol
 /// `tick(frame:)` during the flicker phase; the virtual clock moves one frame
 /// period before each tick, outside the timed span.
 ///
-/// Two paths: ``Path/engine`` is the engine alone with a link that encodes
+/// Three paths: ``Path/engine`` is the engine alone with a link that encodes
 /// every message as a real link must (states, colours, STIMULUSEVENT,
-/// encoding); ``Path/full`` is what runs in an app: a recorder writing into a
-/// temporary folder and a ``ZeroMQDecoderLink`` to a decoder on a local
-/// `ipc://` socket that answers with heartbeats (the frame line, the
-/// `decoder.csv` line and the hand-off to the I/O thread are in the sample).
+/// encoding); ``Path/recorded`` adds a recorder writing into a temporary
+/// folder; ``Path/full`` is what runs in an app with a decoder process: the
+/// recorder and a ``ZeroMQDecoderLink`` to a decoder on a local `ipc://`
+/// socket that answers with heartbeats (queuing the frame and decoder lines
+/// and the hand-off to the I/O thread are in the sample).
 ///
 /// ```swift
 /// let result = try FrameBenchmark(controls: 255, frames: 100_000, warmup: 2_000, codebookFile: path, path: .full).run()
@@ -25,6 +26,9 @@ struct FrameBenchmark {
     enum Path: String, Encodable, CaseIterable {
         /// The engine and an encoding link.
         case engine
+        /// The engine, an encoding link and a recorder (an app whose decoder
+        /// needs no socket); isolates what recording costs the frame.
+        case recorded
         /// Recorder on and a ZeroMQ link to a local decoder.
         case full
     }
@@ -50,10 +54,19 @@ struct FrameBenchmark {
         guard controller.codebookSource == codebookFile, controller.codebook.count >= controls else {
             throw FrameBenchmarkError("the codebook \(codebookFile) did not load or has fewer than \(controls) codes")
         }
-        // The full path: a recorder and a real link to a local decoder.
+        // The recorded path: a recorder; the full path: a recorder and a real link to a local decoder.
         var sentBytes = 0, stimulusEvents = 0
         var cleanUp: () -> Void = {}
         defer { cleanUp() }
+        if path == .recorded {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nt-bench-\(UUID().uuidString.prefix(8))")
+            let recorder = controller.startRecording(in: RecordingStore(root: folder.appendingPathComponent("recordings")))
+            guard recorder.isRecording else { throw FrameBenchmarkError("could not record into \(folder.path)") }
+            cleanUp = {
+                controller.stopRecording()
+                try? FileManager.default.removeItem(at: folder)
+            }
+        }
         if path == .full {
             // The virtual clock runs far faster than real time here, so replies
             // arrive many virtual seconds late: allow the longest silence.
