@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "NoiseTagging", targets: ["NoiseTagging"]),
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
         .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -20,10 +21,11 @@ let package = Package(
         .target(name: "UtopiaProtocol"),
         .target(name: "NoiseTagging", dependencies: ["UtopiaProtocol"]),
         .target(name: "DecoderBridge", dependencies: ["NoiseTagging", "UtopiaProtocol", "CZeroMQ"]),
+        .target(name: "TerminalUI", dependencies: ["NoiseTagging"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -33,6 +35,7 @@ let package = Package(
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging"]),
     ],
     swiftLanguageModes: [.v6]
 )

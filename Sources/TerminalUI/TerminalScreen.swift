@@ -1,0 +1,204 @@
+/// A grid of cells drawn each frame, and the bytes that bring the terminal
+/// up to date.
+///
+/// Drawing goes into a back buffer; ``encodeChanges(into:)`` appends the
+/// escape sequences for the cells that differ from what the terminal
+/// already shows (the front buffer) — cursor moves only where the next
+/// changed cell is not under the cursor, one SGR per run of cells with the
+/// same colours — and then takes the back buffer as shown. After
+/// ``resize(to:)`` (and before the first frame) every cell is written,
+/// after a screen clear. In ``TerminalColorMode/palette256`` colours are
+/// snapped to the palette as they are drawn, so a change the palette
+/// cannot show costs no bytes.
+///
+/// The screen belongs to the thread that draws (the frame loop's).
+///
+/// ```swift
+/// let screen = TerminalScreen(size: TerminalSize(columns: 80, rows: 24), colorMode: .trueColor)
+/// screen.fill(CellRect(row: 2, column: 2, width: 8, height: 3), with: .white)
+/// screen.write("Yes", row: 3, column: 4, foreground: .black, background: .white)
+/// var bytes: [UInt8] = []
+/// screen.encodeChanges(into: &bytes)      // then one write(2) of `bytes`
+/// ```
+public final class TerminalScreen {
+    /// The grid's size.
+    public private(set) var size: TerminalSize
+    /// How colours are written.
+    public let colorMode: TerminalColorMode
+    private var back: [TerminalCell]
+    private var front: [TerminalCell]
+    /// False until the terminal has been cleared and fully drawn at this size.
+    private var frontIsValid = false
+    /// The colours the terminal is set to draw in, nil when unknown.
+    private var currentForeground: TerminalRGB?
+    private var currentBackground: TerminalRGB?
+
+    /// Cells written by the latest ``encodeChanges(into:)``.
+    public private(set) var lastChangedCells = 0
+
+    /// Creates a blank screen; its first encoding clears the terminal and writes every cell.
+    ///
+    /// ```swift
+    /// let screen = TerminalScreen(size: TerminalSize(columns: 80, rows: 24), colorMode: .palette256)
+    /// ```
+    public init(size: TerminalSize, colorMode: TerminalColorMode) {
+        self.size = size
+        self.colorMode = colorMode
+        back = Array(repeating: .blank, count: size.columns * size.rows)
+        front = back
+    }
+
+    /// Changes the size: the grid becomes blank and the next encoding is a
+    /// full redraw (clear, then every cell).
+    ///
+    /// ```swift
+    /// screen.resize(to: TerminalSize(columns: 120, rows: 40))
+    /// ```
+    public func resize(to newSize: TerminalSize) {
+        size = newSize
+        back = Array(repeating: .blank, count: newSize.columns * newSize.rows)
+        front = back
+        invalidate()
+    }
+
+    /// Forgets what the terminal shows: the next encoding is a full redraw.
+    ///
+    /// ```swift
+    /// screen.invalidate()   // e.g. after another program wrote to the terminal
+    /// ```
+    public func invalidate() {
+        frontIsValid = false
+        currentForeground = nil
+        currentBackground = nil
+    }
+
+    /// The cell at `row`, `column` of the frame being drawn.
+    ///
+    /// ```swift
+    /// let cell = screen[row: 3, column: 4]
+    /// ```
+    public subscript(row row: Int, column column: Int) -> TerminalCell {
+        back[row * size.columns + column]
+    }
+
+    /// Sets every cell to `cell`.
+    ///
+    /// ```swift
+    /// screen.clear(to: .blank)
+    /// ```
+    public func clear(to cell: TerminalCell = .blank) {
+        let shown = TerminalCell(character: cell.character, foreground: colorMode.shown(cell.foreground),
+                                 background: colorMode.shown(cell.background))
+        for index in back.indices { back[index] = shown }
+    }
+
+    /// Puts one character at `row`, `column`; outside the grid it is dropped.
+    ///
+    /// ```swift
+    /// screen.put("█", row: 0, column: 10, foreground: .white, background: .black)
+    /// ```
+    @inline(__always)
+    public func put(_ character: Unicode.Scalar, row: Int, column: Int, foreground: TerminalRGB, background: TerminalRGB) {
+        guard row >= 0, row < size.rows, column >= 0, column < size.columns else { return }
+        back[row * size.columns + column] = TerminalCell(character: character, foreground: colorMode.shown(foreground),
+                                                         background: colorMode.shown(background))
+    }
+
+    /// Fills `rect` (clipped to the grid) with spaces in `background`;
+    /// `foreground` is the text colour left in the cells (default: the
+    /// contrasting one, so a label drawn later shares their colour run).
+    ///
+    /// ```swift
+    /// screen.fill(CellRect(row: 1, column: 0, width: 80, height: 1), with: TerminalRGB(red: 30, green: 35, blue: 50))
+    /// ```
+    public func fill(_ rect: CellRect, with background: TerminalRGB, foreground: TerminalRGB? = nil) {
+        let top = max(rect.row, 0), bottom = min(rect.row + rect.height, size.rows)
+        let left = max(rect.column, 0), right = min(rect.column + rect.width, size.columns)
+        guard top < bottom, left < right else { return }
+        let bg = colorMode.shown(background)
+        let cell = TerminalCell(character: " ", foreground: colorMode.shown(foreground ?? background.contrastingText),
+                                background: bg)
+        for row in top..<bottom {
+            let base = row * size.columns
+            for column in left..<right { back[base + column] = cell }
+        }
+    }
+
+    /// Writes `text` from `row`, `column` rightwards, at most `maxWidth`
+    /// cells (and never past the grid's edge); returns the cells used.
+    /// Each Unicode scalar takes one cell.
+    ///
+    /// ```swift
+    /// let used = screen.write("mode Test", row: 0, column: 1, foreground: .white, background: .black)
+    /// ```
+    @discardableResult
+    public func write<S: StringProtocol>(_ text: S, row: Int, column: Int, foreground: TerminalRGB,
+                                         background: TerminalRGB, maxWidth: Int = .max) -> Int {
+        guard row >= 0, row < size.rows else { return 0 }
+        let limit = maxWidth >= size.columns ? size.columns : min(size.columns, column + max(0, maxWidth))
+        var x = column
+        for scalar in text.unicodeScalars {
+            guard x < limit else { break }
+            put(scalar, row: row, column: x, foreground: foreground, background: background)
+            x += 1
+        }
+        return max(0, x - column)
+    }
+
+    /// Appends to `bytes` what turns the terminal's picture into the drawn
+    /// one, and takes the drawn frame as shown. Returns the number of cells
+    /// written (0 and no bytes when nothing changed).
+    ///
+    /// ```swift
+    /// bytes.removeAll(keepingCapacity: true)
+    /// let cells = screen.encodeChanges(into: &bytes)
+    /// ```
+    @discardableResult
+    public func encodeChanges(into bytes: inout [UInt8]) -> Int {
+        let full = !frontIsValid
+        if full {
+            bytes.appendASCII("\u{1B}[0m\u{1B}[2J")
+            currentForeground = nil
+            currentBackground = nil
+        }
+        let columns = size.columns
+        var cursorRow = -1, cursorColumn = -1
+        var changed = 0
+        var index = 0
+        for row in 0..<size.rows {
+            for column in 0..<columns {
+                defer { index += 1 }
+                let cell = back[index]
+                if !full && cell == front[index] { continue }
+                front[index] = cell
+                changed += 1
+                if row != cursorRow || column != cursorColumn {
+                    if row == cursorRow && column > cursorColumn {
+                        bytes.appendCursorForward(column - cursorColumn)
+                    } else {
+                        bytes.appendCursorPosition(row: row, column: column)
+                    }
+                }
+                let newForeground = cell.foreground != currentForeground
+                let newBackground = cell.background != currentBackground
+                if newForeground || newBackground {
+                    bytes.appendCSI()
+                    if newForeground { bytes.appendColorParameters(cell.foreground, background: false, mode: colorMode) }
+                    if newForeground && newBackground { bytes.append(0x3B) }
+                    if newBackground { bytes.appendColorParameters(cell.background, background: true, mode: colorMode) }
+                    bytes.append(0x6D)
+                    currentForeground = cell.foreground
+                    currentBackground = cell.background
+                }
+                bytes.appendUTF8(cell.character)
+                cursorRow = row
+                cursorColumn = column + 1
+                // After the last column the cursor waits to wrap: position it explicitly next time.
+                if cursorColumn == columns { cursorRow = -1 }
+            }
+        }
+        frontIsValid = true
+        lastChangedCells = changed
+        return changed
+    }
+}
