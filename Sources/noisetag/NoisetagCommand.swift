@@ -10,6 +10,7 @@ struct NoisetagCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "noisetag",
         abstract: "Brain-pressable buttons: noise-tagging engine tools.",
-        subcommands: [CodesCommand.self, DemoCommand.self, RecordingsCommand.self, BenchCommand.self]
+        subcommands: [CodesCommand.self, DemoCommand.self, RecordingsCommand.self, BenchCommand.self,
+                      TerminalCheckCommand.self]
     )
 }
