@@ -66,7 +66,7 @@ public final class TerminalRunner {
     public static func drawTooSmall(on screen: TerminalScreen, needed: TerminalSize) {
         let bg = TerminalRGB(red: 40, green: 10, blue: 10), fg = TerminalRGB.white
         screen.clear(to: TerminalCell(character: " ", foreground: fg, background: bg))
-        let lines = ["Terminal too small", "needs \(needed), has \(screen.size)", "enlarge the window, or press q"]
+        let lines = ["Terminal too small", "needs \(needed)", "has \(screen.size)", "enlarge it or press q"]
         let top = max(0, (screen.size.rows - lines.count) / 2)
         for (offset, line) in lines.enumerated() {
             let width = line.unicodeScalars.count
