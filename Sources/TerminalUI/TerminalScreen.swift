@@ -35,6 +35,9 @@ public final class TerminalScreen {
 
     /// Cells written by the latest ``encodeChanges(into:)``.
     public private(set) var lastChangedCells = 0
+    /// UTF-8 bytes of the characters of those cells alone: the floor under
+    /// any encoding of the frame's changes (cursor moves and colours come on top).
+    public private(set) var lastCharacterBytes = 0
 
     /// Creates a blank screen; its first encoding clears the terminal and writes every cell.
     ///
@@ -163,7 +166,7 @@ public final class TerminalScreen {
         }
         let columns = size.columns
         var cursorRow = -1, cursorColumn = -1
-        var changed = 0
+        var changed = 0, characterBytes = 0
         var index = 0
         for row in 0..<size.rows {
             for column in 0..<columns {
@@ -191,6 +194,7 @@ public final class TerminalScreen {
                     currentBackground = cell.background
                 }
                 bytes.appendUTF8(cell.character)
+                characterBytes += UTF8.width(cell.character)
                 cursorRow = row
                 cursorColumn = column + 1
                 // After the last column the cursor waits to wrap: position it explicitly next time.
@@ -199,6 +203,7 @@ public final class TerminalScreen {
         }
         frontIsValid = true
         lastChangedCells = changed
+        lastCharacterBytes = characterBytes
         return changed
     }
 }

@@ -52,6 +52,7 @@ struct ScreenEncodingTests {
         let frame = encode(screen)
         #expect(frame.text == "\(esc)[1;1H\(esc)[38;2;0;0;0;48;2;255;0;0m   \(esc)[3CX")
         #expect(frame.cells == 4)
+        #expect(screen.lastCharacterBytes == 4)
     }
 
     @Test("After a resize the whole screen is redrawn at the new size")
