@@ -3,9 +3,9 @@
 ///
 /// Drawing goes into a back buffer; ``encodeChanges(into:)`` appends the
 /// escape sequences for the cells that differ from what the terminal
-/// already shows (the front buffer) — cursor moves only where the next
-/// changed cell is not under the cursor, one SGR per run of cells with the
-/// same colours — and then takes the back buffer as shown. After
+/// already shows (the front buffer) — grouped by colours so that each
+/// colour pair costs one SGR per frame, with a cursor move per run of
+/// changed cells — and then takes the back buffer as shown. After
 /// ``resize(to:)`` (and before the first frame) every cell is written,
 /// after a screen clear. In ``TerminalColorMode/palette256`` colours are
 /// snapped to the palette as they are drawn, so a change the palette
@@ -148,9 +148,26 @@ public final class TerminalScreen {
         return max(0, x - column)
     }
 
+    /// A horizontal run of changed cells with the same colours.
+    private struct Run {
+        /// Index of the first cell.
+        var start: Int
+        var length: Int
+        /// The colours packed (foreground, background), for grouping; 0 for the colours the terminal is set to.
+        var key: UInt64
+    }
+
+    /// The runs of the frame being encoded (kept to reuse their storage).
+    private var runs: [Run] = []
+
     /// Appends to `bytes` what turns the terminal's picture into the drawn
     /// one, and takes the drawn frame as shown. Returns the number of cells
     /// written (0 and no bytes when nothing changed).
+    ///
+    /// Changed cells are gathered into runs of one colour pair on a row;
+    /// the runs are written grouped by colours (those the terminal is set
+    /// to first), so each colour pair costs one SGR per frame however its
+    /// cells are scattered, and each run one cursor move.
     ///
     /// ```swift
     /// bytes.removeAll(keepingCapacity: true)
@@ -165,45 +182,60 @@ public final class TerminalScreen {
             currentBackground = nil
         }
         let columns = size.columns
-        var cursorRow = -1, cursorColumn = -1
+        let currentKey = currentForeground.flatMap { fg in currentBackground.map { Self.key(fg, $0) } }
         var changed = 0, characterBytes = 0
-        var index = 0
-        for row in 0..<size.rows {
-            for column in 0..<columns {
-                defer { index += 1 }
-                let cell = back[index]
-                if !full && cell == front[index] { continue }
-                front[index] = cell
-                changed += 1
-                if row != cursorRow || column != cursorColumn {
-                    if row == cursorRow && column > cursorColumn {
-                        bytes.appendCursorForward(column - cursorColumn)
-                    } else {
-                        bytes.appendCursorPosition(row: row, column: column)
-                    }
-                }
-                let newForeground = cell.foreground != currentForeground
-                let newBackground = cell.background != currentBackground
-                if newForeground || newBackground {
-                    bytes.appendCSI()
-                    if newForeground { bytes.appendColorParameters(cell.foreground, background: false, mode: colorMode) }
-                    if newForeground && newBackground { bytes.append(0x3B) }
-                    if newBackground { bytes.appendColorParameters(cell.background, background: true, mode: colorMode) }
-                    bytes.append(0x6D)
-                    currentForeground = cell.foreground
-                    currentBackground = cell.background
-                }
-                bytes.appendUTF8(cell.character)
-                characterBytes += UTF8.width(cell.character)
-                cursorRow = row
-                cursorColumn = column + 1
-                // After the last column the cursor waits to wrap: position it explicitly next time.
-                if cursorColumn == columns { cursorRow = -1 }
+        runs.removeAll(keepingCapacity: true)
+        for index in back.indices {
+            let cell = back[index]
+            if !full && cell == front[index] { continue }
+            front[index] = cell
+            changed += 1
+            characterBytes += UTF8.width(cell.character)
+            var key = Self.key(cell.foreground, cell.background)
+            if key == currentKey { key = 0 }
+            if let last = runs.last, last.start + last.length == index, index % columns != 0, last.key == key {
+                runs[runs.count - 1].length += 1
+            } else {
+                runs.append(Run(start: index, length: 1, key: key))
             }
+        }
+        runs.sort { $0.key != $1.key ? $0.key < $1.key : $0.start < $1.start }
+        var cursorRow = -1, cursorColumn = -1
+        for run in runs {
+            let row = run.start / columns, column = run.start % columns
+            if row == cursorRow && column > cursorColumn {
+                bytes.appendCursorForward(column - cursorColumn)
+            } else if row != cursorRow || column != cursorColumn {
+                bytes.appendCursorPosition(row: row, column: column)
+            }
+            let first = back[run.start]
+            let newForeground = first.foreground != currentForeground
+            let newBackground = first.background != currentBackground
+            if newForeground || newBackground {
+                bytes.appendCSI()
+                if newForeground { bytes.appendColorParameters(first.foreground, background: false, mode: colorMode) }
+                if newForeground && newBackground { bytes.append(0x3B) }
+                if newBackground { bytes.appendColorParameters(first.background, background: true, mode: colorMode) }
+                bytes.append(0x6D)
+                currentForeground = first.foreground
+                currentBackground = first.background
+            }
+            for index in run.start..<(run.start + run.length) { bytes.appendUTF8(back[index].character) }
+            cursorRow = row
+            cursorColumn = column + run.length
+            // After the last column the cursor waits to wrap: position it explicitly next time.
+            if cursorColumn == columns { cursorRow = -1 }
         }
         frontIsValid = true
         lastChangedCells = changed
         lastCharacterBytes = characterBytes
         return changed
+    }
+
+    /// Both colours in one number (never 0: bit 48 is set), to group runs by colour.
+    @inline(__always)
+    private static func key(_ foreground: TerminalRGB, _ background: TerminalRGB) -> UInt64 {
+        1 << 48 | UInt64(foreground.red) << 40 | UInt64(foreground.green) << 32 | UInt64(foreground.blue) << 24
+            | UInt64(background.red) << 16 | UInt64(background.green) << 8 | UInt64(background.blue)
     }
 }

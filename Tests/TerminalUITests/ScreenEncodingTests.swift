@@ -55,6 +55,27 @@ struct ScreenEncodingTests {
         #expect(screen.lastCharacterBytes == 4)
     }
 
+    @Test("Scattered changes in two colours cost one SGR per colour, the terminal's current colours first")
+    func changesGroupedByColour() {
+        let blue = TerminalRGB(red: 0, green: 0, blue: 255)
+        let screen = TerminalScreen(size: TerminalSize(columns: 4, rows: 2), colorMode: .trueColor)
+        _ = encode(screen)
+        for (k, column) in [0, 1, 2, 3].enumerated() {
+            screen.put("x", row: 0, column: column, foreground: .white, background: k % 2 == 0 ? red : blue)
+            screen.put("y", row: 1, column: column, foreground: .white, background: k % 2 == 0 ? blue : red)
+        }
+        let first = encode(screen)
+        #expect(first.cells == 8)
+        #expect(first.text.components(separatedBy: "[48;2;").count - 1 == 2)
+        // The terminal is left in the last group's colours; drawing in them again needs no SGR first.
+        let lastRed = first.text.range(of: "48;2;255;0;0m")!.lowerBound > first.text.range(of: "48;2;0;0;255m")!.lowerBound
+        screen.put("z", row: 1, column: 0, foreground: .white, background: lastRed ? red : blue)
+        screen.put("z", row: 1, column: 1, foreground: .white, background: lastRed ? blue : red)
+        let second = encode(screen)
+        #expect(second.text.hasPrefix("\(esc)[2;1Hz"))   // the cell in the current colours, with no SGR before it
+        #expect(second.text.components(separatedBy: "[48;2;").count - 1 == 1)
+    }
+
     @Test("After a resize the whole screen is redrawn at the new size")
     func resizeRedrawsEverything() {
         let screen = TerminalScreen(size: TerminalSize(columns: 4, rows: 2), colorMode: .trueColor)
