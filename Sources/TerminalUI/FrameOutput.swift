@@ -99,9 +99,21 @@ public final class FrameOutput {
             let left = deadline - monotonicNow()
             guard left > 0 else { return false }
             var poller = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+            // C boundary: poll(2) reads and fills the pollfd struct.
             _ = poll(&poller, 1, Int32(min(left, 0.05) * 1000) + 1)
         }
         return true
+    }
+
+    /// Drops what is left of the previous frame (the terminal may then be
+    /// in the middle of an escape sequence: send CAN, byte 0x18, next).
+    ///
+    /// ```swift
+    /// if !output.drain(timeout: 1) { output.discardPending() }
+    /// ```
+    public func discardPending() {
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
     }
 
     /// Writes `bytes` and waits (up to `timeout` seconds) until all went out,

@@ -50,6 +50,7 @@ public final class SignalPipe {
         readEnd = ends[0]
         writeEnd = ends[1]
         for fd in ends {
+            // Non-blocking both ways: the handler never waits, drain() never blocks.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
@@ -65,6 +66,7 @@ public final class SignalPipe {
             #else
             action.__sigaction_u.__sa_handler = forwardSignal
             #endif
+            // C boundary: sigemptyset(3) fills the action's mask.
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
             var old = sigaction()

@@ -49,8 +49,10 @@ public final class TerminalSession {
 
     /// The bytes that set up the display: alternate screen, hidden cursor, no auto-wrap, cleared.
     static let enterSequence = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J".utf8)
-    /// The bytes that undo ``enterSequence``: colours reset, auto-wrap and cursor back, main screen.
-    static let leaveSequence = Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
+    /// The bytes that undo ``enterSequence``: CAN (ends an escape sequence a
+    /// cut frame may have left open), colours reset, auto-wrap and cursor
+    /// back, main screen.
+    static let leaveSequence = Array("\u{18}\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
 
     /// Opens the session: checks that standard input and output are a
     /// terminal that can show colours (throws a ``TerminalError`` naming
@@ -153,6 +155,7 @@ public final class TerminalSession {
         var buffer = [UInt8](repeating: 0, count: 256)
         // C boundary: poll(2) with a zero timeout reads the pollfd struct.
         while poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLIN) != 0 {
+            // C boundary: read(2) fills the buffer.
             let count = buffer.withUnsafeMutableBytes { read(inputDescriptor, $0.baseAddress, $0.count) }
             guard count > 0 else {
                 // End of input: the terminal is gone.
@@ -165,7 +168,8 @@ public final class TerminalSession {
         return inputs
     }
 
-    /// Puts the terminal back: the rest of the last frame, then colours
+    /// Puts the terminal back: the rest of the last frame (dropped if the
+    /// terminal does not take it within a second), then colours
     /// reset, cursor shown, main screen, the original termios; the signal
     /// handlers are uninstalled. Safe to call more than once.
     ///
@@ -175,6 +179,8 @@ public final class TerminalSession {
     public func restore() {
         guard isActive else { return }
         isActive = false
+        // The rest of the last frame, if the terminal takes it within a second; else it is dropped.
+        if !output.drain(timeout: 1) { output.discardPending() }
         output.writeAll(Self.leaveSequence, timeout: 1)
         var saved = original
         // C boundary: tcsetattr(3) reads the saved termios struct.

@@ -28,6 +28,14 @@ struct TerminalCheckCommand: ParsableCommand {
     @Option(help: "Quit by itself after this many seconds; 0 runs until q.")
     var seconds: Double = 0
 
+    @Option(help: .hidden)
+    var throwAfter: Double = 0
+
+    /// The error `--throw-after` raises, to check that a Swift error restores the terminal.
+    struct DeliberateFailure: Error, CustomStringConvertible {
+        let description = "deliberate failure (--throw-after)"
+    }
+
     func validate() throws {
         guard (1...255).contains(controls) else { throw ValidationError("--controls must be 1...255, got \(controls)") }
         guard seconds >= 0, seconds.isFinite else { throw ValidationError("--seconds must be >= 0") }
@@ -50,13 +58,21 @@ struct TerminalCheckCommand: ParsableCommand {
                 let runner = TerminalRunner(session: session,
                                             loop: FrameLoop(controller: controller, waiter: RealTimeFrameWaiter()))
                 let start = controller.clock.now
-                return runner.run(scene) {
+                var failed = false
+                let code = runner.run(scene) {
                     // The in-memory link keeps what the engine sent; nobody reads it here.
                     link.clearSent()
-                    return seconds > 0 && controller.clock.now - start >= seconds
+                    let elapsed = controller.clock.now - start
+                    failed = throwAfter > 0 && elapsed >= throwAfter
+                    return failed || (seconds > 0 && elapsed >= seconds)
                 }
+                if failed { throw DeliberateFailure() }
+                return code
             }
         } catch let error as TerminalError {
+            FileHandle.standardError.write(Data("noisetag terminal-check: \(error)\n".utf8))
+            throw ExitCode.failure
+        } catch let error as DeliberateFailure {
             FileHandle.standardError.write(Data("noisetag terminal-check: \(error)\n".utf8))
             throw ExitCode.failure
         }

@@ -41,8 +41,9 @@ struct TerminalCheckProcessTests {
 
     /// The command line that runs the check, then prints its exit status
     /// and whether the terminal's modes (`stty -g`) are as before.
-    private func checkCommand(environment: String = "TERM=xterm-256color COLORTERM=truecolor", redirect: String = "") -> String {
-        "S=$(stty -g); env \(environment) '\(binary)' terminal-check\(redirect); echo EXIT=$?; "
+    private func checkCommand(environment: String = "TERM=xterm-256color COLORTERM=truecolor", redirect: String = "",
+                              options: String = "") -> String {
+        "S=$(stty -g); env \(environment) '\(binary)' terminal-check\(options)\(redirect); echo EXIT=$?; "
             + "[ \"$(stty -g)\" = \"$S\" ] && echo TTY=same || echo TTY=changed"
     }
 
@@ -97,6 +98,18 @@ struct TerminalCheckProcessTests {
             #expect(Glibc.kill(pid, ending == "TERM" ? SIGTERM : SIGHUP) == 0)
         }
         try expectRestored(tmux, status: status)
+    }
+
+    @Test("A Swift error thrown while the grid flickers restores the terminal; the error is one line, exit 1")
+    func thrownError() throws {
+        let tmux = try shell()
+        defer { tmux.stop() }
+        try tmux.type(checkCommand(options: " --throw-after 1"), enter: true)
+        let drawn = try waitForGrid(tmux)
+        let screen = try tmux.capture()
+        try #require(drawn, "the grid did not appear:\n\(screen)")
+        try expectRestored(tmux, status: 1)
+        #expect(try tmux.capture().contains("noisetag terminal-check: deliberate failure (--throw-after)"))
     }
 
     @Test("TERM=dumb or output that is not a terminal: one line naming the reason, exit 1, the screen untouched",
