@@ -5,9 +5,13 @@
 /// block.center   // (row: 3, column: 8)
 /// ```
 public struct CellRect: Equatable, Hashable, Sendable {
+    /// Top row, 0-based.
     public var row: Int
+    /// Left column, 0-based.
     public var column: Int
+    /// Columns covered.
     public var width: Int
+    /// Rows covered.
     public var height: Int
 
     /// Creates a rectangle.

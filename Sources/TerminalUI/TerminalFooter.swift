@@ -7,7 +7,9 @@
 public struct TerminalFooter: Equatable {
     /// One key and its meaning.
     public struct Key: Equatable, Sendable {
+        /// The key as the user types it ("q", "space").
         public var key: String
+        /// What it does ("quit").
         public var meaning: String
 
         /// Creates a key entry.

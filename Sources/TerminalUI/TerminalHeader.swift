@@ -30,8 +30,9 @@ public struct TerminalHeader: Equatable {
 
     /// Width of the certainty bar, cells.
     public static let barWidth = 20
-    /// Header colours.
+    /// The header's background colour.
     public static let background = TerminalRGB(red: 28, green: 35, blue: 51)
+    /// The header's text colour.
     public static let foreground = TerminalRGB(red: 220, green: 225, blue: 235)
     static let dim = TerminalRGB(red: 120, green: 130, blue: 150)
     static let below = TerminalRGB(red: 230, green: 190, blue: 60)
@@ -71,6 +72,11 @@ public struct TerminalHeader: Equatable {
                   missedFrames: missedFrames)
     }
 
+    /// Equal when every field is (the leading control and certainty compared by value).
+    ///
+    /// ```swift
+    /// if header != lastHeader { redrawHeader() }
+    /// ```
     public static func == (a: TerminalHeader, b: TerminalHeader) -> Bool {
         a.mode == b.mode && a.trial == b.trial && a.phase == b.phase && a.decoder == b.decoder
             && a.leading?.control == b.leading?.control && a.leading?.certainty == b.leading?.certainty

@@ -12,8 +12,11 @@ import NoiseTagging
 /// let fromEngine = TerminalRGB(NoiseTagColor.white)   // 255, 255, 255
 /// ```
 public struct TerminalRGB: Equatable, Hashable, Sendable {
+    /// Red, 0…255.
     public var red: UInt8
+    /// Green, 0…255.
     public var green: UInt8
+    /// Blue, 0…255.
     public var blue: UInt8
 
     /// Creates a colour from its channels.

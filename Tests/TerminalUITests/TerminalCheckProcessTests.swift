@@ -100,6 +100,21 @@ struct TerminalCheckProcessTests {
         try expectRestored(tmux, status: status)
     }
 
+    @Test("Without COLORTERM a 256color TERM gets the xterm palette instead of 24-bit colour")
+    func paletteFallback() throws {
+        let tmux = try shell()
+        defer { tmux.stop() }
+        try tmux.type(checkCommand(environment: "-u COLORTERM TERM=xterm-256color"), enter: true)
+        let drawn = try waitForGrid(tmux)
+        let screen = try tmux.capture()
+        try #require(drawn, "the grid did not appear:\n\(screen)")
+        let colored = try tmux.capture(colors: true)
+        #expect(colored.contains("48;5;"))
+        #expect(!colored.contains("48;2;"))
+        try tmux.type("q")
+        #expect(try tmux.wait(timeout: 10) { exitStatus(try tmux.capture()) == 0 })
+    }
+
     @Test("A Swift error thrown while the grid flickers restores the terminal; the error is one line, exit 1")
     func thrownError() throws {
         let tmux = try shell()
