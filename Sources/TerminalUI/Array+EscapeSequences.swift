@@ -62,9 +62,4 @@ extension Array where Element == UInt8 {
             for unit in UTF8.encode(scalar)! { append(unit) }
         }
     }
-
-    /// Appends the bytes of an ASCII control string such as `"\u{1B}[?25l"`.
-    mutating func appendASCII(_ text: StaticString) {
-        text.withUTF8Buffer { append(contentsOf: $0) }
-    }
 }

@@ -40,15 +40,21 @@ public struct ButtonLayout {
         contentSize = TerminalSize(columns: columns, rows: rows)
     }
 
-    /// The cells a frame covers, from cell 0, 0 (edges rounded down, at least one cell).
+    /// The cells a frame covers, from cell 0, 0 (edges rounded down, at
+    /// least one cell; coordinates beyond ±10,000 cells or not finite are
+    /// clamped, NaN as 0).
     ///
     /// ```swift
     /// ButtonLayout.cells(of: NoiseTagRect(x: 9, y: 4, width: 8, height: 3))   // row 4, column 9, 8×3
     /// ```
     public static func cells(of frame: NoiseTagRect) -> CellRect {
-        let column = Int(frame.x.rounded(.down)), row = Int(frame.y.rounded(.down))
-        return CellRect(row: row, column: column, width: max(1, Int(frame.width.rounded())),
-                        height: max(1, Int(frame.height.rounded())))
+        func cell(_ value: Double, _ rule: FloatingPointRoundingRule) -> Int {
+            guard !value.isNaN else { return 0 }
+            return Int(min(max(value, -10_000), 10_000).rounded(rule))
+        }
+        return CellRect(row: cell(frame.y, .down), column: cell(frame.x, .down),
+                        width: max(1, cell(frame.width, .toNearestOrAwayFromZero)),
+                        height: max(1, cell(frame.height, .toNearestOrAwayFromZero)))
     }
 
     /// Where the content's top-left cell goes when centred in `region`.

@@ -111,15 +111,16 @@ public struct TerminalHeader: Equatable {
             text(leading.control + " ")
             let certainty = min(max(leading.certainty.isFinite ? leading.certainty : 0, 0), 1)
             let filled = Int((certainty * Double(Self.barWidth)).rounded())
-            let mark = min(Self.barWidth - 1, Int((threshold * Double(Self.barWidth)).rounded(.down)))
-            let barColor = certainty >= threshold ? Self.above : Self.below
+            let limit = threshold.isNaN ? 1 : min(max(threshold, 0), 1)
+            let mark = min(Self.barWidth - 1, Int((limit * Double(Self.barWidth)).rounded(.down)))
+            let barColor = certainty >= limit ? Self.above : Self.below
             for cell in 0..<Self.barWidth {
                 let character: Unicode.Scalar = cell == mark ? "|" : (cell < filled ? "█" : "░")
                 let color = cell == mark ? Self.thresholdMark : (cell < filled ? barColor : Self.dim)
                 screen.put(character, row: row, column: x + cell, foreground: color, background: bg)
             }
             x += Self.barWidth
-            text(" " + Self.fixed2(certainty) + "/" + Self.fixed2(threshold))
+            text(" " + Self.fixed2(certainty) + "/" + Self.fixed2(limit))
         } else {
             text("no prediction", Self.dim)
         }
@@ -127,8 +128,9 @@ public struct TerminalHeader: Equatable {
         text("missed \(missedFrames)", missedFrames > 0 ? Self.below : fg)
     }
 
-    /// `0.81` style, without Foundation's formatter.
+    /// `0.81` style, without Foundation's formatter (NaN shows as 0.00).
     static func fixed2(_ value: Double) -> String {
+        guard !value.isNaN else { return "0.00" }
         let hundredths = Int((min(max(value, 0), 9.99) * 100).rounded())
         let fraction = hundredths % 100
         return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"

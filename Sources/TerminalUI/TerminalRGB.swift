@@ -31,16 +31,24 @@ public struct TerminalRGB: Equatable, Hashable, Sendable {
         self.blue = blue
     }
 
-    /// The nearest 24-bit colour to an engine colour (channels rounded).
+    /// The nearest 24-bit colour to an engine colour (channels rounded;
+    /// values outside 0…1 clamped, NaN as 0).
     ///
     /// ```swift
     /// let gray = TerminalRGB(NoiseTagColor.gray)   // 128, 128, 128
     /// ```
     @inline(__always)
     public init(_ color: NoiseTagColor) {
-        red = UInt8((color.red * 255).rounded())
-        green = UInt8((color.green * 255).rounded())
-        blue = UInt8((color.blue * 255).rounded())
+        red = Self.channel(color.red)
+        green = Self.channel(color.green)
+        blue = Self.channel(color.blue)
+    }
+
+    @inline(__always)
+    private static func channel(_ value: Double) -> UInt8 {
+        guard value > 0 else { return 0 }   // also NaN
+        guard value < 1 else { return 255 }
+        return UInt8((value * 255).rounded())
     }
 
     /// WCAG relative luminance, 0 (black) … 1 (white).

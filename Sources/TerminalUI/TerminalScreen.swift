@@ -157,6 +157,9 @@ public final class TerminalScreen {
         var key: UInt64
     }
 
+    /// SGR reset and erase the display: the start of a full redraw.
+    private static let resetAndClear = Array("\u{1B}[0m\u{1B}[2J".utf8)
+
     /// The runs of the frame being encoded (kept to reuse their storage).
     private var runs: [Run] = []
 
@@ -177,7 +180,7 @@ public final class TerminalScreen {
     public func encodeChanges(into bytes: inout [UInt8]) -> Int {
         let full = !frontIsValid
         if full {
-            bytes.appendASCII("\u{1B}[0m\u{1B}[2J")
+            bytes.append(contentsOf: Self.resetAndClear)
             currentForeground = nil
             currentBackground = nil
         }

@@ -38,6 +38,24 @@ struct HeaderFooterTests {
         #expect(line.contains("██████████░░░░░░░░|░ 0.50/0.90"))
     }
 
+    @Test("Values out of range or not a number never break a frame: clamped, NaN as 0")
+    func nonFiniteValues() {
+        let screen = TerminalScreen(size: TerminalSize(columns: 120, rows: 4), colorMode: .trueColor)
+        TerminalHeader(mode: "Test", trial: 1, phase: "flicker", decoder: "connected", leading: ("1", .nan),
+                       threshold: .nan, missedFrames: 0).draw(on: screen, row: 0)
+        #expect(text(screen, row: 0).contains("0.00/1.00"))
+        var color = NoiseTagColor.white
+        color.red = .nan
+        color.green = 7
+        #expect(TerminalRGB(color) == TerminalRGB(red: 0, green: 255, blue: 255))
+        let button = NoiseTagButton(identifier: "x", label: "x",
+                                    frame: NoiseTagRect(x: .nan, y: 1, width: .infinity, height: -3))
+        #expect(ButtonLayout.cells(of: button.frame) == CellRect(row: 1, column: 0, width: 10_000, height: 1))
+        ButtonLayout(buttons: [button]).draw(on: screen, in: CellRect(row: 1, column: 0, width: 120, height: 3),
+                                             palette: StimulusPalette(settings: NoiseTagSettings()))
+        #expect(screen[row: 1, column: 0].character == " ")
+    }
+
     @Test("The header reads mode, trial, phase, decoder state and threshold from a controller")
     func headerFromController() throws {
         let clock = VirtualClock()
