@@ -141,7 +141,7 @@ struct TerminalCheckProcessTests {
         #expect(try !tmux.alternateScreenOn())
     }
 
-    @Test("Grid, labels and header are drawn and flicker; too small a window waits; q restores the terminal and exits 0")
+    @Test("Grid, labels and header are drawn and flicker; a label key presses by touch; too small a window waits; q restores the terminal and exits 0")
     func terminalCheck() throws {
         let tmux = try shell()
         defer { tmux.stop() }
@@ -164,6 +164,11 @@ struct TerminalCheckProcessTests {
         }
         #expect(changed, "the controls' colours did not change")
         #expect(gridRows(try tmux.capture()).count == 3, "labels must stay readable while flickering")
+
+        // A label key presses its button by touch: trial 1 (which has no time limit here) ends, trial 2 starts.
+        try tmux.type("5")
+        #expect(try tmux.wait(timeout: 10) { try tmux.capture().contains("│ trial 2 flicker │") },
+                "the touch press did not end the trial")
 
         // Too small, then big enough again.
         try tmux.resize(columns: 20, rows: 8)
