@@ -35,7 +35,7 @@ public final class TerminalRunner {
     /// 128 + n for signal n).
     ///
     /// ```swift
-    /// exit(runner.run(scene))
+    /// let status = runner.run(scene)   // then leave the session, then exit with it
     /// ```
     public func run(_ scene: TerminalScene, shouldStop: () -> Bool = { false }) -> Int32 {
         while !shouldStop() {

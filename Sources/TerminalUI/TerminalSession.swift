@@ -93,6 +93,8 @@ public final class TerminalSession {
         // C boundary: tcsetattr(3) reads the termios struct.
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else {
             let error = errno
+            // Nothing was changed yet; undo by hand and keep deinit's restore() from running.
+            isActive = false
             signals.uninstall()
             close(descriptor)
             throw .systemCall(name: "tcsetattr", errno: error)
