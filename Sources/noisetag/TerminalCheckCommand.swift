@@ -51,7 +51,8 @@ struct TerminalCheckCommand: ParsableCommand {
         controller.trialsAreRunning = true
         let scene = ButtonBoardScene(
             controller: controller, buttons: grid.buttons,
-            footer: TerminalFooter(keys: [("space", "trials on/off"), ("1-9", "press by touch"), ("q", "quit")]))
+            footer: TerminalFooter(keys: [("space", "trials on/off"), (controls == 1 ? "1" : "1-\(min(controls, 9))", "press by touch"),
+                                          ("q", "quit")]))
         let status: Int32
         do {
             status = try TerminalSession.run { session in
