@@ -3,14 +3,16 @@ import Foundation
 /// A tmux server of its own (a private socket, no config file) for
 /// driving a program in a detached pane; ``stop()`` ends the server.
 final class Tmux {
-    let socket = "noisetag-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// The server's socket, in a folder of its own that ``stop()`` removes.
+    let socket = FileManager.default.temporaryDirectory
+        .appendingPathComponent("noisetag-tmux-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path + "/socket"
     let session = "t"
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Runs `tmux -L socket -f /dev/null args…` for at most 10 s; returns
+    /// Runs `tmux -S socket -f /dev/null args…` for at most 10 s; returns
     /// its standard output.
     ///
     /// Spawned with an empty signal mask and default handlers: the test
@@ -20,7 +22,7 @@ final class Tmux {
     /// forks keeps its parent's descriptors open.
     @discardableResult
     func run(_ args: [String]) throws -> String {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString)").path
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("noisetag-tmux-\(UUID().uuidString)").path
         let outPath = base + ".out", errPath = base + ".err"
         defer {
             try? FileManager.default.removeItem(atPath: outPath)
@@ -41,7 +43,7 @@ final class Tmux {
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = (["tmux", "-L", socket, "-f", "/dev/null"] + args).map { strdup($0) }
+        let argv = (["tmux", "-S", socket, "-f", "/dev/null"] + args).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, argv + [nil], environ)
@@ -70,6 +72,8 @@ final class Tmux {
 
     /// Starts a detached session of `columns`×`rows` running `command`.
     func start(columns: Int, rows: Int, command: String) throws {
+        try FileManager.default.createDirectory(atPath: (socket as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try run(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", command])
     }
 
@@ -95,7 +99,10 @@ final class Tmux {
     }
 
     /// Ends the server and everything in it.
-    func stop() { _ = try? run(["kill-server"]) }
+    func stop() {
+        _ = try? run(["kill-server"])
+        try? FileManager.default.removeItem(atPath: (socket as NSString).deletingLastPathComponent)
+    }
 
     /// Polls `condition` every 50 ms for up to `timeout` seconds; true as soon as it holds.
     func wait(timeout: Double, until condition: () throws -> Bool) rethrows -> Bool {
