@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
         .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
         .library(name: "Decoding", targets: ["Decoding"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -42,10 +43,11 @@ let package = Package(
                 "NoiseTagging", "UtopiaProtocol", "CZeroMQ",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
+        .target(name: "TerminalUI", dependencies: ["NoiseTagging"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -56,6 +58,7 @@ let package = Package(
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,138 @@
+import NoiseTagging
+
+/// The header line's content: mode, trial and phase, decoder state, the
+/// leading control with its certainty as a bar against the threshold, and
+/// missed frames. A plain value the demo fills each frame; ``draw(on:row:)``
+/// paints it.
+///
+/// Drawn as: ` Test │ trial 3 flicker │ decoder connected │ 7 ████████░░|░ 0.81/0.90 │ missed 0`
+///
+/// ```swift
+/// var header = TerminalHeader(controller: controller, missedFrames: driver.missedFrames)
+/// header.leading = ("7", 0.81)
+/// header.draw(on: screen, row: 0)
+/// ```
+public struct TerminalHeader: Equatable {
+    /// The engine mode's name.
+    public var mode: String
+    /// The running trial's number, nil between trials.
+    public var trial: Int?
+    /// The running trial's phase name, nil between trials.
+    public var phase: String?
+    /// The decoder's state in words ("connected", "none", …).
+    public var decoder: String
+    /// The most likely control and its certainty (0…1), nil when unknown.
+    public var leading: (control: String, certainty: Double)?
+    /// `certaintyRequiredForPress`.
+    public var threshold: Double
+    /// Frames missed so far (late, skipped, or not written in time).
+    public var missedFrames: Int
+
+    /// Width of the certainty bar, cells.
+    public static let barWidth = 20
+    /// The header's background colour.
+    public static let background = TerminalRGB(red: 28, green: 35, blue: 51)
+    /// The header's text colour.
+    public static let foreground = TerminalRGB(red: 220, green: 225, blue: 235)
+    static let dim = TerminalRGB(red: 120, green: 130, blue: 150)
+    static let below = TerminalRGB(red: 230, green: 190, blue: 60)
+    static let above = TerminalRGB(red: 80, green: 200, blue: 100)
+    static let thresholdMark = TerminalRGB(red: 240, green: 80, blue: 80)
+
+    /// Creates a header from its parts.
+    ///
+    /// ```swift
+    /// let header = TerminalHeader(mode: "Test", trial: 3, phase: "flicker", decoder: "connected",
+    ///                             leading: ("7", 0.81), threshold: 0.9, missedFrames: 0)
+    /// ```
+    public init(mode: String, trial: Int?, phase: String?, decoder: String,
+                leading: (control: String, certainty: Double)?, threshold: Double, missedFrames: Int) {
+        self.mode = mode
+        self.trial = trial
+        self.phase = phase
+        self.decoder = decoder
+        self.leading = leading
+        self.threshold = threshold
+        self.missedFrames = missedFrames
+    }
+
+    /// Fills mode, trial, phase, decoder state and threshold from `controller`.
+    ///
+    /// ```swift
+    /// let header = TerminalHeader(controller: controller, missedFrames: driver.missedFrames)
+    /// ```
+    public init(controller: NoiseTagController, missedFrames: Int,
+                leading: (control: String, certainty: Double)? = nil) {
+        self.init(mode: controller.mode.rawValue,
+                  trial: controller.trialInProgress ? controller.trialsStarted : nil,
+                  phase: controller.currentPhase?.rawValue,
+                  decoder: controller.decoderConnection.rawValue,
+                  leading: leading,
+                  threshold: controller.settings.doubleFor(.certaintyRequiredForPress),
+                  missedFrames: missedFrames)
+    }
+
+    /// Equal when every field is (the leading control and certainty compared by value).
+    ///
+    /// ```swift
+    /// if header != lastHeader { redrawHeader() }
+    /// ```
+    public static func == (a: TerminalHeader, b: TerminalHeader) -> Bool {
+        a.mode == b.mode && a.trial == b.trial && a.phase == b.phase && a.decoder == b.decoder
+            && a.leading?.control == b.leading?.control && a.leading?.certainty == b.leading?.certainty
+            && a.threshold == b.threshold && a.missedFrames == b.missedFrames
+    }
+
+    /// Paints the header across `row` (clipped at the screen's edge).
+    ///
+    /// ```swift
+    /// header.draw(on: screen, row: 0)
+    /// ```
+    public func draw(on screen: TerminalScreen, row: Int) {
+        let bg = Self.background, fg = Self.foreground
+        screen.fill(CellRect(row: row, column: 0, width: screen.size.columns, height: 1), with: bg, foreground: fg)
+        var x = 1
+        func text(_ s: String, _ color: TerminalRGB = fg) {
+            x += screen.write(s, row: row, column: x, foreground: color, background: bg)
+        }
+        func separator() { text(" │ ", Self.dim) }
+        text(mode)
+        separator()
+        if let trial {
+            text("trial \(trial)")
+            if let phase { text(" " + phase) }
+        } else {
+            text("between trials", Self.dim)
+        }
+        separator()
+        text("decoder " + decoder)
+        separator()
+        if let leading {
+            text(leading.control + " ")
+            let certainty = min(max(leading.certainty.isFinite ? leading.certainty : 0, 0), 1)
+            let filled = Int((certainty * Double(Self.barWidth)).rounded())
+            let limit = threshold.isNaN ? 1 : min(max(threshold, 0), 1)
+            let mark = min(Self.barWidth - 1, Int((limit * Double(Self.barWidth)).rounded(.down)))
+            let barColor = certainty >= limit ? Self.above : Self.below
+            for cell in 0..<Self.barWidth {
+                let character: Unicode.Scalar = cell == mark ? "|" : (cell < filled ? "█" : "░")
+                let color = cell == mark ? Self.thresholdMark : (cell < filled ? barColor : Self.dim)
+                screen.put(character, row: row, column: x + cell, foreground: color, background: bg)
+            }
+            x += Self.barWidth
+            text(" " + Self.fixed2(certainty) + "/" + Self.fixed2(limit))
+        } else {
+            text("no prediction", Self.dim)
+        }
+        separator()
+        text("missed \(missedFrames)", missedFrames > 0 ? Self.below : fg)
+    }
+
+    /// `0.81` style, without Foundation's formatter (NaN shows as 0.00).
+    static func fixed2(_ value: Double) -> String {
+        guard !value.isNaN else { return "0.00" }
+        let hundredths = Int((min(max(value, 0), 9.99) * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
+}

@@ -1,0 +1,47 @@
+/// Something that reached the terminal session since the last frame: a
+/// key byte, a new window size, or a signal.
+///
+/// Keys arrive as raw bytes (the terminal is in raw mode): Ctrl-C is 3,
+/// and an escape sequence such as an arrow key arrives byte by byte.
+///
+/// ```swift
+/// for input in session.readInput() {
+///     if input.endsSession { return }
+///     if case .key(UInt8(ascii: " ")) = input { controller.trialsAreRunning.toggle() }
+/// }
+/// ```
+public enum TerminalInput: Equatable, Sendable {
+    /// One byte typed.
+    case key(UInt8)
+    /// The window has a new size.
+    case resized(TerminalSize)
+    /// SIGINT, SIGTERM or SIGHUP arrived.
+    case signal(TerminalSignal)
+
+    /// True for `q`, `Q`, Ctrl-C (byte 3) and the signals that end a session.
+    ///
+    /// ```swift
+    /// TerminalInput.key(3).endsSession   // true
+    /// ```
+    public var endsSession: Bool {
+        switch self {
+        case .key(let byte): return byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") || byte == 3
+        case .resized: return false
+        case .signal(let signal): return signal.endsSession
+        }
+    }
+
+    /// The process exit status when this input ends the session: 0 for a
+    /// key, 130 for Ctrl-C and SIGINT, 128 + the number for other signals.
+    ///
+    /// ```swift
+    /// TerminalInput.signal(.terminate).exitCode   // 143
+    /// ```
+    public var exitCode: Int32 {
+        switch self {
+        case .key(3): return TerminalSignal.interrupt.exitCode
+        case .key, .resized: return 0
+        case .signal(let signal): return signal.exitCode
+        }
+    }
+}

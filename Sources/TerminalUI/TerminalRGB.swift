@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NoiseTagging
+
+/// A 24-bit colour as a terminal shows it: one byte per channel.
+///
+/// ```swift
+/// let orange = TerminalRGB(red: 255, green: 136, blue: 0)
+/// let fromEngine = TerminalRGB(NoiseTagColor.white)   // 255, 255, 255
+/// ```
+public struct TerminalRGB: Equatable, Hashable, Sendable {
+    /// Red, 0…255.
+    public var red: UInt8
+    /// Green, 0…255.
+    public var green: UInt8
+    /// Blue, 0…255.
+    public var blue: UInt8
+
+    /// Creates a colour from its channels.
+    ///
+    /// ```swift
+    /// let red = TerminalRGB(red: 255, green: 0, blue: 0)
+    /// ```
+    @inline(__always)
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// The nearest 24-bit colour to an engine colour (channels rounded;
+    /// values outside 0…1 clamped, NaN as 0).
+    ///
+    /// ```swift
+    /// let gray = TerminalRGB(NoiseTagColor.gray)   // 128, 128, 128
+    /// ```
+    @inline(__always)
+    public init(_ color: NoiseTagColor) {
+        red = Self.channel(color.red)
+        green = Self.channel(color.green)
+        blue = Self.channel(color.blue)
+    }
+
+    @inline(__always)
+    private static func channel(_ value: Double) -> UInt8 {
+        guard value > 0 else { return 0 }   // also NaN
+        guard value < 1 else { return 255 }
+        return UInt8((value * 255).rounded())
+    }
+
+    /// WCAG relative luminance, 0 (black) … 1 (white).
+    ///
+    /// ```swift
+    /// TerminalRGB.white.relativeLuminance   // 1
+    /// ```
+    public var relativeLuminance: Double {
+        func linear(_ channel: UInt8) -> Double {
+            let c = Double(channel) / 255
+            return c <= 0.039_28 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    }
+
+    /// WCAG contrast ratio between two colours, 1 … 21.
+    ///
+    /// ```swift
+    /// TerminalRGB.black.contrastRatio(with: .white)   // 21
+    /// ```
+    public func contrastRatio(with other: TerminalRGB) -> Double {
+        let a = relativeLuminance, b = other.relativeLuminance
+        return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+    }
+
+    /// Black or white, whichever contrasts more with this colour: the text
+    /// colour for a label on a block of this colour.
+    ///
+    /// ```swift
+    /// TerminalRGB.white.contrastingText   // .black
+    /// TerminalRGB(red: 0, green: 0, blue: 255).contrastingText   // .white
+    /// ```
+    public var contrastingText: TerminalRGB {
+        contrastRatio(with: .black) >= contrastRatio(with: .white) ? .black : .white
+    }
+
+    /// `#000000`.
+    public static let black = TerminalRGB(red: 0, green: 0, blue: 0)
+    /// `#FFFFFF`.
+    public static let white = TerminalRGB(red: 255, green: 255, blue: 255)
+}

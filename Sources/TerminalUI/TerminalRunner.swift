@@ -1,0 +1,77 @@
+import NoiseTagging
+
+/// Runs a ``TerminalScene`` in a ``TerminalSession`` on a frame loop until
+/// `q`, Ctrl-C or an ending signal: reads input each frame (a resize
+/// redraws the whole screen at the new size), hands other keys to the
+/// scene, and draws either the scene or, when the window is smaller than
+/// the scene's minimum, a "terminal too small" message until it is
+/// enlarged.
+///
+/// ```swift
+/// let code = try TerminalSession.run { session in
+///     let runner = TerminalRunner(session: session, loop: FrameLoop(controller: controller, waiter: RealTimeFrameWaiter()))
+///     return runner.run(scene)
+/// }
+/// ```
+public final class TerminalRunner {
+    /// The session drawn into.
+    public let session: TerminalSession
+    /// The frame driver (its ``TerminalFrameDriver/missedFrames`` is the run's count).
+    public let driver: TerminalFrameDriver
+
+    /// Creates a runner for `session`, ticking `loop`'s controller every frame.
+    ///
+    /// ```swift
+    /// let runner = TerminalRunner(session: session, loop: loop)
+    /// ```
+    public init(session: TerminalSession, loop: FrameLoop) {
+        self.session = session
+        driver = TerminalFrameDriver(loop: loop, screen: TerminalScreen(size: session.size, colorMode: session.colorMode),
+                                     output: session.output)
+    }
+
+    /// Runs frames until the session ends or `shouldStop` returns true;
+    /// returns the exit status (0 for `q` or a stop, 130 for Ctrl-C,
+    /// 128 + n for signal n).
+    ///
+    /// ```swift
+    /// let status = runner.run(scene)   // then leave the session, then exit with it
+    /// ```
+    public func run(_ scene: TerminalScene, shouldStop: () -> Bool = { false }) -> Int32 {
+        while !shouldStop() {
+            for input in session.readInput() {
+                if input.endsSession { return input.exitCode }
+                switch input {
+                case .resized(let size): driver.screen.resize(to: size)
+                case .key(let byte): scene.handle(key: byte)
+                case .signal: break
+                }
+            }
+            driver.step { screen in
+                if screen.size.contains(scene.minimumSize) {
+                    scene.draw(on: screen, missedFrames: driver.missedFrames)
+                } else {
+                    Self.drawTooSmall(on: screen, needed: scene.minimumSize)
+                }
+            }
+        }
+        return 0
+    }
+
+    /// The waiting screen shown while the window is smaller than `needed`.
+    ///
+    /// ```swift
+    /// TerminalRunner.drawTooSmall(on: screen, needed: TerminalSize(columns: 40, rows: 16))
+    /// ```
+    public static func drawTooSmall(on screen: TerminalScreen, needed: TerminalSize) {
+        let bg = TerminalRGB(red: 40, green: 10, blue: 10), fg = TerminalRGB.white
+        screen.clear(to: TerminalCell(character: " ", foreground: fg, background: bg))
+        let lines = ["Terminal too small", "needs \(needed)", "has \(screen.size)", "enlarge it or press q"]
+        let top = max(0, (screen.size.rows - lines.count) / 2)
+        for (offset, line) in lines.enumerated() {
+            let width = line.unicodeScalars.count
+            screen.write(line, row: top + offset, column: max(0, (screen.size.columns - width) / 2),
+                         foreground: fg, background: bg)
+        }
+    }
+}
