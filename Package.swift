@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
         .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
         .library(name: "Decoding", targets: ["Decoding"]),
+        .library(name: "ZeroMQTransport", targets: ["ZeroMQTransport"]),
+        .library(name: "DecoderService", targets: ["DecoderService"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -36,16 +38,19 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]),
+        .target(name: "ZeroMQTransport", dependencies: ["CZeroMQ"]),
+        .target(name: "DecoderService", dependencies: ["Decoding", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport"]),
         .target(
             name: "DecoderBridge",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "CZeroMQ",
+                "NoiseTagging", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
                 "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding",
+                "ZeroMQTransport", "DecoderService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -55,7 +60,8 @@ let package = Package(
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "UtopiaProtocol"]),
-        .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol"]),
+        .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport"]),
+        .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
     ],
     swiftLanguageModes: [.v6]
 )
