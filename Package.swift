@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "UtopiaProtocol"]),
-        .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport"]),
+        .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
         .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
     ],
     swiftLanguageModes: [.v6]
