@@ -34,7 +34,7 @@ public final class DecoderServer: @unchecked Sendable {
     private let log: (@Sendable (String) -> Void)?
     private struct State {
         var statistics = DecoderServerStatistics()
-        var running = true
+        var running = false        // set once the thread starts: an init that throws has nothing to stop
         var stopping = false
     }
     private let state = Mutex(State())
@@ -43,7 +43,8 @@ public final class DecoderServer: @unchecked Sendable {
 
     /// Binds `endpoint` and starts the decoder's thread. `log` hears every
     /// LOG line the decoder sends (on the decoder's thread). Throws when the
-    /// socket cannot be made or bound.
+    /// socket cannot be made or bound, or when another decoder listens on
+    /// the same `ipc://` socket (EADDRINUSE).
     ///
     /// ```swift
     /// let server = try DecoderServer(endpoint: "inproc://decoder", context: context)
@@ -57,9 +58,13 @@ public final class DecoderServer: @unchecked Sendable {
         try socket.setOption(ZMQ_SNDHWM, Int32(10_000))
         try socket.setOption(ZMQ_RCVHWM, Int32(100_000))
         wake = try EventFD()
+        if DecoderEndpoint.isListening(endpoint) {
+            throw ZeroMQError(call: "zmq_bind", endpoint: endpoint, code: EADDRINUSE)     // another decoder serves it
+        }
         try socket.bind(endpoint)
         let thread = Thread { [unowned self] in self.run() }
         thread.name = "noisetag-decoder-server"
+        state.withLock { $0.running = true }
         thread.start()
     }
 

@@ -101,3 +101,20 @@ import ZeroMQTransport
         client.socket.close()
     }
 }
+
+/// Binding failures are errors, not hangs or crashes.
+@Suite struct DecoderServerBindingTests {
+    @Test func aSecondDecoderOnTheSameIpcSocketIsRefused() throws {
+        let folder = "/tmp/noisetag-bind-test-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let endpoint = "ipc://\(folder)/decoder.sock"
+        let first = try DecoderServer(endpoint: endpoint)
+        defer { first.stop() }
+        #expect(throws: ZeroMQError.self) { _ = try DecoderServer(endpoint: endpoint) }
+    }
+
+    @Test func aMalformedEndpointIsAnError() {
+        #expect(throws: ZeroMQError.self) { _ = try DecoderServer(endpoint: "carrier-pigeon://coop") }
+    }
+}
