@@ -55,6 +55,8 @@ public struct CalibrationJob: Sendable {
         let trials = (0..<h.nTrials).map { preprocessor.apply(toTrial: dataset.trial($0)) }
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
         let fitted: CalibratedDecoder
+        let clock = ContinuousClock()
+        let started = clock.now
         do {
             fitted = try CalibratedDecoder.fit(trials: trials, labels: dataset.labels.map(Int.init), codes: codes,
                                                sampleRate: h.fs, targetErrorRate: settings.targetErrorRate,
@@ -63,8 +65,10 @@ public struct CalibrationJob: Sendable {
             lines.append("calibration failed: \(error)")
             return CalibrationOutcome(decoder: nil, log: lines)
         }
-        lines.append(String(format: "calibration: %d trials of %.1f s, %d classes; latency %.0f ms",
-                            h.nTrials, Double(h.nSamples) / h.fs, h.nClasses, fitted.model.latency * 1000))
+        let elapsed = clock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        lines.append(String(format: "calibration: %d trials of %.1f s, %d classes; latency %.0f ms; fitted in %.2f s",
+                            h.nTrials, Double(h.nSamples) / h.fs, h.nClasses, fitted.model.latency * 1000, seconds))
         lines += crossValidation()
         lines.append(String(format: "recommended certaintyRequiredForPress %.6f (target error rate %.0f %%)",
                             fitted.recommendedCertainty, settings.targetErrorRate * 100))

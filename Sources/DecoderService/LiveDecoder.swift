@@ -299,11 +299,10 @@ public struct LiveDecoder: Sendable {
                 log("calibration trial dropped: no EEG covers it")
                 continue
             }
-            guard let targetRow = closed.objectIDs.firstIndex(of: 0) else {
+            guard closed.objectIDs.contains(0) else {
                 log("calibration trial dropped: its STIMULUSEVENTs carry no cued target (object 0)")
                 continue
             }
-            _ = targetRow
             let times = Array(history.times[first..<last])
             let eeg = history.raw.map { Array($0[first..<last]) }
             calibration.append(CalibrationTrial(eeg: eeg, objectIDs: closed.objectIDs,

@@ -4,7 +4,6 @@
 /// timeline's scale.
 struct LiveTrial: Sendable {
     let mode: DecoderMode
-    let newTargetStamp: Int32
     var start: Double?
     var lastEvent = 0.0
     var newestStamp: Int32
@@ -16,7 +15,6 @@ struct LiveTrial: Sendable {
 
     init(mode: DecoderMode, newTargetStamp: Int32) {
         self.mode = mode
-        self.newTargetStamp = newTargetStamp
         newestStamp = newTargetStamp
     }
 
