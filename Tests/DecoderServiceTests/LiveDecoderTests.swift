@@ -55,6 +55,14 @@ import UtopiaProtocol
             #expect(last.errorProbability < 0.05)
             #expect(predictions.allSatisfy { $0.errorProbability.isFinite })
         }
+        // The script is done: the user looks at nothing, and no prediction reaches the recommended certainty.
+        for _ in 0..<2 {
+            let before = session.sent.count
+            session.trial(seconds: 3)
+            let predictions = session.predictions(from: before)
+            #expect(!predictions.isEmpty)
+            #expect(predictions.allSatisfy { 1 - Double($0.errorProbability) < model.recommendedCertainty })
+        }
     }
 
     @Test func aCalibrationWithOneClassOnlyIsReportedAndFitsNoModel() {

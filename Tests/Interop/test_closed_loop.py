@@ -99,7 +99,8 @@ def test_calibrate_then_press_the_buttons_the_simulated_user_looks_at(noisetag_b
         correct = sum(1 for goal, got in zip(goals, outcomes[:GOALS]) if got == goal)
         idle_presses = [o for o in outcomes[GOALS:] if o is not None]
         summary = "calibration %s; threshold %s; presses %s for goals %s; idle %s" % (
-            [l for l in log if "accuracy" in l], [l for l in log if "recommended" in l],
+            [l for l in log if "calibration:" in l or "accuracy" in l or "curve" in l],
+            [l for l in log if "recommended" in l],
             outcomes[:GOALS], goals, outcomes[GOALS:])
         print(summary)
         assert any("cross-validated accuracy" in l for l in log), log
