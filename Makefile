@@ -27,6 +27,7 @@ python-deps: system-deps
 	@$(PYTHON) -c "import zmq" 2>/dev/null || $(PYTHON) -m pip install pyzmq
 	@$(PYTHON) -c "import pyntbci; assert pyntbci.__version__ == '1.9.0'" 2>/dev/null || $(PYTHON) -m pip install pyntbci==1.9.0
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install pytest
+	@$(PYTHON) -c "import brainflow" 2>/dev/null || $(PYTHON) -m pip install brainflow
 
 build: system-deps
 	$(SWIFT) build

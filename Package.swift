@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
         .library(name: "Decoding", targets: ["Decoding"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "ZeroMQTransport", targets: ["ZeroMQTransport"]),
+        .library(name: "DecoderService", targets: ["DecoderService"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -37,10 +39,12 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]),
+        .target(name: "ZeroMQTransport", dependencies: ["CZeroMQ"]),
+        .target(name: "DecoderService", dependencies: ["Decoding", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport"]),
         .target(
             name: "DecoderBridge",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "CZeroMQ",
+                "NoiseTagging", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(name: "TerminalUI", dependencies: ["NoiseTagging"]),
@@ -48,6 +52,7 @@ let package = Package(
             name: "noisetag",
             dependencies: [
                 "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding", "TerminalUI",
+                "ZeroMQTransport", "DecoderService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -57,7 +62,8 @@ let package = Package(
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "UtopiaProtocol"]),
-        .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol"]),
+        .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
+        .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import ZeroMQTransport
 import CZeroMQ
 import DequeModule
 import Foundation
@@ -35,6 +36,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// ```
     public static let sendHighWaterMark: Int32 = 10_000
     private let context: ZeroMQContext
+    private let ownsContext: Bool
     private let socket: ZeroMQSocket
     private let wake: EventFD
     /// What the engine thread and the I/O thread share.
@@ -75,12 +77,23 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// ```swift
     /// let link = try ZeroMQDecoderLink(endpoint: "tcp://127.0.0.1:5555", reconnectInterval: 1, connectTimeout: 5)
     /// ```
+    ///
+    /// With `context` (needed for an `inproc://` decoder in the same process,
+    /// which must share the context), ``close()`` does not wait for queued
+    /// frames: libzmq writes them out within the linger after the socket closes.
+    ///
+    /// ```swift
+    /// let context = ZeroMQContext()
+    /// let server = try DecoderServer(endpoint: "inproc://decoder", context: context)
+    /// let link = try ZeroMQDecoderLink(endpoint: "inproc://decoder", context: context)
+    /// ```
     public init(endpoint: String, reconnectInterval: Double = 0.1, connectTimeout: Double? = nil,
-                inboxCapacity: Int = 4096, outboundCapacity: Int = 8192) throws(ZeroMQError) {
+                inboxCapacity: Int = 4096, outboundCapacity: Int = 8192, context shared: ZeroMQContext? = nil) throws(ZeroMQError) {
         self.endpoint = endpoint
         state = Mutex(State(inbox: DecoderInbox(capacity: inboxCapacity)))
         self.outboundCapacity = outboundCapacity
-        context = ZeroMQContext()      // its own, so that close() can wait for the queued frames
+        ownsContext = shared == nil
+        context = shared ?? ZeroMQContext()      // its own by default, so that close() can wait for the queued frames
         socket = try ZeroMQSocket(context: context, type: .dealer)
         try socket.setOption(ZMQ_IMMEDIATE, Int32(1))          // no queueing for a decoder that is not there
         try socket.setOption(ZMQ_RECONNECT_IVL, Self.milliseconds(reconnectInterval))
@@ -190,7 +203,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         flushOutbound()
         try? socket.setOption(ZMQ_LINGER, Self.closeLingerMilliseconds)
         socket.close()
-        context.terminate()            // returns once the queued frames are written or the linger has passed
+        if ownsContext { context.terminate() }   // returns once the queued frames are written or the linger has passed
         finished.signal()
     }
 

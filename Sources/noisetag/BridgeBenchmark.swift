@@ -1,3 +1,4 @@
+import ZeroMQTransport
 import CZeroMQ
 import DecoderBridge
 import Foundation

@@ -1,3 +1,4 @@
+import ZeroMQTransport
 import ArgumentParser
 import DecoderBridge
 import Foundation

@@ -1,3 +1,4 @@
+import ZeroMQTransport
 import DecoderBridge
 import Foundation
 import Histogram

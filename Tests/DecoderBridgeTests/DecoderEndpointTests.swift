@@ -1,3 +1,4 @@
+import ZeroMQTransport
 import Foundation
 import Testing
 @testable import DecoderBridge

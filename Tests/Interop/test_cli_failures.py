@@ -89,3 +89,31 @@ def test_wrong_arguments_get_the_usage_text_and_exit_64(noisetag_bin, args):
     result = run(noisetag_bin, *args)
     assert result.returncode == 64, result.stderr
     assert "Usage: noisetag" in result.stderr.decode(errors="replace")
+
+
+def test_decoder_with_a_wrong_user_script_is_a_usage_error(noisetag_bin):
+    result = run(noisetag_bin, "decoder", "--simulate", "--user", "sideways")
+    assert result.returncode == 64, result.stderr
+    assert b"--user" in result.stderr
+
+
+def test_decoder_in_a_missing_folder_says_so_and_exits_1(noisetag_bin, tmp_path):
+    endpoint = "ipc://%s/missing/decoder.sock" % tmp_path
+    line = one_line_failure(run(noisetag_bin, "decoder", "--endpoint", endpoint), endpoint)
+    assert "does not exist" in line
+
+
+def test_a_second_decoder_on_the_same_socket_is_refused_and_sigterm_ends_the_first_cleanly(noisetag_bin, socket_folder):
+    endpoint = "ipc://%s/decoder.sock" % socket_folder
+    first = subprocess.Popen([noisetag_bin, "decoder", "--endpoint", endpoint, "--no-save"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert first.stdout.readline().startswith(b"decoder listening"), first.stderr.read()
+        line = one_line_failure(run(noisetag_bin, "decoder", "--endpoint", endpoint, "--no-save"), endpoint)
+        assert "in use" in line
+        first.terminate()
+        assert first.wait(10) == 0
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait(5)

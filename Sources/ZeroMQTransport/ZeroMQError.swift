@@ -13,6 +13,17 @@ public struct ZeroMQError: Error, Equatable, CustomStringConvertible {
     /// libzmq's errno.
     public let code: Int32
 
+    /// A failure with a known errno (for checks made outside libzmq).
+    ///
+    /// ```swift
+    /// throw ZeroMQError(call: "zmq_bind", endpoint: endpoint, code: EADDRINUSE)
+    /// ```
+    public init(call: String, endpoint: String?, code: Int32) {
+        self.call = call
+        self.endpoint = endpoint
+        self.code = code
+    }
+
     /// Captures `zmq_errno()` for a failed `call`.
     ///
     /// ```swift

@@ -83,6 +83,37 @@ public enum DecoderEndpoint {
         throw Problem(subject: trimmed, reason: "unknown transport; use ipc://PATH, tcp://HOST:PORT or inproc://NAME")
     }
 
+    /// True when something accepts connections on an `ipc://` endpoint's
+    /// socket file: a live decoder. libzmq replaces the file of an `ipc://`
+    /// endpoint when binding, so a second decoder would silently take the
+    /// first one's clients; a stale file left by a dead decoder refuses the
+    /// connection and may be bound over. Other transports answer false.
+    ///
+    /// ```swift
+    /// if DecoderEndpoint.isListening("ipc:///tmp/noisetag-1000/decoder.sock") { print("a decoder runs already") }
+    /// ```
+    public static func isListening(_ endpoint: String) -> Bool {
+        guard endpoint.hasPrefix("ipc:///") else { return false }
+        let path = Array(endpoint.dropFirst("ipc://".count).utf8)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.count < capacity else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.enumerated() { raw[i] = byte }
+            raw[path.count] = 0
+        }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return connected == 0
+    }
+
     /// Creates `folder` with mode 0700, or checks that an existing one is
     /// owned by this user and closed to others.
     static func ensurePrivateFolder(_ folder: String) throws(Problem) {

@@ -1,0 +1,108 @@
+import Decoding
+import UtopiaProtocol
+
+/// The decoder's simulated amplifier on the wire clock: its samples start at
+/// `origin` (wire ms) and it sees only the STIMULUSEVENTs the decoder
+/// receives; the simulated user looks where the ``GazeScript`` says, trial
+/// by trial.
+///
+/// ```swift
+/// var simulation = AmplifierSimulation(DecoderSimulation(snr: 0.05, seed: 1, gaze: .target), origin: WireClock.milliseconds())
+/// simulation.newTrial(at: stamp, calibrating: true)
+/// simulation.receive(event)
+/// let packets = simulation.packets(upTo: WireClock.milliseconds() - 60)
+/// ```
+public struct AmplifierSimulation: Sendable {
+    /// The header the simulated amplifier sends.
+    public let header: DataHeader
+    private var amplifier: SimulatedAmplifier
+    private let origin: Double
+    private let originStamp: Int32
+    private let packetSamples: Int
+    private let gaze: GazeScript
+    private var goalIndex = 0
+    private var lastGazeTime = 0.0
+    private var lastEventTime = 0.0
+
+    /// An amplifier whose sample 0 is at wire time `origin` (ms).
+    ///
+    /// ```swift
+    /// let simulation = AmplifierSimulation(settings, origin: WireClock.milliseconds())
+    /// ```
+    public init(_ simulation: DecoderSimulation, origin: Double) {
+        amplifier = SimulatedAmplifier(settings: simulation.amplifier,
+                                       subject: SimulatedSubject(seed: simulation.seed, channels: simulation.amplifier.channels),
+                                       seed: simulation.seed &+ 1)
+        self.origin = origin.rounded(.down)
+        originStamp = WireClock.stamp(origin)
+        packetSamples = max(1, simulation.packetSamples)
+        gaze = simulation.gaze
+        header = DataHeader(timestamp: originStamp, channelCount: Int32(simulation.amplifier.channels),
+                            sampleRate: Float(simulation.amplifier.sampleRate),
+                            labels: (1...simulation.amplifier.channels).map { "sim\($0)" })
+    }
+
+    /// The amplifier's own time (ms) of a wire timestamp.
+    private func localTime(_ stamp: Int32) -> Double { Double(stamp &- originStamp) }
+
+    /// A NEWTARGET at wire time `stamp`: in calibration the user looks at
+    /// the cued target (object 0); in prediction at the script's next goal, if any.
+    ///
+    /// ```swift
+    /// simulation.newTrial(at: newTarget.timestamp, calibrating: mode == .calibration)
+    /// ```
+    public mutating func newTrial(at stamp: Int32, calibrating: Bool) {
+        var target: UInt8?
+        if calibrating {
+            if gaze != .none { target = 0 }
+        } else if case .goals(let goals) = gaze, goalIndex < goals.count {
+            target = goals[goalIndex]
+            goalIndex += 1
+        }
+        look(at: target, stamp: stamp)
+    }
+
+    /// The user stops looking at anything (calibration or prediction ended).
+    ///
+    /// ```swift
+    /// simulation.lookAway(at: modeChange.timestamp)
+    /// ```
+    public mutating func lookAway(at stamp: Int32) { look(at: nil, stamp: stamp) }
+
+    private mutating func look(at target: UInt8?, stamp: Int32) {
+        let time = max(lastGazeTime, localTime(stamp), amplifier.nextSampleTime)
+        amplifier.user.look(at: target, from: time)
+        lastGazeTime = time
+    }
+
+    /// Shows the amplifier one frame; frames from before it started, or out of order, are skipped.
+    ///
+    /// ```swift
+    /// simulation.receive(StimulusEvent(timestamp: stamp, objIDs: [0, 1, 2], objStates: [1, 1, 0]))
+    /// ```
+    public mutating func receive(_ event: StimulusEvent) {
+        let time = localTime(event.timestamp)
+        guard time >= 0, time >= lastEventTime else { return }
+        lastEventTime = time
+        var shifted = event
+        shifted.timestamp = Int32(truncatingIfNeeded: Int64(time))
+        amplifier.receive(shifted)
+    }
+
+    /// The DATAPACKETs of every whole packet recorded before wire time `now` (ms), stamped on the wire clock.
+    ///
+    /// ```swift
+    /// for packet in simulation.packets(upTo: now - 60) { stream.receive(packet) }
+    /// ```
+    public mutating func packets(upTo now: Double) -> [DataPacket] {
+        let local = now - origin
+        var out: [DataPacket] = []
+        let period = 1000 / amplifier.settings.sampleRate
+        while amplifier.nextSampleTime + Double(packetSamples - 1) * period <= local, out.count < 400 {
+            var packet = amplifier.readPacket(samples: packetSamples)
+            packet.timestamp = packet.timestamp &+ originStamp
+            out.append(packet)
+        }
+        return out
+    }
+}

@@ -1,0 +1,110 @@
+import Decoding
+import Foundation
+
+/// A calibration to fit: the trials dataset the live decoder collected and
+/// its settings. ``run()`` saves the dataset (when a folder is set), fits a
+/// ``CalibratedDecoder``, cross-validates it for the LOG lines, and never
+/// throws: failures become LOG lines. It is a value, so it runs on any thread.
+///
+/// ```swift
+/// if let job = decoder.takeCalibrationJob() {
+///     let outcome = job.run()                      // on a worker thread
+///     replies += decoder.adopt(outcome, now: WireClock.milliseconds())
+/// }
+/// ```
+public struct CalibrationJob: Sendable {
+    /// The calibration trials, raw, with one class per distinct stimulus sequence shown.
+    public let dataset: TrialsDataset
+    /// The decoder's settings (target error rate, mains, prediction interval, where to save).
+    public let settings: DecoderServerSettings
+
+    /// A job for `dataset`.
+    ///
+    /// ```swift
+    /// let job = CalibrationJob(dataset: try TrialsDataset.read(from: folder), settings: DecoderServerSettings())
+    /// ```
+    public init(dataset: TrialsDataset, settings: DecoderServerSettings) {
+        self.dataset = dataset
+        self.settings = settings
+    }
+
+    /// Saves, fits and cross-validates.
+    ///
+    /// ```swift
+    /// let outcome = job.run()
+    /// outcome.log.forEach { print($0) }
+    /// ```
+    public func run() -> CalibrationOutcome {
+        var lines: [String] = []
+        let h = dataset.header
+        if let folder = settings.calibrationFolder {
+            let url = folder.appendingPathComponent("calibration-" + Self.folderStamp() + "-\(h.nTrials)trials", isDirectory: true)
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                try dataset.write(to: url)
+                lines.append("calibration saved: \(url.path)")
+            } catch {
+                lines.append("calibration not saved to \(url.path): \(error)")
+            }
+        }
+        guard Set(dataset.labels).count >= 2 else {
+            lines.append("calibration has one class only (every trial cued the same code): no model fitted")
+            return CalibrationOutcome(decoder: nil, log: lines)
+        }
+        let preprocessor = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: settings.lineFrequency)
+        let trials = (0..<h.nTrials).map { preprocessor.apply(toTrial: dataset.trial($0)) }
+        let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
+        let fitted: CalibratedDecoder
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            fitted = try CalibratedDecoder.fit(trials: trials, labels: dataset.labels.map(Int.init), codes: codes,
+                                               sampleRate: h.fs, targetErrorRate: settings.targetErrorRate,
+                                               updateInterval: settings.predictionInterval)
+        } catch {
+            lines.append("calibration failed: \(error)")
+            return CalibrationOutcome(decoder: nil, log: lines)
+        }
+        let elapsed = clock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        lines.append(String(format: "calibration: %d trials of %.1f s, %d classes; latency %.0f ms; fitted in %.2f s",
+                            h.nTrials, Double(h.nSamples) / h.fs, h.nClasses, fitted.model.latency * 1000, seconds))
+        lines += crossValidation()
+        lines.append(String(format: "recommended certaintyRequiredForPress %.6f (target error rate %.0f %%)",
+                            fitted.recommendedCertainty, settings.targetErrorRate * 100))
+        return CalibrationOutcome(decoder: fitted, log: lines)
+    }
+
+    /// Cross-validated accuracy and decoding curve (5 chronological folds), as LOG lines.
+    private func crossValidation() -> [String] {
+        let h = dataset.header
+        guard h.nTrials >= 5 else { return ["cross-validation needs at least 5 trials, \(h.nTrials) collected"] }
+        var evaluation = OfflineEvaluation()
+        evaluation.folds = 5
+        evaluation.lineFrequency = settings.lineFrequency
+        evaluation.targetErrorRate = settings.targetErrorRate
+        evaluation.updateInterval = settings.predictionInterval
+        let seconds = (Double(h.nSamples) / h.fs * 10).rounded(.down) / 10
+        evaluation.lengths = [0.5, 1, 2, 4].filter { $0 < seconds - 0.05 } + [seconds]
+        do {
+            let report = try evaluation.run(dataset)
+            var lines: [String] = []
+            if let full = report.rows.last {
+                lines.append(String(format: "cross-validated accuracy %.0f %% at %.1f s (%d trials, 5 folds)",
+                                    full.accuracy * 100, full.seconds, h.nTrials))
+            }
+            lines.append("decoding curve: " + report.rows.map { String(format: "%.1f s %.0f %%", $0.seconds, $0.accuracy * 100) }
+                .joined(separator: ", "))
+            return lines
+        } catch {
+            return ["cross-validation failed: \(error)"]
+        }
+    }
+
+    private static func folderStamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
+        return formatter.string(from: Date())
+    }
+}

@@ -1,0 +1,12 @@
+/// A finished calibration trial: raw EEG from its first STIMULUSEVENT to one
+/// frame after its last, and each object's stimulus state at each sample.
+struct CalibrationTrial: Sendable {
+    /// Channels × samples, raw.
+    let eeg: [[Double]]
+    /// The objects of the trial's STIMULUSEVENTs; 0 is the cued target.
+    let objectIDs: [UInt8]
+    /// Objects × samples.
+    let states: [[UInt8]]
+
+    var sampleCount: Int { eeg.first?.count ?? 0 }
+}

@@ -1,0 +1,193 @@
+import CZeroMQ
+import Foundation
+import Synchronization
+import UtopiaProtocol
+import ZeroMQTransport
+
+/// The live reference decoder on the bridge: binds a ZeroMQ ROUTER on an
+/// endpoint and serves every engine and acquisition client that connects
+/// (`Protocols/decoder-bridge.md`). One thread owns the socket; ``stop()``
+/// reaches it through an eventfd polled in the same `zmq_poll`. It answers
+/// each new peer with a HEARTBEAT, sends heartbeats every second, honours
+/// each peer's SUBSCRIBE, forgets silent peers, confirms modes, and runs a
+/// ``LiveDecoder`` on what arrives. The same type runs in its own process
+/// (`noisetag decoder`) or on a thread of another program (`inproc://` with
+/// the same ``ZeroMQContext``, or `ipc://`).
+///
+/// ```swift
+/// var settings = DecoderServerSettings()
+/// settings.simulation = DecoderSimulation(snr: 0.05, seed: 1, gaze: .target)
+/// let server = try DecoderServer(endpoint: "ipc:///tmp/noisetag-1000/decoder.sock", settings: settings) { line in
+///     print(line)
+/// }
+/// // … engines connect, calibrate, predict …
+/// server.stop()
+/// ```
+// @unchecked: `socket` is not Sendable, but only the I/O thread touches it after init; shared state is in `state`.
+public final class DecoderServer: @unchecked Sendable {
+    /// The endpoint bound.
+    public let endpoint: String
+    /// The settings it runs with.
+    public let settings: DecoderServerSettings
+    private let socket: ZeroMQSocket
+    private let wake: EventFD
+    private let log: (@Sendable (String) -> Void)?
+    private struct State {
+        var statistics = DecoderServerStatistics()
+        var running = false        // set once the thread starts: an init that throws has nothing to stop
+        var stopping = false
+    }
+    private let state = Mutex(State())
+    private let finished = DispatchSemaphore(value: 0)
+    private let mailbox = FitMailbox()
+
+    /// Binds `endpoint` and starts the decoder's thread. `log` hears every
+    /// LOG line the decoder sends (on the decoder's thread). Throws when the
+    /// socket cannot be made or bound, or when another decoder listens on
+    /// the same `ipc://` socket (EADDRINUSE).
+    ///
+    /// ```swift
+    /// let server = try DecoderServer(endpoint: "inproc://decoder", context: context)
+    /// ```
+    public init(endpoint: String, settings: DecoderServerSettings = DecoderServerSettings(),
+                context: ZeroMQContext = .shared, log: (@Sendable (String) -> Void)? = nil) throws(ZeroMQError) {
+        self.endpoint = endpoint
+        self.settings = settings
+        self.log = log
+        socket = try ZeroMQSocket(context: context, type: .router)
+        try socket.setOption(ZMQ_SNDHWM, Int32(10_000))
+        try socket.setOption(ZMQ_RCVHWM, Int32(100_000))
+        wake = try EventFD()
+        if DecoderEndpoint.isListening(endpoint) {
+            throw ZeroMQError(call: "zmq_bind", endpoint: endpoint, code: EADDRINUSE)     // another decoder serves it
+        }
+        try socket.bind(endpoint)
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "noisetag-decoder-server"
+        state.withLock { $0.running = true }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops the thread and closes the socket; later calls do nothing.
+    ///
+    /// ```swift
+    /// server.stop()
+    /// ```
+    public func stop() {
+        let wasRunning = state.withLock { state in
+            defer { state.stopping = true }
+            return state.running && !state.stopping
+        }
+        guard wasRunning else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    /// A snapshot of the counters.
+    ///
+    /// ```swift
+    /// if server.statistics.peers > 0 { print("an engine is connected") }
+    /// ```
+    public var statistics: DecoderServerStatistics { state.withLock { $0.statistics } }
+
+    /// Fits on a worker thread so that heartbeats, predictions and signal
+    /// quality go on meanwhile; the outcome comes back through `state` and a wake-up.
+    private func startFit(_ job: CalibrationJob) {
+        let thread = Thread { [mailbox, wake] in
+            mailbox.post(job.run())
+            wake.signal()
+        }
+        thread.name = "noisetag-decoder-fit"
+        thread.start()
+    }
+
+    // MARK: The decoder's thread
+
+    private func run() {
+        var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds())
+        var peers = PeerTable()
+        var counters = DecoderServerStatistics()
+        var lastMalformedLog = -Double.infinity
+        var malformedSinceLog = 0
+        var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+                     zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+
+        func send(_ frame: [UInt8], to identity: [UInt8]) {
+            let ok = (try? socket.send(identity, more: true, dontWait: true)) == true
+                && (try? socket.send(frame, dontWait: true)) == true
+            if ok { counters.sent += 1 } else { counters.unsent += 1 }
+        }
+        func broadcast(_ messages: [UtopiaMessage]) {
+            for message in messages {
+                if case .log(let line) = message { log?(line.message) }
+                let frame = UtopiaCodec.encode(message)
+                for identity in peers.peers.keys where peers.wants(identity, message.messageID) { send(frame, to: identity) }
+            }
+        }
+        func serverLog(_ text: String, now: Double) {
+            broadcast([.log(Log(timestamp: WireClock.stamp(now), message: "decoder: " + text))])
+        }
+
+        while !state.withLock({ $0.stopping }) {
+            _ = zmq_poll(&items, 2, 10)
+            if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
+            var now = WireClock.milliseconds()
+            while let first = try? socket.receive(dontWait: true) {
+                let identity = first.bytes
+                var frames: [[UInt8]] = []
+                var more = first.more
+                while more, let part = try? socket.receive(dontWait: true) {
+                    if !part.bytes.isEmpty { frames.append(part.bytes) }
+                    more = part.more
+                }
+                now = WireClock.milliseconds()
+                if peers.heard(from: identity, at: now) {
+                    send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder ready"))),
+                         to: identity)
+                }
+                for frame in frames {
+                    switch UtopiaCodec.decodeResult(frame: frame) {
+                    case .failure(let error):
+                        counters.malformedFrames += 1
+                        malformedSinceLog += 1
+                        if now - lastMalformedLog >= 1000 {
+                            serverLog("malformed frame of \(frame.count) bytes dropped: \(error)"
+                                      + (malformedSinceLog > 1 ? " (\(malformedSinceLog) since the last report)" : ""), now: now)
+                            lastMalformedLog = now
+                            malformedSinceLog = 0
+                        }
+                    case .success(let messages):
+                        counters.received += messages.count
+                        for message in messages {
+                            if case .subscribe(let subscription) = message {
+                                peers.subscribe(identity, to: subscription.messageIDs)
+                            }
+                            broadcast(decoder.receive(message, now: now))
+                        }
+                    }
+                }
+            }
+            now = WireClock.milliseconds()
+            broadcast(decoder.advance(now: now))
+            if let job = decoder.takeCalibrationJob() { startFit(job) }
+            for outcome in mailbox.take() {
+                broadcast(decoder.adopt(outcome, now: WireClock.milliseconds()))
+            }
+            let beat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder \(decoder.mode.rawValue)")))
+            for identity in peers.dueHeartbeats(at: now, interval: settings.heartbeatInterval * 1000) { send(beat, to: identity) }
+            _ = peers.forgetSilent(at: now, timeout: settings.peerTimeout * 1000)
+            counters.peers = peers.peers.count
+            counters.predictions = decoder.predictionsSent
+            counters.calibrations = decoder.calibrationsFitted
+            counters.mode = decoder.mode
+            counters.recommendedCertainty = decoder.model?.recommendedCertainty
+            state.withLock { $0.statistics = counters }
+        }
+        socket.close()
+        // A fit still running finishes on its own thread; its outcome is dropped.
+        state.withLock { $0.running = false }
+        finished.signal()
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// How the live decoder behaves: its timings, where calibrations are saved,
+/// and whether it simulates its own amplifier.
+///
+/// ```swift
+/// var settings = DecoderServerSettings()
+/// settings.predictionInterval = 0.1
+/// settings.calibrationFolder = URL(fileURLWithPath: "/home/me/.noisetag/recordings/decoder-calibrations")
+/// settings.simulation = DecoderSimulation(snr: 0.05, seed: 1, gaze: .target)
+/// let server = try DecoderServer(endpoint: "ipc:///tmp/noisetag-1000/decoder.sock", settings: settings)
+/// ```
+public struct DecoderServerSettings: Equatable, Sendable {
+    /// Seconds between PREDICTEDTARGETPROB/DIST updates during a prediction trial.
+    public var predictionInterval = 0.1
+    /// Seconds between SIGNALQUALITY messages.
+    public var qualityInterval = 0.5
+    /// Seconds between heartbeats to each peer.
+    public var heartbeatInterval = 1.0
+    /// Seconds of silence after which a peer is forgotten.
+    public var peerTimeout = 3.0
+    /// The error rate the recommended certainty threshold aims at.
+    public var targetErrorRate = 0.05
+    /// Mains frequency of the notch filter and the signal-quality estimate, Hz.
+    public var lineFrequency = 50.0
+    /// Where each calibration is saved as a trials dataset (`Protocols/dataset.md`); nil saves none.
+    public var calibrationFolder: URL?
+    /// The built-in simulated amplifier; nil takes EEG from acquisition clients.
+    public var simulation: DecoderSimulation?
+
+    /// The defaults: predictions every 100 ms, quality at 2 Hz, heartbeats every second, 3 s timeout.
+    ///
+    /// ```swift
+    /// let settings = DecoderServerSettings()
+    /// ```
+    public init() {}
+}

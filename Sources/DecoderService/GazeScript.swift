@@ -1,0 +1,35 @@
+/// Where the built-in simulated user looks, trial by trial. In calibration
+/// every script looks at the cued target (object ID 0, whose state copies
+/// the cued object's); in prediction trials only ``goals(_:)`` looks
+/// anywhere, at the listed object IDs in successive trials, then at nothing.
+///
+/// ```swift
+/// var settings = DecoderServerSettings()
+/// settings.simulation = DecoderSimulation(snr: 0.05, seed: 1, gaze: .goals([3, 1, 4]))
+/// ```
+public enum GazeScript: Equatable, Sendable {
+    /// The cued target in calibration; nothing in prediction trials.
+    case target
+    /// Nothing ever: an idle user.
+    case none
+    /// The cued target in calibration; these object IDs in successive prediction trials, then nothing.
+    case goals([UInt8])
+
+    /// Reads the command line's form: `target`, `none` or `goal:3,1,4`.
+    ///
+    /// ```swift
+    /// GazeScript(argument: "goal:3,1,4")   // .goals([3, 1, 4])
+    /// GazeScript(argument: "sideways")     // nil
+    /// ```
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "target": self = .target
+        case "none", "idle": self = .none
+        default:
+            guard argument.lowercased().hasPrefix("goal:") else { return nil }
+            let ids = argument.dropFirst(5).split(separator: ",").map { UInt8($0.trimmingCharacters(in: .whitespaces)) }
+            guard !ids.isEmpty, ids.allSatisfy({ $0 != nil && $0! > 0 }) else { return nil }
+            self = .goals(ids.map { $0! })
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// One trial as the live decoder follows it: opened by a NEWTARGET, started
+/// by its first STIMULUSEVENT (whose objects it keeps), ended by the next
+/// NEWTARGET or mode change. Times are wire milliseconds on the stimulus
+/// timeline's scale.
+struct LiveTrial: Sendable {
+    let mode: DecoderMode
+    var start: Double?
+    var lastEvent = 0.0
+    var newestStamp: Int32
+    var objectIDs: [UInt8] = []
+    var closedAt: Double?
+    var scorer: TrialScorer?
+    var lastScoredTime = -Double.infinity
+    var scoredSincePrediction = false
+
+    init(mode: DecoderMode, newTargetStamp: Int32) {
+        self.mode = mode
+        newestStamp = newTargetStamp
+    }
+
+    /// One display frame after the last event: the trial's samples end here.
+    var end: Double { lastEvent + 1000.0 / 60 }
+}

@@ -1,0 +1,70 @@
+/// Scores a live trial whose stimulus is learnt as it is shown: the Pearson
+/// correlation between the spatially filtered EEG and each object's
+/// template, from running sums. Unlike `IncrementalScorer` (templates known
+/// in advance), each update brings the templates' values for its own
+/// samples, so work per update is proportional to the new samples.
+///
+/// ```swift
+/// var scorer = TrialScorer(spatialFilter: model.spatialFilter, objects: 9)
+/// scorer.append(chunk, templates: templatesForChunk)   // channels × m, objects × m
+/// let scores = scorer.scores()
+/// ```
+public struct TrialScorer: Sendable {
+    /// Samples seen so far.
+    public private(set) var sampleCount = 0
+    private let spatialFilter: [Double]
+    private var sumX = 0.0, sumXX = 0.0
+    private var sumT: [Double], sumTT: [Double], sumXT: [Double]
+
+    /// A scorer for a trial over `objects` objects.
+    ///
+    /// ```swift
+    /// var scorer = TrialScorer(spatialFilter: w, objects: 4)
+    /// ```
+    public init(spatialFilter: [Double], objects: Int) {
+        self.spatialFilter = spatialFilter
+        sumT = [Double](repeating: 0, count: objects)
+        sumTT = sumT
+        sumXT = sumT
+    }
+
+    /// Adds `chunk` (channels × m, preprocessed) with each object's template over the same m samples.
+    ///
+    /// ```swift
+    /// scorer.append([[0.1, 0.2]], templates: [[1, 0], [0, 1]])
+    /// ```
+    public mutating func append(_ chunk: [[Double]], templates: [[Double]]) {
+        precondition(chunk.count == spatialFilter.count && templates.count == sumT.count, "one row per channel and per object")
+        let m = chunk.first?.count ?? 0
+        for i in 0..<m {
+            var x = 0.0
+            for c in 0..<spatialFilter.count { x += spatialFilter[c] * chunk[c][i] }
+            sumX += x
+            sumXX += x * x
+            for k in 0..<templates.count {
+                let t = templates[k][i]
+                sumT[k] += t
+                sumTT[k] += t * t
+                sumXT[k] += x * t
+            }
+        }
+        sampleCount += m
+    }
+
+    /// The correlation with each object's template (0 while undefined; never NaN).
+    ///
+    /// ```swift
+    /// let best = scorer.scores().enumerated().max { $0.element < $1.element }?.offset
+    /// ```
+    public func scores() -> [Double] {
+        let n = Double(sampleCount)
+        let varX = n * sumXX - sumX * sumX
+        return (0..<sumT.count).map { k in
+            let varT = n * sumTT[k] - sumT[k] * sumT[k]
+            let denominator = (varX * varT).squareRoot()
+            guard denominator > 0, denominator.isFinite else { return 0 }
+            let r = (n * sumXT[k] - sumX * sumT[k]) / denominator
+            return r.isFinite ? r : 0
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import CZeroMQ
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Linux eventfd: other threads `signal()` it, the socket's owner thread
+/// polls its descriptor in the same `zmq_poll` as the socket and `drain()`s it.
+/// Only its descriptor is stored, so it is safe to share between threads.
+///
+/// ```swift
+/// let wake = try EventFD()
+/// var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+///              zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+/// _ = zmq_poll(&items, 2, 200)          // another thread's wake.signal() ends the wait
+/// if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
+/// ```
+public final class EventFD: Sendable {
+    /// The file descriptor to poll for reading.
+    ///
+    /// ```swift
+    /// let item = zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)
+    /// ```
+    public let descriptor: Int32
+
+    /// A non-blocking, close-on-exec eventfd.
+    ///
+    /// ```swift
+    /// let wake = try EventFD()
+    /// ```
+    public init() throws(ZeroMQError) {
+        descriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard descriptor >= 0 else { throw ZeroMQError(call: "eventfd", endpoint: nil, code: errno) }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Makes the descriptor readable: wakes the thread polling it. Any thread may call it.
+    ///
+    /// ```swift
+    /// queue.withLock { $0.append(frame) }; wake.signal()
+    /// ```
+    public func signal() {
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)
+    }
+
+    /// Resets the descriptor after a wake-up (the polling thread calls it).
+    ///
+    /// ```swift
+    /// if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
+    /// ```
+    public func drain() {
+        var value: UInt64 = 0
+        _ = read(descriptor, &value, 8)
+    }
+}

@@ -1,0 +1,53 @@
+import DecoderService
+import Foundation
+import Testing
+import UtopiaProtocol
+import ZeroMQTransport
+@testable import DecoderBridge
+import NoiseTagging
+
+/// The live decoder embedded in the engine's process: a `DecoderServer` on a
+/// thread and the engine's `ZeroMQDecoderLink`, over `inproc://` in one
+/// context and over `ipc://`, through the same ZeroMQ code as two processes.
+@Suite("Embedded decoder", .serialized)
+struct EmbeddedDecoderTests {
+    func handshake(_ link: ZeroMQDecoderLink) -> [UtopiaMessage] {
+        var received: [UtopiaMessage] = []
+        _ = eventually(timeout: 10) {
+            link.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTMHLQ")))
+            link.send(.heartbeat(Heartbeat(timestamp: 1)))
+            link.send(.modeChange(ModeChange(timestamp: 2, newMode: "Calibration.supervised")))
+            usleep(20_000)
+            received += link.receive().map(\.message)
+            return received.contains { if case .modeChange(let m) = $0 { return m.newMode == "Calibration.supervised" } else { return false } }
+        }
+        return received
+    }
+
+    @Test("over inproc:// the engine's link is greeted and its mode confirmed")
+    func inproc() throws {
+        let context = ZeroMQContext()
+        let server = try DecoderServer(endpoint: "inproc://embedded-decoder", context: context)
+        let link = try ZeroMQDecoderLink(endpoint: "inproc://embedded-decoder", context: context)
+        let received = handshake(link)
+        #expect(received.contains { if case .heartbeat(let h) = $0 { return h.stateMessage == "decoder ready" } else { return false } })
+        #expect(received.contains { if case .modeChange(let m) = $0 { return m.newMode == "Calibration.supervised" } else { return false } })
+        link.close()
+        server.stop()
+        #expect(server.statistics.mode == .calibration)
+    }
+
+    @Test("over ipc:// the same, and the server stops while the link is still connected")
+    func ipc() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nt-embedded-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let endpoint = "ipc://\(folder.path)/decoder.sock"
+        let server = try DecoderServer(endpoint: endpoint)
+        let link = try ZeroMQDecoderLink(endpoint: endpoint)
+        defer { link.close() }
+        let received = handshake(link)
+        #expect(received.contains { if case .modeChange(let m) = $0 { return m.newMode == "Calibration.supervised" } else { return false } })
+        server.stop()
+    }
+}

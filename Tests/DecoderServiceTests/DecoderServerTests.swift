@@ -1,0 +1,120 @@
+import CZeroMQ
+import DecoderService
+import Foundation
+import Testing
+import UtopiaProtocol
+import ZeroMQTransport
+
+/// The decoder server on a real ROUTER socket, embedded in this process over
+/// `inproc://` (same context) and `ipc://`: handshake, subscriptions, mode
+/// confirmation, malformed frames, and a clean stop.
+@Suite(.serialized) struct DecoderServerTests {
+    /// A DEALER client that collects what the decoder sends, with bounded waits.
+    final class Client {
+        let socket: ZeroMQSocket
+        var received: [UtopiaMessage] = []
+
+        init(context: ZeroMQContext, endpoint: String) throws {
+            socket = try ZeroMQSocket(context: context, type: .dealer)
+            try socket.connect(endpoint)
+        }
+
+        func send(_ message: UtopiaMessage) throws { try socket.send(UtopiaCodec.encode(message)) }
+
+        /// Receives until `done` holds or `seconds` pass; returns `done`'s last answer.
+        @discardableResult
+        func receive(for seconds: Double, until done: ([UtopiaMessage]) -> Bool = { _ in false }) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if let frame = try? socket.receive(dontWait: true) {
+                    received += (try? UtopiaCodec.decode(frame: frame.bytes)) ?? []
+                    if done(received) { return true }
+                } else {
+                    usleep(2_000)
+                }
+            }
+            return done(received)
+        }
+
+        func ids() -> Set<Character> { Set(received.map { Character(UnicodeScalar($0.messageID)) }) }
+    }
+
+    static func simulated() -> DecoderServerSettings {
+        var settings = DecoderServerSettings()
+        settings.simulation = DecoderSimulation(snr: 0.05, seed: 2, gaze: .target)
+        return settings
+    }
+
+    @Test func aNewPeerIsGreetedAndGetsOnlyWhatItSubscribedTo() throws {
+        let context = ZeroMQContext()
+        let server = try DecoderServer(endpoint: "inproc://decoder-greeting", settings: Self.simulated(), context: context)
+        defer { server.stop() }
+        let engine = try Client(context: context, endpoint: "inproc://decoder-greeting")
+        let quiet = try Client(context: context, endpoint: "inproc://decoder-greeting")
+        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTMHLQ")))
+        try engine.send(.heartbeat(Heartbeat(timestamp: 1)))
+        try quiet.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "H")))
+        try quiet.send(.heartbeat(Heartbeat(timestamp: 1)))
+        let greeted = engine.receive(for: 5) { $0.contains { if case .heartbeat = $0 { return true } else { return false } } }
+        #expect(greeted)
+        try engine.send(.modeChange(ModeChange(timestamp: 2, newMode: "ElectrodeMeasurement")))
+        let confirmed = engine.receive(for: 5) { messages in
+            messages.contains { if case .modeChange(let m) = $0 { return m.newMode == "ElectrodeMeasurement" } else { return false } }
+                && messages.contains { if case .signalQuality(let q) = $0 { return q.quality.count == 8 } else { return false } }
+        }
+        #expect(confirmed)
+        quiet.receive(for: 1.2)
+        #expect(quiet.ids() == ["H"])
+        #expect(quiet.received.filter { if case .heartbeat = $0 { return true } else { return false } }.count >= 2)
+    }
+
+    @Test func aMalformedFrameIsDroppedLoggedAndTheDecoderGoesOn() throws {
+        let context = ZeroMQContext()
+        let server = try DecoderServer(endpoint: "inproc://decoder-malformed", settings: DecoderServerSettings(), context: context)
+        defer { server.stop() }
+        let engine = try Client(context: context, endpoint: "inproc://decoder-malformed")
+        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "MHL")))
+        try engine.socket.send([0x45, 0x00, 0x03, 0x00, 1, 2, 3])          // STIMULUSEVENT too short
+        try engine.socket.send([0x5A, 0x00, 0x00, 0x00])                   // unknown id
+        try engine.send(.modeChange(ModeChange(timestamp: 2, newMode: "idle")))
+        let logged = engine.receive(for: 5) { messages in
+            messages.contains { if case .log(let l) = $0 { return l.message.contains("malformed frame") } else { return false } }
+                && messages.contains { if case .modeChange(let m) = $0 { return m.newMode == "idle" } else { return false } }
+        }
+        #expect(logged)
+        #expect(server.statistics.malformedFrames == 2)
+    }
+
+    @Test func theServerRunsOnIpcAndStopsCleanly() throws {
+        let folder = "/tmp/noisetag-server-test-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let endpoint = "ipc://\(folder)/decoder.sock"
+        let server = try DecoderServer(endpoint: endpoint, settings: Self.simulated())
+        let client = try Client(context: .shared, endpoint: endpoint)
+        try client.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "HQ")))
+        let answered = client.receive(for: 5) { $0.contains { if case .signalQuality = $0 { return true } else { return false } } }
+        #expect(answered)
+        #expect(server.statistics.peers == 1)
+        server.stop()
+        server.stop()     // a second stop does nothing
+        client.socket.close()
+    }
+}
+
+/// Binding failures are errors, not hangs or crashes.
+@Suite struct DecoderServerBindingTests {
+    @Test func aSecondDecoderOnTheSameIpcSocketIsRefused() throws {
+        let folder = "/tmp/noisetag-bind-test-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let endpoint = "ipc://\(folder)/decoder.sock"
+        let first = try DecoderServer(endpoint: endpoint)
+        defer { first.stop() }
+        #expect(throws: ZeroMQError.self) { _ = try DecoderServer(endpoint: endpoint) }
+    }
+
+    @Test func aMalformedEndpointIsAnError() {
+        #expect(throws: ZeroMQError.self) { _ = try DecoderServer(endpoint: "carrier-pigeon://coop") }
+    }
+}

@@ -1,0 +1,99 @@
+import Decoding
+import DecoderService
+import Foundation
+import Testing
+import UtopiaProtocol
+
+/// The live decoder on virtual time: it confirms modes, calibrates on the
+/// trials it is shown, predicts the object the simulated user looks at, and
+/// copes with bad input without ever sending NaN.
+@Suite struct LiveDecoderTests {
+    static func simulated(_ gaze: GazeScript) -> DecoderServerSettings {
+        var settings = DecoderServerSettings()
+        settings.simulation = DecoderSimulation(snr: 0.05, seed: 3, gaze: gaze)
+        return settings
+    }
+
+    @Test func aSupportedModeIsConfirmedWithTheSameTextAndAnUnknownOneIsNot() {
+        var session = VirtualSession(settings: DecoderServerSettings())
+        session.mode("Calibration.supervised")
+        session.mode("Predict.static")
+        session.mode("Juggling")
+        let echoes = session.sent.compactMap { if case .modeChange(let m) = $0 { return m.newMode } else { return nil } }
+        #expect(echoes == ["Calibration.supervised", "Predict.static"])
+        #expect(session.decoder.mode == .prediction)
+        #expect(session.logs().contains { $0.contains("\"Juggling\" is not supported") })
+    }
+
+    @Test func calibrationThenPredictionFindsTheObjectTheUserLooksAt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var settings = Self.simulated(.goals([2, 4, 1]))
+        settings.calibrationFolder = folder
+        var session = VirtualSession(settings: settings)
+        session.mode("Calibration.supervised")
+        for t in 0..<8 { session.trial(seconds: 2, cued: t % 4 + 1) }
+        session.mode("Prediction.static")
+        session.wait(200)
+        let model = try #require(session.decoder.model)
+        #expect(abs(model.model.latency - 0.040) <= 0.004)
+        let thresholds = session.sent.compactMap { if case .certaintyThreshold(let t) = $0 { return t.threshold } else { return nil } }
+        #expect(thresholds.count == 1 && thresholds[0] >= 0.5 && thresholds[0] <= 1)
+        #expect(session.logs().contains { $0.contains("cross-validated accuracy") })
+        #expect(session.logs().contains { $0.contains("decoding curve") })
+        let saved = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(saved.count == 1)
+        let dataset = try TrialsDataset.read(from: folder.appendingPathComponent(saved[0]))
+        #expect(dataset.header.nTrials == 8 && dataset.header.nClasses == 4)
+
+        for goal in [2, 4, 1] {
+            let before = session.sent.count
+            session.trial(seconds: 2)
+            let predictions = session.predictions(from: before)
+            let last = try #require(predictions.last)
+            #expect(last.objID == Int8(goal))
+            #expect(last.errorProbability < 0.05)
+            #expect(predictions.allSatisfy { $0.errorProbability.isFinite })
+        }
+        // The script is done: the user looks at nothing, and no prediction reaches the recommended certainty.
+        for _ in 0..<2 {
+            let before = session.sent.count
+            session.trial(seconds: 3)
+            let predictions = session.predictions(from: before)
+            #expect(!predictions.isEmpty)
+            #expect(predictions.allSatisfy { 1 - Double($0.errorProbability) < model.recommendedCertainty })
+        }
+    }
+
+    @Test func aCalibrationWithOneClassOnlyIsReportedAndFitsNoModel() {
+        var session = VirtualSession(settings: Self.simulated(.target))
+        session.mode("Calibration.supervised")
+        for _ in 0..<3 { session.trial(seconds: 1, cued: 2) }
+        // Every trial cued object 2: one class.
+        session.mode("idle")
+        session.wait(200)
+        #expect(session.decoder.model == nil)
+        #expect(session.logs().contains { $0.contains("one class only") })
+        #expect(!session.sent.contains { if case .certaintyThreshold = $0 { return true } else { return false } })
+    }
+
+    @Test func badAcquisitionInputIsCountedAndLoggedAndNeverCrashes() {
+        var session = VirtualSession(settings: DecoderServerSettings())
+        session.send(.dataPacket(DataPacket(timestamp: 1, samples: [[1, 2]])))                       // before any header
+        session.send(.dataHeader(DataHeader(timestamp: 0, channelCount: 2, sampleRate: 250, labels: [])))
+        session.send(.dataPacket(DataPacket(timestamp: 100, samples: [[1, 2, 3]])))                  // 3 channels, header says 2
+        session.send(.dataPacket(DataPacket(timestamp: 100, samples: [[.nan, 2], [1, .infinity]])))  // repaired
+        session.send(.dataPacket(DataPacket(timestamp: 50, samples: [[1, 2]])))                      // went back
+        session.wait(1_100)
+        let problems = session.decoder.packetProblems
+        #expect(problems[.dataBeforeHeader] == 1)
+        #expect(problems[.channelCountMismatch] == 1)
+        #expect(problems[.nonFiniteSample] == 2)
+        #expect(problems[.timestampWentBack] == 1)
+        let log = session.logs().filter { $0.contains("bad input") }.joined()
+        #expect(log.contains("before any DATAHEADER") && log.contains("went back") && log.contains("channel count"))
+        let qualities = session.sent.compactMap { if case .signalQuality(let q) = $0 { return q.quality } else { return nil } }
+        #expect(!qualities.isEmpty)
+        #expect(qualities.allSatisfy { $0.count == 2 && $0.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 } })
+    }
+}

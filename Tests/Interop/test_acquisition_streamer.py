@@ -1,0 +1,90 @@
+"""Examples/acquisition_streamer.py feeds a running `noisetag decoder`: its
+frames are the MindAffect SDK's own bytes, and with BrainFlow's synthetic
+board (no hardware) the decoder takes the header and the packets and sends
+SIGNALQUALITY back. Bounded waits; both processes always end."""
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Examples"))
+import acquisition_streamer as streamer  # noqa: E402
+
+
+def test_frames_match_the_mindaffect_sdk_bytes():
+    from mindaffectBCI.utopiaclient import DataHeader, DataPacket, Heartbeat, RawMessage, Subscribe
+    sdk = lambda message: RawMessage.fromUtopiaMessage(message).serialize()
+    assert streamer.data_header(1234, 3, 250.0, ["Fz", "Cz", "Oz"]) == sdk(DataHeader(1234, 250.0, 3, ["Fz", "Cz", "Oz"]))
+    rows = [[1.5, -2.0, 3.25], [4.0, 5.5, -6.75]]
+    assert streamer.data_packet(-77, rows) == sdk(DataPacket(-77, rows))
+    assert streamer.heartbeat(5) == sdk(Heartbeat(5))
+    assert streamer.subscribe(5, "HQL") == sdk(Subscribe(5, "HQL"))
+
+
+def test_large_reads_are_split_under_the_64_kib_limit():
+    rows = [[float(i)] * 16 for i in range(3000)]
+    frames = streamer.packets(42, rows)
+    assert len(frames) > 1 and all(len(f) <= 65539 for f in frames)
+    assert sum(int.from_bytes(f[8:12], "little") for f in frames) == 3000
+
+
+def collect(stream, into):
+    for raw in iter(stream.readline, b""):
+        into.append(raw.decode("utf-8", errors="replace").rstrip("\n"))
+
+
+def wait_for(lines, text, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(text in line for line in list(lines)):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def stop(process, sig=signal.SIGTERM):
+    if process.poll() is None:
+        process.send_signal(sig)
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+    return process.returncode
+
+
+def test_the_synthetic_board_streams_into_a_running_decoder(noisetag_bin, socket_folder):
+    pytest.importorskip("brainflow")
+    endpoint = "ipc://%s/decoder.sock" % socket_folder
+    decoder = subprocess.Popen([noisetag_bin, "decoder", "--endpoint", endpoint, "--no-save"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    client = None
+    try:
+        decoder_lines = []
+        threading.Thread(target=collect, args=(decoder.stdout, decoder_lines), daemon=True).start()
+        assert wait_for(decoder_lines, "decoder listening", 20), decoder_lines
+        client = subprocess.Popen([sys.executable, os.path.join(ROOT, "Examples", "acquisition_streamer.py"),
+                                   "--endpoint", endpoint, "--duration", "4", "--print-incoming"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        client_lines = []
+        threading.Thread(target=collect, args=(client.stdout, client_lines), daemon=True).start()
+        assert client.wait(30) == 0, client_lines
+        time.sleep(0.2)
+        assert stop(decoder, signal.SIGINT) == 0
+        quality = [l for l in client_lines if l.startswith("SIGNALQUALITY")]
+        assert quality, client_lines
+        values = [float(v) for v in quality[-1].split()[1:]]
+        assert len(values) == 8 and all(0 <= v <= 1 for v in values), quality[-1]
+        assert any("EEG: 8 channels at 250 Hz" in l for l in decoder_lines), decoder_lines
+        assert not any("bad input" in l for l in decoder_lines), decoder_lines
+        stats = [l for l in decoder_lines if l.startswith("decoder stopped")]
+        assert stats and int(stats[0].split()[2]) >= 50, decoder_lines    # header, heartbeats and ~100 packets
+    finally:
+        if client is not None:
+            stop(client)
+        stop(decoder)
