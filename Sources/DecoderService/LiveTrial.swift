@@ -1,3 +1,4 @@
+import Decoding
 /// One trial as the live decoder follows it: opened by a NEWTARGET, started
 /// by its first STIMULUSEVENT (whose objects it keeps), ended by the next
 /// NEWTARGET or mode change. Times are wire milliseconds on the stimulus

@@ -11,11 +11,9 @@
 /// ```
 public struct IncrementalScorer: Sendable {
     /// Samples seen so far.
-    public private(set) var sampleCount = 0
-    private let spatialFilter: [Double]
+    public var sampleCount: Int { running.sampleCount }
     private let templates: [[Double]]
-    private var sumX = 0.0, sumXX = 0.0
-    private var sumT: [Double], sumTT: [Double], sumXT: [Double]
+    private var running: TrialScorer
 
     /// A scorer for a new trial.
     ///
@@ -24,11 +22,8 @@ public struct IncrementalScorer: Sendable {
     /// ```
     public init(spatialFilter: [Double], templates: [[Double]]) {
         precondition(!templates.isEmpty && templates.allSatisfy { !$0.isEmpty }, "every class needs a template")
-        self.spatialFilter = spatialFilter
         self.templates = templates
-        sumT = [Double](repeating: 0, count: templates.count)
-        sumTT = sumT
-        sumXT = sumT
+        running = TrialScorer(spatialFilter: spatialFilter, objects: templates.count)
     }
 
     /// Adds the next samples (channels × m, preprocessed).
@@ -37,22 +32,10 @@ public struct IncrementalScorer: Sendable {
     /// scorer.append(filter.process(packetColumns))
     /// ```
     public mutating func append(_ chunk: [[Double]]) {
-        precondition(chunk.count == spatialFilter.count, "one row per channel")
         let m = chunk.first?.count ?? 0
-        for i in 0..<m {
-            var x = 0.0
-            for c in 0..<spatialFilter.count { x += spatialFilter[c] * chunk[c][i] }
-            sumX += x
-            sumXX += x * x
-            let s = sampleCount + i
-            for k in 0..<templates.count {
-                let t = templates[k][s % templates[k].count]
-                sumT[k] += t
-                sumTT[k] += t * t
-                sumXT[k] += x * t
-            }
-        }
-        sampleCount += m
+        let start = sampleCount
+        let slices = templates.map { template in (0..<m).map { template[(start + $0) % template.count] } }
+        running.append(chunk, templates: slices)
     }
 
     /// Pearson correlation with each class's template so far (0 while undefined).
@@ -60,14 +43,5 @@ public struct IncrementalScorer: Sendable {
     /// ```swift
     /// let scores = scorer.scores()   // one per class, −1…1
     /// ```
-    public func scores() -> [Double] {
-        let n = Double(sampleCount)
-        let varX = n * sumXX - sumX * sumX
-        return (0..<templates.count).map { k in
-            let varT = n * sumTT[k] - sumT[k] * sumT[k]
-            let denominator = (varX * varT).squareRoot()
-            guard denominator > 0, denominator.isFinite else { return 0 }
-            return (n * sumXT[k] - sumX * sumT[k]) / denominator
-        }
-    }
+    public func scores() -> [Double] { running.scores() }
 }

@@ -1,8 +1,8 @@
 /// Scores a live trial whose stimulus is learnt as it is shown: the Pearson
 /// correlation between the spatially filtered EEG and each object's
-/// template, from running sums. Unlike `IncrementalScorer` (templates known
-/// in advance), each update brings the templates' values for its own
-/// samples, so work per update is proportional to the new samples.
+/// template, from running sums. Each update brings the templates' values for
+/// its own samples, so work per update is proportional to the new samples
+/// (`IncrementalScorer` feeds it from templates known in advance).
 ///
 /// ```swift
 /// var scorer = TrialScorer(spatialFilter: model.spatialFilter, objects: 9)
