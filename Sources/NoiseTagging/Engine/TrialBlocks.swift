@@ -10,8 +10,6 @@ struct TrialBlocks {
 
     var isBlocked: Bool { !blocks.isEmpty }
 
-    func isBlocked(by reason: BlockReason) -> Bool { blocks.contains { $0.reason == reason } }
-
     /// Adds a block; nil duration waits for an explicit unblock.
     mutating func add(_ reason: BlockReason, now: Double, duration: Double?) {
         blocks.append(Block(reason: reason, until: duration.map { now + $0 }))
