@@ -57,40 +57,30 @@ struct FrameBenchmark {
         }
         // The recorded path: a recorder; the full path: a recorder and a real link to a local decoder.
         var sentBytes = 0, stimulusEvents = 0
-        var cleanUp: () -> Void = {}
-        defer { cleanUp() }
-        if path == .recorded {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nt-bench-\(UUID().uuidString.prefix(8))")
-            let recorder = controller.startRecording(in: RecordingStore(root: folder.appendingPathComponent("recordings")))
-            guard recorder.isRecording else { throw FrameBenchmarkError("could not record into \(folder.path)") }
-            cleanUp = {
-                controller.stopRecording()
-                try? FileManager.default.removeItem(at: folder)
-            }
-        }
-        if path == .full {
-            // The virtual clock runs far faster than real time here, so replies
-            // arrive many virtual seconds late: allow the longest silence.
-            try settings.set(value: .double(600), for: .decoderTimeout)
+        var cleanUps: [() -> Void] = []
+        defer { for cleanUp in cleanUps.reversed() { cleanUp() } }
+        if path != .engine {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nt-bench-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let decoder = try BenchDecoder(endpoint: "ipc://\(folder.path)/decoder.sock", capacity: 1)
-            decoder.setMode(.heartbeat)
-            let link = try ZeroMQDecoderLink(endpoint: "ipc://\(folder.path)/decoder.sock")
-            controller.decoderLink = link
+            cleanUps.append { try? FileManager.default.removeItem(at: folder) }
+            if path == .full {
+                // The virtual clock runs far faster than real time here, so replies
+                // arrive many virtual seconds late: allow the longest silence.
+                try settings.set(value: .double(600), for: .decoderTimeout)
+                let decoder = try BenchDecoder(endpoint: "ipc://\(folder.path)/decoder.sock", capacity: 1)
+                decoder.setMode(.heartbeat)
+                let link = try ZeroMQDecoderLink(endpoint: "ipc://\(folder.path)/decoder.sock")
+                cleanUps.append { link.close(); decoder.stop() }
+                controller.decoderLink = link
+                controller.observeDecoderTraffic { traffic in
+                    guard traffic.direction == .out, case .stimulusEvent = traffic.message else { return }
+                    stimulusEvents += 1
+                    sentBytes = traffic.bytes.count
+                }
+            }
             let recorder = controller.startRecording(in: RecordingStore(root: folder.appendingPathComponent("recordings")))
+            cleanUps.append { controller.stopRecording() }
             guard recorder.isRecording else { throw FrameBenchmarkError("could not record into \(folder.path)") }
-            controller.observeDecoderTraffic { traffic in
-                guard traffic.direction == .out, case .stimulusEvent = traffic.message else { return }
-                stimulusEvents += 1
-                sentBytes = traffic.bytes.count
-            }
-            cleanUp = {
-                controller.stopRecording()
-                link.close()
-                decoder.stop()
-                try? FileManager.default.removeItem(at: folder)
-            }
         }
 
         let unit = BenchUnit(count: controls)
