@@ -1,3 +1,4 @@
+import Foundation
 /// A reference decoder ready for use: a reconvolution CCA fitted on a whole
 /// calibration, a certainty model calibrated by inner chronological
 /// cross-validation on the same trials (each trial scored by a model that
@@ -21,8 +22,9 @@ public struct CalibratedDecoder: Sendable {
     public let targetErrorRate: Double
 
     /// Fits the model, calibrates its certainty and picks the threshold:
-    /// at most `targetErrorRate` wrong presses, and presses in at most
-    /// `idlePressRate` of the trials where the user looks at none of the codes.
+    /// at most `targetErrorRate` wrong presses, predicted and observed, and at
+    /// most `idlePressesPerMinute` false presses while the user looks at none
+    /// of the codes (see ``CertaintyModel/recommendedThreshold(attended:idle:targetErrorRate:idlePressRate:)``).
     /// Trials must be preprocessed (see ``Preprocessor``).
     ///
     /// ```swift
@@ -31,13 +33,13 @@ public struct CalibratedDecoder: Sendable {
     public static func fit(
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
         settings: ReconvolutionSettings = ReconvolutionSettings(), calibrationFolds: Int = 4,
-        targetErrorRate: Double = 0.05, idlePressRate: Double = 0.01, updateInterval: Double = 0.1
+        targetErrorRate: Double = 0.05, idlePressesPerMinute: Double = 0.1, updateInterval: Double = 0.1
     ) throws -> CalibratedDecoder {
         let model = try ReconvolutionCCA.fit(trials: trials, labels: labels, codes: codes, sampleRate: sampleRate, settings: settings)
         let (certainty, threshold) = try calibrate(
             trials: trials, labels: labels, codes: codes, sampleRate: sampleRate, settings: settings,
             latency: model.latency, folds: calibrationFolds, targetErrorRate: targetErrorRate,
-            idlePressRate: idlePressRate, updateInterval: updateInterval)
+            idlePressesPerMinute: idlePressesPerMinute, updateInterval: updateInterval)
         return CalibratedDecoder(model: model, certainty: certainty, recommendedCertainty: threshold, targetErrorRate: targetErrorRate)
     }
 
@@ -58,21 +60,32 @@ public struct CalibratedDecoder: Sendable {
     }
 
     /// Inner chronological cross-validation: every update of every held-out
-    /// trial becomes a certainty example; the threshold comes from pressing
-    /// along the same held-out trials, and along the same trials reversed in
-    /// time (the recording's noise with no response locked to any code, as
-    /// when the user looks at nothing: every press there is false). The
-    /// latency is the full fit's.
+    /// trial becomes a certainty example, and pressing along the same
+    /// held-out trials gives the attended trajectories. The idle trajectories
+    /// are surrogates of the held-out EEG where every press is false: the
+    /// spatially filtered signal from the trial on (wrapping round the
+    /// calibration) for `foilSeconds`, longer than a calibration trial as
+    /// prediction trials are, with the phase of every frequency randomised
+    /// (FFTW), which keeps its spectrum, so its background and
+    /// autocorrelation, and locks nothing to any code. They are scored
+    /// against the codes repeated to that length; `foils` per trial, seeded
+    /// by the trial's index so a calibration always gives the same threshold.
+    /// The latency is the full fit's.
     static func calibrate(
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double, settings: ReconvolutionSettings,
-        latency: Double, folds: Int, targetErrorRate: Double, idlePressRate: Double, updateInterval: Double
+        latency: Double, folds: Int, targetErrorRate: Double, idlePressesPerMinute: Double, updateInterval: Double,
+        foils foilCount: Int = 12, foilSeconds: Double = 10
     ) throws -> (CertaintyModel, Double) {
         var inner = settings
         inner.fixedLatency = latency
         let chunk = max(1, Int((updateInterval * sampleRate).rounded()))
         var examples: [CertaintyExample] = []
         var trajectories: [[CertaintyExample]] = []
-        var idleTrajectories: [[CertaintyExample]] = []
+        var foils: [[CertaintyExample]] = []
+        var foilMinutes = 0.0
+        let codeLength = codes.first?.count ?? 0
+        let longLength = max(codeLength, Int((foilSeconds * sampleRate).rounded()))
+        let longCodes = codes.map { code in (0..<longLength).map { code[$0 % max(1, code.count)] } }
         let innerFolds = max(2, min(folds, trials.count))
         for fold in 0..<innerFolds {
             let test = OfflineEvaluation.block(fold, of: innerFolds, count: trials.count)
@@ -81,30 +94,50 @@ public struct CalibratedDecoder: Sendable {
             let model = try ReconvolutionCCA.fit(trials: train.map { trials[$0] }, labels: train.map { labels[$0] },
                                                  codes: codes, sampleRate: sampleRate, settings: inner)
             let templates = model.templates(for: codes)
+            let longTemplates = model.templates(for: longCodes)
             for i in test {
-                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates)
-                // The same EEG reversed in time: its noise, but no response locked to any code.
-                let reversed = trials[i].map { Array($0.reversed()) }
-                var foilScorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates)
-                var trajectory: [CertaintyExample] = []
-                var foilTrajectory: [CertaintyExample] = []
-                var position = 0
                 let n = trials[i][0].count
+                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates)
+                var trajectory: [CertaintyExample] = []
+                var position = 0
                 while position < n {
                     let end = min(position + chunk, n)
-                    let part = trials[i].map { Array($0[position..<end]) }
-                    scorer.append(part)
-                    foilScorer.append(reversed.map { Array($0[position..<end]) })
+                    scorer.append(trials[i].map { Array($0[position..<end]) })
                     position = end
                     let scores = scorer.scores()
                     let best = scores.indices.max { scores[$0] < scores[$1] }!
-                    let seconds = Double(position) / sampleRate
-                    trajectory.append(.init(scores: scores, seconds: seconds, correct: best == labels[i]))
-                    foilTrajectory.append(.init(scores: foilScorer.scores(), seconds: seconds, correct: false))
+                    trajectory.append(.init(scores: scores, seconds: Double(position) / sampleRate, correct: best == labels[i]))
                 }
                 examples += trajectory
                 trajectories.append(trajectory)
-                idleTrajectories.append(foilTrajectory)
+
+                // Surrogates: the filtered EEG from this trial on (wrapping round the
+                // calibration) for `foilSeconds`, its spectrum with random phases.
+                let length = longLength
+                var filtered: [Double] = []
+                var next = i
+                while filtered.count < length {
+                    filtered += model.filter(trials[next])
+                    next = (next + 1) % trials.count
+                }
+                filtered.removeLast(filtered.count - length)
+                let fft = RealFFT(size: length)
+                var generator = SeededGenerator(seed: 0x5eed_0000 &+ UInt64(i))
+                for _ in 0..<max(1, foilCount) {
+                    let phases = (0..<(length / 2)).map { _ in Double.random(in: 0..<(2 * .pi), using: &generator) }
+                    let noise = fft.withPhases(of: filtered, phases: phases)
+                    var foilScorer = IncrementalScorer(spatialFilter: [1], templates: longTemplates)
+                    var foil: [CertaintyExample] = []
+                    var at = 0
+                    while at < length {
+                        let end = min(at + chunk, length)
+                        foilScorer.append([Array(noise[at..<end])])
+                        at = end
+                        foil.append(.init(scores: foilScorer.scores(), seconds: Double(at) / sampleRate, correct: false))
+                    }
+                    foils.append(foil)
+                }
+                foilMinutes += Double(length) / sampleRate / 60 * Double(max(1, foilCount))
             }
         }
         guard !examples.isEmpty else { throw ReconvolutionError.notEnoughData("no fold left two classes to train on") }
@@ -112,8 +145,9 @@ public struct CalibratedDecoder: Sendable {
         func certaintyOf(_ e: CertaintyExample) -> Double { 1 - certainty.errorProbability(scores: e.scores, seconds: e.seconds) }
         let threshold = CertaintyModel.recommendedThreshold(
             attended: trajectories.map { $0.map { (certaintyOf($0), $0.correct) } },
-            idle: idleTrajectories.map { $0.map(certaintyOf) },
-            targetErrorRate: targetErrorRate, idlePressRate: idlePressRate)
+            idle: foils.map { $0.map(certaintyOf) },
+            targetErrorRate: targetErrorRate,
+            idlePressRate: idlePressesPerMinute * foilMinutes / Double(max(1, foils.count)))
         return (certainty, threshold)
     }
 }

@@ -73,11 +73,17 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
     }
 
     /// The lowest certainty (1 − Perr) at which pressing as soon as it is
-    /// reached keeps wrong presses over `attended` trials at most
-    /// `targetErrorRate` (counted as (wrong + 1) / (presses + 2), so a small
-    /// calibration does not pick an optimistic threshold), and presses in at
-    /// most `idlePressRate` of the `idle` trials (trajectories with no target
-    /// among the scored codes). Each trial is a sequence in time order.
+    /// reached keeps presses honest and rare when nobody looks. Along each
+    /// `attended` trial (cross-validated, in time order) the press is the
+    /// first update at or above the threshold; the threshold qualifies when
+    ///
+    /// - the model's own predicted error of those presses (their mean Perr)
+    ///   is at most `targetErrorRate`,
+    /// - the presses that were actually wrong are at most `targetErrorRate`
+    ///   of the presses (with 10 presses and 5 %, none), and
+    /// - at most `idlePressRate` of the `idle` trials (trajectories with no
+    ///   target among the scored codes) reach it.
+    ///
     /// Candidates run from 0.5 to 1 − 10⁻⁶ in steps of 1/20 decade of Perr;
     /// 1 − 10⁻⁶ when none qualifies.
     ///
@@ -88,18 +94,22 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
         attended: [[(certainty: Double, correct: Bool)]], idle: [[Double]] = [],
         targetErrorRate: Double, idlePressRate: Double = 0.01
     ) -> Double {
-        // Candidates from certainty 0.5 up to 1 − 10⁻⁶, evenly on a log scale of Perr.
+        // The highest certainty each idle trial reaches: it presses at every threshold up to that.
+        let idlePeaks = idle.map { $0.max() ?? 0 }
         for step in 0...114 {
             let threshold = 1 - 0.5 * pow(10, -Double(step) / 20)
             var presses = 0, wrong = 0
+            var predicted = 0.0
             for trial in attended {
                 if let press = trial.first(where: { $0.certainty >= threshold }) {
                     presses += 1
+                    predicted += 1 - press.certainty
                     if !press.correct { wrong += 1 }
                 }
             }
-            let idlePresses = idle.filter { $0.contains { $0 >= threshold } }.count
-            guard presses > 0, Double(wrong + 1) <= targetErrorRate * Double(presses + 2) else { continue }
+            guard presses > 0, predicted <= targetErrorRate * Double(presses),
+                  Double(wrong) <= targetErrorRate * Double(presses) else { continue }
+            let idlePresses = idlePeaks.filter { $0 >= threshold }.count
             if idle.isEmpty || Double(idlePresses) <= idlePressRate * Double(idle.count) { return threshold }
         }
         return 1 - 1e-6

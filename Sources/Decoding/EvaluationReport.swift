@@ -43,6 +43,17 @@ public struct EvaluationReport: Codable, Sendable {
     public var pressAccuracy: Double
     /// Mean seconds from trial start to the press.
     public var meanPressSeconds: Double
+    /// Minutes of idle EEG (the user looking at none of the codes) that the
+    /// fold decoders listened to, all folds together; 0 without idle data.
+    public var idleMinutes: Double = 0
+    /// Presses the fold decoders made on the idle EEG at their recommended certainty: all false.
+    public var idlePresses: Int = 0
+    /// False presses per minute of idle EEG (0 without idle data).
+    ///
+    /// ```swift
+    /// print(String(format: "%.2f false presses per 10 minutes", report.idlePressesPerMinute * 10))
+    /// ```
+    public var idlePressesPerMinute: Double { idleMinutes > 0 ? Double(idlePresses) / idleMinutes : 0 }
 
     /// The median estimated latency in seconds.
     ///

@@ -27,8 +27,9 @@ public struct OfflineEvaluation: Sendable {
     public var updateInterval = 0.1
     /// The error rate the recommended certainty aims at.
     public var targetErrorRate = 0.05
-    /// The largest fraction of trials with no target that may end in a press.
-    public var idlePressRate = 0.01
+    /// False presses per minute the recommended certainty allows while the
+    /// user looks at none of the codes.
+    public var idlePressesPerMinute = 0.1
     /// Mains frequency for the notch.
     public var lineFrequency = 50.0
     /// The model's settings.
@@ -42,12 +43,16 @@ public struct OfflineEvaluation: Sendable {
     /// ```
     public init() {}
 
-    /// Runs the evaluation.
+    /// Runs the evaluation. With `idle` (trials recorded while the user
+    /// looked at none of the codes, same channels and rate), every fold's
+    /// decoder also listens to each idle trial, scored against the codes
+    /// that trial showed, and every press there counts as false.
     ///
     /// ```swift
-    /// let report = try OfflineEvaluation().run(dataset)
+    /// let report = try OfflineEvaluation().run(dataset, idle: try TrialsDataset.read(from: idleFolder))
+    /// print(report.idlePressesPerMinute)
     /// ```
-    public func run(_ dataset: TrialsDataset) throws -> EvaluationReport {
+    public func run(_ dataset: TrialsDataset, idle: TrialsDataset? = nil) throws -> EvaluationReport {
         let h = dataset.header
         guard h.nTrials >= folds, folds >= 2 else {
             throw ReconvolutionError.notEnoughData("\(h.nTrials) trials for \(folds) folds")
@@ -59,6 +64,16 @@ public struct OfflineEvaluation: Sendable {
         let lengthSamples = lengths.map { Int(($0 * h.fs).rounded()) }.filter { $0 > 0 && $0 <= h.nSamples }
         let chunk = max(1, Int((updateInterval * h.fs).rounded()))
         let clock = ContinuousClock()
+        if let idle {
+            guard idle.header.nChannels == h.nChannels, idle.header.fs == h.fs else {
+                throw ReconvolutionError.shapeMismatch(
+                    "the idle dataset has \(idle.header.nChannels) channels at \(idle.header.fs) Hz; the calibration \(h.nChannels) at \(h.fs) Hz")
+            }
+        }
+        let idleTrials = idle.map { d in (0..<d.header.nTrials).map { pre.apply(toTrial: d.trial($0)) } } ?? []
+        let idleCodes = idle.map { d in (0..<d.header.nClasses).map { d.stimulus(ofClass: $0) } } ?? []
+        var idlePresses = 0
+        var idleSeconds = 0.0
 
         var correct = [Int](repeating: 0, count: lengthSamples.count)
         var perrSum = [Double](repeating: 0, count: lengthSamples.count)
@@ -80,7 +95,7 @@ public struct OfflineEvaluation: Sendable {
             let (certainty, threshold) = try CalibratedDecoder.calibrate(
                 trials: train.map { trials[$0] }, labels: train.map { labels[$0] }, codes: codes, sampleRate: h.fs,
                 settings: settings, latency: model.latency, folds: calibrationFolds, targetErrorRate: targetErrorRate,
-                idlePressRate: idlePressRate, updateInterval: updateInterval)
+                idlePressesPerMinute: idlePressesPerMinute, updateInterval: updateInterval)
             calibrationTime += clock.now - calibrationStart
             latencies.append(model.latency)
             thresholds.append(threshold)
@@ -116,6 +131,22 @@ public struct OfflineEvaluation: Sendable {
                 }
                 tested += 1
             }
+            if !idleTrials.isEmpty {
+                let idleTemplates = model.templates(for: idleCodes)
+                for trial in idleTrials {
+                    var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: idleTemplates)
+                    let n = trial.first?.count ?? 0
+                    var position = 0
+                    while position < n {
+                        let end = min(position + chunk, n)
+                        scorer.append(trial.map { Array($0[position..<end]) })
+                        position = end
+                        let perr = certainty.errorProbability(scores: scorer.scores(), seconds: Double(position) / h.fs)
+                        if 1 - perr >= threshold { idlePresses += 1; break }
+                    }
+                    idleSeconds += Double(n) / h.fs
+                }
+            }
         }
         let rows = lengthSamples.enumerated().map { j, n in
             let seconds = Double(n) / h.fs
@@ -135,7 +166,8 @@ public struct OfflineEvaluation: Sendable {
             eventLabels: lastModel?.encoder.labels ?? [],
             pressedFraction: Double(presses) / Double(max(1, tested)),
             pressAccuracy: presses > 0 ? Double(rightPresses) / Double(presses) : 0,
-            meanPressSeconds: presses > 0 ? pressSeconds / Double(presses) : 0)
+            meanPressSeconds: presses > 0 ? pressSeconds / Double(presses) : 0,
+            idleMinutes: idleSeconds / 60, idlePresses: idlePresses)
     }
 
     /// The indices of chronological block `index` of `blocks` over `count` trials.

@@ -16,6 +16,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A trials dataset folder (Protocols/dataset.md).", valueName: "DIR"))
     var directory: String
 
+    @Option(help: ArgumentHelp("A trials dataset recorded while the user looked at none of the codes (e.g. `decoder simulate --idle`): every fold's decoder listens to it and its presses count as false.", valueName: "IDLE_DIR"))
+    var idle: String?
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -55,7 +58,8 @@ struct DecoderEvaluateCommand: ParsableCommand {
             evaluation.targetErrorRate = targetError
             evaluation.settings.event = event
             evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
-            let report = try evaluation.run(dataset)
+            let idleData = try idle.map { try TrialsDataset.read(from: URL(fileURLWithPath: $0)) }
+            let report = try evaluation.run(dataset, idle: idleData)
             if let plot {
                 try Data(EvaluationPlot(report: report).svg.utf8).write(to: URL(fileURLWithPath: plot))
             }
@@ -89,6 +93,10 @@ struct DecoderEvaluateCommand: ParsableCommand {
         out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty, 5)) for \(f(r.targetErrorRate * 100, 0)) % errors; "
         out += "pressing there: \(f(r.pressedFraction * 100, 0)) % of trials pressed after \(f(r.meanPressSeconds, 2)) s on average, "
         out += "\(f(r.pressAccuracy * 100, 1)) % right\n"
+        if r.idleMinutes > 0 {
+            out += "idle: \(r.idlePresses) false presses in \(f(r.idleMinutes, 1)) min of idle EEG "
+            out += "(\(f(r.idlePressesPerMinute * 10, 2)) per 10 min; every fold's decoder listened to all of it)\n"
+        }
         return out
     }
 }

@@ -34,6 +34,12 @@ struct DecoderSimulateCommand: ParsableCommand {
     @Option(help: "Seconds of stimulation per trial.")
     var seconds = 4.2
 
+    @Flag(help: "The user looks at none of the codes (labels still name the cue): idle EEG for `evaluate --idle`.")
+    var idle = false
+
+    @Option(help: ArgumentHelp("Seed of the amplifier's noise when it should differ from --seed (another session of the same subject).", valueName: "SEED"))
+    var noiseSeed: UInt64?
+
     func validate() throws {
         guard (2...65).contains(classes) else { throw ValidationError("--classes: must be 2 to 65, got \(classes)") }
         guard trials >= 1 else { throw ValidationError("--trials: must be at least 1, got \(trials)") }
@@ -47,6 +53,8 @@ struct DecoderSimulateCommand: ParsableCommand {
         simulation.settings.snr = snr
         simulation.settings.displayLatency = latency / 1000
         simulation.trialDuration = seconds
+        simulation.looksAtTarget = !idle
+        simulation.noiseSeed = noiseSeed
         do {
             let dataset = try simulation.record()
             try dataset.write(to: URL(fileURLWithPath: out))

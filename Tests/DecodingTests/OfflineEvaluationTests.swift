@@ -34,6 +34,30 @@ import Testing
         #expect(report.rows[0].actualError > 0.2, "a hard dataset, so the check means something")
     }
 
+    @Test func aUserLookingAtNothingGetsAtMostOneFalsePressPerTenMinutes() throws {
+        let calibration = try DatasetSimulation(classes: 9, trials: 45, seed: 7).record()
+        // The same subject in another session, flickering codes but looking at none of them.
+        var idle = DatasetSimulation(classes: 9, trials: 24, seed: 7)
+        idle.noiseSeed = 70
+        idle.looksAtTarget = false
+        let report = try OfflineEvaluation().run(calibration, idle: idle.record())
+        #expect(abs(report.idleMinutes - 5 * 24 * 4.2 / 60) < 0.01, "each fold listens to all 24 idle trials")
+        #expect(report.idlePressesPerMinute <= 0.1, "\(report.idlePresses) false presses in \(report.idleMinutes) min")
+        // The threshold that keeps idle quiet still lets the attended trials press, and rightly.
+        #expect(report.pressedFraction >= 0.9 && report.pressAccuracy >= 0.95,
+                "pressed \(report.pressedFraction), right \(report.pressAccuracy)")
+    }
+
+    @Test func idleDataOfAnotherShapeIsAnErrorNamingBoth() throws {
+        let calibration = try DatasetSimulation(classes: 3, trials: 10, seed: 1).record()
+        var other = DatasetSimulation(classes: 3, trials: 2, seed: 1)
+        other.settings.channels = 4
+        #expect(throws: ReconvolutionError.shapeMismatch(
+            "the idle dataset has 4 channels at 250.0 Hz; the calibration 8 at 250.0 Hz")) {
+            try OfflineEvaluation().run(calibration, idle: other.record())
+        }
+    }
+
     @Test func foldsAreChronologicalBlocks() {
         let blocks = (0..<5).map { OfflineEvaluation.block($0, of: 5, count: 23) }
         #expect(blocks.flatMap { Array($0) } == Array(0..<23))

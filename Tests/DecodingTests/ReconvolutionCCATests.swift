@@ -40,8 +40,14 @@ import Testing
         let model = try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs)
         #expect(abs(model.latencySamples - 10) <= 1, "40 ms at 250 Hz is 10 samples; estimated \(model.latencySamples)")
         let lags = (0..<model.kernels[0].count).map { Double($0) / cal.fs }
-        let rise = Self.correlation(model.kernels[0], lags.map { cal.subject.riseKernel(at: $0) })
-        let fall = Self.correlation(model.kernels[1], lags.map { cal.subject.fallKernel(at: $0) })
+        // The model sees the responses through the preprocessing's high-pass, so it
+        // recovers the subject's kernels as that filter passes them (from rest).
+        var filter = Preprocessor(sampleRate: cal.fs, channels: 1).filter
+        let seenRise = filter.process([lags.map { cal.subject.riseKernel(at: $0) }])[0]
+        filter = Preprocessor(sampleRate: cal.fs, channels: 1).filter
+        let seenFall = filter.process([lags.map { cal.subject.fallKernel(at: $0) }])[0]
+        let rise = Self.correlation(model.kernels[0], seenRise)
+        let fall = Self.correlation(model.kernels[1], seenFall)
         #expect(rise > 0.9, "rise kernel correlation \(rise)")
         #expect(fall > 0.8, "fall kernel correlation \(fall)")
         let pattern = Self.correlation(model.spatialPattern, cal.subject.responsePattern)

@@ -55,23 +55,36 @@ import Testing
         #expect(abs(predicted - actual) < 0.01)
     }
 
-    @Test func recommendedThresholdKeepsErrorsAtTheTarget() {
-        // 40 trials turn certain at 0.6 (3 of them wrong), then at 0.9 and 0.99 (all right).
+    @Test func recommendedThresholdKeepsObservedAndPredictedErrorsAtTheTarget() {
+        // 40 trials turn certain at 0.6 (3 of them wrong), then at 0.97 and 0.999 (all right).
         let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { i in
-            [(0.6, i >= 3), (0.9, true), (0.99, true)]
+            [(0.6, i >= 3), (0.97, true), (0.999, true)]
         }
+        // 3 wrong of 40 (7.5 %) and a predicted 40 % rule out 0.6; at 0.97 the
+        // presses are all right and their predicted error is 3 %.
         let strict = CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.05)
-        #expect(strict > 0.6 && strict < 0.61, "just above the wrong presses: \(strict)")
-        #expect(CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.3) == 0.5)
+        #expect(strict > 0.6 && strict <= 0.97, "just above the wrong presses: \(strict)")
+        // At 2 %, 0.97's predicted 3 % is too many: the next step up presses at 0.999.
+        let stricter = CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.02)
+        #expect(stricter > 0.97 && stricter <= 0.999, "above the predicted 3 %: \(stricter)")
+    }
+
+    @Test func aSmallCalibrationStillGetsAThresholdItCanReach() {
+        // 10 trials, all right once certain: the threshold follows the model's
+        // predicted error, not a pseudo-count that 10 presses could never meet.
+        let attended: [[(certainty: Double, correct: Bool)]] = (0..<10).map { _ in [(0.8, true), (0.96, true), (0.999, true)] }
+        let threshold = CertaintyModel.recommendedThreshold(attended: attended, targetErrorRate: 0.05)
+        #expect(threshold > 0.8 && threshold <= 0.96, "\(threshold)")
     }
 
     @Test func recommendedThresholdStaysAboveIdleCertainty() {
-        let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { _ in [(0.6, true), (0.99, true)] }
-        // One of ten trials without a target reaches 0.95 by chance.
-        let idle: [[Double]] = (0..<10).map { $0 == 0 ? [0.3, 0.95] : [0.4] }
+        let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { _ in [(0.96, true), (0.9999, true)] }
+        // One of ten trials without a target reaches 0.99 by chance.
+        let idle: [[Double]] = (0..<10).map { $0 == 0 ? [0.3, 0.99] : [0.4] }
         let threshold = CertaintyModel.recommendedThreshold(attended: attended, idle: idle, targetErrorRate: 0.05)
-        #expect(threshold > 0.95 && threshold < 0.96, "just above the idle certainty: \(threshold)")
-        #expect(CertaintyModel.recommendedThreshold(attended: attended, idle: idle, targetErrorRate: 0.05, idlePressRate: 0.1) == 0.5)
+        #expect(threshold > 0.99 && threshold < 0.9912, "just above the idle certainty: \(threshold)")
+        let lenient = CertaintyModel.recommendedThreshold(attended: attended, idle: idle, targetErrorRate: 0.05, idlePressRate: 0.1)
+        #expect(lenient <= 0.96, "one idle press in ten is allowed at 10 %: \(lenient)")
     }
 
     @Test func noThresholdMeetingTheTargetGivesTheCeiling() {
