@@ -26,28 +26,28 @@ struct ScopeTrace: Equatable, Sendable {
     /// the edge. Returns how many samples were not finite.
     @discardableResult
     func plot(_ samples: [Double], endingAt endIndex: Int, on canvas: inout BrailleCanvas) -> Int {
-        let nonFinite = samples.reduce(0) { $0 + ($1.isFinite ? 0 : 1) }
         let width = canvas.dotWidth, height = canvas.dotHeight
         guard width > 0, height > 0, !samples.isEmpty, samplesPerDot.isFinite, samplesPerDot > 0,
-              span.isFinite, span > 0, centre.isFinite else { return nonFinite }
+              span.isFinite, span > 0, centre.isFinite else {
+            return samples.reduce(0) { $0 + ($1.isFinite ? 0 : 1) }
+        }
         let end = max(endIndex, samples.count)
         let first = end - samples.count
         let lastColumn = Self.column(of: end - 1, samplesPerDot: samplesPerDot)
         let top = centre + span / 2
+        var nonFinite = 0
         var x = Int.min, low = Int.max, high = Int.min
         var previous: Int?
-        func flush() {
-            if low <= high { canvas.setDots(x: x, from: low, through: high) }
-        }
         for (i, value) in samples.enumerated() {
             let column = width - 1 - (lastColumn - Self.column(of: first + i, samplesPerDot: samplesPerDot))
             if column != x {
-                flush()
+                if low <= high { canvas.setDots(x: x, from: low, through: high) }
                 x = column
                 low = .max
                 high = .min
             }
             guard let y = Self.dotRow(of: value, top: top, span: span, height: height) else {
+                if !value.isFinite { nonFinite += 1 }
                 previous = nil
                 continue
             }
@@ -59,7 +59,7 @@ struct ScopeTrace: Equatable, Sendable {
             high = max(high, y)
             previous = y
         }
-        flush()
+        if low <= high { canvas.setDots(x: x, from: low, through: high) }
         return nonFinite
     }
 

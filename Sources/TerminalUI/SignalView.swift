@@ -4,16 +4,20 @@ import Decoding
 /// ``SignalSnapshot`` a band of rows with its name and quality, a scrolling
 /// trace in braille dots, and its power spectrum from 1 to 60 Hz.
 ///
-/// Drawn as (one band of a 100-column view):
+/// Drawn as (72 × 5 cells, three channels of one row each):
 /// ```text
-///  Cz        ████░ 0.32 ⡠⠤⢄⡀⢀⠤⠤⣀⠀⣀⠤⢄⡀⡠⠤⢄ …  ▂▃█▃▂▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█▁▁▁
-///  line noise                                    1  10  20  30  40  50
+///  channel  noise/sig  100 µV per band (auto)         log power (40 dB)
+///  Cz      ████░ 0.30 ⡿⣷⣿⢿⣿⡿⣿⣿⢿⣷⣿⣿⣾⣿⣷⣿⢿⣾⡿⣿⣿⢿⣿⡿⣿⣾⣿⣷⣿⣿⣾   █▇            ▇▂
+///  Pz      ███░░ 0.80 ⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤ no spectrum
+///  Oz    ! █░░░░ 1.60 ⠶⠶⠶⠶⠶⠶⠶⠶⠶⠶⠶⠶⠆  ⠰⠶⠶⠶⠶⠶⠶⠶⠶⠶⠶⠶⠶⠶⠶⠶   █▇
+///                      -5.0 s                     now 1  10 20 30  40 50
 /// ```
 ///
 /// - The quality bar is longer the better the noise-to-signal ratio (full
-///   at 0, empty from 2) and coloured by ``SignalQualityLevel``; the ratio
-///   is written after it, "?" when unknown. The channel's reason, if any,
-///   is on the band's second row when it has one.
+///   at 0, one cell from 2 up, empty when unknown) and coloured by
+///   ``SignalQualityLevel``; the ratio is written after it, "?" when
+///   unknown. The channel's reason, if any, is on the band's second row
+///   when it has one.
 /// - Every band spans the same number of µV (shown in the title row),
 ///   centred on each channel's mean. The scale follows the signal (the
 ///   2nd–98th percentile swing of the median channel) until `+` or `-`
@@ -44,6 +48,10 @@ public final class SignalView {
     /// Fingerprint of the snapshot the spectra were computed from.
     private var spectrumKey: Int?
     private var spectra: [Spectrum?] = []
+    /// The spectra as bar heights, for ``barsShape``.
+    private var bars: [[Double]?] = []
+    /// The cells and top frequency ``bars`` were made for; nil when they are stale.
+    private var barsShape: BarsShape?
     private var framesSinceSpectra = 0
     /// The swing the automatic scale last fitted, µV.
     private var typicalSwing = 0.0
@@ -129,8 +137,8 @@ public final class SignalView {
                                  on: screen, in: layout.trace(band: band), background: background)
             drawInfo(of: channel, flagged: gaps > 0, on: screen, in: layout.info(band: band),
                      compact: layout.isCompact, background: background)
-            drawSpectrum(spectra[band], sampleRate: snapshot.sampleRate, on: screen,
-                         in: layout.spectrum(band: band), background: background)
+            drawSpectrum(band, sampleRate: snapshot.sampleRate, on: screen, in: layout.spectrum(band: band),
+                         background: background)
         }
         if let row = layout.titleRow { drawTitles(layout, row: row, on: screen) }
         if let row = layout.axisRow {
@@ -150,6 +158,7 @@ public final class SignalView {
         spectrumKey = key
         framesSinceSpectra = 0
         spectra = snapshot.channels.map { SpectrumBars.spectrum(of: $0.samples, sampleRate: snapshot.sampleRate) }
+        barsShape = nil
         let swings = snapshot.channels.map { ScopeTrace.peakToPeak(of: $0.samples) }.filter { $0 > 0 }.sorted()
         if !swings.isEmpty {
             typicalSwing = swings[swings.count / 2]
@@ -238,12 +247,26 @@ public final class SignalView {
         return quality >= 9.995 ? " ≥10" : TerminalHeader.fixed2(quality)
     }
 
-    /// The channel's spectrum bars, bottom up.
-    private func drawSpectrum(_ spectrum: Spectrum?, sampleRate: Double, on screen: TerminalScreen, in cells: CellRect,
+    /// The size of a row of spectrum bars.
+    private struct BarsShape: Equatable {
+        var cells: Int
+        var top: Double
+    }
+
+    /// Channel `band`'s spectrum bars, bottom up ("no spectrum" when it has none).
+    private func drawSpectrum(_ band: Int, sampleRate: Double, on screen: TerminalScreen, in cells: CellRect,
                               background: TerminalRGB) {
         guard cells.width > 0 else { return }
-        guard let spectrum, let top = SpectrumBars.top(sampleRate: sampleRate),
-              let heights = SpectrumBars.heights(of: spectrum, cells: cells.width, upTo: top) else {
+        var heights: [Double]?
+        if let top = SpectrumBars.top(sampleRate: sampleRate) {
+            let shape = BarsShape(cells: cells.width, top: top)
+            if shape != barsShape {
+                bars = spectra.map { $0.flatMap { SpectrumBars.heights(of: $0, cells: shape.cells, upTo: shape.top) } }
+                barsShape = shape
+            }
+            heights = bars[band]
+        }
+        guard let heights else {
             screen.write("no spectrum", row: cells.row + cells.height - 1, column: cells.column, foreground: Self.dim,
                          background: background, maxWidth: cells.width)
             return
@@ -284,18 +307,22 @@ public final class SignalView {
                          background: Self.background, maxWidth: 3)
         }
         guard let top, spectrum.count >= 8 else { return }
-        // The numbers up to `top`, each where its cell is, none overlapping; "Hz" in the last two cells.
-        let unit = spectrum.count - 2
-        var free = 0
-        for mark in [1, 10, 20, 30, 40, 50, 60] where Double(mark) <= top {
-            let label = "\(mark)"
-            let column = SpectrumBars.cell(of: Double(mark), cells: spectrum.count, upTo: top)
-            guard column >= free, column + label.count < unit else { continue }
+        // Labels where their frequencies are, most telling first (alpha, mains, the ends, the unit),
+        // each only where it keeps a blank cell from the others.
+        var taken = [Bool](repeating: false, count: spectrum.count)
+        let marks: [(label: String, column: Int)] = [10, 50, 1].map { mark in
+            ("\(mark)", SpectrumBars.cell(of: Double(mark), cells: spectrum.count, upTo: top))
+        } + [("Hz", spectrum.count - 2)] + [20, 30, 40, 60].map { mark in
+            ("\(mark)", SpectrumBars.cell(of: Double(mark), cells: spectrum.count, upTo: top))
+        }
+        for (label, column) in marks where column + label.count <= spectrum.count {
+            if label != "Hz", let mark = Double(label), mark > top { continue }
+            let around = max(0, column - 1)..<min(spectrum.count, column + label.count + 1)
+            guard !taken[around].contains(true) else { continue }
+            for cell in column..<(column + label.count) { taken[cell] = true }
             screen.write(label, row: row, column: spectrum.lowerBound + column, foreground: Self.dim,
                          background: Self.background)
-            free = column + label.count + 1
         }
-        screen.write("Hz", row: row, column: spectrum.lowerBound + unit, foreground: Self.dim, background: Self.background)
     }
 
     /// `50 µV`, `2 mV`.

@@ -73,14 +73,18 @@ enum SpectrumBars {
     /// spectrum holds no power there (a flat channel) or no finite figure.
     static func heights(of spectrum: Spectrum, cells: Int, upTo top: Double) -> [Double]? {
         guard cells > 0, top > lowest else { return nil }
+        var peaks = [Double](repeating: -1, count: cells)
+        for (frequency, density) in zip(spectrum.frequencies, spectrum.density) where frequency >= lowest && frequency < top {
+            let cell = cell(of: frequency, cells: cells, upTo: top)
+            peaks[cell] = max(peaks[cell], density)
+        }
         var decibels = [Double](repeating: -.infinity, count: cells)
         for cell in 0..<cells {
-            let band = band(of: cell, cells: cells, upTo: top)
-            var peak = -1.0
-            for (frequency, density) in zip(spectrum.frequencies, spectrum.density) where band.contains(frequency) {
-                peak = max(peak, density)
+            var peak = peaks[cell]
+            if peak < 0 {   // no bin inside a cell narrower than a bin: the nearest one
+                let band = band(of: cell, cells: cells, upTo: top)
+                peak = spectrum.power(at: (band.lowerBound + band.upperBound) / 2)
             }
-            if peak < 0 { peak = spectrum.power(at: (band.lowerBound + band.upperBound) / 2) }
             if peak > 0, peak.isFinite { decibels[cell] = 10 * log10(peak) }
         }
         guard let loudest = decibels.max(), loudest.isFinite else { return nil }
