@@ -26,14 +26,32 @@ public struct SignalSnapshot: Equatable, Sendable {
     /// ```
     public struct Channel: Equatable, Sendable {
         /// The channel's label ("Cz", "O1", or "3" when the amplifier names none).
+        ///
+        /// ```swift
+        /// let names = snapshot.channels.map(\.name)   // ["Cz", "Pz"]
+        /// ```
         public var name: String
         /// The most recent samples, oldest first, in µV; may hold NaN or
         /// infinities when the amplifier sent them.
+        ///
+        /// ```swift
+        /// snapshot.channels[0].samples = Array(recent[0].suffix(1_250))   // the last 5 s at 250 Hz
+        /// ```
         public var samples: [Double]
         /// Noise-to-signal ratio as the decoder reports it in SIGNALQUALITY
         /// (≤ 0.5 good, ≤ 1 fair, above bad); nil when unknown.
+        ///
+        /// ```swift
+        /// for (c, figure) in message.quality.enumerated() where c < snapshot.channels.count {
+        ///     snapshot.channels[c].quality = Double(figure)
+        /// }
+        /// ```
         public var quality: Double?
         /// Why the channel is bad, when there is a reason to name ("flat", "line noise").
+        ///
+        /// ```swift
+        /// snapshot.channels[2].reason = assessment[2].problem   // "flat", or nil
+        /// ```
         public var reason: String?
 
         /// A channel from its parts.
@@ -52,11 +70,23 @@ public struct SignalSnapshot: Equatable, Sendable {
     }
 
     /// Samples per second of every channel.
+    ///
+    /// ```swift
+    /// let seconds = Double(snapshot.channels[0].samples.count) / snapshot.sampleRate
+    /// ```
     public var sampleRate: Double
     /// Samples the stream has delivered up to the last one held (0 when not
     /// known): it grows as the window moves on.
+    ///
+    /// ```swift
+    /// snapshot.sampleCount += block[0].count   // after appending a block of samples
+    /// ```
     public var sampleCount: Int
     /// The channels, in the amplifier's order.
+    ///
+    /// ```swift
+    /// let bad = snapshot.channels.filter { ($0.quality ?? 0) > 1 }.map(\.name)
+    /// ```
     public var channels: [Channel]
 
     /// A snapshot from its parts.

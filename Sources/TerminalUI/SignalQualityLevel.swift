@@ -8,17 +8,41 @@
 /// ```
 public enum SignalQualityLevel: Equatable, Sendable, CaseIterable {
     /// Noise-to-signal at most ``goodLimit``.
+    ///
+    /// ```swift
+    /// SignalQualityLevel(noiseToSignal: 0.5) == .good   // true
+    /// ```
     case good
     /// Above ``goodLimit``, at most ``fairLimit``.
+    ///
+    /// ```swift
+    /// SignalQualityLevel(noiseToSignal: 1) == .fair   // true
+    /// ```
     case fair
     /// Above ``fairLimit`` (an infinite ratio too).
+    ///
+    /// ```swift
+    /// SignalQualityLevel(noiseToSignal: .infinity) == .bad   // true
+    /// ```
     case bad
     /// No figure reported, or not a number.
+    ///
+    /// ```swift
+    /// SignalQualityLevel(noiseToSignal: .nan) == .unknown   // true
+    /// ```
     case unknown
 
     /// The highest noise-to-signal ratio that is still good.
+    ///
+    /// ```swift
+    /// let goodCount = figures.filter { $0 <= SignalQualityLevel.goodLimit }.count
+    /// ```
     public static let goodLimit = 0.5
     /// The highest noise-to-signal ratio that is still fair.
+    ///
+    /// ```swift
+    /// let usable = figures.allSatisfy { $0 <= SignalQualityLevel.fairLimit }
+    /// ```
     public static let fairLimit = 1.0
 
     /// The level of a noise-to-signal ratio; nil and NaN are unknown.

@@ -42,6 +42,10 @@ import Decoding
 /// ```
 public final class SignalView {
     /// Frames between two computations of the spectra, at most.
+    ///
+    /// ```swift
+    /// SignalView().spectrumInterval   // 15
+    /// ```
     public let spectrumInterval: Int
 
     private var scale = SignalScale()
