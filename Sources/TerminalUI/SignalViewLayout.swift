@@ -26,7 +26,7 @@ struct SignalViewLayout: Equatable, Sendable {
     let rect: CellRect
     /// The row of column titles, nil when left out.
     let titleRow: Int?
-    /// The row of the time and frequency axes, nil when left out.
+    /// The row of the time and frequency axes (under the last band), nil when left out.
     let axisRow: Int?
     /// One band per channel shown, top to bottom, each across the whole width.
     let bands: [CellRect]
@@ -46,12 +46,13 @@ struct SignalViewLayout: Equatable, Sendable {
         let width = rect.width, height = rect.height
         let withAxes = channels > 0 && height >= channels + 2
         titleRow = withAxes ? rect.row : nil
-        axisRow = withAxes ? rect.row + height - 1 : nil
         let top = rect.row + (withAxes ? 1 : 0)
         let rows = height - (withAxes ? 2 : 0)
         let bandHeight = channels > 0 ? max(1, rows / channels) : 0
         let shown = bandHeight > 0 ? min(channels, rows / bandHeight) : 0
         bands = (0..<shown).map { CellRect(row: top + $0 * bandHeight, column: rect.column, width: width, height: bandHeight) }
+        // Right under the last band; rows the bands cannot share out stay blank below it.
+        axisRow = withAxes ? top + shown * bandHeight : nil
         let info = width >= Self.fullInfoFrom ? Self.infoWidth : width >= Self.compactInfoFrom ? Self.compactInfoWidth : 0
         let spectrum = width >= Self.spectrumFrom ? min(Self.spectrumMaximum, (width - info) * 2 / 5) : 0
         let left = rect.column
