@@ -47,7 +47,7 @@ let package = Package(
                 "NoiseTagging", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
-        .target(name: "TerminalUI", dependencies: ["NoiseTagging"]),
+        .target(name: "TerminalUI", dependencies: ["NoiseTagging", "Decoding"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
         .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging", "Decoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

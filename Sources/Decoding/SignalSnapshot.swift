@@ -1,0 +1,116 @@
+/// The latest stretch of EEG and what the decoder makes of it, channel by
+/// channel: what a signal view draws. A plain value the decoder side fills
+/// a few times a second and the display reads.
+///
+/// Each channel holds its most recent samples (oldest first, µV, filtered or
+/// raw — a few seconds), its noise-to-signal ratio as SIGNALQUALITY reports
+/// it (nil when unknown) and, when the channel is bad for a reason worth
+/// naming, that reason. ``sampleCount`` counts every sample the stream has
+/// delivered up to the last one held, so two snapshots of the same stream
+/// can be told apart and placed on one time grid.
+///
+/// ```swift
+/// var snapshot = SignalSnapshot(sampleRate: 250, sampleCount: 12_500, channels: [
+///     SignalSnapshot.Channel(name: "Cz", samples: recent[0].suffix(1_250), quality: 0.3),
+///     SignalSnapshot.Channel(name: "Pz", samples: recent[1].suffix(1_250), quality: 1.4,
+///                            reason: "line noise"),
+/// ])
+/// snapshot.channels[1].quality = 0.8          // a new SIGNALQUALITY arrived
+/// if snapshot.isEmpty { /* nothing to draw yet */ }
+/// ```
+public struct SignalSnapshot: Equatable, Sendable {
+    /// One channel's recent samples and quality.
+    ///
+    /// ```swift
+    /// let channel = SignalSnapshot.Channel(name: "O1", samples: window, quality: 0.4)
+    /// ```
+    public struct Channel: Equatable, Sendable {
+        /// The channel's label ("Cz", "O1", or "3" when the amplifier names none).
+        ///
+        /// ```swift
+        /// let names = snapshot.channels.map(\.name)   // ["Cz", "Pz"]
+        /// ```
+        public var name: String
+        /// The most recent samples, oldest first, in µV; may hold NaN or
+        /// infinities when the amplifier sent them.
+        ///
+        /// ```swift
+        /// snapshot.channels[0].samples = Array(recent[0].suffix(1_250))   // the last 5 s at 250 Hz
+        /// ```
+        public var samples: [Double]
+        /// Noise-to-signal ratio as the decoder reports it in SIGNALQUALITY
+        /// (≤ 0.5 good, ≤ 1 fair, above bad); nil when unknown.
+        ///
+        /// ```swift
+        /// for (c, figure) in message.quality.enumerated() where c < snapshot.channels.count {
+        ///     snapshot.channels[c].quality = Double(figure)
+        /// }
+        /// ```
+        public var quality: Double?
+        /// Why the channel is bad, when there is a reason to name ("flat", "line noise").
+        ///
+        /// ```swift
+        /// snapshot.channels[2].reason = assessment[2].problem   // "flat", or nil
+        /// ```
+        public var reason: String?
+
+        /// A channel from its parts.
+        ///
+        /// ```swift
+        /// let flat = SignalSnapshot.Channel(name: "Fz", samples: [Double](repeating: 0, count: 1_000),
+        ///                                   quality: 1, reason: "flat")
+        /// ```
+        public init<Samples: Sequence<Double>>(name: String, samples: Samples, quality: Double? = nil,
+                                               reason: String? = nil) {
+            self.name = name
+            self.samples = Array(samples)
+            self.quality = quality
+            self.reason = reason
+        }
+    }
+
+    /// Samples per second of every channel.
+    ///
+    /// ```swift
+    /// let seconds = Double(snapshot.channels[0].samples.count) / snapshot.sampleRate
+    /// ```
+    public var sampleRate: Double
+    /// Samples the stream has delivered up to the last one held (0 when not
+    /// known): it grows as the window moves on.
+    ///
+    /// ```swift
+    /// snapshot.sampleCount += block[0].count   // after appending a block of samples
+    /// ```
+    public var sampleCount: Int
+    /// The channels, in the amplifier's order.
+    ///
+    /// ```swift
+    /// let bad = snapshot.channels.filter { ($0.quality ?? 0) > 1 }.map(\.name)
+    /// ```
+    public var channels: [Channel]
+
+    /// A snapshot from its parts.
+    ///
+    /// ```swift
+    /// let snapshot = SignalSnapshot(sampleRate: 250, sampleCount: 5_000, channels: channels)
+    /// ```
+    public init(sampleRate: Double, sampleCount: Int = 0, channels: [Channel]) {
+        self.sampleRate = sampleRate
+        self.sampleCount = sampleCount
+        self.channels = channels
+    }
+
+    /// No channels, or no samples in any: nothing has arrived yet.
+    ///
+    /// ```swift
+    /// SignalSnapshot.empty.isEmpty   // true
+    /// ```
+    public var isEmpty: Bool { channels.allSatisfy { $0.samples.isEmpty } }
+
+    /// A snapshot with no channels: before the first data arrives.
+    ///
+    /// ```swift
+    /// var latest = SignalSnapshot.empty
+    /// ```
+    public static let empty = SignalSnapshot(sampleRate: 0, channels: [])
+}
