@@ -86,6 +86,7 @@ public struct CalibratedDecoder: Sendable {
         let codeLength = codes.first?.count ?? 0
         let longLength = max(codeLength, Int((foilSeconds * sampleRate).rounded()))
         let longCodes = codes.map { code in (0..<longLength).map { code[$0 % max(1, code.count)] } }
+        let fft = RealFFT(size: longLength)
         let innerFolds = max(2, min(folds, trials.count))
         for fold in 0..<innerFolds {
             let test = OfflineEvaluation.block(fold, of: innerFolds, count: trials.count)
@@ -113,31 +114,29 @@ public struct CalibratedDecoder: Sendable {
 
                 // Surrogates: the filtered EEG from this trial on (wrapping round the
                 // calibration) for `foilSeconds`, its spectrum with random phases.
-                let length = longLength
                 var filtered: [Double] = []
                 var next = i
-                while filtered.count < length {
+                while filtered.count < longLength {
                     filtered += model.filter(trials[next])
                     next = (next + 1) % trials.count
                 }
-                filtered.removeLast(filtered.count - length)
-                let fft = RealFFT(size: length)
+                filtered.removeLast(filtered.count - longLength)
                 var generator = SeededGenerator(seed: 0x5eed_0000 &+ UInt64(i))
                 for _ in 0..<max(1, foilCount) {
-                    let phases = (0..<(length / 2)).map { _ in Double.random(in: 0..<(2 * .pi), using: &generator) }
+                    let phases = (0..<(longLength / 2)).map { _ in Double.random(in: 0..<(2 * .pi), using: &generator) }
                     let noise = fft.withPhases(of: filtered, phases: phases)
                     var foilScorer = IncrementalScorer(spatialFilter: [1], templates: longTemplates)
                     var foil: [CertaintyExample] = []
                     var at = 0
-                    while at < length {
-                        let end = min(at + chunk, length)
+                    while at < longLength {
+                        let end = min(at + chunk, longLength)
                         foilScorer.append([Array(noise[at..<end])])
                         at = end
                         foil.append(.init(scores: foilScorer.scores(), seconds: Double(at) / sampleRate, correct: false))
                     }
                     foils.append(foil)
                 }
-                foilMinutes += Double(length) / sampleRate / 60 * Double(max(1, foilCount))
+                foilMinutes += Double(longLength) / sampleRate / 60 * Double(max(1, foilCount))
             }
         }
         guard !examples.isEmpty else { throw ReconvolutionError.notEnoughData("no fold left two classes to train on") }
