@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "ZeroMQTransport", targets: ["ZeroMQTransport"]),
         .library(name: "DecoderService", targets: ["DecoderService"]),
+        .library(name: "Demo", targets: ["Demo"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -48,11 +49,15 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(name: "TerminalUI", dependencies: ["NoiseTagging", "Decoding"]),
+        .target(
+            name: "Demo",
+            dependencies: ["NoiseTagging", "UtopiaProtocol", "DecoderBridge", "DecoderService", "Decoding",
+                           "TerminalUI", "ZeroMQTransport"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
                 "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding", "TerminalUI",
-                "ZeroMQTransport", "DecoderService",
+                "ZeroMQTransport", "DecoderService", "Demo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -65,6 +70,7 @@ let package = Package(
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
         .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging", "Decoding"]),
+        .testTarget(name: "DemoTests", dependencies: ["Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

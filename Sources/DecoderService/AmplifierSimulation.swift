@@ -46,7 +46,7 @@ public struct AmplifierSimulation: Sendable {
     private func localTime(_ stamp: Int32) -> Double { Double(stamp &- originStamp) }
 
     /// A NEWTARGET at wire time `stamp`: in calibration the user looks at
-    /// the cued target (object 0); in prediction at the script's next goal, if any.
+    /// the cued target (object 0); in prediction at the script's next goal or the focus, if any.
     ///
     /// ```swift
     /// simulation.newTrial(at: newTarget.timestamp, calibrating: mode == .calibration)
@@ -58,6 +58,8 @@ public struct AmplifierSimulation: Sendable {
         } else if case .goals(let goals) = gaze, goalIndex < goals.count {
             target = goals[goalIndex]
             goalIndex += 1
+        } else if case .follow(let focus) = gaze {
+            target = focus.objectID
         }
         look(at: target, stamp: stamp)
     }

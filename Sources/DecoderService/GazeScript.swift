@@ -14,6 +14,25 @@ public enum GazeScript: Equatable, Sendable {
     case none
     /// The cued target in calibration; these object IDs in successive prediction trials, then nothing.
     case goals([UInt8])
+    /// The cued target in calibration; in each prediction trial, the object
+    /// the ``GazeFocus`` names when the trial starts (a user who reads the
+    /// screen and decides, like the demo's simulated speller).
+    case follow(GazeFocus)
+
+    /// Scripts are equal when they look the same way; two `follow` scripts
+    /// are equal when they follow the same focus.
+    ///
+    /// ```swift
+    /// GazeScript.goals([3, 1]) == .goals([3, 1])   // true
+    /// ```
+    public static func == (a: GazeScript, b: GazeScript) -> Bool {
+        switch (a, b) {
+        case (.target, .target), (.none, .none): return true
+        case (.goals(let x), .goals(let y)): return x == y
+        case (.follow(let x), .follow(let y)): return x === y
+        default: return false
+        }
+    }
 
     /// Reads the command line's form: `target`, `none` or `goal:3,1,4`.
     ///

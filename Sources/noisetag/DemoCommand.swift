@@ -1,37 +1,73 @@
 import ZeroMQTransport
 import ArgumentParser
 import DecoderBridge
+import Demo
 import Foundation
 import NoiseTagging
 
-/// `noisetag demo`: brain buttons driven by a decoder over ZeroMQ.
+/// `noisetag demo`: type by brain on a keyboard of flickering buttons,
+/// full-screen in the terminal or headless.
+///
+/// ```swift
+/// NoisetagCommand.main(["demo", "--goal", "YES"])
+/// ```
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run brain buttons against a decoder.",
+        abstract: "Check the signal, calibrate, then type by brain (full-screen terminal, or --headless).",
         discussion: """
-        With --headless the demo runs without a terminal: N trials on a grid of \
-        labelled buttons, printing what happens (one JSON object per engine event \
-        with --events-json), and exits 0 after the last trial. Everything is \
-        recorded under --recordings (see noisetag recordings list); Ctrl-C ends \
-        the recording properly and exits 130. A failure (no decoder answers within \
-        --connect-timeout, an unreadable settings file, a socket that cannot be \
-        made) prints one line naming what failed and exits 1.
+        With no flags the reference decoder runs inside this process with its simulated \
+        amplifier and a simulated user, and the demo walks through a signal check, \
+        calibration (nGenericTrainTrials cued trials), the decoder's accuracy and \
+        recommended threshold, then Test: the user spells --goal on a keyboard and confirms \
+        it on a popup. --user none keeps the embedded decoder but simulates nobody: it \
+        listens on the per-user ipc:// socket for an acquisition client (a real amplifier \
+        streamer, Examples/acquisition_streamer.py). --decoder ENDPOINT uses an external \
+        decoder instead. Keys: space trials on/off, A-Z _ Backspace press a key by touch, \
+        Y/N answer the popup, Enter skips a wait, s signal view, d developer panel, \
+        r recalibrate, q quit.
+
+        With --headless the same walk-through runs without a terminal in real time and \
+        prints a summary; it exits 0 when at least 90 % of the brain presses hit the key \
+        the simulated user looked at, 1 otherwise, 2 after --max-seconds. \
+        --headless --decoder ENDPOINT instead runs --trials trials on a grid of --controls \
+        buttons in --mode against that decoder (one JSON object per engine event with \
+        --events-json) and exits 0 after the last trial. Everything is recorded under \
+        --recordings; Ctrl-C ends the recording properly and exits 130. A failure prints \
+        one line naming what failed and exits 1.
         """)
 
     @Flag(help: "Run without a terminal display.")
     var headless = false
 
-    @Option(help: "ZeroMQ endpoint of the decoder (default: the per-user ipc:// socket).")
+    @Option(help: "ZeroMQ endpoint of an external decoder (default: the reference decoder inside this process).")
     var decoder: String?
 
-    @Option(help: "train, test or verify.")
+    @Option(help: "With the embedded decoder: simulated (a simulated amplifier and user) or none (an acquisition client streams EEG).")
+    var user: DemoUser = .simulated
+
+    @Option(help: "Text to spell (letters and spaces).")
+    var goal = "HELLO WORLD"
+
+    @Option(help: "Simulated SNR (power ratio).")
+    var snr = 0.05
+
+    @Option(help: "Simulated subject and noise seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Seconds of signal check before calibration.")
+    var signalCheck = 6.0
+
+    @Option(help: "Calibration trials (sets nGenericTrainTrials).")
+    var calibrationTrials: Int?
+
+    @Option(help: "With --headless --decoder: train, test or verify.")
     var mode: DemoMode = .test
 
-    @Option(help: "Trials to run before exiting.")
+    @Option(help: "With --headless --decoder: trials to run before exiting.")
     var trials = 10
 
-    @Option(help: "Number of buttons (1...255).")
+    @Option(help: "With --headless --decoder: number of buttons (1...255).")
     var controls = 9
 
     @Flag(help: "Print every engine event as one JSON object per line.")
@@ -57,8 +93,14 @@ struct DemoCommand: ParsableCommand {
         if let decoder, !decoder.isEmpty, !decoder.hasPrefix("ipc://") {
             do { _ = try DecoderEndpoint.resolve(decoder) } catch { throw ValidationError("--decoder: \(error)") }
         }
-        guard headless else {
-            throw ValidationError("the terminal display is not built yet; run with --headless")
+        if let problem = DemoOptions.problem(withGoal: goal) { throw ValidationError("--goal: \(problem)") }
+        guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
+        guard signalCheck >= 0, signalCheck <= 600 else { throw ValidationError("--signal-check must be 0...600 s") }
+        if let calibrationTrials, !(5...1000).contains(calibrationTrials) {
+            throw ValidationError("--calibration-trials must be 5...1000 (the decoder cross-validates in 5 folds), got \(calibrationTrials)")
+        }
+        if decoder != nil, user == .none {
+            throw ValidationError("--user none runs the embedded decoder; it cannot be combined with --decoder")
         }
     }
 
@@ -69,6 +111,10 @@ struct DemoCommand: ParsableCommand {
                 throw CommandFailure("\(error)")
             }
         }
+        if let calibrationTrials {
+            do { try engineSettings.set(value: calibrationTrials, for: .nGenericTrainTrials) } catch { throw CommandFailure("\(error)") }
+        }
+        guard headless && decoder != nil else { return try runScenario(settings: engineSettings) }
         let endpoint: String
         do { endpoint = try DecoderEndpoint.resolve(decoder ?? engineSettings.textFor(.decoderEndpoint)) } catch {
             throw CommandFailure("\(error)")
@@ -90,6 +136,61 @@ struct DemoCommand: ParsableCommand {
             throw CommandFailure("no decoder answered at \(endpoint) within --connect-timeout \(connectTimeout) s")
         }
     }
+}
+
+extension DemoCommand {
+    /// The walk-through (terminal or headless) on a ``DemoSession``.
+    private func runScenario(settings engineSettings: NoiseTagSettings) throws {
+        var options = DemoOptions()
+        options.goal = goal.uppercased()
+        options.externalDecoder = decoder
+        options.simulatedUser = user == .simulated
+        options.snr = snr
+        options.seed = seed
+        options.signalCheckSeconds = signalCheck
+        options.recordings = recordings.store
+        if !headless {
+            // Checked before anything starts, so a bad terminal leaves no recording behind.
+            do { try TerminalDemo.checkTerminal() } catch {
+                FileHandle.standardError.write(Data("noisetag demo: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+        let session: DemoSession
+        do { session = try DemoSession(options: options, settings: engineSettings) } catch { throw CommandFailure("\(error)") }
+        defer { session.close() }
+        if !headless {
+            let status = try TerminalDemo(session: session).run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        let limit = maxSeconds > 0 ? maxSeconds : 900
+        switch HeadlessScenarioRunner(session: session, eventsJSON: eventsJson, maxSeconds: limit).run() {
+        case .interrupted:
+            throw ExitCode(130)
+        case .timedOut(let summary):
+            printSummary(summary)
+            FileHandle.standardError.write(Data("noisetag demo: the goal was not confirmed within \(limit) s\n".utf8))
+            throw ExitCode(2)
+        case .finished(let summary):
+            printSummary(summary)
+            guard options.simulatedUser, decoder == nil else { return }
+            guard summary.reachedAccuracy(0.9) else {
+                FileHandle.standardError.write(Data("noisetag demo: fewer than 90 % of the brain presses were correct\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    private func printSummary(_ summary: DemoSummary) {
+        let text = (["summary:"] + summary.lines.map { "  " + $0 }).joined(separator: "\n") + "\n"
+        (eventsJson ? FileHandle.standardError : FileHandle.standardOutput).write(Data(text.utf8))
+    }
+}
+
+/// The demo's `--user` choices.
+enum DemoUser: String, ExpressibleByArgument, CaseIterable {
+    case simulated, none
 }
 
 /// The demo's `--mode` choices.

@@ -1,0 +1,296 @@
+import NoiseTagging
+
+/// The demo's walk-through on a real controller, shared by the terminal
+/// and headless demos: a signal check (the engine in SignalQuality mode),
+/// calibration on the keyboard (TrainGeneric, `nGenericTrainTrials` cued
+/// trials; the engine itself moves on to Test), waiting for the decoder's
+/// fit, its accuracy and threshold on screen, then Test on the keyboard
+/// until the goal text is typed, confirmed on a popup pushed over the
+/// keyboard (trials blocked while the popup slides in). Call ``step()``
+/// after every frame; it reacts to what the engine did in that frame and
+/// tells the simulated user (if any) where to look next.
+///
+/// ```swift
+/// let scenario = DemoScenario(controller: controller, keyboard: keyboard, reports: reports,
+///                             user: SpellingUser(goal: "HELLO WORLD", focus: focus), goal: "HELLO WORLD")
+/// scenario.start()
+/// while scenario.stage != .finished { loop.step(); scenario.step() }
+/// print(scenario.summary(missedFrames: loop.missedFrames).lines.joined(separator: "\n"))
+/// ```
+public final class DemoScenario {
+    /// The engine driven.
+    public let controller: NoiseTagController
+    /// The keyboard unit (always the bottom unit).
+    public let keyboard: SpellerKeyboard
+    /// What the decoder reported.
+    public let reports: DecoderReports
+    /// The simulated user, nil when a person (or another program) is the user.
+    public let user: SpellingUser?
+    /// The text to type (upper case).
+    public let goal: String
+    /// How long the signal check lasts, s.
+    public var signalCheckSeconds = 6.0
+    /// How long the results stay on screen before Test starts, s.
+    public var resultsSeconds = 5.0
+    /// How long the decoder may take to fit before the demo goes on without its threshold, s.
+    public var fitTimeout = 120.0
+    /// How long trials stay blocked while the popup slides in, s.
+    public static let popupAnimationSeconds = 0.6
+    /// Where the walk-through is.
+    public private(set) var stage: DemoStage = .signalCheck(until: 0)
+    /// The popup while it is open.
+    public private(set) var popup: ConfirmationPopup?
+    /// Engine time when the latest trial ended (for the inter-trial countdown), nil before.
+    public private(set) var lastTrialEnd: Double?
+    /// Messages for the screen ("recalibrating: a new recording"), newest last.
+    public private(set) var notices: [String] = []
+
+    private var summaryCounts = DemoSummary(threshold: 0, thresholdFromDecoder: false)
+    private var selectionTimes: [Double] = []
+    private var intendedByTrial: [Int: String] = [:]
+    private var switchedToTest = false
+    private var declinedText: String?
+    private var holding = false
+    private var token: NoiseTagEventStream.Token?
+
+    /// A scenario on `controller` (which must have no unit yet).
+    ///
+    /// ```swift
+    /// let scenario = DemoScenario(controller: controller, keyboard: SpellerKeyboard(), reports: reports,
+    ///                             user: nil, goal: "YES")
+    /// ```
+    public init(controller: NoiseTagController, keyboard: SpellerKeyboard, reports: DecoderReports,
+                user: SpellingUser?, goal: String) {
+        self.controller = controller
+        self.keyboard = keyboard
+        self.reports = reports
+        self.user = user
+        self.goal = goal.uppercased()
+        token = controller.events.subscribe { [unowned self] event in self.hear(event) }
+    }
+
+    deinit { if let token { controller.events.unsubscribe(token) } }
+
+    /// Pushes the keyboard and starts the signal check.
+    ///
+    /// ```swift
+    /// scenario.start()
+    /// ```
+    public func start() {
+        controller.push(view: keyboard.view, forNoiseTaggingWithDelegate: keyboard)
+        beginSignalCheck()
+    }
+
+    /// Reacts to the frame just run: moves the walk-through on and updates
+    /// the simulated user's gaze.
+    ///
+    /// ```swift
+    /// loop.step(); scenario.step()
+    /// ```
+    public func step() {
+        let now = controller.clock.now
+        switch stage {
+        case .signalCheck(let until):
+            if now >= until { beginCalibration() }
+        case .calibration:
+            if switchedToTest {
+                switchedToTest = false
+                controller.trialsAreRunning = false
+                stage = .fitting(since: now)
+            }
+        case .fitting(let since):
+            if !reports.thresholds.isEmpty || reports.calibrationFailed || now - since >= fitTimeout {
+                if reports.thresholds.isEmpty { note(reports.calibrationFailed ? "the decoder fitted no model" : "no threshold from the decoder within \(Int(fitTimeout)) s") }
+                summaryCounts.calibrationAccuracy = reports.calibrationAccuracy
+                summaryCounts.thresholdFromDecoder = !reports.thresholds.isEmpty
+                summaryCounts.threshold = controller.settings.doubleFor(.certaintyRequiredForPress)
+                stage = .results(until: now + resultsSeconds)
+            }
+        case .results(let until):
+            if now >= until { beginSpelling() }
+        case .spelling:
+            if keyboard.typed != declinedText { declinedText = nil }
+            if !goal.isEmpty, keyboard.typed == goal, declinedText == nil {
+                // The text is complete as the last key's feedback starts: no trial may start on the keyboard meanwhile.
+                if controller.isShowingFeedback { holdTrials() } else { openPopup(now: now) }
+            }
+        case .confirming:
+            if let popup, let answer = popup.answer {
+                guard !controller.isShowingFeedback else {
+                    holdTrials()
+                    break
+                }
+                controller.pop()
+                releaseTrials()
+                self.popup = nil
+                if answer {
+                    summaryCounts.sent = keyboard.typed
+                    controller.trialsAreRunning = false
+                    stage = .finished
+                } else {
+                    declinedText = keyboard.typed
+                    stage = .spelling
+                }
+            }
+        case .finished:
+            break
+        }
+        summaryCounts.typed = keyboard.typed
+        let looking: Bool
+        switch stage {
+        case .spelling, .confirming: looking = true
+        default: looking = false
+        }
+        user?.look(typed: keyboard.typed, popup: popup, keyboard: keyboard, done: !looking)
+    }
+
+    /// Ends the signal check or the results screen now (Enter).
+    ///
+    /// ```swift
+    /// if key == 13 { scenario.skipWaiting() }
+    /// ```
+    public func skipWaiting() {
+        switch stage {
+        case .signalCheck: beginCalibration()
+        case .results: beginSpelling()
+        default: break
+        }
+    }
+
+    /// Recalibrates: a new recording, the decoder's calibration reset, the
+    /// popup closed, the typed text cleared, then calibration again.
+    ///
+    /// ```swift
+    /// if key == UInt8(ascii: "r") { scenario.recalibrate() }
+    /// ```
+    public func recalibrate() {
+        controller.startNewRecording(withComments: "recalibration (key r)")
+        if popup != nil {
+            controller.pop()
+            popup = nil
+        }
+        releaseTrials()
+        keyboard.clear()
+        controller.resetDecoderCalibration()
+        note("recalibrating: a new recording, the decoder's calibration reset")
+        beginCalibration()
+    }
+
+    /// After the goal was sent: clears the text and spells again (space).
+    ///
+    /// ```swift
+    /// if scenario.stage == .finished { scenario.spellAgain() }
+    /// ```
+    public func spellAgain() {
+        guard stage == .finished else { return }
+        keyboard.clear()
+        summaryCounts.sent = nil
+        beginSpelling()
+    }
+
+    /// The run so far.
+    ///
+    /// ```swift
+    /// let summary = scenario.summary(missedFrames: driver.missedFrames)
+    /// ```
+    public func summary(missedFrames: Int) -> DemoSummary {
+        var summary = summaryCounts
+        summary.missedFrames = missedFrames
+        summary.meanSelectionTime = selectionTimes.isEmpty ? nil : selectionTimes.reduce(0, +) / Double(selectionTimes.count)
+        return summary
+    }
+
+    /// The label of the control with object ID `objectID` in the top unit, if any.
+    ///
+    /// ```swift
+    /// let name = scenario.label(ofObject: 8)   // "H"
+    /// ```
+    public func label(ofObject objectID: Int) -> String? {
+        let controls: [NoiseTagButton] = popup.map { [$0.yes, $0.no] } ?? keyboard.keys
+        return controls.first { $0.noiseTagging.customUtopiaObjectID == objectID }?.label
+    }
+
+    // MARK: Stages
+
+    private func beginSignalCheck() {
+        controller.trialsAreRunning = false
+        controller.set(mode: .signalQuality, withExplanation: "demo: signal check")
+        stage = .signalCheck(until: controller.clock.now + signalCheckSeconds)
+    }
+
+    private func beginCalibration() {
+        reports.markCalibrationStart()
+        switchedToTest = false
+        controller.set(mode: .trainGeneric, withExplanation: "demo: calibration")
+        controller.trialsAreRunning = true
+        stage = .calibration
+    }
+
+    private func beginSpelling() {
+        if controller.mode != .test { controller.set(mode: .test, withExplanation: "demo: spelling") }
+        controller.trialsAreRunning = true
+        stage = .spelling
+    }
+
+    private func openPopup(now: Double) {
+        let popup = ConfirmationPopup(question: "Send \"\(keyboard.typed)\"?")
+        controller.push(view: popup.view, forNoiseTaggingWithDelegate: popup)
+        controller.blockTrials(forDuration: Self.popupAnimationSeconds)
+        releaseTrials()
+        self.popup = popup
+        stage = .confirming(since: now)
+    }
+
+    /// Keeps trials from starting until ``releaseTrials()`` (one untimed client block).
+    private func holdTrials() {
+        guard !holding else { return }
+        controller.blockTrials()
+        holding = true
+    }
+
+    private func releaseTrials() {
+        guard holding else { return }
+        controller.unblockTrials()
+        holding = false
+    }
+
+    private func note(_ text: String) {
+        notices.append(text)
+        if notices.count > 20 { notices.removeFirst() }
+    }
+
+    // MARK: Engine events
+
+    private func hear(_ event: NoiseTagEvent) {
+        switch event.kind {
+        case .modeChanged(.trainGeneric, .test, _):
+            if stage == .calibration { switchedToTest = true }
+        case .trialStarted(let start) where start.mode == .test:
+            if let intended = user?.intended { intendedByTrial[start.trial] = intended }
+        case .press(let press) where controller.mode == .test:
+            switch press.source {
+            case .brain:
+                summaryCounts.brainPresses += 1
+                if let trial = press.trial, let intended = intendedByTrial[trial] {
+                    summaryCounts.judgedPresses += 1
+                    if press.control == intended { summaryCounts.correctPresses += 1 }
+                }
+            case .touch: summaryCounts.touchPresses += 1
+            case .timeout: break
+            }
+        case .trialEnded(let end):
+            lastTrialEnd = event.time
+            intendedByTrial[end.trial] = nil
+            guard end.mode == .test else { return }
+            switch end.ending {
+            case .stopped: return
+            case .pressed(.brain): selectionTimes.append(end.duration)
+            case .noPress, .completed: summaryCounts.trialsWithoutPress += 1
+            default: break
+            }
+            summaryCounts.testTrials += 1
+        default:
+            break
+        }
+    }
+}

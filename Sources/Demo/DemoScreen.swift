@@ -1,0 +1,256 @@
+import Decoding
+import NoiseTagging
+import TerminalUI
+
+/// The demo's full screen, drawn every frame from the scenario's state:
+/// the header (mode, trial and phase, decoder, the leading key and its
+/// certainty against the threshold, missed frames); a line saying what
+/// happens now; the goal and the text typed so far; then the keyboard, or
+/// the signal view (during the signal check and on `s`), the calibration
+/// results over the keyboard, or the confirmation popup sliding in over
+/// it; and the keys on the last row. The developer panel, when open, takes
+/// the whole screen and the keys.
+///
+/// ```swift
+/// let screen = DemoScreen(session: session, snapshot: { session.decoder?.signalSnapshot ?? .empty })
+/// let status = runner.run(screen)
+/// ```
+public final class DemoScreen: TerminalScene {
+    /// The session shown.
+    public let session: DemoSession
+    /// The signal view (its scale keys are `+`, `-`, `a`).
+    public let signalView = SignalView()
+    /// Where the signal view's data comes from.
+    public var snapshot: () -> SignalSnapshot
+    /// The developer panel while open.
+    public private(set) var panel: DeveloperPanelScene?
+    /// True while `s` shows the signal view outside the signal check.
+    public private(set) var showsSignal = false
+    /// A line shown under the header for a while (e.g. a colour-mode warning), with its expiry (engine time).
+    public var message: (text: String, until: Double)?
+    private let keyboardLayout: ButtonLayout
+    private var popupLayout: (popup: ConfirmationPopup, layout: ButtonLayout)?
+
+    static let background = TerminalRGB(red: 12, green: 14, blue: 20)
+    static let text = TerminalRGB(red: 215, green: 220, blue: 230)
+    static let dim = TerminalRGB(red: 120, green: 130, blue: 150)
+    static let accent = TerminalRGB(red: 110, green: 200, blue: 255)
+    static let good = TerminalRGB(red: 90, green: 210, blue: 110)
+    static let warning = TerminalRGB(red: 240, green: 190, blue: 70)
+    static let boxBackground = TerminalRGB(red: 32, green: 40, blue: 60)
+
+    /// A screen for `session`.
+    ///
+    /// ```swift
+    /// let screen = DemoScreen(session: session, snapshot: { .empty })
+    /// ```
+    public init(session: DemoSession, snapshot: @escaping () -> SignalSnapshot) {
+        self.session = session
+        self.snapshot = snapshot
+        keyboardLayout = ButtonLayout(buttons: session.keyboard.keys)
+    }
+
+    /// The keyboard plus header, two text lines, a spacer and the footer.
+    public var minimumSize: TerminalSize {
+        TerminalSize(columns: max(60, keyboardLayout.contentSize.columns + 4), rows: keyboardLayout.contentSize.rows + 6)
+    }
+
+    /// The area under the text lines and above the footer.
+    ///
+    /// ```swift
+    /// let region = screen.contentRegion(in: TerminalSize(columns: 80, rows: 24))
+    /// ```
+    public func contentRegion(in size: TerminalSize) -> CellRect {
+        CellRect(row: 4, column: 0, width: size.columns, height: max(0, size.rows - 5))
+    }
+
+    /// Draws the frame.
+    public func draw(on screen: TerminalScreen, missedFrames: Int) {
+        if let panel {
+            panel.draw(on: screen, missedFrames: missedFrames)
+            return
+        }
+        let scenario = session.scenario
+        let controller = session.controller
+        let now = controller.clock.now
+        screen.clear(to: TerminalCell(character: " ", foreground: Self.text, background: Self.background))
+        let leading = session.reports.leading.flatMap { lead in
+            scenario.label(ofObject: lead.objectID).map { (control: $0, certainty: lead.certainty) }
+        }
+        TerminalHeader(controller: controller, missedFrames: missedFrames,
+                       leading: controller.trialInProgress ? leading : nil).draw(on: screen, row: 0)
+        drawStatus(on: screen, row: 1, now: now)
+        drawTyped(on: screen, row: 2)
+        let region = contentRegion(in: screen.size)
+        let palette = StimulusPalette(settings: controller.settings)
+        var signalStage = false
+        if case .signalCheck = scenario.stage { signalStage = true }
+        if signalStage || showsSignal {
+            signalView.draw(snapshot(), on: screen, in: region)
+        } else {
+            keyboardLayout.draw(on: screen, in: region, palette: palette)
+            switch scenario.stage {
+            case .fitting:
+                drawBox(["Fitting the decoder on the calibration trials …",
+                         "cross-validating, choosing the certainty needed for a press"], on: screen, in: region)
+            case .results(let until):
+                drawResults(secondsLeft: until - now, on: screen, in: region)
+            case .confirming(let since):
+                drawPopup(since: since, now: now, on: screen, in: region, palette: palette)
+            default:
+                break
+            }
+        }
+        footer.draw(on: screen, row: screen.size.rows - 1)
+    }
+
+    private var footer: TerminalFooter {
+        var keys: [(String, String)] = [("space", "trials"), ("A-Z _ ⌫", "touch"), ("⏎", "skip wait"),
+                                        ("s", showsSignal ? "keys" : "signal"), ("d", "panel"), ("r", "recalibrate"), ("q", "quit")]
+        if case .signalCheck = session.scenario.stage { keys.insert(("+/-/a", "scale"), at: 3) }
+        else if showsSignal { keys.insert(("+/-/a", "scale"), at: 3) }
+        if session.scenario.popup != nil { keys[1] = ("Y/N", "touch") }
+        return TerminalFooter(keys: keys)
+    }
+
+    // MARK: Keys
+
+    /// Answers the demo's keys (see the footer); `q` and Ctrl-C end the run in the runner.
+    public func handle(key: UInt8) {
+        if let panel {
+            panel.handle(key: key)
+            return
+        }
+        let scenario = session.scenario
+        let controller = session.controller
+        if showsSignal || isSignalStage, signalView.handle(key: key), key != UInt8(ascii: "A") { return }
+        switch key {
+        case UInt8(ascii: " "):
+            if scenario.stage == .finished { scenario.spellAgain() } else { controller.trialsAreRunning.toggle() }
+        case 13, 10:
+            scenario.skipWaiting()
+        case UInt8(ascii: "s"):
+            showsSignal.toggle()
+        case UInt8(ascii: "d"):
+            openPanel()
+        case UInt8(ascii: "r"):
+            scenario.recalibrate()
+        default:
+            if let popup = scenario.popup {
+                if let button = popup.button(forTouch: key) { controller.touchPress(button) }
+            } else if let key = session.keyboard.key(forTouch: key) {
+                controller.touchPress(key)
+            }
+        }
+    }
+
+    private var isSignalStage: Bool {
+        if case .signalCheck = session.scenario.stage { return true }
+        return false
+    }
+
+    private func openPanel() {
+        session.controller.developerPanelOpened()
+        let panel = DeveloperPanelScene(settings: session.controller.settings)
+        panel.onClose = { [unowned self] in self.panel = nil }
+        self.panel = panel
+    }
+
+    // MARK: Parts
+
+    private func drawStatus(on screen: TerminalScreen, row: Int, now: Double) {
+        if let message, now < message.until {
+            screen.write(" " + message.text, row: row, column: 0, foreground: Self.warning, background: Self.background)
+            return
+        }
+        let scenario = session.scenario
+        let controller = session.controller
+        let text: String
+        var color = Self.accent
+        switch scenario.stage {
+        case .signalCheck(let until):
+            text = "Signal check: \(session.decoder == nil ? "the external decoder's EEG is not shown here" : "8 channels from the amplifier") — calibration in \(Int((until - now).rounded(.up))) s (⏎ now)"
+        case .calibration:
+            let total = controller.settings.intFor(.nGenericTrainTrials)
+            let done = min(total, max(0, controller.trialsStarted - (controller.trialInProgress ? 1 : 0)))
+            text = "Calibration: trial \(min(total, done + 1)) of \(total) — look at the highlighted key while everything flickers"
+        case .fitting:
+            text = "Calibration done — the decoder is fitting"
+        case .results(let until):
+            text = "Calibrated — typing starts in \(Int((until - now).rounded(.up))) s (⏎ now)"
+        case .spelling, .confirming:
+            if !controller.trialsAreRunning {
+                text = "Paused — space starts trials"
+                color = Self.warning
+            } else if controller.trialInProgress {
+                text = scenario.user != nil ? "Spelling by brain: the simulated user looks at the key it needs" : "Look at the key you want"
+            } else if let end = scenario.lastTrialEnd, controller.isShowingFeedback == false {
+                let gap = controller.settings.doubleFor(.timeInBetweenTrials) - (now - end)
+                text = gap > 0 ? String(format: "Next trial in %.1f s (timeInBetweenTrials)", gap) : "Next trial starting"
+            } else {
+                text = controller.isShowingFeedback ? "Pressed — feedback (\(controller.settings.textFor(.clickFeedbackMode)))" : "Next trial starting"
+            }
+        case .finished:
+            text = "Sent — space spells it again, r recalibrates, q quits"
+            color = Self.good
+        }
+        screen.write(" " + text, row: row, column: 0, foreground: color, background: Self.background)
+    }
+
+    private func drawTyped(on screen: TerminalScreen, row: Int) {
+        let typed = session.keyboard.typed
+        let goal = session.scenario.goal
+        var x = screen.write(" Goal ", row: row, column: 0, foreground: Self.dim, background: Self.background)
+        x += screen.write(goal, row: row, column: x, foreground: Self.dim, background: Self.background)
+        x += screen.write("   Typed ", row: row, column: x, foreground: Self.dim, background: Self.background)
+        let right = goal.hasPrefix(typed)
+        x += screen.write(typed, row: row, column: x, foreground: right ? Self.good : Self.warning, background: Self.background)
+        screen.put("▏", row: row, column: x, foreground: Self.text, background: Self.background)
+    }
+
+    private func box(width: Int, height: Int, in region: CellRect) -> CellRect {
+        let w = min(width, region.width), h = min(height, region.height)
+        return CellRect(row: region.row + max(0, (region.height - h) / 2), column: region.column + max(0, (region.width - w) / 2),
+                        width: w, height: h)
+    }
+
+    private func drawBox(_ lines: [String], on screen: TerminalScreen, in region: CellRect) {
+        let width = (lines.map(\.count).max() ?? 0) + 4
+        let rect = box(width: width, height: lines.count + 2, in: region)
+        screen.fill(rect, with: Self.boxBackground, foreground: Self.text)
+        for (index, line) in lines.enumerated() where index + 1 < rect.height {
+            screen.write(line, row: rect.row + 1 + index, column: rect.column + 2, foreground: index == 0 ? Self.accent : Self.text,
+                         background: Self.boxBackground, maxWidth: rect.width - 3)
+        }
+    }
+
+    private func drawResults(secondsLeft: Double, on screen: TerminalScreen, in region: CellRect) {
+        let reports = session.reports
+        let threshold = session.controller.settings.doubleFor(.certaintyRequiredForPress)
+        var lines = ["Calibration results"]
+        lines.append("accuracy (cross-validated): " + (reports.calibrationAccuracy.map { "\(Int(($0 * 100).rounded())) %" } ?? "not reported"))
+        lines.append("certainty required for a press: " + String(threshold).prefix(8)
+                     + (reports.thresholds.isEmpty ? " (setting)" : " (recommended by the decoder)"))
+        lines += reports.calibrationSummary.suffix(4).map { "· " + $0 }
+        drawBox(lines, on: screen, in: region)
+    }
+
+    private func drawPopup(since: Double, now: Double, on screen: TerminalScreen, in region: CellRect, palette: StimulusPalette) {
+        guard let popup = session.scenario.popup else { return }
+        if popupLayout?.popup !== popup { popupLayout = (popup, ButtonLayout(buttons: [popup.yes, popup.no])) }
+        let layout = popupLayout!.layout
+        let width = max(layout.contentSize.columns, popup.question.count) + 6
+        let fullHeight = layout.contentSize.rows + 5
+        // Slides in while trials are blocked for the animation.
+        let progress = min(1, max(0, (now - since) / DemoScenario.popupAnimationSeconds))
+        let height = max(1, Int((Double(fullHeight) * progress).rounded(.up)))
+        let full = box(width: width, height: fullHeight, in: region)
+        let rect = CellRect(row: full.row, column: full.column, width: full.width, height: min(height, full.height))
+        screen.fill(rect, with: Self.boxBackground, foreground: Self.text)
+        guard progress >= 1 else { return }
+        screen.write(popup.question, row: rect.row + 1, column: rect.column + (rect.width - popup.question.count) / 2,
+                     foreground: Self.text, background: Self.boxBackground, maxWidth: rect.width - 2)
+        layout.draw(on: screen, in: CellRect(row: rect.row + 3, column: rect.column, width: rect.width, height: layout.contentSize.rows),
+                    palette: palette)
+    }
+}

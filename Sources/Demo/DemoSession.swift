@@ -1,0 +1,126 @@
+import DecoderBridge
+import DecoderService
+import Decoding
+import Foundation
+import NoiseTagging
+import ZeroMQTransport
+
+/// One demo run's parts, wired: the decoder (the reference decoder on a
+/// thread of this process, or an external one), the engine's ZeroMQ link
+/// to it, the controller on the monotonic clock, the keyboard, the
+/// simulated user, the decoder reports and the scenario, with a recording
+/// started. ``close()`` ends the recording ("App ended") and stops the
+/// decoder.
+///
+/// ```swift
+/// let session = try DemoSession(options: DemoOptions())
+/// defer { session.close() }
+/// let loop = FrameLoop(controller: session.controller, waiter: RealTimeFrameWaiter())
+/// session.scenario.start()
+/// while session.scenario.stage != .finished { loop.step(); session.scenario.step() }
+/// ```
+public final class DemoSession {
+    /// The options it was made with.
+    public let options: DemoOptions
+    /// The engine.
+    public let controller: NoiseTagController
+    /// The keyboard unit.
+    public let keyboard = SpellerKeyboard()
+    /// What the decoder said.
+    public let reports = DecoderReports()
+    /// The walk-through.
+    public let scenario: DemoScenario
+    /// The embedded decoder, nil with an external one.
+    public let decoder: DecoderServer?
+    /// The endpoint the engine talks to.
+    public let endpoint: String
+    private let link: ZeroMQDecoderLink
+    private let context: ZeroMQContext?
+
+    /// Why a session could not start: names the part and the reason.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The message.
+        public let description: String
+    }
+
+    /// Starts the decoder (unless external), connects the engine and starts a recording.
+    ///
+    /// ```swift
+    /// let session = try DemoSession(options: options, settings: loadedSettings)
+    /// ```
+    public init(options: DemoOptions, settings: NoiseTagSettings = NoiseTagSettings()) throws(Failure) {
+        self.options = options
+        let focus = GazeFocus()
+        var server: DecoderServer?
+        var context: ZeroMQContext?
+        if let external = options.externalDecoder {
+            do { endpoint = try DecoderEndpoint.resolve(external) } catch { throw Failure(description: "\(error)") }
+        } else {
+            var decoderSettings = DecoderServerSettings()
+            decoderSettings.lineFrequency = options.lineFrequency
+            decoderSettings.calibrationFolder = options.recordings.root.appendingPathComponent("decoder-calibrations", isDirectory: true)
+            if options.simulatedUser {
+                var simulation = DecoderSimulation(snr: options.snr, seed: options.seed, gaze: .follow(focus))
+                simulation.amplifier.displayLatency = options.displayLatency
+                simulation.amplifier.lineFrequency = options.lineFrequency
+                decoderSettings.simulation = simulation
+                context = ZeroMQContext()
+                endpoint = "inproc://noisetag-demo-decoder"
+            } else {
+                do { endpoint = try DecoderEndpoint.resolve(options.embeddedEndpoint ?? settings.textFor(.decoderEndpoint)) } catch {
+                    throw Failure(description: "\(error)")
+                }
+            }
+            do {
+                server = try DecoderServer(endpoint: endpoint, settings: decoderSettings, context: context ?? .shared)
+            } catch {
+                throw Failure(description: "cannot start the embedded decoder on \(endpoint): \(error)")
+            }
+        }
+        do {
+            link = try ZeroMQDecoderLink(endpoint: endpoint, context: context)
+        } catch {
+            server?.stop()
+            throw Failure(description: "cannot connect to the decoder at \(endpoint): \(error)")
+        }
+        decoder = server
+        self.context = context
+        controller = NoiseTagController(clock: MonotonicClock.shared, settings: settings, decoderLink: link)
+        let user = options.simulatedUser && options.externalDecoder == nil ? SpellingUser(goal: options.goal, focus: focus) : nil
+        scenario = DemoScenario(controller: controller, keyboard: keyboard, reports: reports, user: user, goal: options.goal)
+        scenario.signalCheckSeconds = options.signalCheckSeconds
+        scenario.resultsSeconds = options.resultsSeconds
+        let reports = reports
+        controller.observeDecoderTraffic { reports.hear($0) }
+        controller.startRecording(in: options.recordings)
+    }
+
+    /// Ends the recording, disconnects and stops the embedded decoder; later calls do nothing.
+    ///
+    /// ```swift
+    /// defer { session.close() }
+    /// ```
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        controller.trialsAreRunning = false
+        controller.stopRecording()
+        link.close()
+        decoder?.stop()
+        context?.terminate()
+    }
+    private var closed = false
+
+    /// Who the user is, for headers and summaries.
+    ///
+    /// ```swift
+    /// session.userDescription   // "simulated user (SNR 0.05, subject 1)"
+    /// ```
+    public var userDescription: String {
+        if options.externalDecoder != nil { return "external decoder at \(endpoint)" }
+        if scenario.user != nil {
+            return "embedded decoder, simulated amplifier and user (SNR \(options.snr), subject \(options.seed))"
+        }
+        return "embedded decoder on \(endpoint), waiting for an acquisition client"
+    }
+}

@@ -1,0 +1,66 @@
+import Decoding
+import Foundation
+import NoiseTagging
+import TerminalUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The full-screen demo: a ``DemoScreen`` on a ``TerminalRunner`` in a
+/// ``TerminalSession`` (alternate screen, raw keys, hidden cursor, all
+/// restored on `q`, Ctrl-C, SIGTERM, SIGHUP or an error), frame-locked at
+/// `preferredNFramesPerSecond`.
+///
+/// ```swift
+/// try TerminalDemo.checkTerminal()
+/// let session = try DemoSession(options: DemoOptions())
+/// defer { session.close() }
+/// let status = try TerminalDemo(session: session).run()
+/// ```
+public final class TerminalDemo {
+    /// The session shown.
+    public let session: DemoSession
+
+    /// A demo of `session`.
+    ///
+    /// ```swift
+    /// let demo = TerminalDemo(session: session)
+    /// ```
+    public init(session: DemoSession) { self.session = session }
+
+    /// Throws the reason this process cannot show the demo: input or output
+    /// not a terminal, no TERM, TERM=dumb, or fewer than 256 colours.
+    ///
+    /// ```swift
+    /// do { try TerminalDemo.checkTerminal() } catch { print("noisetag demo: \(error)") }
+    /// ```
+    public static func checkTerminal(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
+        guard isatty(STDIN_FILENO) == 1 else { throw .notATerminal(stream: "input") }
+        _ = try TerminalColorMode.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
+    }
+
+    /// Runs the walk-through until `q` or a signal; returns the exit status
+    /// (0 for `q`, 130 for Ctrl-C, 128 + n for signal n).
+    ///
+    /// ```swift
+    /// let status = try demo.run()
+    /// ```
+    public func run() throws -> Int32 {
+        let session = self.session
+        let decoder = session.decoder
+        return try TerminalSession.run { terminal in
+            let runner = TerminalRunner(session: terminal,
+                                        loop: FrameLoop(controller: session.controller, waiter: RealTimeFrameWaiter()))
+            let screen = DemoScreen(session: session, snapshot: { decoder?.signalSnapshot ?? .empty })
+            if terminal.colorMode == .palette256 {
+                screen.message = ("256 colours: flicker colours are the nearest palette entries (COLORTERM=truecolor for exact ones)",
+                                  session.controller.clock.now + 8)
+            }
+            session.scenario.start()
+            return runner.run(screen) {
+                session.scenario.step()
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Demo
+import Foundation
+import NoiseTagging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by SIGINT and SIGTERM; the scenario ends at the next frame.
+nonisolated(unsafe) private var scenarioInterrupted: sig_atomic_t = 0
+
+/// `noisetag demo --headless` without `--decoder`: the demo's walk-through
+/// (signal check, calibration, results, spelling the goal, confirming it)
+/// in real time without a terminal, printing what happens and a summary.
+final class HeadlessScenarioRunner {
+    private let session: DemoSession
+    private let eventsJSON: Bool
+    private let maxSeconds: Double
+    private let output = FileHandle.standardOutput
+
+    /// How a run ended.
+    enum Outcome { case finished(DemoSummary), timedOut(DemoSummary), interrupted }
+
+    init(session: DemoSession, eventsJSON: Bool, maxSeconds: Double) {
+        self.session = session
+        self.eventsJSON = eventsJSON
+        self.maxSeconds = maxSeconds
+        let scenario = session.scenario
+        let output = output
+        session.controller.events.subscribe { event in
+            if eventsJSON {
+                output.write(Data((event.jsonLine + "\n").utf8))
+            } else if let line = Self.line(for: event, scenario: scenario) {
+                output.write(Data((String(format: "%8.3f ", event.time) + line + "\n").utf8))
+            }
+        }
+    }
+
+    private func say(_ text: String) {
+        guard !eventsJSON else { return }
+        output.write(Data((String(format: "%8.3f ", session.controller.clock.now) + text + "\n").utf8))
+    }
+
+    /// Runs until the goal is confirmed, `maxSeconds` pass, or SIGINT/SIGTERM.
+    func run() -> Outcome {
+        signal(SIGINT) { _ in scenarioInterrupted = 1 }
+        signal(SIGTERM) { _ in scenarioInterrupted = 1 }
+        let controller = session.controller
+        let scenario = session.scenario
+        let loop = FrameLoop(controller: controller, waiter: RealTimeFrameWaiter())
+        say("demo: \(session.userDescription); goal \"\(scenario.goal)\"")
+        scenario.start()
+        let start = controller.clock.now
+        var stage = scenario.stage.name
+        var printedLines = 0, notices = 0
+        say("stage: \(stage)")
+        while scenario.stage != .finished {
+            loop.step()
+            scenario.step()
+            let lines = session.reports.calibrationLines
+            if lines.count < printedLines { printedLines = 0 }
+            for line in lines.dropFirst(printedLines) { say(line.hasPrefix("decoder: ") ? line : "decoder: " + line) }
+            printedLines = lines.count
+            for notice in scenario.notices.dropFirst(notices) { say("demo: " + notice) }
+            notices = scenario.notices.count
+            if scenario.stage.name != stage {
+                stage = scenario.stage.name
+                switch scenario.stage {
+                case .results:
+                    let accuracy = session.reports.calibrationAccuracy.map { "\(Int(($0 * 100).rounded())) %" } ?? "not reported"
+                    say("stage: results: accuracy \(accuracy), certainty required \(String(format: "%.4f", controller.settings.doubleFor(.certaintyRequiredForPress)))")
+                default:
+                    say("stage: \(stage)")
+                }
+            }
+            if scenarioInterrupted != 0 { return .interrupted }
+            if maxSeconds > 0, controller.clock.now - start > maxSeconds {
+                return .timedOut(scenario.summary(missedFrames: loop.missedFrames))
+            }
+        }
+        while controller.isShowingFeedback && scenarioInterrupted == 0 { loop.step() }
+        return .finished(scenario.summary(missedFrames: loop.missedFrames))
+    }
+
+    private static func line(for event: NoiseTagEvent, scenario: DemoScenario) -> String? {
+        switch event.kind {
+        case .trialStarted(let s) where s.mode != .test:
+            return "trial \(s.trial) \(s.mode.rawValue)" + (s.target.map { " cued \($0)" } ?? "")
+        case .trialEnded(let e) where e.mode == .test:
+            let what: String
+            switch e.ending {
+            case .pressed(let source): what = "pressed \(e.pressed ?? "?") by \(source.rawValue)"
+            case .noPress, .completed: what = "no press"
+            case .stopped(let cause): what = "stopped (\(cause))"
+            }
+            return String(format: "trial %d: %@ after %.2f s", e.trial, what, e.duration)
+        case .press(let p) where p.source == .brain:
+            return "press \(p.control)" + (p.certainty.map { String(format: " certainty %.4f", $0) } ?? "")
+        case .actionRan:
+            return "typed \"\(scenario.keyboard.typed)\""
+        case .unitPushed(_, let context?), .unitPopped(_, let context?):
+            return (event.kind.isPush ? "pushed " : "popped ") + context
+        case .decoderConnection(let state, let alarm):
+            return "decoder \(state.rawValue)" + (alarm ? " (alarm)" : "")
+        case .decoderProblem(let problem):
+            return "decoder problem: \(problem)"
+        case .recordingStarted(let folder, _):
+            return "recording \(folder)"
+        case .recordingProblem(let path, let reason, _):
+            return "recording problem: \(reason) (\(path))"
+        case .refused(let call, let reason):
+            return "refused \(call): \(reason)"
+        default:
+            return nil
+        }
+    }
+}
+
+private extension NoiseTagEvent.Kind {
+    var isPush: Bool { if case .unitPushed = self { return true } else { return false } }
+}
