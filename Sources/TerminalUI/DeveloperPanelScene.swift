@@ -1,0 +1,413 @@
+import NoiseTagging
+
+/// The developer panel: every setting with its current value, one per row,
+/// and an inline editor for a few of them.
+///
+/// The header says how many settings there are and how many differ from
+/// their default; changed rows are marked `*` (and show the default). The
+/// selected row is highlighted and described (kind, range, meaning) under
+/// the list. Keys:
+///
+/// - up/down arrows or `k`/`j`: move the selection (the list scrolls);
+/// - Enter on an editable row (titles in blue; ``editableTitles``) opens
+///   the editor line: type the value (printable characters, Backspace
+///   deletes, Ctrl-U clears, Tab steps through the choices of a choice or
+///   bool setting), Enter applies, Esc cancels. The text is read according
+///   to the setting's kind and set through ``NoiseTagSettings/set(value:for:)``:
+///   success shows `certaintyRequiredForPress = 0.95` in green; a refusal
+///   shows the settings error (naming the setting and the reason) in red
+///   and leaves the value as it was. Enter on another row says it is
+///   read-only here;
+/// - `d` or `x`: ``onClose``; every other key goes to ``onKey``.
+///
+/// Esc arrives as the byte 0x1B, which also starts the arrow keys'
+/// sequences (`ESC [ A`), so an Esc is only known to be alone when nothing
+/// follows it: ``TerminalRunner`` hands a scene every byte it read before
+/// drawing, so ``draw(on:missedFrames:)`` first calls
+/// ``flushPendingEscape()`` and an Esc still pending then counts as Esc.
+/// An Esc followed by a byte other than `[` or `O` counts at once.
+/// The runner keeps `q` (quit) for itself: it cannot be typed in the editor.
+///
+/// ```swift
+/// let panel = DeveloperPanelScene(settings: controller.settings)
+/// panel.onClose = { current = board }
+/// panel.onKey = { key in board.handle(key: key) }
+/// board.onKey = { key in if key == UInt8(ascii: "d") { current = panel } }
+/// ```
+public final class DeveloperPanelScene: TerminalScene {
+    /// The settings shown and edited.
+    ///
+    /// ```swift
+    /// panel.settings.doubleFor(.certaintyRequiredForPress)
+    /// ```
+    public let settings: NoiseTagSettings
+    /// The settings Enter edits; the others are read-only here.
+    ///
+    /// ```swift
+    /// panel.editableTitles.contains(.framesPerBit)   // true by default
+    /// ```
+    public let editableTitles: Set<NoiseTagSettingTitles>
+    /// The keys line while browsing (the editor shows its own).
+    ///
+    /// ```swift
+    /// panel.footer = TerminalFooter(keys: [("j/k", "move"), ("enter", "edit"), ("d", "back to the buttons")])
+    /// ```
+    public var footer: TerminalFooter
+    /// Called when `d` or `x` closes the panel.
+    ///
+    /// ```swift
+    /// panel.onClose = { current = board }
+    /// ```
+    public var onClose: () -> Void = {}
+    /// Keys the panel does not use while browsing.
+    ///
+    /// ```swift
+    /// panel.onKey = { key in if key == UInt8(ascii: " ") { controller.trialsAreRunning.toggle() } }
+    /// ```
+    public var onKey: (UInt8) -> Void = { _ in }
+
+    /// The row selected, an index into ``titles``.
+    ///
+    /// ```swift
+    /// let title = DeveloperPanelScene.titles[panel.selectedIndex]
+    /// ```
+    public private(set) var selectedIndex = 0
+    /// The first row shown (the list scrolls to keep the selection in view when drawn).
+    ///
+    /// ```swift
+    /// panel.firstVisibleIndex   // 0 until the selection moves below the window
+    /// ```
+    public private(set) var firstVisibleIndex = 0
+    /// The editor line's text, nil while the editor is closed.
+    ///
+    /// ```swift
+    /// if panel.editorText != nil { /* keys are going to the editor */ }
+    /// ```
+    public private(set) var editorText: String?
+    /// What the last edit did, or why it did nothing; nil when there is nothing to say.
+    ///
+    /// ```swift
+    /// panel.message?.text   // "certaintyRequiredForPress = 0.95"
+    /// ```
+    public private(set) var message: DeveloperPanelMessage?
+
+    private var keyDecoder = TerminalKeyDecoder()
+    /// The keys line while the editor is open.
+    private let editingFooter = TerminalFooter(keys: [("enter", "apply"), ("esc", "cancel"), ("backspace", "delete"),
+                                                      ("tab", "next choice")])
+
+    /// Every setting title, in the order of the list.
+    ///
+    /// ```swift
+    /// DeveloperPanelScene.titles.count   // one row each
+    /// ```
+    public static let titles = NoiseTagSettingTitles.allCases
+    /// The settings editable unless the caller says otherwise.
+    ///
+    /// ```swift
+    /// let panel = DeveloperPanelScene(settings: settings,
+    ///                                 editableTitles: DeveloperPanelScene.defaultEditableTitles.union([.feedbackDuration]))
+    /// ```
+    public static let defaultEditableTitles: Set<NoiseTagSettingTitles> = [
+        .certaintyRequiredForPress, .framesPerBit, .clickFeedbackMode, .timeInBetweenTrials,
+    ]
+    /// The keys line while browsing, unless the caller gives another.
+    ///
+    /// ```swift
+    /// let panel = DeveloperPanelScene(settings: settings, footer: DeveloperPanelScene.defaultFooter)
+    /// ```
+    public static var defaultFooter: TerminalFooter {
+        TerminalFooter(keys: [("up/down j/k", "move"), ("enter", "edit blue rows"), ("d/x", "close"), ("q", "quit")])
+    }
+
+
+    static let background = TerminalRGB(red: 12, green: 14, blue: 20)
+    static let text = TerminalRGB(red: 200, green: 205, blue: 215)
+    static let dim = TerminalRGB(red: 120, green: 130, blue: 150)
+    static let selection = TerminalRGB(red: 45, green: 60, blue: 95)
+    static let editable = TerminalRGB(red: 120, green: 200, blue: 255)
+    static let changed = TerminalRGB(red: 255, green: 210, blue: 90)
+    static let applied = TerminalRGB(red: 80, green: 200, blue: 100)
+    static let refused = TerminalRGB(red: 240, green: 80, blue: 80)
+    static let note = TerminalRGB(red: 230, green: 190, blue: 60)
+    static let editorBackground = TerminalRGB(red: 30, green: 38, blue: 56)
+    /// The editor takes at most this many characters.
+    static let longestInput = 200
+    /// The value column keeps at least this many cells; titles are cut to leave them.
+    static let narrowestValue = 12
+
+    /// Creates the panel over `settings`.
+    ///
+    /// ```swift
+    /// let panel = DeveloperPanelScene(settings: controller.settings,
+    ///                                 editableTitles: [.certaintyRequiredForPress, .framesPerBit])
+    /// ```
+    public init(settings: NoiseTagSettings,
+                editableTitles: Set<NoiseTagSettingTitles> = DeveloperPanelScene.defaultEditableTitles,
+                footer: TerminalFooter = DeveloperPanelScene.defaultFooter) {
+        self.settings = settings
+        self.editableTitles = editableTitles
+        self.footer = footer
+    }
+
+    /// The title of the selected row.
+    ///
+    /// ```swift
+    /// panel.selectedTitle   // .mode at first
+    /// ```
+    public var selectedTitle: NoiseTagSettingTitles { Self.titles[selectedIndex] }
+
+    /// Header, eight rows of list, the description, message and footer lines, 60 columns.
+    ///
+    /// ```swift
+    /// panel.minimumSize   // 60 × 12
+    /// ```
+    public var minimumSize: TerminalSize { TerminalSize(columns: 60, rows: 12) }
+
+    /// The rows of the list: under the header, above the description, message and footer lines.
+    ///
+    /// ```swift
+    /// let rows = panel.listRect(in: screen.size).height   // settings shown at once
+    /// ```
+    public func listRect(in size: TerminalSize) -> CellRect {
+        CellRect(row: 1, column: 0, width: size.columns, height: max(0, size.rows - 4))
+    }
+
+    /// Takes a pending lone Esc as Esc (cancelling the editor, or clearing
+    /// the message while browsing). ``draw(on:missedFrames:)`` calls it, so
+    /// under ``TerminalRunner`` there is no need to; a runner that draws
+    /// before handing over all the bytes it read must not call it between them.
+    ///
+    /// ```swift
+    /// panel.handle(key: 0x1B)
+    /// panel.flushPendingEscape()   // the editor closes
+    /// ```
+    public func flushPendingEscape() {
+        if let key = keyDecoder.flush() { handle(key) }
+    }
+
+    /// Draws header, list, description, editor or message, and footer
+    /// (after ``flushPendingEscape()``).
+    ///
+    /// ```swift
+    /// panel.draw(on: screen, missedFrames: driver.missedFrames)
+    /// ```
+    public func draw(on screen: TerminalScreen, missedFrames: Int) {
+        flushPendingEscape()
+        let size = screen.size
+        screen.clear(to: TerminalCell(character: " ", foreground: Self.text, background: Self.background))
+        drawHeader(on: screen, missedFrames: missedFrames)
+        drawList(on: screen, in: listRect(in: size))
+        drawDescription(on: screen, row: size.rows - 3)
+        if let editorText {
+            drawEditor(editorText, on: screen, row: size.rows - 2)
+        } else if let message {
+            let color = switch message.kind {
+            case .applied: Self.applied
+            case .refused: Self.refused
+            case .note: Self.note
+            }
+            screen.write(Self.fitted(message.text, width: size.columns - 2), row: size.rows - 2, column: 1,
+                         foreground: color, background: Self.background)
+        }
+        (editorText == nil ? footer : editingFooter).draw(on: screen, row: size.rows - 1)
+    }
+
+    /// Answers one key byte; arrow keys and Esc are put together from their bytes first.
+    ///
+    /// ```swift
+    /// for byte in Array("\u{1B}[B\r0.95\r".utf8) { panel.handle(key: byte) }   // down, edit, apply
+    /// ```
+    public func handle(key byte: UInt8) {
+        for key in keyDecoder.feed(byte) { handle(key) }
+    }
+
+    // MARK: Keys
+
+    private func handle(_ key: TerminalKey) {
+        if editorText != nil { edit(key) } else { browse(key) }
+    }
+
+    private func browse(_ key: TerminalKey) {
+        switch key {
+        case .up: select(selectedIndex - 1)
+        case .down: select(selectedIndex + 1)
+        case .left, .right: break
+        case .escape: message = nil
+        case .byte(UInt8(ascii: "k")): select(selectedIndex - 1)
+        case .byte(UInt8(ascii: "j")): select(selectedIndex + 1)
+        case .byte(0x0D), .byte(0x0A): openEditor()
+        case .byte(UInt8(ascii: "d")), .byte(UInt8(ascii: "x")): onClose()
+        case .byte(let byte): onKey(byte)
+        }
+    }
+
+    private func edit(_ key: TerminalKey) {
+        guard var text = editorText else { return }
+        switch key {
+        case .escape:
+            editorText = nil
+            message = DeveloperPanelMessage(text: "edit cancelled; \(selectedTitle.rawValue) is still \(shownValue(selectedTitle))",
+                                            kind: .note)
+            return
+        case .byte(0x0D), .byte(0x0A):
+            apply(text)
+            return
+        case .byte(0x7F), .byte(0x08):
+            if !text.isEmpty { text.removeLast() }
+        case .byte(0x15):
+            text = ""
+        case .byte(0x09):
+            text = nextChoice(after: text) ?? text
+        case .byte(let byte) where (0x20...0x7E).contains(byte):
+            if text.unicodeScalars.count < Self.longestInput { text.unicodeScalars.append(Unicode.Scalar(byte)) }
+        case .byte, .up, .down, .left, .right:
+            break
+        }
+        editorText = text
+    }
+
+    private func select(_ index: Int) {
+        selectedIndex = min(max(index, 0), Self.titles.count - 1)
+    }
+
+    private func openEditor() {
+        let title = selectedTitle
+        guard editableTitles.contains(title) else {
+            message = DeveloperPanelMessage(text: "\(title.rawValue) is read-only here (the blue rows are editable)",
+                                            kind: .note)
+            return
+        }
+        message = nil
+        editorText = ""
+    }
+
+    /// Sets the selected setting from `text`; the message says what happened.
+    private func apply(_ text: String) {
+        let title = selectedTitle
+        editorText = nil
+        let before = shownValue(title)
+        do {
+            try settings.set(value: NoiseTagSettingValue(typed: text, for: title.definition.kind), for: title)
+            message = DeveloperPanelMessage(text: "\(title.rawValue) = \(shownValue(title))", kind: .applied)
+        } catch {
+            var reason = error.description
+            if case .wrongType = error { reason += " \"\(text.singleCellText)\"" }
+            message = DeveloperPanelMessage(text: "\(reason); kept \(before)", kind: .refused)
+        }
+    }
+
+    /// The choice after `text` (or after the current value) for a choice or bool setting.
+    private func nextChoice(after text: String) -> String? {
+        let options: [String]
+        switch selectedTitle.definition.kind {
+        case .choice(let choices): options = choices
+        case .bool: options = ["true", "false"]
+        default: return nil
+        }
+        guard !options.isEmpty else { return nil }
+        let current = text.isEmpty ? settings.value(for: selectedTitle).description : text
+        guard let index = options.firstIndex(where: { $0.lowercased() == current.lowercased() }) else { return options[0] }
+        return options[(index + 1) % options.count]
+    }
+
+    // MARK: Drawing
+
+    private func shownValue(_ title: NoiseTagSettingTitles) -> String {
+        settings.value(for: title).description.singleCellText
+    }
+
+    private func drawHeader(on screen: TerminalScreen, missedFrames: Int) {
+        let bg = TerminalHeader.background, fg = TerminalHeader.foreground
+        screen.fill(CellRect(row: 0, column: 0, width: screen.size.columns, height: 1), with: bg, foreground: fg)
+        var x = 1
+        func text(_ s: String, _ color: TerminalRGB = fg) {
+            x += screen.write(s, row: 0, column: x, foreground: color, background: bg)
+        }
+        func separator() { text(" │ ", TerminalHeader.dim) }
+        let changedCount = settings.nonDefaultCount
+        text("Developer panel — \(Self.titles.count) settings, ")
+        text("\(changedCount) changed", changedCount > 0 ? Self.changed : fg)
+        separator()
+        text("missed \(missedFrames)", missedFrames > 0 ? TerminalHeader.below : fg)
+    }
+
+    private func drawList(on screen: TerminalScreen, in rect: CellRect) {
+        let count = Self.titles.count
+        let visible = rect.height
+        guard visible > 0 else { return }
+        if selectedIndex < firstVisibleIndex { firstVisibleIndex = selectedIndex }
+        if selectedIndex >= firstVisibleIndex + visible { firstVisibleIndex = selectedIndex - visible + 1 }
+        firstVisibleIndex = min(max(firstVisibleIndex, 0), max(0, count - visible))
+        let longestTitle = Self.titles.map { $0.rawValue.unicodeScalars.count }.max() ?? 0
+        let titleColumn = rect.column + 3
+        let titleWidth = max(1, min(longestTitle, rect.width - 3 - 2 - Self.narrowestValue))
+        let valueColumn = titleColumn + titleWidth + 2
+        let valueWidth = rect.column + rect.width - 1 - valueColumn
+        for offset in 0..<visible {
+            let index = firstVisibleIndex + offset
+            guard index < count else { break }
+            let row = rect.row + offset
+            let title = Self.titles[index]
+            let setting = settings.settingWith(title: title)
+            let bg = index == selectedIndex ? Self.selection : Self.background
+            if index == selectedIndex {
+                screen.fill(CellRect(row: row, column: rect.column, width: rect.width, height: 1), with: bg, foreground: Self.text)
+            }
+            if !setting.isDefault {
+                screen.put("*", row: row, column: rect.column + 1, foreground: Self.changed, background: bg)
+            }
+            screen.write(Self.fitted(title.rawValue, width: titleWidth), row: row, column: titleColumn,
+                         foreground: editableTitles.contains(title) ? Self.editable : Self.text, background: bg)
+            let value = setting.value.description.singleCellText
+            var used = screen.write(Self.fitted(value, width: valueWidth), row: row, column: valueColumn,
+                                    foreground: setting.isDefault ? Self.text : Self.changed, background: bg)
+            if !setting.isDefault && used < valueWidth {
+                let note = "  (default \(setting.definition.defaultValue.description.singleCellText))"
+                used += screen.write(Self.fitted(note, width: valueWidth - used), row: row, column: valueColumn + used,
+                                     foreground: Self.dim, background: bg)
+            }
+        }
+    }
+
+    private func drawDescription(on screen: TerminalScreen, row: Int) {
+        let title = selectedTitle
+        let definition = title.definition
+        let access = editableTitles.contains(title) ? "editable" : "read-only here"
+        let line = "\(title.rawValue): \(Self.kindText(definition.kind)), \(access). \(definition.summary)"
+        screen.write(Self.fitted(line.singleCellText, width: screen.size.columns - 2), row: row, column: 1,
+                     foreground: Self.dim, background: Self.background)
+    }
+
+    private func drawEditor(_ text: String, on screen: TerminalScreen, row: Int) {
+        let bg = Self.editorBackground
+        screen.fill(CellRect(row: row, column: 0, width: screen.size.columns, height: 1), with: bg, foreground: Self.text)
+        var x = 1
+        x += screen.write(selectedTitle.rawValue + " = ", row: row, column: x, foreground: Self.editable, background: bg)
+        let room = max(0, screen.size.columns - 1 - x - 1)
+        let scalars = Array(text.unicodeScalars)
+        let shown = scalars.count <= room ? scalars : Array(scalars.suffix(room))
+        x += screen.write(String(String.UnicodeScalarView(shown)), row: row, column: x, foreground: .white, background: bg)
+        screen.put("█", row: row, column: x, foreground: Self.editable, background: bg)
+    }
+
+    /// `text` cut to `width` cells, its last cell `…` when cut.
+    static func fitted(_ text: String, width: Int) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > width else { return text }
+        guard width > 0 else { return "" }
+        return String(String.UnicodeScalarView(scalars.prefix(width - 1))) + "…"
+    }
+
+    /// The kind in words: `number 0.0...1.0`, `one of None, RedBorder`.
+    static func kindText(_ kind: NoiseTagSettingKind) -> String {
+        switch kind {
+        case .bool: return "bool (true/false)"
+        case .int(let range): return "integer \(range.lowerBound)...\(range.upperBound)"
+        case .double(let range): return "number \(range.lowerBound)...\(range.upperBound)"
+        case .text: return "text"
+        case .choice(let options): return "one of " + options.joined(separator: ", ")
+        case .color: return "colour #RRGGBB"
+        }
+    }
+}
