@@ -49,6 +49,7 @@ public struct LiveDecoder: Sendable {
     private var assessment: [ChannelQuality]?
     private var labels: [String] = []
     private var samplesReceived = 0
+    private var nonFinite = NonFiniteSamples()
     private var trial: LiveTrial?
     private var closedTrials: [LiveTrial] = []
     private var calibration: [CalibrationTrial] = []
@@ -100,7 +101,7 @@ public struct LiveDecoder: Sendable {
         case .dataHeader(let header):
             if simulation != nil { ignoredExternal += 1 } else if stream.receive(header) { start(with: header) }
         case .dataPacket(let packet):
-            if simulation != nil { ignoredExternal += 1 } else if let block = stream.receive(packet) { ingest(block) }
+            if simulation != nil { ignoredExternal += 1 } else { accept(packet) }
         default: break
         }
         return takeOutbox()
@@ -116,9 +117,7 @@ public struct LiveDecoder: Sendable {
     public mutating func advance(now: Double) -> [UtopiaMessage] {
         self.now = now
         if var simulation {
-            for packet in simulation.packets(upTo: now - Self.simulationLag) {
-                if let block = stream.receive(packet) { ingest(block) }
-            }
+            for packet in simulation.packets(upTo: now - Self.simulationLag) { accept(packet) }
             self.simulation = simulation
         }
         cutClosedTrials()
@@ -233,12 +232,24 @@ public struct LiveDecoder: Sendable {
         assessment = nil
         labels = header.labels
         samplesReceived = 0
+        nonFinite = NonFiniteSamples()
         log("EEG: \(channels) channels at \(String(format: "%g", rate)) Hz" + (simulation != nil ? " (simulated amplifier)" : ""))
     }
 
-    private mutating func ingest(_ block: SampleBlock) {
+    /// A packet through the stream; the samples it had to repair still
+    /// count against the channel's quality and show in the signal view as sent.
+    private mutating func accept(_ packet: DataPacket) {
+        let repairedBefore = stream.problems[.nonFiniteSample, default: 0]
+        guard let block = stream.receive(packet) else { return }
+        let repaired = stream.problems[.nonFiniteSample, default: 0] > repairedBefore
+        ingest(block, asSent: repaired ? block.samples.indices.map { c in packet.samples.map { Double($0[c]) } } : nil)
+    }
+
+    /// Takes a block of repaired samples; `asSent` holds them as they came when the stream repaired any.
+    private mutating func ingest(_ block: SampleBlock, asSent: [[Double]]?) {
         guard var filter, var history, var quality, block.samples.count == history.channels else { return }
-        quality.append(block.samples)
+        quality.append(asSent ?? block.samples)
+        if let asSent { nonFinite.record(asSent, first: samplesReceived) }
         if !filterPrimed {
             filter.prime(with: block.samples.map { $0.first ?? 0 })
             filterPrimed = true
@@ -249,6 +260,7 @@ public struct LiveDecoder: Sendable {
         let keepFrom = ([trial?.start] + closedTrials.map(\.start)).compactMap { $0 }.min() ?? .infinity
         history.forget(before: min(keepFrom, (history.latestTime ?? 0) - 30_000))
         timeline.forget(before: min(keepFrom, (history.latestTime ?? 0) - 30_000) - 2_000)
+        if !nonFinite.isEmpty { nonFinite.forget(before: samplesReceived - history.count) }
         self.filter = filter
         self.history = history
         self.quality = quality
@@ -271,7 +283,9 @@ public struct LiveDecoder: Sendable {
     // MARK: Signal view
 
     /// The last `seconds` of raw EEG (µV, as the acquisition client or the
-    /// simulated amplifier sent it, before any filter) and the latest
+    /// simulated amplifier sent it, before any filter: NaN and infinite
+    /// samples included, though the decoder itself works on them repaired)
+    /// and the latest
     /// signal quality, for a signal view. Channels are named by the
     /// DATAHEADER's labels, "1", "2", … where it gives none. Each channel's
     /// quality is the noise-to-signal ratio of the last SIGNALQUALITY
@@ -296,8 +310,10 @@ public struct LiveDecoder: Sendable {
         let channels = (0..<history.channels).map { c in
             let label = c < labels.count ? labels[c] : ""
             let figure = assessment.flatMap { c < $0.count ? $0[c] : nil }
+            var samples = Array(history.raw[c][first...])
+            nonFinite.restore(into: &samples, channel: c, first: samplesReceived - samples.count)
             return SignalSnapshot.Channel(name: label.isEmpty ? String(c + 1) : label,
-                                          samples: history.raw[c][first...],
+                                          samples: samples,
                                           quality: figure.map { SignalSnapshot.noiseToSignal(noiseFraction: $0.quality) },
                                           reason: figure?.problem)
         }

@@ -97,4 +97,38 @@ import UtopiaProtocol
         #expect(snapshot.channels.map(\.samples) == [[1, 3], [2, 4]])
         #expect(snapshot.sampleCount == 2)
     }
+
+    @Test func aPacketWithNaNInOneChannelShowsThereAsAGapAndMakesThatChannelBad() throws {
+        var session = VirtualSession(settings: DecoderServerSettings())
+        session.send(.dataHeader(DataHeader(timestamp: 0, channelCount: 3, sampleRate: 250, labels: ["Cz", "Pz", "Oz"])))
+        var (packets, _) = Self.packets(channels: 3, seconds: 6, end: session.now)
+        for row in 10..<15 { packets[packets.count - 4].samples[row][1] = .nan }
+        for packet in packets { session.send(.dataPacket(packet)) }
+        session.wait(10)
+        let snapshot = session.decoder.signalSnapshot()
+        // The five samples sit 3 packets + 10 samples before the end of the 1,250.
+        let gap = (1_250 - 4 * 25 + 10)..<(1_250 - 4 * 25 + 15)
+        #expect(snapshot.channels[1].samples[gap].allSatisfy { $0.isNaN })
+        #expect(snapshot.channels[1].samples.filter(\.isNaN).count == 5)
+        #expect(snapshot.channels[0].samples.allSatisfy(\.isFinite) && snapshot.channels[2].samples.allSatisfy(\.isFinite))
+        let reason = try #require(snapshot.channels[1].reason)
+        #expect(reason.contains("not finite"))
+        #expect(snapshot.channels[1].quality == SignalSnapshot.noiseToSignalLimit)
+        #expect(snapshot.channels[0].reason == nil && snapshot.channels[2].reason == nil)
+        #expect(snapshot.channels[0].quality! < 0.5 && snapshot.channels[2].quality! < 0.5)
+        #expect(session.decoder.packetProblems[.nonFiniteSample] == 5)     // the decoder itself still gets them repaired
+
+        // Once the bad samples leave the 2 s quality window the channel is good again; the gap scrolls on.
+        let (more, _) = Self.packets(channels: 3, seconds: 2.5, end: session.now + 2_500)
+        for packet in more {
+            session.now = Double(packet.timestamp)
+            session.send(.dataPacket(packet))
+            session.step()
+        }
+        let later = session.decoder.signalSnapshot()
+        #expect(later.channels[1].reason == nil)
+        #expect(later.channels[1].quality! < 0.5)
+        #expect(later.channels[1].samples.filter(\.isNaN).count == 5)
+        #expect(later.channels[1].samples[(gap.lowerBound - 625)..<(gap.upperBound - 625)].allSatisfy { $0.isNaN })
+    }
 }
