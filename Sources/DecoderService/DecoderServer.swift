@@ -1,4 +1,5 @@
 import CZeroMQ
+import Decoding
 import Foundation
 import Synchronization
 import UtopiaProtocol
@@ -34,12 +35,18 @@ public final class DecoderServer: @unchecked Sendable {
     private let log: (@Sendable (String) -> Void)?
     private struct State {
         var statistics = DecoderServerStatistics()
+        var signalSnapshot = SignalSnapshot.empty
         var running = false        // set once the thread starts: an init that throws has nothing to stop
         var stopping = false
     }
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
     private let mailbox = FitMailbox()
+
+    /// How often the decoder's thread publishes ``signalSnapshot``, ms.
+    static let snapshotInterval = 100.0
+    /// How much EEG each published ``signalSnapshot`` holds, s.
+    static let snapshotSeconds = 5.0
 
     /// Binds `endpoint` and starts the decoder's thread. `log` hears every
     /// LOG line the decoder sends (on the decoder's thread). Throws when the
@@ -92,6 +99,22 @@ public final class DecoderServer: @unchecked Sendable {
     /// ```
     public var statistics: DecoderServerStatistics { state.withLock { $0.statistics } }
 
+    /// The last 5 s of raw EEG the decoder received, with each channel's
+    /// latest signal quality as a noise-to-signal ratio (see
+    /// ``LiveDecoder/signalSnapshot(seconds:)``): what a signal view draws.
+    /// The decoder's thread publishes a fresh copy every 100 ms; any thread
+    /// may read it. ``SignalSnapshot/empty`` until EEG arrives.
+    ///
+    /// ```swift
+    /// var settings = DecoderServerSettings()
+    /// settings.simulation = DecoderSimulation(snr: 0.05, seed: 1, gaze: .target)
+    /// let server = try DecoderServer(endpoint: "inproc://decoder", settings: settings, context: context)
+    /// let scene = SignalViewScene(snapshot: { server.signalSnapshot })
+    /// let code = runner.run(scene)
+    /// server.stop()
+    /// ```
+    public var signalSnapshot: SignalSnapshot { state.withLock { $0.signalSnapshot } }
+
     /// Fits on a worker thread so that heartbeats, predictions and signal
     /// quality go on meanwhile; the outcome comes back through `state` and a wake-up.
     private func startFit(_ job: CalibrationJob) {
@@ -110,6 +133,7 @@ public final class DecoderServer: @unchecked Sendable {
         var peers = PeerTable()
         var counters = DecoderServerStatistics()
         var lastMalformedLog = -Double.infinity
+        var lastSnapshotAt = -Double.infinity
         var malformedSinceLog = 0
         var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
                      zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
@@ -183,7 +207,15 @@ public final class DecoderServer: @unchecked Sendable {
             counters.calibrations = decoder.calibrationsFitted
             counters.mode = decoder.mode
             counters.recommendedCertainty = decoder.model?.recommendedCertainty
-            state.withLock { $0.statistics = counters }
+            var snapshot: SignalSnapshot?
+            if now - lastSnapshotAt >= Self.snapshotInterval {
+                lastSnapshotAt = now
+                snapshot = decoder.signalSnapshot(seconds: Self.snapshotSeconds)
+            }
+            state.withLock { state in
+                state.statistics = counters
+                if let snapshot { state.signalSnapshot = snapshot }
+            }
         }
         socket.close()
         // A fit still running finishes on its own thread; its outcome is dropped.

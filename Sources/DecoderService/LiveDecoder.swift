@@ -46,6 +46,10 @@ public struct LiveDecoder: Sendable {
     private var history: SampleHistory?
     private var quality: SignalQualityEstimator?
     private var lastQualityProblems: [String?] = []
+    private var assessment: [ChannelQuality]?
+    private var labels: [String] = []
+    private var samplesReceived = 0
+    private var nonFinite = NonFiniteSamples()
     private var trial: LiveTrial?
     private var closedTrials: [LiveTrial] = []
     private var calibration: [CalibrationTrial] = []
@@ -97,7 +101,7 @@ public struct LiveDecoder: Sendable {
         case .dataHeader(let header):
             if simulation != nil { ignoredExternal += 1 } else if stream.receive(header) { start(with: header) }
         case .dataPacket(let packet):
-            if simulation != nil { ignoredExternal += 1 } else if let block = stream.receive(packet) { ingest(block) }
+            if simulation != nil { ignoredExternal += 1 } else { accept(packet) }
         default: break
         }
         return takeOutbox()
@@ -113,9 +117,7 @@ public struct LiveDecoder: Sendable {
     public mutating func advance(now: Double) -> [UtopiaMessage] {
         self.now = now
         if var simulation {
-            for packet in simulation.packets(upTo: now - Self.simulationLag) {
-                if let block = stream.receive(packet) { ingest(block) }
-            }
+            for packet in simulation.packets(upTo: now - Self.simulationLag) { accept(packet) }
             self.simulation = simulation
         }
         cutClosedTrials()
@@ -227,21 +229,38 @@ public struct LiveDecoder: Sendable {
         history = SampleHistory(channels: channels)
         quality = SignalQualityEstimator(channels: channels, sampleRate: rate, lineFrequency: settings.lineFrequency)
         lastQualityProblems = []
+        assessment = nil
+        labels = header.labels
+        samplesReceived = 0
+        nonFinite = NonFiniteSamples()
         log("EEG: \(channels) channels at \(String(format: "%g", rate)) Hz" + (simulation != nil ? " (simulated amplifier)" : ""))
     }
 
-    private mutating func ingest(_ block: SampleBlock) {
+    /// A packet through the stream; the samples it had to repair still
+    /// count against the channel's quality and show in the signal view as sent.
+    private mutating func accept(_ packet: DataPacket) {
+        let repairedBefore = stream.problems[.nonFiniteSample, default: 0]
+        guard let block = stream.receive(packet) else { return }
+        let repaired = stream.problems[.nonFiniteSample, default: 0] > repairedBefore
+        ingest(block, asSent: repaired ? block.samples.indices.map { c in packet.samples.map { Double($0[c]) } } : nil)
+    }
+
+    /// Takes a block of repaired samples; `asSent` holds them as they came when the stream repaired any.
+    private mutating func ingest(_ block: SampleBlock, asSent: [[Double]]?) {
         guard var filter, var history, var quality, block.samples.count == history.channels else { return }
-        quality.append(block.samples)
+        quality.append(asSent ?? block.samples)
+        if let asSent { nonFinite.record(asSent, first: samplesReceived) }
         if !filterPrimed {
             filter.prime(with: block.samples.map { $0.first ?? 0 })
             filterPrimed = true
         }
         let clean = filter.process(block.samples)
         history.append(times: block.times, raw: block.samples, filtered: clean)
+        samplesReceived += block.times.count
         let keepFrom = ([trial?.start] + closedTrials.map(\.start)).compactMap { $0 }.min() ?? .infinity
         history.forget(before: min(keepFrom, (history.latestTime ?? 0) - 30_000))
         timeline.forget(before: min(keepFrom, (history.latestTime ?? 0) - 30_000) - 2_000)
+        if !nonFinite.isEmpty { nonFinite.forget(before: samplesReceived - history.count) }
         self.filter = filter
         self.history = history
         self.quality = quality
@@ -249,6 +268,7 @@ public struct LiveDecoder: Sendable {
 
     private mutating func reportQuality(_ quality: SignalQualityEstimator) {
         let assessment = quality.assess()
+        self.assessment = assessment
         outbox.append(.signalQuality(SignalQuality(timestamp: WireClock.stamp(now),
                                                    quality: assessment.map { Float($0.quality.isFinite ? $0.quality : 1) })))
         let problems = assessment.map(\.problem)
@@ -258,6 +278,46 @@ public struct LiveDecoder: Sendable {
             else if !lastQualityProblems.isEmpty { log("signal quality: every channel has data") }
             lastQualityProblems = problems
         }
+    }
+
+    // MARK: Signal view
+
+    /// The last `seconds` of raw EEG (µV, as the acquisition client or the
+    /// simulated amplifier sent it, before any filter: NaN and infinite
+    /// samples included, though the decoder itself works on them repaired)
+    /// and the latest
+    /// signal quality, for a signal view. Channels are named by the
+    /// DATAHEADER's labels, "1", "2", … where it gives none. Each channel's
+    /// quality is the noise-to-signal ratio of the last SIGNALQUALITY
+    /// assessment (its noise fraction converted by
+    /// ``SignalSnapshot/noiseToSignal(noiseFraction:)``), with the
+    /// assessment's problem ("flat", "clipped", …) as the reason; nil before
+    /// the first assessment. ``SignalSnapshot/sampleCount`` counts the
+    /// samples received since the DATAHEADER. ``SignalSnapshot/empty``
+    /// before any EEG. Copies only the samples it returns.
+    ///
+    /// ```swift
+    /// var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds())
+    /// _ = decoder.advance(now: WireClock.milliseconds())
+    /// let snapshot = decoder.signalSnapshot(seconds: 5)
+    /// let view = SignalView()
+    /// view.draw(snapshot, on: screen, in: CellRect(row: 1, column: 0, width: 100, height: 22))
+    /// ```
+    public func signalSnapshot(seconds: Double = 5) -> SignalSnapshot {
+        guard let history, history.count > 0, let rate = quality?.sampleRate else { return .empty }
+        let wanted = seconds > 0 ? min(Double(history.count), (seconds * rate).rounded()) : 0
+        let first = history.count - Int(wanted)
+        let channels = (0..<history.channels).map { c in
+            let label = c < labels.count ? labels[c] : ""
+            let figure = assessment.flatMap { c < $0.count ? $0[c] : nil }
+            var samples = Array(history.raw[c][first...])
+            nonFinite.restore(into: &samples, channel: c, first: samplesReceived - samples.count)
+            return SignalSnapshot.Channel(name: label.isEmpty ? String(c + 1) : label,
+                                          samples: samples,
+                                          quality: figure.map { SignalSnapshot.noiseToSignal(noiseFraction: $0.quality) },
+                                          reason: figure?.problem)
+        }
+        return SignalSnapshot(sampleRate: rate, sampleCount: samplesReceived, channels: channels)
     }
 
     private mutating func logProblems() {

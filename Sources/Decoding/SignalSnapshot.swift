@@ -3,9 +3,9 @@
 /// a few times a second and the display reads.
 ///
 /// Each channel holds its most recent samples (oldest first, µV, filtered or
-/// raw — a few seconds), its noise-to-signal ratio as SIGNALQUALITY reports
-/// it (nil when unknown) and, when the channel is bad for a reason worth
-/// naming, that reason. ``sampleCount`` counts every sample the stream has
+/// raw — a few seconds), its noise-to-signal ratio n / s (nil when unknown;
+/// SIGNALQUALITY's noise fraction converts with ``noiseToSignal(noiseFraction:)``)
+/// and, when the channel is bad for a reason worth naming, that reason. ``sampleCount`` counts every sample the stream has
 /// delivered up to the last one held, so two snapshots of the same stream
 /// can be told apart and placed on one time grid.
 ///
@@ -38,12 +38,14 @@ public struct SignalSnapshot: Equatable, Sendable {
         /// snapshot.channels[0].samples = Array(recent[0].suffix(1_250))   // the last 5 s at 250 Hz
         /// ```
         public var samples: [Double]
-        /// Noise-to-signal ratio as the decoder reports it in SIGNALQUALITY
-        /// (≤ 0.5 good, ≤ 1 fair, above bad); nil when unknown.
+        /// Noise-to-signal ratio n / s (≤ 0.5 good, ≤ 1 fair, above bad; at
+        /// most ``SignalSnapshot/noiseToSignalLimit``); nil when unknown.
+        /// SIGNALQUALITY carries the noise fraction n / (n + s) instead:
+        /// convert it with ``SignalSnapshot/noiseToSignal(noiseFraction:)``.
         ///
         /// ```swift
         /// for (c, figure) in message.quality.enumerated() where c < snapshot.channels.count {
-        ///     snapshot.channels[c].quality = Double(figure)
+        ///     snapshot.channels[c].quality = SignalSnapshot.noiseToSignal(noiseFraction: Double(figure))
         /// }
         /// ```
         public var quality: Double?
@@ -106,6 +108,33 @@ public struct SignalSnapshot: Equatable, Sendable {
     /// SignalSnapshot.empty.isEmpty   // true
     /// ```
     public var isEmpty: Bool { channels.allSatisfy { $0.samples.isEmpty } }
+
+    /// The largest noise-to-signal ratio a snapshot reports: a noise
+    /// fraction of 10/11 or more (a channel that is all noise, or unusable
+    /// for a named reason) reads as this, "≥10" in the signal view.
+    ///
+    /// ```swift
+    /// let hopeless = snapshot.channels.filter { $0.quality == SignalSnapshot.noiseToSignalLimit }
+    /// ```
+    public static let noiseToSignalLimit = 10.0
+
+    /// The noise-to-signal ratio n / s of a SIGNALQUALITY figure, which is
+    /// the noise fraction q = n / (n + s) from 0 (good) to 1 (bad): q / (1 − q),
+    /// at most ``noiseToSignalLimit``. So q ≤ 1/3 is good (ratio ≤ 0.5),
+    /// q ≤ 1/2 fair (ratio ≤ 1). A figure outside 0 … 1 is clamped into it;
+    /// NaN (a figure that means nothing) gives the limit.
+    ///
+    /// ```swift
+    /// SignalSnapshot.noiseToSignal(noiseFraction: 0.2)   // 0.25
+    /// SignalSnapshot.noiseToSignal(noiseFraction: 0.5)   // 1.0
+    /// SignalSnapshot.noiseToSignal(noiseFraction: 1)     // 10.0, the limit
+    /// ```
+    public static func noiseToSignal(noiseFraction q: Double) -> Double {
+        guard !q.isNaN else { return noiseToSignalLimit }
+        let fraction = min(max(q, 0), 1)
+        let limitFraction = noiseToSignalLimit / (noiseToSignalLimit + 1)
+        return fraction >= limitFraction ? noiseToSignalLimit : fraction / (1 - fraction)
+    }
 
     /// A snapshot with no channels: before the first data arrives.
     ///

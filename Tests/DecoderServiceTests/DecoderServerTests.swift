@@ -1,5 +1,6 @@
 import CZeroMQ
 import DecoderService
+import Decoding
 import Foundation
 import Testing
 import UtopiaProtocol
@@ -83,6 +84,34 @@ import ZeroMQTransport
         }
         #expect(logged)
         #expect(server.statistics.malformedFrames == 2)
+    }
+
+    @Test func theServerPublishesASignalSnapshotOfItsEEGThatAnyThreadCanRead() throws {
+        let context = ZeroMQContext()
+        let server = try DecoderServer(endpoint: "inproc://decoder-snapshot", settings: Self.simulated(), context: context)
+        defer { server.stop() }
+        /// Reads `server.signalSnapshot` until `done` holds, for at most `seconds`.
+        func latest(within seconds: Double, until done: (SignalSnapshot) -> Bool) -> SignalSnapshot? {
+            let end = Date().addingTimeInterval(seconds)
+            repeat {
+                let snapshot = server.signalSnapshot
+                if done(snapshot) { return snapshot }
+                usleep(5_000)
+            } while Date() < end
+            return nil
+        }
+        let first = try #require(latest(within: 5) { !$0.isEmpty })
+        #expect(first.sampleRate == 250)
+        #expect(first.channels.count == 8)
+        #expect(first.channels.allSatisfy { !$0.samples.isEmpty && $0.samples.count <= 1_250 && $0.samples.allSatisfy(\.isFinite) })
+        #expect(first.channels.allSatisfy { $0.samples.count == first.channels[0].samples.count })
+        // Fresh copies follow as the EEG comes in, each channel with its quality.
+        let later = try #require(latest(within: 5) { $0.sampleCount >= first.sampleCount + 100 })
+        #expect(later.channels.count == 8)
+        let rated = latest(within: 5) { $0.channels.allSatisfy { $0.quality != nil } }
+        #expect(rated != nil)
+        server.stop()
+        #expect(server.signalSnapshot.sampleCount >= later.sampleCount)   // still readable once stopped
     }
 
     @Test func theServerRunsOnIpcAndStopsCleanly() throws {
