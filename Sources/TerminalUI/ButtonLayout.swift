@@ -26,10 +26,16 @@ import NoiseTagging
 ///   in the top-left corner in the colour contrasting with each cell under
 ///   it; on a narrow button the "#" is dropped, then the last digits.
 ///
+/// Given the `clickFeedbackMode` setting, ``ClickFeedbackMode/redBorder``
+/// feedback (the pressed button's feedback colour is red) is drawn as a
+/// red border around the button's normal look; the other modes' feedback
+/// colours fill the whole block.
+///
 /// ```swift
 /// let layout = ButtonLayout(buttons: grid.buttons)
 /// let palette = StimulusPalette(settings: controller.settings)
-/// layout.draw(on: screen, in: CellRect(row: 1, column: 0, width: 80, height: 22), palette: palette)
+/// let mode = ClickFeedbackMode(rawValue: controller.settings.textFor(.clickFeedbackMode))
+/// layout.draw(on: screen, in: CellRect(row: 1, column: 0, width: 80, height: 22), palette: palette, feedbackMode: mode)
 /// ```
 public struct ButtonLayout {
     /// The buttons, in drawing order.
@@ -106,7 +112,8 @@ public struct ButtonLayout {
     }
 
     /// Draws every visible button, centred in `region`, in its current
-    /// colour with its label, following the engine's render hints.
+    /// colour with its label, following the engine's render hints and the
+    /// press-feedback mode.
     ///
     /// - A button whose `noiseTagging.renderHints.flickersOnlyBorder` is set
     ///   and that flickers keeps its interior in its resting colour
@@ -116,6 +123,11 @@ public struct ButtonLayout {
     ///   goes in the top-left corner in the colour contrasting with the cell
     ///   under each character; on a button too narrow for "#12" the "#" is
     ///   dropped, then the last digits.
+    /// - `feedbackMode` is the `clickFeedbackMode` setting: with
+    ///   ``ClickFeedbackMode/redBorder`` a button whose feedback colour is
+    ///   red gets a red border around its normal look. Any other feedback
+    ///   colour (and every feedback colour when `feedbackMode` is nil or
+    ///   another mode) fills the whole block.
     ///
     /// The border is the outer ring of cells; a button of one or two rows
     /// has its left and right columns as border. A button narrower than
@@ -124,10 +136,13 @@ public struct ButtonLayout {
     /// between the border columns. Drawing allocates nothing per button.
     ///
     /// ```swift
-    /// layout.draw(on: screen, in: region, palette: StimulusPalette(settings: controller.settings))
+    /// layout.draw(on: screen, in: region, palette: StimulusPalette(settings: controller.settings),
+    ///             feedbackMode: ClickFeedbackMode(rawValue: controller.settings.textFor(.clickFeedbackMode)))
     /// ```
-    public func draw(on screen: TerminalScreen, in region: CellRect, palette: StimulusPalette) {
+    public func draw(on screen: TerminalScreen, in region: CellRect, palette: StimulusPalette,
+                     feedbackMode: ClickFeedbackMode? = nil) {
         let origin = origin(in: region)
+        let redBorders = feedbackMode == .redBorder
         for button in buttons where !button.isHiddenOrInHiddenContainer {
             var rect = Self.cells(of: button.frame)
             rect.row += origin.row
@@ -137,8 +152,13 @@ public struct ButtonLayout {
             let ring: TerminalRGB?
             let interior: TerminalRGB
             if let feedback = button.feedbackColor {
-                ring = nil
-                interior = TerminalRGB(feedback)
+                if redBorders && feedback == .red {
+                    ring = TerminalRGB(feedback)
+                    interior = Self.unpressedColor(of: button, palette: palette)
+                } else {
+                    ring = nil
+                    interior = TerminalRGB(feedback)
+                }
             } else if let flicker = button.flickerColor {
                 if hints.flickersOnlyBorder {
                     ring = TerminalRGB(flicker)
@@ -176,6 +196,13 @@ public struct ButtonLayout {
                 }
             }
         }
+    }
+
+    /// The colour a button shows apart from press feedback: flicker, else its resting colour.
+    @inline(__always)
+    private static func unpressedColor(of button: NoiseTagButton, palette: StimulusPalette) -> TerminalRGB {
+        if let flicker = button.flickerColor { return TerminalRGB(flicker) }
+        return TerminalRGB(button.noiseTagging.enabled ? palette.enabled : palette.disabled)
     }
 
     /// Writes `label` centred on `row` within the columns of `area`, cut to its width.

@@ -208,4 +208,57 @@ struct ButtonDrawingTests {
         #expect(screen[row: 0, column: 1] == TerminalCell(character: "1", foreground: .white, background: interior))
         #expect(screen[row: 0, column: 3] == TerminalCell(character: "3", foreground: .black, background: ring))
     }
+
+    @Test("RedBorder: after a touch press the pressed button has a red border around its normal interior")
+    func redBorderFeedback() throws {
+        let grid = Grid()
+        let (controller, loop) = try Self.runningTrials(on: grid) {
+            try $0.set(value: .text("RedBorder"), for: .clickFeedbackMode)
+        }
+        let scene = ButtonBoardScene(controller: controller, buttons: grid.buttons, footer: TerminalFooter(keys: []))
+        let screen = TerminalScreen(size: scene.minimumSize, colorMode: .trueColor)
+        for _ in 0..<30 { loop.step() }
+        #expect(controller.currentPhase == .flicker)
+        let pressed = grid.buttons[0], other = grid.buttons[1]
+        controller.touchPress(pressed)
+        try #require(pressed.feedbackColor == .red)
+        scene.draw(on: screen, missedFrames: 0)
+        let red = TerminalRGB(red: 255, green: 0, blue: 0)
+        let palette = StimulusPalette(settings: controller.settings)
+        let region = scene.buttonRegion(in: screen.size)
+        let rect = scene.layout.screenRect(of: pressed, in: region)
+        let border = Self.borderCells(of: rect)
+        for (row, column) in border { #expect(screen[row: row, column: column].background == red) }
+        for row in rect.row..<(rect.row + rect.height) {
+            for column in rect.column..<(rect.column + rect.width) where !border.contains(where: { $0 == (row, column) }) {
+                #expect(screen[row: row, column: column].background == TerminalRGB(palette.enabled))
+            }
+        }
+        #expect(screen[row: rect.center.row, column: rect.center.column].character == "A")
+        let otherRect = scene.layout.screenRect(of: other, in: region)
+        #expect(screen[row: otherRect.row, column: otherRect.column].background != red)
+        // Once the touch feedback is over the border goes.
+        for _ in 0..<30 { loop.step() }
+        scene.draw(on: screen, missedFrames: 0)
+        #expect(pressed.feedbackColor == nil)
+        #expect(screen[row: rect.row, column: rect.column].background != red)
+    }
+
+    @Test("Without the RedBorder mode a red feedback colour fills the whole block")
+    func redFeedbackInOtherModes() {
+        let button = NoiseTagButton(identifier: "A", label: "A", frame: NoiseTagRect(x: 0, y: 0, width: 5, height: 3))
+        button.setFeedbackColor(.red)
+        let palette = StimulusPalette(settings: NoiseTagSettings())
+        let screen = TerminalScreen(size: TerminalSize(columns: 5, rows: 3), colorMode: .trueColor)
+        let layout = ButtonLayout(buttons: [button])
+        let region = CellRect(row: 0, column: 0, width: 5, height: 3)
+        let red = TerminalRGB(red: 255, green: 0, blue: 0)
+        for mode: ClickFeedbackMode? in [nil, .selectedAnimates, .nonselectedGray, ClickFeedbackMode.none] {
+            layout.draw(on: screen, in: region, palette: palette, feedbackMode: mode)
+            #expect(screen[row: 1, column: 2].background == red)
+        }
+        layout.draw(on: screen, in: region, palette: palette, feedbackMode: .redBorder)
+        #expect(screen[row: 1, column: 2].background == TerminalRGB(palette.enabled))
+        #expect(screen[row: 1, column: 0].background == red)
+    }
 }
