@@ -50,11 +50,14 @@ public final class ButtonBoardScene: TerminalScene {
         CellRect(row: 2, column: 0, width: size.columns, height: max(0, size.rows - 3))
     }
 
-    /// Draws header, buttons and footer.
+    /// Draws header, buttons (with the engine's render hints and the
+    /// `clickFeedbackMode` setting's look of a press) and footer.
     public func draw(on screen: TerminalScreen, missedFrames: Int) {
         screen.clear(to: TerminalCell(character: " ", foreground: .white, background: Self.background))
         TerminalHeader(controller: controller, missedFrames: missedFrames, leading: leading()).draw(on: screen, row: 0)
-        layout.draw(on: screen, in: buttonRegion(in: screen.size), palette: StimulusPalette(settings: controller.settings))
+        let settings = controller.settings
+        layout.draw(on: screen, in: buttonRegion(in: screen.size), palette: StimulusPalette(settings: settings),
+                    feedbackMode: ClickFeedbackMode(rawValue: settings.textFor(.clickFeedbackMode)))
         footer.draw(on: screen, row: screen.size.rows - 1)
     }
 

@@ -57,11 +57,15 @@ public struct TerminalRGB: Equatable, Hashable, Sendable {
     /// TerminalRGB.white.relativeLuminance   // 1
     /// ```
     public var relativeLuminance: Double {
-        func linear(_ channel: UInt8) -> Double {
-            let c = Double(channel) / 255
-            return c <= 0.039_28 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-        }
-        return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+        let linear = Self.linearChannels
+        return 0.2126 * linear[Int(red)] + 0.7152 * linear[Int(green)] + 0.0722 * linear[Int(blue)]
+    }
+
+    /// The linear light of each channel value 0…255 (the sRGB curve), worked
+    /// out once: text colours are chosen for every button every frame.
+    private static let linearChannels: [Double] = (0...255).map { channel in
+        let c = Double(channel) / 255
+        return c <= 0.039_28 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
     }
 
     /// WCAG contrast ratio between two colours, 1 … 21.
