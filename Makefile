@@ -35,8 +35,12 @@ build: system-deps
 release: system-deps
 	$(SWIFT) build -c release
 
+# The full-screen demo in a terminal; without one (stdin or stdout not a tty) the headless walk-through.
 demo: release
-	$(SWIFT) run -c release --skip-build HeadlessButtons
+	@bin="$$($(SWIFT) build -c release --show-bin-path)/noisetag"; \
+	if [ -t 0 ] && [ -t 1 ]; then "$$bin" demo; \
+	else echo "make demo: no terminal here (standard input or output is not a tty): running noisetag demo --headless instead"; \
+	  "$$bin" demo --headless; fi
 
 test: system-deps python-deps
 	$(SWIFT) build --build-tests

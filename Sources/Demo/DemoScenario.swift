@@ -42,8 +42,10 @@ public final class DemoScenario {
     public private(set) var popup: ConfirmationPopup?
     /// Engine time when the latest trial ended (for the inter-trial countdown), nil before.
     public private(set) var lastTrialEnd: Double?
-    /// Messages for the screen ("recalibrating: a new recording"), newest last.
+    /// Messages for the screen ("recalibrating: a new recording", a refused touch), newest last.
     public private(set) var notices: [String] = []
+    /// Engine time of the newest notice, nil before the first.
+    public private(set) var lastNoticeTime: Double?
 
     private var summaryCounts = DemoSummary(threshold: 0, thresholdFromDecoder: false)
     private var selectionTimes: [Double] = []
@@ -255,6 +257,7 @@ public final class DemoScenario {
     }
 
     private func note(_ text: String) {
+        lastNoticeTime = controller.clock.now
         notices.append(text)
         if notices.count > 20 { notices.removeFirst() }
     }
@@ -278,6 +281,8 @@ public final class DemoScenario {
             case .touch: summaryCounts.touchPresses += 1
             case .timeout: break
             }
+        case .refused(let call, let reason):
+            note("\(call) refused: \(reason)")
         case .trialEnded(let end):
             lastTrialEnd = event.time
             intendedByTrial[end.trial] = nil

@@ -88,7 +88,7 @@ public final class DemoScreen: TerminalScene {
         if signalStage || showsSignal {
             signalView.draw(snapshot(), on: screen, in: region)
         } else {
-            keyboardLayout.draw(on: screen, in: region, palette: palette)
+            keyboardLayout.draw(on: screen, in: region, palette: palette, feedbackMode: feedbackMode)
             switch scenario.stage {
             case .fitting:
                 drawBox(["Fitting the decoder on the calibration trials …",
@@ -105,7 +105,7 @@ public final class DemoScreen: TerminalScene {
     }
 
     private var footer: TerminalFooter {
-        var keys: [(String, String)] = [("space", "trials"), ("A-Z _ ⌫", "touch"), ("⏎", "skip wait"),
+        var keys: [(String, String)] = [("space", "trials"), ("A-Z _ ⌫", "touch"), ("⏎", "skip"),
                                         ("s", showsSignal ? "keys" : "signal"), ("d", "panel"), ("r", "recalibrate"), ("q", "quit")]
         if case .signalCheck = session.scenario.stage { keys.insert(("+/-/a", "scale"), at: 3) }
         else if showsSignal { keys.insert(("+/-/a", "scale"), at: 3) }
@@ -165,6 +165,10 @@ public final class DemoScreen: TerminalScene {
         }
         let scenario = session.scenario
         let controller = session.controller
+        if let time = scenario.lastNoticeTime, now - time < 3, let notice = scenario.notices.last {
+            screen.write(" " + notice, row: row, column: 0, foreground: Self.warning, background: Self.background)
+            return
+        }
         let text: String
         var color = Self.accent
         switch scenario.stage {
@@ -251,6 +255,10 @@ public final class DemoScreen: TerminalScene {
         screen.write(popup.question, row: rect.row + 1, column: rect.column + (rect.width - popup.question.count) / 2,
                      foreground: Self.text, background: Self.boxBackground, maxWidth: rect.width - 2)
         layout.draw(on: screen, in: CellRect(row: rect.row + 3, column: rect.column, width: rect.width, height: layout.contentSize.rows),
-                    palette: palette)
+                    palette: palette, feedbackMode: feedbackMode)
+    }
+
+    private var feedbackMode: ClickFeedbackMode? {
+        ClickFeedbackMode(rawValue: session.controller.settings.textFor(.clickFeedbackMode))
     }
 }

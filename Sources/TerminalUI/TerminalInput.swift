@@ -18,14 +18,15 @@ public enum TerminalInput: Equatable, Sendable {
     /// SIGINT, SIGTERM or SIGHUP arrived.
     case signal(TerminalSignal)
 
-    /// True for `q`, `Q`, Ctrl-C (byte 3) and the signals that end a session.
+    /// True for `q`, Ctrl-C (byte 3) and the signals that end a session
+    /// (upper-case `Q` is a key like any other: the demo types it by touch).
     ///
     /// ```swift
     /// TerminalInput.key(3).endsSession   // true
     /// ```
     public var endsSession: Bool {
         switch self {
-        case .key(let byte): return byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") || byte == 3
+        case .key(let byte): return byte == UInt8(ascii: "q") || byte == 3
         case .resized: return false
         case .signal(let signal): return signal.endsSession
         }

@@ -152,7 +152,7 @@ extension DemoCommand {
         if !headless {
             // Checked before anything starts, so a bad terminal leaves no recording behind.
             do { try TerminalDemo.checkTerminal() } catch {
-                FileHandle.standardError.write(Data("noisetag demo: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("noisetag demo: \(error); run noisetag demo --headless to run without a terminal\n".utf8))
                 throw ExitCode.failure
             }
         }

@@ -1,4 +1,5 @@
 import DecoderService
+import TerminalUI
 import Testing
 @testable import Demo
 
@@ -53,5 +54,17 @@ struct SpellingUserTests {
         #expect(DemoOptions.problem(withGoal: "hello world") == nil)
         #expect(DemoOptions.problem(withGoal: "HI 2U")?.contains("'2'") == true)
         #expect(DemoOptions.problem(withGoal: "   ") != nil)
+    }
+}
+
+/// The demo's keys that must not end the session.
+@Suite("Demo keys")
+struct DemoKeyTests {
+    @Test("Only lower-case q and Ctrl-C quit: upper-case Q types Q by touch")
+    func quitKeys() {
+        #expect(TerminalInput.key(UInt8(ascii: "q")).endsSession)
+        #expect(TerminalInput.key(3).endsSession)
+        #expect(!TerminalInput.key(UInt8(ascii: "Q")).endsSession)
+        #expect(SpellerKeyboard().key(forTouch: UInt8(ascii: "Q"))?.label == "Q")
     }
 }

@@ -1,0 +1,204 @@
+"""`noisetag demo`: the whole walk-through on the embedded reference decoder.
+
+- Headless: signal check, calibration, the decoder's fit, then the simulated
+  user spells the goal by brain and confirms it; the summary is printed and
+  the exit status is 0 only when at least 90 % of the brain presses were right.
+- Full screen in a real terminal (a detached tmux pane with a private
+  server): the signal view, the flickering keyboard and header, a touch press
+  by label key, the developer panel, a window below the minimum size and
+  back, and `q` restoring the terminal with the recording closed ("App ended").
+
+Every process is started with a bounded wait and killed at teardown.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+# Short trials keep the terminal test quick; the headless test runs the defaults.
+QUICK_SETTINGS = {"trialDurationGenericTrain": 1.5, "cueDuration": 0.5}
+
+
+def run_headless(binary, recordings, *extra, timeout=400):
+    return subprocess.run([binary, "demo", "--headless", "--signal-check", "1", "--recordings", recordings] + list(extra),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+
+
+def test_headless_demo_spells_the_goal_on_the_embedded_decoder(noisetag_bin, tmp_path):
+    result = run_headless(noisetag_bin, str(tmp_path / "rec"), "--goal", "HELLO WORLD")
+    out = result.stdout.decode()
+    assert result.returncode == 0, out[-3000:] + result.stderr.decode()[-2000:]
+    summary = out[out.index("summary:"):]
+    assert 'typed: "HELLO WORLD" (confirmed)' in summary
+    accuracy = re.search(r"calibration accuracy: (\d+) %", summary)
+    assert accuracy and int(accuracy.group(1)) >= 80, summary
+    presses = re.search(r"brain presses: (\d+), correct (\d+) of (\d+)", summary)
+    assert presses, summary
+    brain, correct, judged = map(int, presses.groups())
+    assert judged == brain and brain >= 12 and correct >= 0.9 * judged, summary
+    assert "(recommended by the decoder)" in summary
+    assert re.search(r"mean selection time: \d+\.\d\d s", summary)
+    # The walk-through in order, and the popup pushed then popped.
+    stages = re.findall(r"stage: (\w[\w ]*)", out)
+    assert [s.split(":")[0] for s in stages][:5] == ["signal check", "calibration", "fitting", "results", "spelling"]
+    assert stages[-1] == "finished"
+    assert out.index('pushed confirmation popup: Send "HELLO WORLD"?') < out.index('popped confirmation popup')
+    # Everything was recorded, and every recording is closed.
+    listing = subprocess.run([noisetag_bin, "recordings", "list", "--recordings", str(tmp_path / "rec")],
+                             stdout=subprocess.PIPE, timeout=30).stdout.decode()
+    assert "App ended" in listing, listing
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--goal", "HI 2U"], "'2' is not on the keyboard"),
+    (["--calibration-trials", "2"], "--calibration-trials must be 5...1000"),
+    (["--user", "none", "--decoder", "tcp://127.0.0.1:1"], "cannot be combined with --decoder"),
+    (["--user", "somebody"], "--user"),
+])
+def test_bad_demo_flags_are_usage_errors(noisetag_bin, tmp_path, args, message):
+    result = subprocess.run([noisetag_bin, "demo", "--headless"] + args, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=30)
+    assert result.returncode == 64, result
+    assert message in result.stderr.decode()
+
+
+def test_demo_without_a_terminal_says_so(noisetag_bin, tmp_path):
+    result = subprocess.run([noisetag_bin, "demo", "--recordings", str(tmp_path / "rec")], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    assert result.returncode == 1
+    err = result.stderr.decode()
+    assert err.startswith("noisetag demo:") and "terminal" in err and "--headless" in err, err
+    assert not os.path.exists(tmp_path / "rec"), "nothing is recorded when the demo cannot start"
+
+
+class Tmux:
+    """A tmux server of its own (private socket, no config), driving one pane."""
+
+    def __init__(self):
+        self.folder = tempfile.mkdtemp(prefix="nt-tmux-")
+        self.socket = os.path.join(self.folder, "socket")
+
+    def run(self, *args):
+        result = subprocess.run(["tmux", "-S", self.socket, "-f", "/dev/null"] + list(args),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=10)
+        assert result.returncode == 0, result.stderr.decode()
+        return result.stdout.decode(errors="replace")
+
+    def start(self, columns, rows, command):
+        self.run("new-session", "-d", "-s", "t", "-x", str(columns), "-y", str(rows), command)
+
+    def capture(self, colors=False):
+        return self.run("capture-pane", "-t", "t", "-p", *(["-e"] if colors else []))
+
+    def alternate_screen(self):
+        return self.run("display-message", "-t", "t", "-p", "#{alternate_on}").strip() == "1"
+
+    def keys(self, text):
+        self.run("send-keys", "-t", "t", "-l", text)
+
+    def resize(self, columns, rows):
+        self.run("resize-window", "-t", "t", "-x", str(columns), "-y", str(rows))
+
+    def wait(self, condition, timeout):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if condition():
+                return True
+            time.sleep(0.05)
+        return condition()
+
+    def stop(self):
+        subprocess.run(["tmux", "-S", self.socket, "-f", "/dev/null", "kill-server"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def tmux():
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not installed (make test installs it: apt-get install -y tmux)")
+    pane = Tmux()
+    try:
+        yield pane
+    finally:
+        pane.stop()
+
+
+KEY_ROWS = [["A", "B", "C", "D", "E", "F", "G"], ["H", "I", "J", "K", "L", "M", "N"],
+            ["O", "P", "Q", "R", "S", "T", "U"], ["V", "W", "X", "Y", "Z", "space", "del"]]
+
+
+def keyboard_rows(text):
+    return [words for words in (line.split() for line in text.split("\n")) if words in KEY_ROWS]
+
+
+def keyboard_area(colored):
+    """The coloured capture's lines from the first to the last keyboard row."""
+    lines = colored.split("\n")
+    plain = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in lines]
+    rows = [i for i, line in enumerate(plain) if line.split() in KEY_ROWS]
+    return "\n".join(lines[rows[0] - 1: rows[-1] + 2]) if rows else ""
+
+
+def test_terminal_demo_under_tmux(noisetag_bin, tmux, tmp_path):
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(QUICK_SETTINGS))
+    recordings = tmp_path / "rec"
+    command = ("env PS1='PROMPT$ ' bash --norc --noprofile")
+    tmux.start(100, 30, command)
+    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    tmux.keys("S=$(stty -g); env TERM=xterm-256color COLORTERM=truecolor '%s' demo --signal-check 3 "
+              "--calibration-trials 5 --settings '%s' --recordings '%s'; echo EXIT=$?; "
+              "[ \"$(stty -g)\" = \"$S\" ] && echo TTY=same || echo TTY=changed\n" % (noisetag_bin, settings, recordings))
+
+    # The signal check: a trace, spectrum and quality per simulated channel.
+    assert tmux.wait(lambda: tmux.alternate_screen() and "sim8" in tmux.capture(), 15), tmux.capture()
+    screen = tmux.capture()
+    assert "Signal check" in screen and "SignalQuality" in screen and "Hz" in screen
+    assert not re.search(r"\bnan\b", screen, re.IGNORECASE)
+
+    # Calibration: the keyboard flickers under a header naming mode, trial and decoder.
+    assert tmux.wait(lambda: "Calibration: trial" in tmux.capture() and len(keyboard_rows(tmux.capture())) == 4, 15), tmux.capture()
+    screen = tmux.capture()
+    assert "TrainGeneric" in screen and "decoder connected" in screen and "missed" in screen
+    assert "q quit" in screen
+    assert tmux.wait(lambda: "flicker" in tmux.capture().split("\n")[0], 10)
+    first = keyboard_area(tmux.capture(colors=True))
+    assert "38;2;" in first or "48;2;" in first, "24-bit colour escape sequences"
+    assert tmux.wait(lambda: keyboard_area(tmux.capture(colors=True)) != first, 5), "the keys' colours change: they flicker"
+
+    # The developer panel lists the settings and closes again.
+    tmux.keys("d")
+    assert tmux.wait(lambda: "Developer panel" in tmux.capture(), 5), tmux.capture()
+    assert "certaintyRequiredForPress" in tmux.capture()
+    tmux.keys("d")
+    assert tmux.wait(lambda: len(keyboard_rows(tmux.capture())) == 4, 5), tmux.capture()
+
+    # Too small a window: a message until it is enlarged again.
+    tmux.resize(40, 12)
+    assert tmux.wait(lambda: "Terminal too small" in tmux.capture(), 5), tmux.capture()
+    tmux.resize(100, 30)
+    assert tmux.wait(lambda: len(keyboard_rows(tmux.capture())) == 4, 5), tmux.capture()
+
+    # Spelling: the simulated user types by brain; a touch press on Q shows in the typed text.
+    assert tmux.wait(lambda: re.search(r"Typed [A-Z]", tmux.capture()) is not None, 90), tmux.capture()
+    # A touch during a press's feedback is refused (and says so): try again until one is taken.
+    def touched():
+        tmux.keys("Q")
+        return tmux.wait(lambda: re.search(r"Typed [A-Z ]*Q", tmux.capture()) is not None, 1.5)
+    assert any(touched() for _ in range(6)), tmux.capture()
+
+    # q: the shell's screen and terminal modes come back, and the recording is closed with its right part.
+    tmux.keys("q")
+    assert tmux.wait(lambda: "EXIT=" in tmux.capture() and "TTY=" in tmux.capture(), 15), tmux.capture()
+    screen = tmux.capture()
+    assert "EXIT=0" in screen and "TTY=same" in screen, screen
+    assert not tmux.alternate_screen()
+    names = sorted(os.listdir(recordings))
+    assert any("App ended" in name for name in names), names
+    assert any("developer panel" in name.lower() for name in names), names
