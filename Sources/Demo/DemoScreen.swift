@@ -1,4 +1,5 @@
 import Decoding
+import Foundation
 import NoiseTagging
 import TerminalUI
 
@@ -104,12 +105,16 @@ public final class DemoScreen: TerminalScene {
         footer.draw(on: screen, row: screen.size.rows - 1)
     }
 
+    /// The keys that do something now (the footer fits 80 columns).
     private var footer: TerminalFooter {
-        var keys: [(String, String)] = [("space", "trials"), ("A-Z _ ⌫", "touch"), ("⏎", "skip"),
-                                        ("s", showsSignal ? "keys" : "signal"), ("d", "panel"), ("r", "recalibrate"), ("q", "quit")]
-        if case .signalCheck = session.scenario.stage { keys.insert(("+/-/a", "scale"), at: 3) }
-        else if showsSignal { keys.insert(("+/-/a", "scale"), at: 3) }
-        if session.scenario.popup != nil { keys[1] = ("Y/N", "touch") }
+        let stage = session.scenario.stage
+        var keys: [(String, String)] = [("space", "trials")]
+        switch stage {
+        case .signalCheck, .results: keys.append(("⏎", "skip"))
+        default: keys.append(session.scenario.popup != nil ? ("Y/N", "touch") : ("A-Z _ ⌫", "touch"))
+        }
+        if isSignalStage || showsSignal { keys.append(("+-a", "zoom")) }
+        keys += [("s", showsSignal ? "keys" : "signal"), ("d", "panel"), ("r", "recal"), ("q", "quit")]
         return TerminalFooter(keys: keys)
     }
 
@@ -233,9 +238,14 @@ public final class DemoScreen: TerminalScene {
         let threshold = session.controller.settings.doubleFor(.certaintyRequiredForPress)
         var lines = ["Calibration results"]
         lines.append("accuracy (cross-validated): " + (reports.calibrationAccuracy.map { "\(Int(($0 * 100).rounded())) %" } ?? "not reported"))
-        lines.append("certainty required for a press: " + String(threshold).prefix(8)
+        lines.append("certainty required for a press: " + String(format: "%.4f", threshold)
                      + (reports.thresholds.isEmpty ? " (setting)" : " (recommended by the decoder)"))
-        lines += reports.calibrationSummary.suffix(4).map { "· " + $0 }
+        for line in reports.calibrationSummary {
+            if line.hasPrefix("decoding curve: ") { lines.append("accuracy by trial length: " + line.dropFirst(16)) }
+            if let latency = line.range(of: "latency ") {
+                lines.append("stimulus-to-response latency: " + line[latency.upperBound...].prefix { $0 != ";" })
+            }
+        }
         drawBox(lines, on: screen, in: region)
     }
 

@@ -248,7 +248,7 @@ public final class SignalView {
     /// The ratio in four cells: `0.32`, `≥10`, `?`.
     static func figure(_ quality: Double?) -> String {
         guard let quality, !quality.isNaN else { return "   ?" }
-        return quality >= 9.995 ? " ≥10" : TerminalHeader.fixed2(quality)
+        return quality >= 9.995 ? " ≥10" : TerminalHeader.fixed(quality, 2)
     }
 
     /// The size of a row of spectrum bars.

@@ -1,11 +1,15 @@
 import NoiseTagging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The header line's content: mode, trial and phase, decoder state, the
 /// leading control with its certainty as a bar against the threshold, and
 /// missed frames. A plain value the demo fills each frame; ``draw(on:row:)``
 /// paints it.
 ///
-/// Drawn as: ` Test │ trial 3 flicker │ decoder connected │ 7 ████████░░|░ 0.81/0.90 │ missed 0`
+/// Drawn as: ` Test │ trial 3 flicker │ decoder connected │ 7 ███░|░░░░░░░░░░░ 0.81/0.90 │ missed 0`
+/// (the bar is in decades of error probability: see ``barPosition(of:)``).
 ///
 /// ```swift
 /// var header = TerminalHeader(controller: controller, missedFrames: driver.missedFrames)
@@ -29,7 +33,7 @@ public struct TerminalHeader: Equatable {
     public var missedFrames: Int
 
     /// Width of the certainty bar, cells.
-    public static let barWidth = 20
+    public static let barWidth = 16
     /// The header's background colour.
     public static let background = TerminalRGB(red: 28, green: 35, blue: 51)
     /// The header's text colour.
@@ -110,9 +114,9 @@ public struct TerminalHeader: Equatable {
         if let leading {
             text(leading.control + " ")
             let certainty = min(max(leading.certainty.isFinite ? leading.certainty : 0, 0), 1)
-            let filled = Int((certainty * Double(Self.barWidth)).rounded())
+            let filled = Int((Self.barPosition(of: certainty) * Double(Self.barWidth)).rounded())
             let limit = threshold.isNaN ? 1 : min(max(threshold, 0), 1)
-            let mark = min(Self.barWidth - 1, Int((limit * Double(Self.barWidth)).rounded(.down)))
+            let mark = min(Self.barWidth - 1, Int((Self.barPosition(of: limit) * Double(Self.barWidth)).rounded(.down)))
             let barColor = certainty >= limit ? Self.above : Self.below
             for cell in 0..<Self.barWidth {
                 let character: Unicode.Scalar = cell == mark ? "|" : (cell < filled ? "█" : "░")
@@ -120,7 +124,8 @@ public struct TerminalHeader: Equatable {
                 screen.put(character, row: row, column: x + cell, foreground: color, background: bg)
             }
             x += Self.barWidth
-            text(" " + Self.fixed2(certainty) + "/" + Self.fixed2(limit))
+            let digits = limit >= 0.99 ? 4 : 2
+            text(" " + Self.fixed(certainty, digits) + "/" + Self.fixed(limit, digits))
         } else {
             text("no prediction", Self.dim)
         }
@@ -128,11 +133,26 @@ public struct TerminalHeader: Equatable {
         text("missed \(missedFrames)", missedFrames > 0 ? Self.below : fg)
     }
 
-    /// `0.81` style, without Foundation's formatter (NaN shows as 0.00).
-    static func fixed2(_ value: Double) -> String {
-        guard !value.isNaN else { return "0.00" }
-        let hundredths = Int((min(max(value, 0), 9.99) * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    /// Where a certainty sits on the bar, 0…1: on a scale of decades of
+    /// error probability, so that 0.9, 0.99, 0.999 and 0.9999 (full) are a
+    /// quarter of the bar apart and a threshold such as 0.998 is not lost
+    /// at the right edge.
+    ///
+    /// ```swift
+    /// TerminalHeader.barPosition(of: 0.99)    // 0.5
+    /// ```
+    public static func barPosition(of certainty: Double) -> Double {
+        guard certainty.isFinite, certainty > 0 else { return 0 }
+        guard certainty < 1 else { return 1 }
+        return min(1, max(0, -log10(1 - certainty) / 4))
+    }
+
+    /// `0.81` (or `0.9984` with 4 digits) style, without Foundation's formatter (NaN shows as zeros).
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        let scale = digits == 4 ? 10_000 : 100
+        guard !value.isNaN else { return "0." + String(repeating: "0", count: digits) }
+        let units = Int((min(max(value, 0), 9.99) * Double(scale)).rounded())
+        let fraction = String(units % scale)
+        return "\(units / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 }
