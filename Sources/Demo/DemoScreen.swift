@@ -154,9 +154,15 @@ public final class DemoScreen: TerminalScene {
         return false
     }
 
+    /// The settings the developer panel edits in the demo: the panel's own
+    /// four (threshold, frames per bit, feedback mode, inter-trial time) and
+    /// the two render hints, so their effect shows on the next trial.
+    public static let editableSettings = DeveloperPanelScene.defaultEditableTitles
+        .union([.showNoiseTagIDsOnControls, .labeledButtonsOnlyPartlyFlicker])
+
     private func openPanel() {
         session.controller.developerPanelOpened()
-        let panel = DeveloperPanelScene(settings: session.controller.settings)
+        let panel = DeveloperPanelScene(settings: session.controller.settings, editableTitles: Self.editableSettings)
         panel.onClose = { [unowned self] in self.panel = nil }
         self.panel = panel
     }

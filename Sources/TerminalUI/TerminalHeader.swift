@@ -3,12 +3,12 @@ import NoiseTagging
 import Glibc
 #endif
 
-/// The header line's content: mode, trial and phase, decoder state, the
-/// leading control with its certainty as a bar against the threshold, and
-/// missed frames. A plain value the demo fills each frame; ``draw(on:row:)``
+/// The header line's content: mode, trial and phase, decoder state,
+/// missed frames, and the leading control with its certainty as a bar
+/// against the threshold. A plain value the demo fills each frame; ``draw(on:row:)``
 /// paints it.
 ///
-/// Drawn as: ` Test │ trial 3 flicker │ decoder connected │ 7 ███░|░░░░░░░░░░░ 0.81/0.90 │ missed 0`
+/// Drawn as: ` Test │ trial 3 flicker │ decoder connected │ missed 0 │ 7 ██░|░░░░░░░░ 0.81/0.90`
 /// (the bar is in decades of error probability: see ``barPosition(of:)``).
 ///
 /// ```swift
@@ -33,7 +33,7 @@ public struct TerminalHeader: Equatable {
     public var missedFrames: Int
 
     /// Width of the certainty bar, cells.
-    public static let barWidth = 16
+    public static let barWidth = 12
     /// The header's background colour.
     public static let background = TerminalRGB(red: 28, green: 35, blue: 51)
     /// The header's text colour.
@@ -111,6 +111,9 @@ public struct TerminalHeader: Equatable {
         separator()
         text("decoder " + decoder)
         separator()
+        // Missed frames before the prediction, so that an 80-column window cuts only the prediction's numbers.
+        text("missed \(missedFrames)", missedFrames > 0 ? Self.below : fg)
+        separator()
         if let leading {
             text(leading.control + " ")
             let certainty = min(max(leading.certainty.isFinite ? leading.certainty : 0, 0), 1)
@@ -129,8 +132,6 @@ public struct TerminalHeader: Equatable {
         } else {
             text("no prediction", Self.dim)
         }
-        separator()
-        text("missed \(missedFrames)", missedFrames > 0 ? Self.below : fg)
     }
 
     /// Where a certainty sits on the bar, 0…1: on a scale of decades of
