@@ -44,6 +44,8 @@ public final class DemoScenario {
     public private(set) var lastTrialEnd: Double?
     /// Messages for the screen ("recalibrating: a new recording", a refused touch), newest last.
     public private(set) var notices: [String] = []
+    /// Calibration trials started since calibration (re)started.
+    public private(set) var calibrationTrialsStarted = 0
     /// Engine time of the newest notice, nil before the first.
     public private(set) var lastNoticeTime: Double?
 
@@ -166,7 +168,9 @@ public final class DemoScenario {
     /// if key == UInt8(ascii: "r") { scenario.recalibrate() }
     /// ```
     public func recalibrate() {
-        controller.startNewRecording(withComments: "recalibration (key r)")
+        // Entering training starts a new recording by itself; already in training, start one here.
+        if controller.mode == .trainGeneric { controller.startNewRecording(withComments: "recalibration (key r)") }
+        controller.sendDecoderALogMessageWith(text: "recalibration requested (key r)")
         if popup != nil {
             controller.pop()
             popup = nil
@@ -222,6 +226,7 @@ public final class DemoScenario {
 
     private func beginCalibration() {
         reports.markCalibrationStart()
+        calibrationTrialsStarted = 0
         switchedToTest = false
         controller.set(mode: .trainGeneric, withExplanation: "demo: calibration")
         controller.trialsAreRunning = true
@@ -270,6 +275,8 @@ public final class DemoScenario {
             if stage == .calibration { switchedToTest = true }
         case .trialStarted(let start) where start.mode == .test:
             if let intended = user?.intended { intendedByTrial[start.trial] = intended }
+        case .trialStarted(let start) where start.mode == .trainGeneric:
+            if stage == .calibration { calibrationTrialsStarted += 1 }
         case .press(let press) where controller.mode == .test:
             switch press.source {
             case .brain:

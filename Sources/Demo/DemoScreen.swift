@@ -187,8 +187,8 @@ public final class DemoScreen: TerminalScene {
             text = "Signal check: \(session.decoder == nil ? "the external decoder's EEG is not shown here" : "8 channels from the amplifier") — calibration in \(Int((until - now).rounded(.up))) s (⏎ now)"
         case .calibration:
             let total = controller.settings.intFor(.nGenericTrainTrials)
-            let done = min(total, max(0, controller.trialsStarted - (controller.trialInProgress ? 1 : 0)))
-            text = "Calibration: trial \(min(total, done + 1)) of \(total) — look at the highlighted key while everything flickers"
+            let current = min(total, max(1, scenario.calibrationTrialsStarted))
+            text = "Calibration: trial \(current) of \(total) — look at the highlighted key while everything flickers"
         case .fitting:
             text = "Calibration done — the decoder is fitting"
         case .results(let until):

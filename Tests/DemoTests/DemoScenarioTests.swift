@@ -123,7 +123,9 @@ struct DemoScenarioTests {
         #expect(rig.scenario.stage == .calibration)
         #expect(rig.keyboard.typed == "")
         #expect(rig.decoder.link.sent.contains { if case .modeChange(let change) = $0 { return change.newMode == "reset" }; return false })
+        #expect(rig.scenario.calibrationTrialsStarted == 0)
         #expect(rig.run(seconds: 100) { rig.scenario.stage == .spelling })
+        #expect(rig.scenario.calibrationTrialsStarted == 5, "the engine runs nGenericTrainTrials again")
         #expect(rig.decoder.fits == 2)
     }
 

@@ -67,6 +67,16 @@ def test_bad_demo_flags_are_usage_errors(noisetag_bin, tmp_path, args, message):
     assert message in result.stderr.decode()
 
 
+def test_demo_on_a_dumb_terminal_says_so(noisetag_bin, tmux, tmp_path):
+    tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile")
+    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    tmux.keys("env TERM=dumb '%s' demo --recordings '%s'; echo EXIT=$?\n" % (noisetag_bin, tmp_path / "rec"))
+    assert tmux.wait(lambda: re.search(r"EXIT=\d", tmux.capture()), 15), tmux.capture()
+    screen = tmux.capture()
+    assert "EXIT=1" in screen and "noisetag demo:" in screen and "dumb" in screen and "--headless" in screen, screen
+    assert not os.path.exists(tmp_path / "rec")
+
+
 def test_demo_without_a_terminal_says_so(noisetag_bin, tmp_path):
     result = subprocess.run([noisetag_bin, "demo", "--recordings", str(tmp_path / "rec")], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
@@ -193,12 +203,54 @@ def test_terminal_demo_under_tmux(noisetag_bin, tmux, tmp_path):
         return tmux.wait(lambda: re.search(r"Typed [A-Z ]*Q", tmux.capture()) is not None, 1.5)
     assert any(touched() for _ in range(6)), tmux.capture()
 
+    # r: calibration again, in a new recording.
+    before = len(os.listdir(recordings))
+    tmux.keys("r")
+    assert tmux.wait(lambda: "Calibration: trial 1 of 5" in tmux.capture(), 10), tmux.capture()
+    assert tmux.wait(lambda: len(os.listdir(recordings)) == before + 1, 5), sorted(os.listdir(recordings))
+
     # q: the shell's screen and terminal modes come back, and the recording is closed with its right part.
     tmux.keys("q")
-    assert tmux.wait(lambda: "EXIT=" in tmux.capture() and "TTY=" in tmux.capture(), 15), tmux.capture()
+    assert tmux.wait(lambda: re.search(r"EXIT=\d", tmux.capture()) and re.search(r"TTY=(same|changed)", tmux.capture()), 15), \
+        tmux.capture()
     screen = tmux.capture()
     assert "EXIT=0" in screen and "TTY=same" in screen, screen
     assert not tmux.alternate_screen()
     names = sorted(os.listdir(recordings))
     assert any("App ended" in name for name in names), names
     assert any("developer panel" in name.lower() for name in names), names
+
+
+def test_user_none_listens_for_a_real_amplifier_streamer(noisetag_bin, tmp_path, socket_folder):
+    """`--user none`: the embedded decoder takes EEG from an acquisition client
+    (BrainFlow's synthetic board through Examples/acquisition_streamer.py)."""
+    pytest.importorskip("brainflow")
+    import sys
+    endpoint = "ipc://%s/decoder.sock" % socket_folder
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"decoderEndpoint": endpoint}))
+    demo = subprocess.Popen([noisetag_bin, "demo", "--headless", "--user", "none", "--signal-check", "60",
+                             "--settings", str(settings), "--recordings", str(tmp_path / "rec")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    streamer = None
+    try:
+        deadline = time.time() + 20
+        while not os.path.exists(endpoint[len("ipc://"):]) and time.time() < deadline:
+            time.sleep(0.05)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        streamer = subprocess.run([sys.executable, os.path.join(root, "Examples", "acquisition_streamer.py"),
+                                   "--endpoint", endpoint, "--duration", "4"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        assert streamer.returncode == 0, streamer.stdout.decode()[-2000:]
+        time.sleep(0.5)
+    finally:
+        demo.send_signal(2)
+        try:
+            out = demo.communicate(timeout=15)[0].decode()
+        except subprocess.TimeoutExpired:
+            demo.kill()
+            out = demo.communicate(timeout=5)[0].decode()
+    assert demo.returncode == 130, out[-3000:]
+    assert "waiting for an acquisition client" in out, out[-3000:]
+    eeg = [line for line in out.split("\n") if "decoder: EEG:" in line]
+    assert eeg and "simulated" not in eeg[0], out[-3000:]
