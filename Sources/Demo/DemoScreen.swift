@@ -188,7 +188,7 @@ public final class DemoScreen: TerminalScene {
         case .calibration:
             let total = controller.settings.intFor(.nGenericTrainTrials)
             let current = min(total, max(1, scenario.calibrationTrialsStarted))
-            text = "Calibration: trial \(current) of \(total) — look at the highlighted key while everything flickers"
+            text = "Calibration: trial \(current) of \(total) — look at the highlighted key"
         case .fitting:
             text = "Calibration done — the decoder is fitting"
         case .results(let until):

@@ -8,7 +8,7 @@ import Glibc
 /// against the threshold. A plain value the demo fills each frame; ``draw(on:row:)``
 /// paints it.
 ///
-/// Drawn as: ` Test │ trial 3 flicker │ decoder connected │ missed 0 │ 7 ██░|░░░░░░░░ 0.81/0.90`
+/// Drawn as: ` Test │ trial 3 flicker │ decoder connected │ missed 0 │ 7 ██|░░░░░░░ 0.81/0.90`
 /// (the bar is in decades of error probability: see ``barPosition(of:)``).
 ///
 /// ```swift
@@ -33,7 +33,7 @@ public struct TerminalHeader: Equatable {
     public var missedFrames: Int
 
     /// Width of the certainty bar, cells.
-    public static let barWidth = 12
+    public static let barWidth = 10
     /// The header's background colour.
     public static let background = TerminalRGB(red: 28, green: 35, blue: 51)
     /// The header's text colour.
@@ -127,8 +127,16 @@ public struct TerminalHeader: Equatable {
                 screen.put(character, row: row, column: x + cell, foreground: color, background: bg)
             }
             x += Self.barWidth
-            let digits = limit >= 0.99 ? 4 : 2
-            text(" " + Self.fixed(certainty, digits) + "/" + Self.fixed(limit, digits))
+            // Near 1, four digits without the leading zero (".9951/.9921"), to fit 80 columns.
+            if limit >= 0.99 {
+                func compact(_ value: Double) -> String {
+                    let digits = Self.fixed(value, 4)
+                    return digits.hasPrefix("0.") ? String(digits.dropFirst()) : digits
+                }
+                text(" " + compact(certainty) + "/" + compact(limit))
+            } else {
+                text(" " + Self.fixed(certainty, 2) + "/" + Self.fixed(limit, 2))
+            }
         } else {
             text("no prediction", Self.dim)
         }
