@@ -8,7 +8,7 @@ import Glibc
 /// against the threshold. A plain value the demo fills each frame; ``draw(on:row:)``
 /// paints it.
 ///
-/// Drawn as: ` Test │ trial 3 flicker │ decoder connected │ missed 0 │ 7 ██|░░░░░░░ 0.81/0.90`
+/// Drawn as: ` Test │ trial 3 flicker │ decoder connected │ missed 0 │ 7 ██|░░░░░ 0.81/0.90`
 /// (the bar is in decades of error probability: see ``barPosition(of:)``).
 ///
 /// ```swift
@@ -33,7 +33,7 @@ public struct TerminalHeader: Equatable {
     public var missedFrames: Int
 
     /// Width of the certainty bar, cells.
-    public static let barWidth = 10
+    public static let barWidth = 8
     /// The header's background colour.
     public static let background = TerminalRGB(red: 28, green: 35, blue: 51)
     /// The header's text colour.

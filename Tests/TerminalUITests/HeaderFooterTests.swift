@@ -17,8 +17,8 @@ struct HeaderFooterTests {
         let line = text(screen, row: 0)
         #expect(line.contains("Test │ trial 3 flicker │ decoder connected │ missed 2 │ 7 "))
         #expect(line.contains("0.95/0.90"))
-        // On the decades-of-error scale 0.95 fills 3 of 10 cells (log10(20) / 4), the mark for 0.9 is on cell 2 (a quarter).
-        #expect(line.contains(" 7 ██|░░░░░░░ 0.95"))
+        // On the decades-of-error scale 0.95 fills 3 of 8 cells (log10(20) / 4), the mark for 0.9 is on cell 2 (a quarter).
+        #expect(line.contains(" 7 ██|░░░░░ 0.95"))
         let mark = line.unicodeScalars.firstIndex(of: "|")!
         let markColumn = line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: mark)
         #expect(screen[row: 0, column: markColumn - 1].foreground == TerminalHeader.above)
@@ -35,7 +35,7 @@ struct HeaderFooterTests {
         let line = text(screen, row: 0)
         let start = line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: line.unicodeScalars.firstIndex(of: "█")!)
         #expect(screen[row: 0, column: start].foreground == TerminalHeader.below)
-        #expect(line.contains(" 2 █░|░░░░░░░ 0.50/0.90"))
+        #expect(line.contains(" 2 █░|░░░░░ 0.50/0.90"))
     }
 
     @Test("Thresholds near 1 are readable: four digits, and the bar in decades of error probability")
@@ -45,12 +45,12 @@ struct HeaderFooterTests {
                        threshold: 0.9984, missedFrames: 0).draw(on: screen, row: 0)
         let line = text(screen, row: 0)
         #expect(line.contains(".9991/.9984"))
-        // 0.9984 is 2.8 decades: the mark on cell 6 of 10; 0.9991 (3.05 decades) fills 8 cells, past the mark.
-        #expect(line.contains(" L ██████|█░░ .9991"))
-        // 0.995 (2.3 decades) stays short of the mark, in the warning colour.
-        TerminalHeader(mode: "Test", trial: 1, phase: "flicker", decoder: "connected", leading: ("L", 0.995),
+        // 0.9984 is 2.8 decades: the mark on cell 5 of 8; 0.9991 (3.05 decades) fills the cells up to it.
+        #expect(line.contains(" L █████|░░ .9991"))
+        // 0.99 (2 decades) stays a cell short of the mark.
+        TerminalHeader(mode: "Test", trial: 1, phase: "flicker", decoder: "connected", leading: ("L", 0.99),
                        threshold: 0.9984, missedFrames: 0).draw(on: screen, row: 0)
-        #expect(text(screen, row: 0).contains(" L ██████|░░░ .9950"))
+        #expect(text(screen, row: 0).contains(" L ████░|░░ .9900"))
         #expect(abs(TerminalHeader.barPosition(of: 0.99) - 0.5) < 1e-9)
         #expect(TerminalHeader.barPosition(of: 1) == 1 && TerminalHeader.barPosition(of: .nan) == 0)
     }
