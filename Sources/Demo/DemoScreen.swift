@@ -197,6 +197,8 @@ public final class DemoScreen: TerminalScene {
             if !controller.trialsAreRunning {
                 text = "Paused — space starts trials"
                 color = Self.warning
+            } else if controller.trialInProgress, scenario.popup != nil {
+                text = scenario.user != nil ? "Confirm: the simulated user looks at Yes if the text is right" : "Confirm: look at Yes or No"
             } else if controller.trialInProgress {
                 text = scenario.user != nil ? "Spelling by brain: the simulated user looks at the key it needs" : "Look at the key you want"
             } else if let end = scenario.lastTrialEnd, controller.isShowingFeedback == false {

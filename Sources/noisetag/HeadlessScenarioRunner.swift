@@ -95,7 +95,10 @@ final class HeadlessScenarioRunner {
             return String(format: "trial %d: %@ after %.2f s", e.trial, what, e.duration)
         case .press(let p) where p.source == .brain:
             return "press \(p.control)" + (p.certainty.map { String(format: " certainty %.4f", $0) } ?? "")
-        case .actionRan:
+        case .actionRan(let control, _):
+            if control == ConfirmationPopup.yesIdentifier || control == ConfirmationPopup.noIdentifier {
+                return "answered \(control)"
+            }
             return "typed \"\(scenario.keyboard.typed)\""
         case .unitPushed(_, let context?), .unitPopped(_, let context?):
             return (event.kind.isPush ? "pushed " : "popped ") + context
