@@ -254,3 +254,36 @@ def test_user_none_listens_for_a_real_amplifier_streamer(noisetag_bin, tmp_path,
     assert "waiting for an acquisition client" in out, out[-3000:]
     eeg = [line for line in out.split("\n") if "decoder: EEG:" in line]
     assert eeg and "simulated" not in eeg[0], out[-3000:]
+
+
+def test_terminal_demo_with_an_external_decoder(noisetag_bin, tmux, tmp_path, socket_folder):
+    """`--decoder ENDPOINT`: the same screen driven by a decoder process (here the
+    reference decoder with its own simulated amplifier, whose user looks at the cued target)."""
+    endpoint = "ipc://%s/decoder.sock" % socket_folder
+    decoder = subprocess.Popen([noisetag_bin, "decoder", "--endpoint", endpoint, "--simulate", "--no-save"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        settings = tmp_path / "settings.json"
+        settings.write_text(json.dumps(QUICK_SETTINGS))
+        tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile")
+        assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+        tmux.keys("env TERM=xterm-256color COLORTERM=truecolor '%s' demo --decoder '%s' --signal-check 2 "
+                  "--calibration-trials 5 --settings '%s' --recordings '%s'; echo EXIT=$?\n"
+                  % (noisetag_bin, endpoint, settings, tmp_path / "rec"))
+        assert tmux.wait(lambda: "the external decoder's EEG is not shown here" in tmux.capture(), 15), tmux.capture()
+        assert tmux.wait(lambda: "Calibration: trial 1 of 5" in tmux.capture(), 15), tmux.capture()
+        assert "decoder connected" in tmux.capture()
+        # The external decoder fits and recommends a threshold; the demo shows its results.
+        assert tmux.wait(lambda: "Calibration results" in tmux.capture(), 60), tmux.capture()
+        assert "(recommended by the decoder)" in tmux.capture()
+        tmux.keys("q")
+        assert tmux.wait(lambda: re.search(r"EXIT=\d", tmux.capture()), 15), tmux.capture()
+        assert "EXIT=0" in tmux.capture()
+    finally:
+        if decoder.poll() is None:
+            decoder.send_signal(2)
+            try:
+                decoder.wait(10)
+            except subprocess.TimeoutExpired:
+                decoder.kill()
+                decoder.wait(5)
