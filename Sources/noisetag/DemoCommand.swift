@@ -30,9 +30,10 @@ struct DemoCommand: ParsableCommand {
         With --headless the same walk-through runs without a terminal in real time and \
         prints a summary; it exits 0 when at least 90 % of the brain presses hit the key \
         the simulated user looked at, 1 otherwise, 2 after --max-seconds. \
-        --headless --decoder ENDPOINT instead runs --trials trials on a grid of --controls \
-        buttons in --mode against that decoder (one JSON object per engine event with \
-        --events-json) and exits 0 after the last trial. Everything is recorded under \
+        --headless with --decoder, --trials, --controls or --mode instead runs scripted \
+        trials: --trials (10) trials on a grid of --controls (9) buttons in --mode (test) \
+        against --decoder or the decoderEndpoint setting (one JSON object per engine event \
+        with --events-json), and exits 0 after the last trial. Everything is recorded under \
         --recordings; Ctrl-C ends the recording properly and exits 130. A failure prints \
         one line naming what failed and exits 1.
         """)
@@ -61,14 +62,14 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Calibration trials (sets nGenericTrainTrials).")
     var calibrationTrials: Int?
 
-    @Option(help: "With --headless --decoder: train, test or verify.")
-    var mode: DemoMode = .test
+    @Option(help: "Scripted trials (headless): train, test or verify (default test).")
+    var mode: DemoMode?
 
-    @Option(help: "With --headless --decoder: trials to run before exiting.")
-    var trials = 10
+    @Option(help: "Scripted trials (headless): trials to run before exiting (default 10).")
+    var trials: Int?
 
-    @Option(help: "With --headless --decoder: number of buttons (1...255).")
-    var controls = 9
+    @Option(help: "Scripted trials (headless): number of buttons, 1...255 (default 9).")
+    var controls: Int?
 
     @Flag(help: "Print every engine event as one JSON object per line.")
     var eventsJson = false
@@ -85,8 +86,11 @@ struct DemoCommand: ParsableCommand {
     @OptionGroup var recordings: RecordingsOption
 
     func validate() throws {
-        guard trials >= 1 else { throw ValidationError("--trials must be at least 1, got \(trials)") }
-        guard (1...255).contains(controls) else { throw ValidationError("--controls must be 1...255, got \(controls)") }
+        if let trials, trials < 1 { throw ValidationError("--trials must be at least 1, got \(trials)") }
+        if let controls, !(1...255).contains(controls) { throw ValidationError("--controls must be 1...255, got \(controls)") }
+        if !headless, scriptedTrials {
+            throw ValidationError("--trials, --controls and --mode run scripted trials, which need --headless")
+        }
         guard maxSeconds >= 0, maxSeconds.isFinite else { throw ValidationError("--max-seconds must be >= 0") }
         guard connectTimeout >= 0, connectTimeout.isFinite else { throw ValidationError("--connect-timeout must be >= 0") }
         // A malformed endpoint is a wrong argument; a missing ipc:// folder is found at run time.
@@ -114,7 +118,7 @@ struct DemoCommand: ParsableCommand {
         if let calibrationTrials {
             do { try engineSettings.set(value: calibrationTrials, for: .nGenericTrainTrials) } catch { throw CommandFailure("\(error)") }
         }
-        guard headless && decoder != nil else { return try runScenario(settings: engineSettings) }
+        guard headless && scriptedTrials else { return try runScenario(settings: engineSettings) }
         let endpoint: String
         do { endpoint = try DecoderEndpoint.resolve(decoder ?? engineSettings.textFor(.decoderEndpoint)) } catch {
             throw CommandFailure("\(error)")
@@ -124,8 +128,8 @@ struct DemoCommand: ParsableCommand {
             throw CommandFailure("cannot connect to the decoder at \(endpoint): \(error)")
         }
         defer { link.close() }
-        let runner = HeadlessRunner(settings: engineSettings, link: link, mode: mode.engineMode,
-                                    trials: trials, controls: controls, eventsJSON: eventsJson,
+        let runner = HeadlessRunner(settings: engineSettings, link: link, mode: (mode ?? .test).engineMode,
+                                    trials: trials ?? 10, controls: controls ?? 9, eventsJSON: eventsJson,
                                     maxSeconds: maxSeconds, connectTimeout: connectTimeout,
                                     recordings: recordings.store)
         switch runner.run() {
@@ -139,6 +143,11 @@ struct DemoCommand: ParsableCommand {
 }
 
 extension DemoCommand {
+    /// Headless with `--decoder`, `--trials`, `--controls` or `--mode`: scripted
+    /// trials on a grid against a decoder (the endpoint from `--decoder` or the
+    /// `decoderEndpoint` setting) instead of the walk-through.
+    private var scriptedTrials: Bool { decoder != nil || trials != nil || controls != nil || mode != nil }
+
     /// The walk-through (terminal or headless) on a ``DemoSession``.
     private func runScenario(settings engineSettings: NoiseTagSettings) throws {
         var options = DemoOptions()

@@ -67,6 +67,12 @@ def test_bad_demo_flags_are_usage_errors(noisetag_bin, tmp_path, args, message):
     assert message in result.stderr.decode()
 
 
+def test_scripted_trials_need_headless(noisetag_bin):
+    result = subprocess.run([noisetag_bin, "demo", "--trials", "3"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    assert result.returncode == 64 and "need --headless" in result.stderr.decode()
+
+
 def test_demo_on_a_dumb_terminal_says_so(noisetag_bin, tmux, tmp_path):
     tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile")
     assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
