@@ -88,7 +88,7 @@ struct DemoCommand: ParsableCommand {
     func validate() throws {
         if let trials, trials < 1 { throw ValidationError("--trials must be at least 1, got \(trials)") }
         if let controls, !(1...255).contains(controls) { throw ValidationError("--controls must be 1...255, got \(controls)") }
-        if !headless, scriptedTrials {
+        if !headless, trials != nil || controls != nil || mode != nil {
             throw ValidationError("--trials, --controls and --mode run scripted trials, which need --headless")
         }
         guard maxSeconds >= 0, maxSeconds.isFinite else { throw ValidationError("--max-seconds must be >= 0") }
