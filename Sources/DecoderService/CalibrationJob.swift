@@ -17,15 +17,20 @@ public struct CalibrationJob: Sendable {
     public let dataset: TrialsDataset
     /// The decoder's settings (target error rate, mains, prediction interval, where to save).
     public let settings: DecoderServerSettings
+    /// For each trial, the classes on screen in it (nil: every class in every trial).
+    public let trialClasses: [[Int]]?
 
-    /// A job for `dataset`.
+    /// A job for `dataset`; `trialClasses` names the classes each trial
+    /// showed, so that certainty is calibrated as live trials score (only
+    /// the codes on screen).
     ///
     /// ```swift
     /// let job = CalibrationJob(dataset: try TrialsDataset.read(from: folder), settings: DecoderServerSettings())
     /// ```
-    public init(dataset: TrialsDataset, settings: DecoderServerSettings) {
+    public init(dataset: TrialsDataset, settings: DecoderServerSettings, trialClasses: [[Int]]? = nil) {
         self.dataset = dataset
         self.settings = settings
+        self.trialClasses = trialClasses
     }
 
     /// Saves, fits and cross-validates.
@@ -60,7 +65,7 @@ public struct CalibrationJob: Sendable {
         do {
             fitted = try CalibratedDecoder.fit(trials: trials, labels: dataset.labels.map(Int.init), codes: codes,
                                                sampleRate: h.fs, targetErrorRate: settings.targetErrorRate,
-                                               updateInterval: settings.predictionInterval)
+                                               updateInterval: settings.predictionInterval, trialClasses: trialClasses)
         } catch {
             lines.append("calibration failed: \(error)")
             return CalibrationOutcome(decoder: nil, log: lines)

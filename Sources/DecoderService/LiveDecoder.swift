@@ -385,29 +385,37 @@ public struct LiveDecoder: Sendable {
 
     /// The calibration as a trials dataset: the classes are the distinct
     /// codes shown (so that trials with translated codes still fit one `V`;
-    /// a class's `V` row is its first trial's), the label is the cued target's.
-    private func calibrationDataset() throws -> TrialsDataset {
+    /// a class's `V` row is its first trial's), the label is the cued
+    /// target's; and for each trial the classes it showed.
+    private func calibrationDataset() throws -> (TrialsDataset, [[Int]]) {
         let n = calibration.map(\.sampleCount).min() ?? 0
         let channels = calibration.first?.eeg.count ?? 0
         var rows: [[UInt8]] = []
         var labels: [Int32] = []
+        var shown: [[Int]] = []
         for trial in calibration {
+            var classes: [Int] = []
             for (id, states) in zip(trial.objectIDs, trial.states) where id != 0 {
                 let row = Array(states.prefix(n))
-                if Self.matchingRow(row, in: rows) == nil { rows.append(row) }
+                if let index = Self.matchingRow(row, in: rows) { classes.append(index) } else {
+                    rows.append(row)
+                    classes.append(rows.count - 1)
+                }
             }
             let target = Array(trial.states[trial.objectIDs.firstIndex(of: 0)!].prefix(n))
             if let index = Self.matchingRow(target, in: rows) { labels.append(Int32(index)) } else {
                 rows.append(target)
                 labels.append(Int32(rows.count - 1))
             }
+            if !classes.contains(Int(labels[labels.count - 1])) { classes.append(Int(labels[labels.count - 1])) }
+            shown.append(Array(Set(classes)).sorted())
         }
         var data: [Float] = []
         data.reserveCapacity(calibration.count * channels * n)
         for trial in calibration { for channel in trial.eeg { data += channel.prefix(n).map { Float($0) } } }
         let header = DatasetHeader(fs: quality?.sampleRate ?? 250, nTrials: calibration.count, nChannels: channels,
                                    nSamples: n, nClasses: rows.count)
-        return try TrialsDataset(header: header, data: data, labels: labels, stimulus: rows.flatMap { $0 })
+        return (try TrialsDataset(header: header, data: data, labels: labels, stimulus: rows.flatMap { $0 }), shown)
     }
 
     private mutating func fit() {
@@ -416,7 +424,8 @@ public struct LiveDecoder: Sendable {
             return
         }
         do {
-            calibrationJob = CalibrationJob(dataset: try calibrationDataset(), settings: settings)
+            let (dataset, shown) = try calibrationDataset()
+            calibrationJob = CalibrationJob(dataset: dataset, settings: settings, trialClasses: shown)
         } catch {
             log("calibration could not be assembled: \(error)")
         }

@@ -27,19 +27,43 @@ public struct CalibratedDecoder: Sendable {
     /// of the codes (see ``CertaintyModel/recommendedThreshold(attended:idle:targetErrorRate:idlePressRate:)``).
     /// Trials must be preprocessed (see ``Preprocessor``).
     ///
+    /// `trialClasses`, when given, names for each trial the classes that
+    /// were on screen in it (its label among them): the certainty is then
+    /// calibrated, and the idle surrogates scored, against those classes
+    /// only, as a live trial scores only the codes on screen. Without it
+    /// every trial is scored against every class. A calibration whose codes
+    /// are translated from trial to trial has many more classes than any
+    /// trial shows, and a best score among many similar classes has a
+    /// smaller margin than among the few on screen, so without
+    /// `trialClasses` its certainty would be too low in calibration and its
+    /// threshold too lenient live.
+    ///
     /// ```swift
     /// let decoder = try CalibratedDecoder.fit(trials: eeg, labels: y, codes: v, sampleRate: 250, targetErrorRate: 0.05)
+    /// let live = try CalibratedDecoder.fit(trials: eeg, labels: y, codes: v, sampleRate: 250,
+    ///                                      trialClasses: [[0, 1, 2], [3, 4, 5], [0, 1, 2]])
     /// ```
     public static func fit(
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
         settings: ReconvolutionSettings = ReconvolutionSettings(), calibrationFolds: Int = 4,
-        targetErrorRate: Double = 0.05, idlePressesPerMinute: Double = 0.1, updateInterval: Double = 0.1
+        targetErrorRate: Double = 0.05, idlePressesPerMinute: Double = 0.1, updateInterval: Double = 0.1,
+        trialClasses: [[Int]]? = nil
     ) throws -> CalibratedDecoder {
+        if let trialClasses {
+            guard trialClasses.count == trials.count else {
+                throw ReconvolutionError.shapeMismatch("\(trialClasses.count) class lists for \(trials.count) trials")
+            }
+            for (i, classes) in trialClasses.enumerated() {
+                guard classes.allSatisfy(codes.indices.contains), i < labels.count, classes.contains(labels[i]) else {
+                    throw ReconvolutionError.shapeMismatch("trial \(i)'s classes \(classes) must be class indices below \(codes.count) holding its label")
+                }
+            }
+        }
         let model = try ReconvolutionCCA.fit(trials: trials, labels: labels, codes: codes, sampleRate: sampleRate, settings: settings)
         let (certainty, threshold) = try calibrate(
             trials: trials, labels: labels, codes: codes, sampleRate: sampleRate, settings: settings,
             latency: model.latency, folds: calibrationFolds, targetErrorRate: targetErrorRate,
-            idlePressesPerMinute: idlePressesPerMinute, updateInterval: updateInterval)
+            idlePressesPerMinute: idlePressesPerMinute, updateInterval: updateInterval, trialClasses: trialClasses)
         return CalibratedDecoder(model: model, certainty: certainty, recommendedCertainty: threshold, targetErrorRate: targetErrorRate)
     }
 
@@ -70,11 +94,13 @@ public struct CalibratedDecoder: Sendable {
     /// autocorrelation, and locks nothing to any code. They are scored
     /// against the codes repeated to that length; `foils` per trial, seeded
     /// by the trial's index so a calibration always gives the same threshold.
-    /// The latency is the full fit's.
+    /// Each held-out trial and its surrogates are scored against its
+    /// `trialClasses` (all classes when nil or fewer than two). The latency
+    /// is the full fit's.
     static func calibrate(
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double, settings: ReconvolutionSettings,
         latency: Double, folds: Int, targetErrorRate: Double, idlePressesPerMinute: Double, updateInterval: Double,
-        foils foilCount: Int = 12, foilSeconds: Double = 10
+        foils foilCount: Int = 12, foilSeconds: Double = 10, trialClasses: [[Int]]? = nil
     ) throws -> (CertaintyModel, Double) {
         var inner = settings
         inner.fixedLatency = latency
@@ -98,7 +124,8 @@ public struct CalibratedDecoder: Sendable {
             let longTemplates = model.templates(for: longCodes)
             for i in test {
                 let n = trials[i][0].count
-                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates)
+                let shown = trialClasses.map { $0[i] }.flatMap { $0.count >= 2 ? $0 : nil } ?? Array(codes.indices)
+                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: shown.map { templates[$0] })
                 var trajectory: [CertaintyExample] = []
                 var position = 0
                 while position < n {
@@ -107,7 +134,7 @@ public struct CalibratedDecoder: Sendable {
                     position = end
                     let scores = scorer.scores()
                     let best = scores.indices.max { scores[$0] < scores[$1] }!
-                    trajectory.append(.init(scores: scores, seconds: Double(position) / sampleRate, correct: best == labels[i]))
+                    trajectory.append(.init(scores: scores, seconds: Double(position) / sampleRate, correct: shown[best] == labels[i]))
                 }
                 examples += trajectory
                 trajectories.append(trajectory)
@@ -125,7 +152,7 @@ public struct CalibratedDecoder: Sendable {
                 for _ in 0..<max(1, foilCount) {
                     let phases = (0..<(longLength / 2)).map { _ in Double.random(in: 0..<(2 * .pi), using: &generator) }
                     let noise = fft.withPhases(of: filtered, phases: phases)
-                    var foilScorer = IncrementalScorer(spatialFilter: [1], templates: longTemplates)
+                    var foilScorer = IncrementalScorer(spatialFilter: [1], templates: shown.map { longTemplates[$0] })
                     var foil: [CertaintyExample] = []
                     var at = 0
                     while at < longLength {

@@ -30,6 +30,7 @@ public final class DemoScreen: TerminalScene {
     /// A line shown under the header for a while (e.g. a colour-mode warning), with its expiry (engine time).
     public var message: (text: String, until: Double)?
     private let keyboardLayout: ButtonLayout
+    private var channelsShown = 0
     private var popupLayout: (popup: ConfirmationPopup, layout: ButtonLayout)?
 
     static let background = TerminalRGB(red: 12, green: 14, blue: 20)
@@ -87,7 +88,9 @@ public final class DemoScreen: TerminalScene {
         var signalStage = false
         if case .signalCheck = scenario.stage { signalStage = true }
         if signalStage || showsSignal {
-            signalView.draw(snapshot(), on: screen, in: region)
+            let latest = snapshot()
+            channelsShown = latest.channels.count
+            signalView.draw(latest, on: screen, in: region)
         } else {
             keyboardLayout.draw(on: screen, in: region, palette: palette, feedbackMode: feedbackMode)
             switch scenario.stage {
@@ -128,7 +131,8 @@ public final class DemoScreen: TerminalScene {
         }
         let scenario = session.scenario
         let controller = session.controller
-        if showsSignal || isSignalStage, signalView.handle(key: key), key != UInt8(ascii: "A") { return }
+        // Upper-case A stays a touch key; +, -, = and a go to the signal view while it shows.
+        if showsSignal || isSignalStage, key != UInt8(ascii: "A"), signalView.handle(key: key) { return }
         switch key {
         case UInt8(ascii: " "):
             if scenario.stage == .finished { scenario.spellAgain() } else { controller.trialsAreRunning.toggle() }
@@ -184,7 +188,9 @@ public final class DemoScreen: TerminalScene {
         var color = Self.accent
         switch scenario.stage {
         case .signalCheck(let until):
-            text = "Signal check: \(session.decoder == nil ? "the external decoder's EEG is not shown here" : "8 channels from the amplifier") — calibration in \(Int((until - now).rounded(.up))) s (⏎ now)"
+            let source = session.decoder == nil ? "the external decoder's EEG is not shown here"
+                : channelsShown == 0 ? "waiting for EEG" : "\(channelsShown) channels from the amplifier"
+            text = "Signal check: \(source) — calibration in \(Int((until - now).rounded(.up))) s (⏎ now)"
         case .calibration:
             let total = controller.settings.intFor(.nGenericTrainTrials)
             let current = min(total, max(1, scenario.calibrationTrialsStarted))
