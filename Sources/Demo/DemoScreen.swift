@@ -13,12 +13,15 @@ import TerminalUI
 /// the whole screen and the keys.
 ///
 /// ```swift
-/// let screen = DemoScreen(session: session, snapshot: { session.decoder?.signalSnapshot ?? .empty })
+/// let screen = DemoScreen(scenario: session.scenario, showsDecoderEEG: session.decoder != nil,
+///                         snapshot: { session.decoder?.signalSnapshot ?? .empty })
 /// let status = runner.run(screen)
 /// ```
 public final class DemoScreen: TerminalScene {
-    /// The session shown.
-    public let session: DemoSession
+    /// The walk-through shown (its controller, keyboard, popup and decoder reports).
+    public let scenario: DemoScenario
+    /// False with an external decoder, whose EEG the demo does not receive.
+    public let showsDecoderEEG: Bool
     /// The signal view (its scale keys are `+`, `-`, `a`).
     public let signalView = SignalView()
     /// Where the signal view's data comes from.
@@ -41,15 +44,16 @@ public final class DemoScreen: TerminalScene {
     static let warning = TerminalRGB(red: 240, green: 190, blue: 70)
     static let boxBackground = TerminalRGB(red: 32, green: 40, blue: 60)
 
-    /// A screen for `session`.
+    /// A screen for `scenario`; `snapshot` gives the signal view its EEG.
     ///
     /// ```swift
-    /// let screen = DemoScreen(session: session, snapshot: { .empty })
+    /// let screen = DemoScreen(scenario: scenario, showsDecoderEEG: false, snapshot: { .empty })
     /// ```
-    public init(session: DemoSession, snapshot: @escaping () -> SignalSnapshot) {
-        self.session = session
+    public init(scenario: DemoScenario, showsDecoderEEG: Bool, snapshot: @escaping () -> SignalSnapshot) {
+        self.scenario = scenario
+        self.showsDecoderEEG = showsDecoderEEG
         self.snapshot = snapshot
-        keyboardLayout = ButtonLayout(buttons: session.keyboard.keys)
+        keyboardLayout = ButtonLayout(buttons: scenario.keyboard.keys)
     }
 
     /// The keyboard plus header, two text lines, a spacer and the footer.
@@ -72,24 +76,23 @@ public final class DemoScreen: TerminalScene {
             panel.draw(on: screen, missedFrames: missedFrames)
             return
         }
-        let scenario = session.scenario
-        let controller = session.controller
+        let controller = scenario.controller
         let now = controller.clock.now
         screen.clear(to: TerminalCell(character: " ", foreground: Self.text, background: Self.background))
-        let leading = session.reports.leading.flatMap { lead in
+        let leading = scenario.reports.leading.flatMap { lead in
             scenario.label(ofObject: lead.objectID).map { (control: $0, certainty: lead.certainty) }
         }
         TerminalHeader(controller: controller, missedFrames: missedFrames,
                        leading: controller.trialInProgress ? leading : nil).draw(on: screen, row: 0)
+        var signalStage = false
+        if case .signalCheck = scenario.stage { signalStage = true }
+        let latest = signalStage || showsSignal ? snapshot() : nil
+        if let latest { channelsShown = latest.channels.count }
         drawStatus(on: screen, row: 1, now: now)
         drawTyped(on: screen, row: 2)
         let region = contentRegion(in: screen.size)
         let palette = StimulusPalette(settings: controller.settings)
-        var signalStage = false
-        if case .signalCheck = scenario.stage { signalStage = true }
-        if signalStage || showsSignal {
-            let latest = snapshot()
-            channelsShown = latest.channels.count
+        if let latest {
             signalView.draw(latest, on: screen, in: region)
         } else {
             keyboardLayout.draw(on: screen, in: region, palette: palette, feedbackMode: feedbackMode)
@@ -110,11 +113,11 @@ public final class DemoScreen: TerminalScene {
 
     /// The keys that do something now (the footer fits 80 columns).
     private var footer: TerminalFooter {
-        let stage = session.scenario.stage
+        let stage = scenario.stage
         var keys: [(String, String)] = [("space", "trials")]
         switch stage {
         case .signalCheck, .results: keys.append(("⏎", "skip"))
-        default: keys.append(session.scenario.popup != nil ? ("Y/N", "touch") : ("A-Z _ ⌫", "touch"))
+        default: keys.append(scenario.popup != nil ? ("Y/N", "touch") : ("A-Z _ ⌫", "touch"))
         }
         if isSignalStage || showsSignal { keys.append(("+-a", "zoom")) }
         keys += [("s", showsSignal ? "keys" : "signal"), ("d", "panel"), ("r", "recal"), ("q", "quit")]
@@ -129,8 +132,7 @@ public final class DemoScreen: TerminalScene {
             panel.handle(key: key)
             return
         }
-        let scenario = session.scenario
-        let controller = session.controller
+        let controller = scenario.controller
         // Upper-case A stays a touch key; +, -, = and a go to the signal view while it shows.
         if showsSignal || isSignalStage, key != UInt8(ascii: "A"), signalView.handle(key: key) { return }
         switch key {
@@ -147,14 +149,14 @@ public final class DemoScreen: TerminalScene {
         default:
             if let popup = scenario.popup {
                 if let button = popup.button(forTouch: key) { controller.touchPress(button) }
-            } else if let key = session.keyboard.key(forTouch: key) {
+            } else if let key = scenario.keyboard.key(forTouch: key) {
                 controller.touchPress(key)
             }
         }
     }
 
     private var isSignalStage: Bool {
-        if case .signalCheck = session.scenario.stage { return true }
+        if case .signalCheck = scenario.stage { return true }
         return false
     }
 
@@ -165,8 +167,8 @@ public final class DemoScreen: TerminalScene {
         .union([.showNoiseTagIDsOnControls, .labeledButtonsOnlyPartlyFlicker])
 
     private func openPanel() {
-        session.controller.developerPanelOpened()
-        let panel = DeveloperPanelScene(settings: session.controller.settings, editableTitles: Self.editableSettings)
+        scenario.controller.developerPanelOpened()
+        let panel = DeveloperPanelScene(settings: scenario.controller.settings, editableTitles: Self.editableSettings)
         panel.onClose = { [unowned self] in self.panel = nil }
         self.panel = panel
     }
@@ -178,8 +180,7 @@ public final class DemoScreen: TerminalScene {
             screen.write(" " + message.text, row: row, column: 0, foreground: Self.warning, background: Self.background)
             return
         }
-        let scenario = session.scenario
-        let controller = session.controller
+        let controller = scenario.controller
         if let time = scenario.lastNoticeTime, now - time < 3, let notice = scenario.notices.last {
             screen.write(" " + notice, row: row, column: 0, foreground: Self.warning, background: Self.background)
             return
@@ -188,7 +189,7 @@ public final class DemoScreen: TerminalScene {
         var color = Self.accent
         switch scenario.stage {
         case .signalCheck(let until):
-            let source = session.decoder == nil ? "the external decoder's EEG is not shown here"
+            let source = !showsDecoderEEG ? "the external decoder's EEG is not shown here"
                 : channelsShown == 0 ? "waiting for EEG" : "\(channelsShown) channels from the amplifier"
             text = "Signal check: \(source) — calibration in \(Int((until - now).rounded(.up))) s (⏎ now)"
         case .calibration:
@@ -221,8 +222,8 @@ public final class DemoScreen: TerminalScene {
     }
 
     private func drawTyped(on screen: TerminalScreen, row: Int) {
-        let typed = session.keyboard.typed
-        let goal = session.scenario.goal
+        let typed = scenario.keyboard.typed
+        let goal = scenario.goal
         var x = screen.write(" Goal ", row: row, column: 0, foreground: Self.dim, background: Self.background)
         x += screen.write(goal, row: row, column: x, foreground: Self.dim, background: Self.background)
         x += screen.write("   Typed ", row: row, column: x, foreground: Self.dim, background: Self.background)
@@ -248,8 +249,8 @@ public final class DemoScreen: TerminalScene {
     }
 
     private func drawResults(secondsLeft: Double, on screen: TerminalScreen, in region: CellRect) {
-        let reports = session.reports
-        let threshold = session.controller.settings.doubleFor(.certaintyRequiredForPress)
+        let reports = scenario.reports
+        let threshold = scenario.controller.settings.doubleFor(.certaintyRequiredForPress)
         var lines = ["Calibration results"]
         lines.append("accuracy (cross-validated): " + (reports.calibrationAccuracy.map { "\(Int(($0 * 100).rounded())) %" } ?? "not reported"))
         lines.append("certainty required for a press: " + String(format: "%.4f", threshold)
@@ -264,7 +265,7 @@ public final class DemoScreen: TerminalScene {
     }
 
     private func drawPopup(since: Double, now: Double, on screen: TerminalScreen, in region: CellRect, palette: StimulusPalette) {
-        guard let popup = session.scenario.popup else { return }
+        guard let popup = scenario.popup else { return }
         if popupLayout?.popup !== popup { popupLayout = (popup, ButtonLayout(buttons: [popup.yes, popup.no])) }
         let layout = popupLayout!.layout
         let width = max(layout.contentSize.columns, popup.question.count) + 6
@@ -283,6 +284,6 @@ public final class DemoScreen: TerminalScene {
     }
 
     private var feedbackMode: ClickFeedbackMode? {
-        ClickFeedbackMode(rawValue: session.controller.settings.textFor(.clickFeedbackMode))
+        ClickFeedbackMode(rawValue: scenario.controller.settings.textFor(.clickFeedbackMode))
     }
 }

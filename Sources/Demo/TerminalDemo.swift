@@ -51,7 +51,8 @@ public final class TerminalDemo {
         return try TerminalSession.run { terminal in
             let runner = TerminalRunner(session: terminal,
                                         loop: FrameLoop(controller: session.controller, waiter: RealTimeFrameWaiter()))
-            let screen = DemoScreen(session: session, snapshot: { decoder?.signalSnapshot ?? .empty })
+            let screen = DemoScreen(scenario: session.scenario, showsDecoderEEG: decoder != nil,
+                                    snapshot: { decoder?.signalSnapshot ?? .empty })
             if terminal.colorMode == .palette256 {
                 screen.message = ("256 colours: flicker colours are the nearest palette entries (COLORTERM=truecolor for exact ones)",
                                   session.controller.clock.now + 8)

@@ -8,48 +8,9 @@ import UtopiaProtocol
 /// scripted decoder on the in-memory link that reads the simulated user's gaze.
 @Suite("Demo scenario")
 struct DemoScenarioTests {
-    final class Rig {
-        let clock = VirtualClock()
-        let decoder: ScriptedDecoder
-        let controller: NoiseTagController
-        let keyboard = SpellerKeyboard()
-        let reports = DecoderReports()
-        let scenario: DemoScenario
-        let loop: FrameLoop
-        var events: [NoiseTagEvent] = []
-
-        init(goal: String, simulatedUser: Bool = true, calibrationTrials: Int = 5) throws {
-            decoder = ScriptedDecoder(clock: clock)
-            controller = NoiseTagController(clock: clock, decoderLink: decoder.link)
-            try controller.settings.set(value: calibrationTrials, for: .nGenericTrainTrials)
-            try controller.settings.set(value: 1.0, for: .trialDurationGenericTrain)
-            let user = simulatedUser ? SpellingUser(goal: goal, focus: decoder.focus) : nil
-            scenario = DemoScenario(controller: controller, keyboard: keyboard, reports: reports, user: user, goal: goal)
-            scenario.signalCheckSeconds = 2
-            scenario.resultsSeconds = 1
-            loop = FrameLoop(controller: controller, waiter: VirtualFrameWaiter(clock: clock))
-            let reports = reports
-            controller.observeDecoderTraffic { reports.hear($0) }
-            controller.events.subscribe { [unowned self] in self.events.append($0) }
-        }
-
-        /// Runs frames until `condition` or `seconds` of engine time pass; true when it held.
-        @discardableResult
-        func run(seconds: Double, until condition: () -> Bool = { false }) -> Bool {
-            let end = clock.now + seconds
-            while clock.now < end {
-                loop.step()
-                decoder.predict()
-                scenario.step()
-                if condition() { return true }
-            }
-            return condition()
-        }
-    }
-
     @Test("Signal check, calibration, fit, results, then the goal is brain-typed and confirmed on a popup")
     func wholeWalkThrough() throws {
-        let rig = try Rig(goal: "HI")
+        let rig = try DemoRig(goal: "HI")
         rig.scenario.start()
         #expect(rig.controller.mode == .signalQuality)
         #expect(rig.controller.unitCount == 1)
@@ -83,7 +44,7 @@ struct DemoScenarioTests {
 
     @Test("A misread letter is deleted by the simulated user and counted as a wrong press")
     func misreadIsCorrected() throws {
-        let rig = try Rig(goal: "HI")
+        let rig = try DemoRig(goal: "HI")
         rig.decoder.misreads = [1: 24]            // the second prediction trial reads X
         rig.scenario.start()
         #expect(rig.run(seconds: 200) { rig.scenario.stage == .finished })
@@ -96,7 +57,7 @@ struct DemoScenarioTests {
 
     @Test("No on the popup closes it and it does not come back until the text changes")
     func declinedPopup() throws {
-        let rig = try Rig(goal: "A")
+        let rig = try DemoRig(goal: "A")
         rig.decoder.misreads = [1: 32]            // the popup's first trial reads No
         rig.scenario.start()
         #expect(rig.run(seconds: 200) { rig.scenario.stage == .spelling && rig.events.contains { if case .unitPopped = $0.kind { return true }; return false } })
@@ -112,7 +73,7 @@ struct DemoScenarioTests {
 
     @Test("Enter skips the signal check; recalibration clears the text and calibrates again")
     func skipAndRecalibrate() throws {
-        let rig = try Rig(goal: "HELLO")
+        let rig = try DemoRig(goal: "HELLO")
         rig.scenario.start()
         rig.run(seconds: 0.1)
         rig.scenario.skipWaiting()
@@ -131,7 +92,7 @@ struct DemoScenarioTests {
 
     @Test("Without a simulated user nobody's intention is known and no press is judged")
     func personAsUser() throws {
-        let rig = try Rig(goal: "A", simulatedUser: false)
+        let rig = try DemoRig(goal: "A", simulatedUser: false)
         rig.scenario.start()
         #expect(rig.run(seconds: 100) { rig.scenario.stage == .spelling })
         rig.controller.touchPress(rig.keyboard.key(forTouch: UInt8(ascii: "A"))!)
