@@ -64,7 +64,7 @@ public final class DemoScreen: TerminalScene {
     /// The area under the text lines and above the footer.
     ///
     /// ```swift
-    /// let region = screen.contentRegion(in: TerminalSize(columns: 80, rows: 24))
+    /// let region = demoScreen.contentRegion(in: TerminalSize(columns: 80, rows: 24))
     /// ```
     public func contentRegion(in size: TerminalSize) -> CellRect {
         CellRect(row: 4, column: 0, width: size.columns, height: max(0, size.rows - 5))
@@ -166,10 +166,17 @@ public final class DemoScreen: TerminalScene {
     public static let editableSettings = DeveloperPanelScene.defaultEditableTitles
         .union([.showNoiseTagIDsOnControls, .labeledButtonsOnlyPartlyFlicker])
 
+    /// Opens the panel: a new recording (the guide's rule) and trials
+    /// blocked until it closes, so nothing flickers or presses unseen.
     private func openPanel() {
-        scenario.controller.developerPanelOpened()
-        let panel = DeveloperPanelScene(settings: scenario.controller.settings, editableTitles: Self.editableSettings)
-        panel.onClose = { [unowned self] in self.panel = nil }
+        let controller = scenario.controller
+        controller.developerPanelOpened()
+        controller.blockTrials()
+        let panel = DeveloperPanelScene(settings: controller.settings, editableTitles: Self.editableSettings)
+        panel.onClose = { [unowned self] in
+            self.panel = nil
+            controller.unblockTrials()
+        }
         self.panel = panel
     }
 

@@ -99,8 +99,11 @@ struct DemoScreenTests {
         demo.handle(key: UInt8(ascii: "d"))
         #expect(demo.panel != nil)
         #expect(Self.draw(demo)[0].contains("Developer panel"))
+        rig.run(seconds: 3)
+        #expect(rig.controller.trialsAreBlocked && !rig.controller.trialInProgress, "no trial runs behind the panel")
         demo.handle(key: UInt8(ascii: "d"))
         #expect(demo.panel == nil)
+        #expect(rig.run(seconds: 3) { rig.controller.trialInProgress })
         #expect(Self.draw(demo).contains { $0.split(separator: " ") == ["A", "B", "C", "D", "E", "F", "G"] })
     }
 
