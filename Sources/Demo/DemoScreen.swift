@@ -36,13 +36,9 @@ public final class DemoScreen: TerminalScene {
     private var channelsShown = 0
     private var popupLayout: (popup: ConfirmationPopup, layout: ButtonLayout)?
 
-    static let background = TerminalRGB(red: 12, green: 14, blue: 20)
-    static let text = TerminalRGB(red: 215, green: 220, blue: 230)
-    static let dim = TerminalRGB(red: 120, green: 130, blue: 150)
-    static let accent = TerminalRGB(red: 110, green: 200, blue: 255)
-    static let good = TerminalRGB(red: 90, green: 210, blue: 110)
-    static let warning = TerminalRGB(red: 240, green: 190, blue: 70)
-    static let boxBackground = TerminalRGB(red: 32, green: 40, blue: 60)
+    static let background = TerminalTheme.background, text = TerminalTheme.text, dim = TerminalTheme.dim
+    static let accent = TerminalTheme.accent, good = TerminalTheme.good, warning = TerminalTheme.warning
+    static let boxBackground = TerminalTheme.boxBackground
 
     /// A screen for `scenario`; `snapshot` gives the signal view its EEG.
     ///

@@ -23,7 +23,7 @@ public final class ButtonBoardScene: TerminalScene {
     /// Keys the scene does not use itself.
     public var onKey: (UInt8) -> Void = { _ in }
     /// Screen background.
-    public static let background = TerminalRGB(red: 12, green: 14, blue: 20)
+    public static let background = TerminalTheme.background
 
     /// Creates the scene.
     ///

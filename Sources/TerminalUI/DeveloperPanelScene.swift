@@ -121,16 +121,12 @@ public final class DeveloperPanelScene: TerminalScene {
     }
 
 
-    static let background = TerminalRGB(red: 12, green: 14, blue: 20)
-    static let text = TerminalRGB(red: 200, green: 205, blue: 215)
-    static let dim = TerminalRGB(red: 120, green: 130, blue: 150)
+    static let background = TerminalTheme.background, text = TerminalTheme.text, dim = TerminalTheme.dim
     static let selection = TerminalRGB(red: 45, green: 60, blue: 95)
-    static let editable = TerminalRGB(red: 120, green: 200, blue: 255)
+    static let editable = TerminalTheme.accent
     static let changed = TerminalRGB(red: 255, green: 210, blue: 90)
-    static let applied = TerminalRGB(red: 80, green: 200, blue: 100)
-    static let refused = TerminalRGB(red: 240, green: 80, blue: 80)
-    static let note = TerminalRGB(red: 230, green: 190, blue: 60)
-    static let editorBackground = TerminalRGB(red: 30, green: 38, blue: 56)
+    static let applied = TerminalTheme.good, refused = TerminalTheme.refused, note = TerminalTheme.warning
+    static let editorBackground = TerminalTheme.boxBackground
     /// The editor takes at most this many characters.
     static let longestInput = 200
     /// The value column keeps at least this many cells; titles are cut to leave them.
@@ -318,13 +314,10 @@ public final class DeveloperPanelScene: TerminalScene {
     }
 
     private func drawHeader(on screen: TerminalScreen, missedFrames: Int) {
-        let bg = TerminalHeader.background, fg = TerminalHeader.foreground
-        screen.fill(CellRect(row: 0, column: 0, width: screen.size.columns, height: 1), with: bg, foreground: fg)
-        var x = 1
-        func text(_ s: String, _ color: TerminalRGB = fg) {
-            x += screen.write(s, row: 0, column: x, foreground: color, background: bg)
-        }
-        func separator() { text(" │ ", TerminalHeader.dim) }
+        let fg = TerminalHeader.foreground
+        var line = TerminalHeaderLine(screen: screen, row: 0)
+        func text(_ s: String, _ color: TerminalRGB = fg) { line.text(s, color) }
+        func separator() { line.separator() }
         let changedCount = settings.nonDefaultCount
         text("Developer panel — \(Self.titles.count) settings, ")
         text("\(changedCount) changed", changedCount > 0 ? Self.changed : fg)

@@ -60,9 +60,9 @@ public final class SignalView {
     /// The swing the automatic scale last fitted, µV.
     private var typicalSwing = 0.0
 
-    static let background = TerminalRGB(red: 12, green: 14, blue: 20)
+    static let background = TerminalTheme.background
     static let alternateBackground = TerminalRGB(red: 20, green: 24, blue: 34)
-    static let text = TerminalRGB(red: 200, green: 205, blue: 215)
+    static let text = TerminalTheme.text
     static let dim = TerminalRGB(red: 110, green: 120, blue: 140)
     static let traceColor = TerminalRGB(red: 110, green: 210, blue: 240)
     static let spectrumColor = TerminalRGB(red: 170, green: 140, blue: 240)

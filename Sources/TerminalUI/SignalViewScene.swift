@@ -89,13 +89,10 @@ public final class SignalViewScene: TerminalScene {
     }
 
     private func drawHeader(_ latest: SignalSnapshot, missedFrames: Int, on screen: TerminalScreen) {
-        let bg = TerminalHeader.background, fg = TerminalHeader.foreground
-        screen.fill(CellRect(row: 0, column: 0, width: screen.size.columns, height: 1), with: bg, foreground: fg)
-        var x = 1
-        func text(_ s: String, _ color: TerminalRGB = fg) {
-            x += screen.write(s, row: 0, column: x, foreground: color, background: bg)
-        }
-        func separator() { text(" │ ", TerminalHeader.dim) }
+        let fg = TerminalHeader.foreground
+        var line = TerminalHeaderLine(screen: screen, row: 0)
+        func text(_ s: String, _ color: TerminalRGB = fg) { line.text(s, color) }
+        func separator() { line.separator() }
         text("Signal check")
         separator()
         if latest.isEmpty {

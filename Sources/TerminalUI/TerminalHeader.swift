@@ -38,7 +38,7 @@ public struct TerminalHeader: Equatable {
     public static let background = TerminalRGB(red: 28, green: 35, blue: 51)
     /// The header's text colour.
     public static let foreground = TerminalRGB(red: 220, green: 225, blue: 235)
-    static let dim = TerminalRGB(red: 120, green: 130, blue: 150)
+    static let dim = TerminalTheme.dim
     static let below = TerminalRGB(red: 230, green: 190, blue: 60)
     static let above = TerminalRGB(red: 80, green: 200, blue: 100)
     static let thresholdMark = TerminalRGB(red: 240, green: 80, blue: 80)
@@ -93,13 +93,10 @@ public struct TerminalHeader: Equatable {
     /// header.draw(on: screen, row: 0)
     /// ```
     public func draw(on screen: TerminalScreen, row: Int) {
-        let bg = Self.background, fg = Self.foreground
-        screen.fill(CellRect(row: row, column: 0, width: screen.size.columns, height: 1), with: bg, foreground: fg)
-        var x = 1
-        func text(_ s: String, _ color: TerminalRGB = fg) {
-            x += screen.write(s, row: row, column: x, foreground: color, background: bg)
-        }
-        func separator() { text(" │ ", Self.dim) }
+        let fg = Self.foreground
+        var line = TerminalHeaderLine(screen: screen, row: row)
+        func text(_ s: String, _ color: TerminalRGB = fg) { line.text(s, color) }
+        func separator() { line.separator() }
         text(mode)
         separator()
         if let trial {
@@ -124,9 +121,8 @@ public struct TerminalHeader: Equatable {
             for cell in 0..<Self.barWidth {
                 let character: Unicode.Scalar = cell == mark ? "|" : (cell < filled ? "█" : "░")
                 let color = cell == mark ? Self.thresholdMark : (cell < filled ? barColor : Self.dim)
-                screen.put(character, row: row, column: x + cell, foreground: color, background: bg)
+                line.put(character, color)
             }
-            x += Self.barWidth
             // Near 1, four digits without the leading zero (".9951/.9921"), to fit 80 columns.
             if limit >= 0.99 {
                 func compact(_ value: Double) -> String {
