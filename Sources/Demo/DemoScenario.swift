@@ -206,6 +206,15 @@ public final class DemoScenario {
         return summary
     }
 
+    /// True when the decoder recommended its ceiling (1 − 10⁻⁶): no lower
+    /// certainty kept presses honest and idle presses rare on this
+    /// calibration (too few or too short trials), so Test will hardly press.
+    ///
+    /// ```swift
+    /// if scenario.thresholdAtCeiling { show("calibrate with more trials") }
+    /// ```
+    public var thresholdAtCeiling: Bool { (reports.thresholds.last ?? 0) >= 0.99999 }
+
     /// The label of the control with object ID `objectID` in the top unit, if any.
     ///
     /// ```swift

@@ -264,6 +264,10 @@ public final class DemoScreen: TerminalScene {
                 lines.append("stimulus-to-response latency: " + line[latency.upperBound...].prefix { $0 != ";" })
             }
         }
+        if scenario.thresholdAtCeiling {
+            lines.append("too little calibration for a safe threshold: r calibrates again")
+            lines.append("(more or longer trials: --calibration-trials, trialDurationGenericTrain)")
+        }
         drawBox(lines, on: screen, in: region)
     }
 

@@ -67,7 +67,8 @@ final class HeadlessScenarioRunner {
                 switch scenario.stage {
                 case .results:
                     let accuracy = session.reports.calibrationAccuracy.map { "\(Int(($0 * 100).rounded())) %" } ?? "not reported"
-                    say("stage: results: accuracy \(accuracy), certainty required \(String(format: "%.4f", controller.settings.doubleFor(.certaintyRequiredForPress)))")
+                    say("stage: results: accuracy \(accuracy), certainty required \(String(format: "%.4f", controller.settings.doubleFor(.certaintyRequiredForPress)))"
+                        + (scenario.thresholdAtCeiling ? " (too little calibration for a safe threshold: calibrate with more trials)" : ""))
                 default:
                     say("stage: \(stage)")
                 }

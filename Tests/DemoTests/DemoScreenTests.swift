@@ -60,6 +60,18 @@ struct DemoScreenTests {
         rows = Self.draw(demo)
         #expect(rows.contains { $0.contains("accuracy (cross-validated): 90 %") })
         #expect(rows.contains { $0.contains("certainty required for a press: 0.9900 (recommended by the decoder)") })
+        #expect(!rows.contains { $0.contains("too little calibration") })
+    }
+
+    @Test("A ceiling threshold (too little calibration) is called out on the results screen")
+    func ceilingThreshold() throws {
+        let rig = try DemoRig(goal: "HI")
+        rig.decoder.threshold = 0.999999
+        let demo = DemoScreen(scenario: rig.scenario, showsDecoderEEG: false, snapshot: { .empty })
+        rig.scenario.start()
+        #expect(rig.run(seconds: 60) { if case .results = rig.scenario.stage { return true }; return false })
+        #expect(rig.scenario.thresholdAtCeiling)
+        #expect(Self.draw(demo).contains { $0.contains("too little calibration for a safe threshold: r calibrates again") })
     }
 
     @Test("The popup slides in while trials are blocked, then asks with Yes and No")
