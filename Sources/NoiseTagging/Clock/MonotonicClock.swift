@@ -24,7 +24,8 @@ public final class MonotonicClock: EngineClock, Sendable {
     /// ```
     public init() {}
 
-    /// Seconds since boot (monotonic).
+    /// Seconds since boot (monotonic), in whole microseconds: printed with
+    /// six decimals (as recordings do) it reads back as the same value.
     ///
     /// ```swift
     /// let start = clock.now
@@ -32,6 +33,8 @@ public final class MonotonicClock: EngineClock, Sendable {
     public var now: Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        // Whole microseconds, as one division, so that the value printed with
+        // six decimals (recordings) reads back as exactly the same Double.
+        return Double(Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000) / 1e6
     }
 }

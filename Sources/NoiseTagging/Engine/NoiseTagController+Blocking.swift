@@ -45,7 +45,7 @@ extension NoiseTagController {
 
     /// Adds a block of `reason` and reports it.
     func addBlock(_ reason: BlockReason, duration: Double?) {
-        blocks.add(reason, now: clock.now, duration: duration)
+        blocks.add(reason, now: engineNow, duration: duration)
         emit(.blocked(reason: reason, duration: duration))
     }
 

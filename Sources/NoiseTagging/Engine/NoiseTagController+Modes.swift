@@ -31,7 +31,7 @@ extension NoiseTagController {
         trialsInMode = 0
         zeroTrainPressed = false
         trainingOrder = []
-        let now = clock.now
+        let now = engineNow
         if runningTrials { decoderIdle = false }
         // A watched decoder that has not answered yet gets the mode once it
         // connects (after SUBSCRIBE), so the handshake order holds.
@@ -67,7 +67,7 @@ extension NoiseTagController {
     /// ```
     public func resetDecoderCalibration() {
         stopTrial(.modeChange)
-        send(.modeChange(ModeChange(timestamp: clock.utopiaTimestamp, newMode: "reset")))
+        send(.modeChange(ModeChange(timestamp: engineStamp, newMode: "reset")))
         emit(.notice("decoder asked to discard its calibration"))
     }
 
@@ -77,6 +77,6 @@ extension NoiseTagController {
     /// controller.sendDecoderALogMessageWith(text: "subject 12 starts")
     /// ```
     public func sendDecoderALogMessageWith(text: String) {
-        send(.log(Log(timestamp: clock.utopiaTimestamp, message: text)))
+        send(.log(Log(timestamp: engineStamp, message: text)))
     }
 }

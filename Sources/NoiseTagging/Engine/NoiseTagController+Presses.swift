@@ -50,7 +50,7 @@ extension NoiseTagController {
     /// A press: the trial ends, SELECTION goes to the decoder, feedback shows,
     /// actions run at their timing, a click sound is asked for.
     func press(_ entry: FlickerEntry, source: PressSource, certainty: Double?) {
-        let now = clock.now
+        let now = engineNow
         let current = trial
         emit(.press(.init(trial: current?.number, control: entry.control.noiseTagName,
                           objectID: entry.objectID == 0 ? nil : entry.objectID, source: source,
@@ -78,7 +78,7 @@ extension NoiseTagController {
         emit(.noPress(trial: trial.number))
         let entries = trial.entries
         endTrial(.noPress, pressed: nil, certainty: nil)
-        var feedback = PressFeedback(start: clock.now, duration: settings.doubleFor(.feedbackDuration),
+        var feedback = PressFeedback(start: engineNow, duration: settings.doubleFor(.feedbackDuration),
                                      mode: .nonselectedGray, source: nil, pressed: nil, touched: [], pending: [])
         let gray = settings.colorFor(.colorButtonNotPressedFeedback)
         let look = defaultLook()
@@ -96,7 +96,7 @@ extension NoiseTagController {
         self.feedback = feedback
         addBlock(.feedback, duration: nil)
         emit(.feedbackStarted(mode: feedback.mode, source: feedback.source, duration: feedback.duration))
-        advanceFeedback(now: clock.now)
+        advanceFeedback(now: engineNow)
     }
 
     /// Paints the press feedback: brain and timeout presses follow the mode

@@ -73,7 +73,7 @@ extension NoiseTagController {
     /// NoiseTagging.applicationDidEnterBackground()
     /// ```
     public func applicationDidEnterBackground() {
-        recorder?.applicationDidEnterBackground(at: clock.now)
+        recorder?.applicationDidEnterBackground(at: engineNow)
         emit(.lifecycle(.didEnterBackground))
     }
 
@@ -83,7 +83,7 @@ extension NoiseTagController {
     /// NoiseTagging.applicationWillEnterForeground()
     /// ```
     public func applicationWillEnterForeground() {
-        recorder?.applicationWillEnterForeground(at: clock.now)
+        recorder?.applicationWillEnterForeground(at: engineNow)
         emit(.lifecycle(.willEnterForeground))
     }
 

@@ -15,7 +15,7 @@ extension NoiseTagController {
             guard newValue != runningTrials else { return }
             runningTrials = newValue
             emit(.trialsRunning(newValue))
-            let stamp = clock.utopiaTimestamp
+            let stamp = engineStamp
             if newValue {
                 if decoderIdle {
                     decoderIdle = false
@@ -171,7 +171,7 @@ extension NoiseTagController {
     func endTrial(_ ending: TrialEnding, pressed: FlickerEntry?, certainty: Double?) {
         guard let trial else { return }
         self.trial = nil
-        let now = clock.now
+        let now = engineNow
         if trial.phase == .cue, let target = trial.target { showFeedback(nil, on: target.control) }
         if trial.flickerStart != nil {
             let look = defaultLook()

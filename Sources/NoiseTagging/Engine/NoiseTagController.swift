@@ -75,6 +75,17 @@ public final class NoiseTagController {
 
     /// True while ``tick(frame:)`` runs: a tick from inside one is refused.
     private var isTicking = false
+    /// The clock read once at the start of the running tick, nil between ticks.
+    private var tickTime: Double?
+
+    /// The engine's time: inside a tick, the one clock reading taken when
+    /// the tick began, so that everything a tick stamps (events, messages,
+    /// presses, blocks, feedback) carries the same time and a replay of the
+    /// tick times reproduces them; between ticks, the clock itself.
+    var engineNow: Double { tickTime ?? clock.now }
+
+    /// ``engineNow`` as a Utopia wire timestamp (int32 ms).
+    var engineStamp: Int32 { type(of: clock).utopiaTimestamp(for: engineNow) }
 
     /// Creates a controller.
     ///
@@ -187,6 +198,8 @@ public final class NoiseTagController {
         defer { isTicking = false }
         if inbox.hasWork { for work in inbox.drain() { work(self) } }
         let now = clock.now
+        tickTime = now
+        defer { tickTime = nil }
         var heard = false
         if let link = decoderLink {
             let messages = link.receive(), problems = link.receiveProblems()
@@ -246,7 +259,7 @@ public final class NoiseTagController {
     // MARK: Events
 
     func emit(_ kind: NoiseTagEvent.Kind) {
-        events.emit(NoiseTagEvent(time: clock.now, kind: kind))
+        events.emit(NoiseTagEvent(time: engineNow, kind: kind))
     }
 
     /// Reports a refused call on the event stream.
@@ -257,7 +270,7 @@ public final class NoiseTagController {
     func send(_ message: UtopiaMessage) {
         guard let link = decoderLink, let bytes = link.send(message) else { return }
         if !trafficObservers.isEmpty {
-            let traffic = DecoderTraffic(time: clock.now, direction: .out, message: message, bytes: bytes)
+            let traffic = DecoderTraffic(time: engineNow, direction: .out, message: message, bytes: bytes)
             for observer in trafficObservers { observer(traffic) }
         }
     }

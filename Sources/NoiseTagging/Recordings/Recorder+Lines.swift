@@ -25,7 +25,7 @@ extension Recorder {
     func record(_ trial: RecordedTrial) {
         guard active, writing else { return }
         var trial = trial
-        let wall = wallClock.now.timeIntervalSince1970, now = controller.clock.now
+        let wall = wallClock.now.timeIntervalSince1970, now = controller.engineNow
         trial.startWallTime = wall - (now - trial.startTime)
         trial.endWallTime = wall - (now - trial.endTime)
         if let data = try? lineEncoder.encode(trial) {

@@ -76,7 +76,7 @@ public final class Recorder {
             begin(trigger)
         }
         lastDay = calendar.startOfDay(for: wallClock.now)
-        lastCheck = controller.clock.now
+        lastCheck = controller.engineNow
     }
 
     // MARK: Public
@@ -151,7 +151,7 @@ public final class Recorder {
         usedLeftParts.insert(name.leftPart)
         current = name
         writing = true
-        currentStart = controller.clock.now
+        currentStart = controller.engineNow
         writer.begin(folder: name.folderName, directory: directory)
         for file in RecordingFile.allCases {
             if let header = file.header { writer.append(Array((header + "\n").utf8), to: file.rawValue) }
