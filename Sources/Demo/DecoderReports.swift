@@ -14,8 +14,6 @@ import UtopiaProtocol
 /// reports.calibrationAccuracy        // 0.9 from "cross-validated accuracy 90 % at 4.2 s …"
 /// ```
 public final class DecoderReports {
-    /// LOG lines received, oldest first (the last 200).
-    public private(set) var logLines: [String] = []
     /// Thresholds received (CERTAINTYTHRESHOLD), oldest first.
     public private(set) var thresholds: [Double] = []
     /// LOG lines received since the last ``markCalibrationStart()``.
@@ -42,8 +40,6 @@ public final class DecoderReports {
     public func hear(_ traffic: DecoderTraffic) {
         switch (traffic.direction, traffic.message) {
         case (.in, .log(let line)):
-            logLines.append(line.message)
-            if logLines.count > 200 { logLines.removeFirst(logLines.count - 200) }
             calibrationLines.append(line.message)
             if line.message.contains("calibration failed") || line.message.contains("no model fitted") {
                 calibrationFailed = true

@@ -96,8 +96,8 @@ public final class DemoScreen: TerminalScene {
             case .fitting:
                 drawBox(["Fitting the decoder on the calibration trials …",
                          "cross-validating, choosing the certainty needed for a press"], on: screen, in: region)
-            case .results(let until):
-                drawResults(secondsLeft: until - now, on: screen, in: region)
+            case .results:
+                drawResults(on: screen, in: region)
             case .confirming(let since):
                 drawPopup(since: since, now: now, on: screen, in: region, palette: palette)
             default:
@@ -251,7 +251,7 @@ public final class DemoScreen: TerminalScene {
         }
     }
 
-    private func drawResults(secondsLeft: Double, on screen: TerminalScreen, in region: CellRect) {
+    private func drawResults(on screen: TerminalScreen, in region: CellRect) {
         let reports = scenario.reports
         let threshold = scenario.controller.settings.doubleFor(.certaintyRequiredForPress)
         var lines = ["Calibration results"]
