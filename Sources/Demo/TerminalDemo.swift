@@ -2,9 +2,6 @@ import Decoding
 import Foundation
 import NoiseTagging
 import TerminalUI
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The full-screen demo: a ``DemoScreen`` on a ``TerminalRunner`` in a
 /// ``TerminalSession`` (alternate screen, raw keys, hidden cursor, all
@@ -12,7 +9,7 @@ import Glibc
 /// `preferredNFramesPerSecond`.
 ///
 /// ```swift
-/// try TerminalDemo.checkTerminal()
+/// _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment)
 /// let session = try DemoSession(options: DemoOptions())
 /// defer { session.close() }
 /// let status = try TerminalDemo(session: session).run()
@@ -27,17 +24,6 @@ public final class TerminalDemo {
     /// let demo = TerminalDemo(session: session)
     /// ```
     public init(session: DemoSession) { self.session = session }
-
-    /// Throws the reason this process cannot show the demo: input or output
-    /// not a terminal, no TERM, TERM=dumb, or fewer than 256 colours.
-    ///
-    /// ```swift
-    /// do { try TerminalDemo.checkTerminal() } catch { print("noisetag demo: \(error)") }
-    /// ```
-    public static func checkTerminal(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
-        guard isatty(STDIN_FILENO) == 1 else { throw .notATerminal(stream: "input") }
-        _ = try TerminalColorMode.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
-    }
 
     /// Runs the walk-through until `q` or a signal; returns the exit status
     /// (0 for `q`, 130 for Ctrl-C, 128 + n for signal n).

@@ -54,6 +54,20 @@ public final class TerminalSession {
     /// back, main screen.
     static let leaveSequence = Array("\u{18}\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
 
+    /// The colours this process's terminal can show, or the ``TerminalError``
+    /// saying why a session cannot open here: standard input or output not
+    /// a terminal, no TERM, TERM=dumb, or fewer than 256 colours. Changes
+    /// nothing, so a program can check before it starts anything else.
+    ///
+    /// ```swift
+    /// do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) }
+    /// catch { print("noisetag demo: \(error); use --headless") }
+    /// ```
+    public static func colorMode(environment: [String: String]) throws(TerminalError) -> TerminalColorMode {
+        guard isatty(STDIN_FILENO) == 1 else { throw .notATerminal(stream: "input") }
+        return try TerminalColorMode.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
+    }
+
     /// Opens the session: checks that standard input and output are a
     /// terminal that can show colours (throws a ``TerminalError`` naming
     /// the reason otherwise), catches the signals, switches to raw mode
@@ -64,8 +78,7 @@ public final class TerminalSession {
     /// defer { session.restore() }
     /// ```
     public init(environment: [String: String]) throws(TerminalError) {
-        guard isatty(STDIN_FILENO) == 1 else { throw .notATerminal(stream: "input") }
-        colorMode = try TerminalColorMode.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
+        colorMode = try Self.colorMode(environment: environment)
         var saved = termios()
         // C boundary: tcgetattr(3) fills the termios struct.
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw .systemCall(name: "tcgetattr", errno: errno) }

@@ -4,6 +4,7 @@ import DecoderBridge
 import Demo
 import Foundation
 import NoiseTagging
+import TerminalUI
 
 /// `noisetag demo`: type by brain on a keyboard of flickering buttons,
 /// full-screen in the terminal or headless.
@@ -160,7 +161,7 @@ extension DemoCommand {
         options.recordings = recordings.store
         if !headless {
             // Checked before anything starts, so a bad terminal leaves no recording behind.
-            do { try TerminalDemo.checkTerminal() } catch {
+            do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) } catch {
                 FileHandle.standardError.write(Data("noisetag demo: \(error); run noisetag demo --headless to run without a terminal\n".utf8))
                 throw ExitCode.failure
             }
