@@ -43,7 +43,7 @@ final class HeadlessRunner {
             if case .recordingProblem(let path, let reason, true) = event.kind {
                 FileHandle.standardError.write(Data("noisetag demo: recording is off: \(reason) (\(path)); the demo runs on without recording\n".utf8))
             }
-            let line = eventsJSON ? event.jsonLine : Self.summary(of: event)
+            let line = eventsJSON ? event.jsonLine : Self.summary(of: event).map { String(format: "%8.3f ", event.time) + $0 }
             if let line { output.write(Data((line + "\n").utf8)) }
         }
         early.forEach(show)
@@ -90,29 +90,30 @@ final class HeadlessRunner {
         return .finished
     }
 
-    private static func summary(of event: NoiseTagEvent) -> String? {
-        let t = String(format: "%8.3f", event.time)
+    /// One line (without its time) for the events worth printing: trials,
+    /// presses, decoder, mode, recording and refused calls; nil for others.
+    static func summary(of event: NoiseTagEvent) -> String? {
         switch event.kind {
         case .trialStarted(let s):
-            return "\(t) trial \(s.trial) \(s.mode.rawValue)" + (s.target.map { " target \($0)" } ?? "")
+            return "trial \(s.trial) \(s.mode.rawValue)" + (s.target.map { " target \($0)" } ?? "")
         case .trialEnded(let e):
-            return "\(t) trial \(e.trial) ended: \(e.ending)" + (e.pressed.map { " (\($0))" } ?? "")
+            return "trial \(e.trial) ended: \(e.ending)" + (e.pressed.map { " (\($0))" } ?? "")
         case .press(let p):
-            return "\(t) press \(p.control) by \(p.source.rawValue)" + (p.certainty.map { String(format: " certainty %.3f", $0) } ?? "")
+            return "press \(p.control) by \(p.source.rawValue)" + (p.certainty.map { String(format: " certainty %.3f", $0) } ?? "")
         case .decoderConnection(let state, let alarm):
-            return "\(t) decoder \(state.rawValue)" + (alarm ? " (alarm)" : "")
+            return "decoder \(state.rawValue)" + (alarm ? " (alarm)" : "")
         case .modeChanged(_, let to, _):
-            return "\(t) mode \(to.rawValue)"
+            return "mode \(to.rawValue)"
         case .refused(let call, let reason):
-            return "\(t) refused \(call): \(reason)"
+            return "refused \(call): \(reason)"
         case .decoderProblem(let problem):
-            return "\(t) decoder problem: \(problem)"
+            return "decoder problem: \(problem)"
         case .recordingStarted(let folder, _):
-            return "\(t) recording \(folder)"
+            return "recording \(folder)"
         case .recordingProblem(let path, let reason, _):
-            return "\(t) recording problem: \(reason) (\(path))"
+            return "recording problem: \(reason) (\(path))"
         case .recordingLinesDropped(let frames, let others):
-            return "\(t) recording dropped \(frames) frame lines and \(others) other lines: the disk cannot keep up"
+            return "recording dropped \(frames) frame lines and \(others) other lines: the disk cannot keep up"
         default:
             return nil
         }

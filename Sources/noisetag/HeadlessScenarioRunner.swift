@@ -101,24 +101,14 @@ final class HeadlessScenarioRunner {
                 return "answered \(control)"
             }
             return "typed \"\(scenario.keyboard.typed)\""
-        case .unitPushed(_, let context?), .unitPopped(_, let context?):
-            return (event.kind.isPush ? "pushed " : "popped ") + context
-        case .decoderConnection(let state, let alarm):
-            return "decoder \(state.rawValue)" + (alarm ? " (alarm)" : "")
-        case .decoderProblem(let problem):
-            return "decoder problem: \(problem)"
-        case .recordingStarted(let folder, _):
-            return "recording \(folder)"
-        case .recordingProblem(let path, let reason, _):
-            return "recording problem: \(reason) (\(path))"
-        case .refused(let call, let reason):
-            return "refused \(call): \(reason)"
+        case .unitPushed(_, let context?):
+            return "pushed " + context
+        case .unitPopped(_, let context?):
+            return "popped " + context
+        case .trialStarted, .trialEnded, .press, .modeChanged:
+            return nil          // the walk-through's own lines above (and its stages) tell these
         default:
-            return nil
+            return HeadlessRunner.summary(of: event)    // decoder, recording and refused lines, as the scripted runner prints them
         }
     }
-}
-
-private extension NoiseTagEvent.Kind {
-    var isPush: Bool { if case .unitPushed = self { return true } else { return false } }
 }
