@@ -91,12 +91,5 @@ struct BenchFramesCommand: ParsableCommand {
         return list
     }
 
-    private func controlCounts() throws -> [Int] {
-        let parts = controls.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let counts = parts.compactMap { Int($0) }
-        guard !parts.isEmpty, counts.count == parts.count, counts.allSatisfy({ (1...255).contains($0) }) else {
-            throw ValidationError("--controls: expected numbers in 1...255 separated by commas, e.g. 9,36,64,255; got \"\(controls)\"")
-        }
-        return counts
-    }
+    private func controlCounts() throws -> [Int] { try BenchFramesReport.controlCounts(controls, example: "9,36,64,255") }
 }

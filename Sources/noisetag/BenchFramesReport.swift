@@ -5,7 +5,7 @@ import Foundation
 /// ```swift
 /// print(try report.jsonText())
 /// ```
-struct BenchFramesReport: Encodable {
+struct BenchFramesReport: BenchReport {
     /// The codebook the controls flicker.
     struct Codebook: Encodable {
         /// A file path, or how the default book was generated.
@@ -33,16 +33,8 @@ struct BenchFramesReport: Encodable {
         #endif
     }
 
-    func jsonText() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
-    }
-
     func table() -> String {
-        func cell(_ text: String, _ width: Int) -> String {
-            String(repeating: " ", count: max(0, width - text.count)) + text
-        }
+        let cell = Self.cell
         var lines = [
             "engine time per flicker frame (tick: states, colours, STIMULUSEVENT, encoding; " +
                 "path recorded adds the recorder, full also a ZeroMQ link to a local decoder), \(build) build",

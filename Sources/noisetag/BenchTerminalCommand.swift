@@ -68,17 +68,10 @@ struct BenchTerminalCommand: ParsableCommand {
         print(json ? try report.jsonText() : report.table())
     }
 
-    private func counts() throws -> [Int] {
-        let parts = controls.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let values = parts.compactMap { Int($0) }
-        guard !parts.isEmpty, values.count == parts.count, values.allSatisfy({ (1...255).contains($0) }) else {
-            throw ValidationError("--controls: expected numbers in 1...255 separated by commas, e.g. 36,255; got \"\(controls)\"")
-        }
-        return values
-    }
+    private func counts() throws -> [Int] { try Report.controlCounts(controls, example: "36,255") }
 
     /// What the command prints.
-    struct Report: Encodable {
+    struct Report: BenchReport {
         let benchmark = "terminal"
         let build: String
         let output: String
@@ -86,16 +79,8 @@ struct BenchTerminalCommand: ParsableCommand {
         let timerOverheadNs: UInt64
         let results: [TerminalBenchmarkResult]
 
-        func jsonText() throws -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(self), as: UTF8.self)
-        }
-
         func table() -> String {
-            func cell(_ text: String, _ width: Int) -> String {
-                String(repeating: " ", count: max(0, width - text.count)) + text
-            }
+            let cell = Self.cell
             func micro(_ ns: UInt64) -> String { String(format: "%.1f", Double(ns) / 1000) }
             var lines = [
                 "terminal frames: draw + encode (render) and one write(2) to \(output), 24-bit colour, \(build) build",
