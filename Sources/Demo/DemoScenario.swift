@@ -139,7 +139,6 @@ public final class DemoScenario {
         case .finished:
             break
         }
-        summaryCounts.typed = keyboard.typed
         let looking: Bool
         switch stage {
         case .spelling, .confirming: looking = true
@@ -201,6 +200,7 @@ public final class DemoScenario {
     /// ```
     public func summary(missedFrames: Int) -> DemoSummary {
         var summary = summaryCounts
+        summary.typed = keyboard.typed
         summary.missedFrames = missedFrames
         summary.meanSelectionTime = selectionTimes.isEmpty ? nil : selectionTimes.reduce(0, +) / Double(selectionTimes.count)
         return summary
