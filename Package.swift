@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ZeroMQTransport", targets: ["ZeroMQTransport"]),
         .library(name: "DecoderService", targets: ["DecoderService"]),
         .library(name: "Demo", targets: ["Demo"]),
+        .library(name: "Replay", targets: ["Replay"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -53,11 +54,12 @@ let package = Package(
             name: "Demo",
             dependencies: ["NoiseTagging", "UtopiaProtocol", "DecoderBridge", "DecoderService", "Decoding",
                            "TerminalUI", "ZeroMQTransport"]),
+        .target(name: "Replay", dependencies: ["NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
                 "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding", "TerminalUI",
-                "ZeroMQTransport", "DecoderService", "Demo",
+                "ZeroMQTransport", "DecoderService", "Demo", "Replay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -70,6 +72,7 @@ let package = Package(
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
         .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging", "Decoding"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol"]),
         .testTarget(name: "DemoTests", dependencies: ["Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -107,7 +107,7 @@ struct SettingsTests {
     func settingEvents() throws {
         let h = EngineHarness()
         try h.settings.set(value: .double(0.5), for: .feedbackDuration)
-        #expect(h.kinds.contains(.settingChanged(title: "feedbackDuration", value: "0.5")))
+        #expect(h.kinds.contains(.settingChanged(title: "feedbackDuration", value: "0.5", source: .app)))
     }
 
     @Test("save then load gives the same settings")

@@ -21,6 +21,22 @@ public struct Codebook: Hashable, Sendable {
     /// ```swift
     /// let book = try Codebook(codes: [[0, 1], [1, 0]])
     /// ```
+    /// The codebook's identity: FNV-1a (64-bit) over its length, its code
+    /// count and every state, as 16 hex digits. Recordings log it at each
+    /// trial so that replay can tell it runs on the same codes.
+    ///
+    /// ```swift
+    /// if loaded.identity != recorded.codebook { print("the codebook file changed") }
+    /// ```
+    public var identity: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        for value in [UInt32(length), UInt32(codes.count)] { for shift in stride(from: 0, to: 32, by: 8) { mix(UInt8(truncatingIfNeeded: value >> shift)) } }
+        for code in codes { for state in code { mix(state) } }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     public init(codes: [[UInt8]]) throws(CodebookError) {
         guard let first = codes.first else { throw CodebookError(.noCodes) }
         guard !first.isEmpty else { throw CodebookError(.emptyCode(index: 0)) }

@@ -14,6 +14,7 @@ extension NoiseTagController {
             reportRefused(.invalidBlockDuration(duration))
             return
         }
+        emitCall("blockTrials", value: duration.map { String($0) })
         stopTrial(.blocked)
         addBlock(.client, duration: duration)
     }
@@ -29,6 +30,7 @@ extension NoiseTagController {
     /// controller.unblockTrials()                // t=2: ends the first; trials may start at t=3.5
     /// ```
     public func unblockTrials() {
+        emitCall("unblockTrials")
         guard blocks.removeLatestUntimed(.client) else {
             reportRefused(.unblockWithoutBlock)
             return

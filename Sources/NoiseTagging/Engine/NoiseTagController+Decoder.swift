@@ -34,6 +34,8 @@ extension NoiseTagController {
             emit(.notice("decoder recommends certaintyRequiredForPress \(threshold); ignored because the user set it"))
             return
         }
+        adoptingAdvice = true
+        defer { adoptingAdvice = false }
         do {
             try settings.adopt(value: .double(threshold), for: .certaintyRequiredForPress)
         } catch {

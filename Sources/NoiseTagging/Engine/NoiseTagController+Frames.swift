@@ -26,10 +26,12 @@ extension NoiseTagController {
         if path.isEmpty {
             codebook = .standard
             codebookSource = "built-in"
+            codebookIdentity = codebook.identity
         } else {
             do {
                 codebook = try CodebookFile(contentsOfFile: path).codebook
                 codebookSource = path
+                codebookIdentity = codebook.identity
             } catch {
                 emit(.refused(call: "filenameNoiseTags", reason: "\(error); keeping \(codebookSource) codebook"))
                 return

@@ -11,6 +11,7 @@ extension NoiseTagController {
     /// controller.set(mode: .trainGeneric, waitTillDecoderConfirms: true, withExplanation: "calibrate")
     /// ```
     public func set(mode: NoiseTagMode, waitTillDecoderConfirms: Bool = false, withExplanation explanation: String? = nil) {
+        emitCall("setMode", value: mode.rawValue + (waitTillDecoderConfirms ? " wait" : ""))
         applyModeChange(to: mode, waitTillDecoderConfirms: waitTillDecoderConfirms, explanation: explanation)
     }
 
@@ -66,6 +67,7 @@ extension NoiseTagController {
     /// controller.resetDecoderCalibration()
     /// ```
     public func resetDecoderCalibration() {
+        emitCall("resetDecoderCalibration")
         stopTrial(.modeChange)
         send(.modeChange(ModeChange(timestamp: engineStamp, newMode: "reset")))
         emit(.notice("decoder asked to discard its calibration"))

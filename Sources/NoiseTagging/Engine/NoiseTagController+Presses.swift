@@ -11,6 +11,7 @@ extension NoiseTagController {
     /// ```
     public func touchPress(_ control: any NoiseTagControl) {
         let name = control.noiseTagName
+        emitCall("touchPress", control: control)
         guard feedback == nil else {
             reportRefused(.touchNotTaken(control: name, reason: "feedback of the previous press is showing"))
             return

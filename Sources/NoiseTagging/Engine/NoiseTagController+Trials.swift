@@ -13,21 +13,28 @@ extension NoiseTagController {
         get { runningTrials }
         set {
             guard newValue != runningTrials else { return }
-            runningTrials = newValue
-            emit(.trialsRunning(newValue))
-            let stamp = engineStamp
-            if newValue {
-                if decoderIdle {
-                    decoderIdle = false
-                    send(.modeChange(ModeChange(timestamp: stamp, newMode: mode.decoderModeString)))
-                }
-                units.last?.delegate.trialsWillStartRunning()
-            } else {
-                stopTrial(.trialsOff)
-                decoderIdle = true
-                send(.modeChange(ModeChange(timestamp: stamp, newMode: "idle")))
-                units.last?.delegate.trialsStoppedRunning()
+            emitCall("trialsAreRunning", value: String(newValue))
+            setTrialsRunning(newValue)
+        }
+    }
+
+    /// Turns trials on or off (the app through ``trialsAreRunning``, or the engine itself).
+    func setTrialsRunning(_ newValue: Bool) {
+        guard newValue != runningTrials else { return }
+        runningTrials = newValue
+        emit(.trialsRunning(newValue))
+        let stamp = engineStamp
+        if newValue {
+            if decoderIdle {
+                decoderIdle = false
+                send(.modeChange(ModeChange(timestamp: stamp, newMode: mode.decoderModeString)))
             }
+            units.last?.delegate.trialsWillStartRunning()
+        } else {
+            stopTrial(.trialsOff)
+            decoderIdle = true
+            send(.modeChange(ModeChange(timestamp: stamp, newMode: "idle")))
+            units.last?.delegate.trialsStoppedRunning()
         }
     }
 
@@ -48,6 +55,9 @@ extension NoiseTagController {
             }
             return
         }
+        // The state the trial starts from, before anything below draws from the generator.
+        let verifyTargets = mode == .verify ? units.last?.delegate.idsOfControlsToIncludeAsTargetInVerifyMode() : nil
+        let state = engineSnapshot(verifyTargets: verifyTargets)
         var book = codebook
         var shift: Int?
         if mode.isTraining, settings.boolFor(.randomlyTranslateNoiseTagsInTraining) {
@@ -59,7 +69,7 @@ extension NoiseTagController {
         }
         var target: FlickerEntry?
         if mode.cuesTarget {
-            target = chooseTarget(among: entries)
+            target = chooseTarget(among: entries, verifyTargets: verifyTargets)
             guard target != nil else {
                 if mode.isTraining {
                     applyModeChange(to: .test, waitTillDecoderConfirms: false, explanation: "training finished: no next target")
@@ -82,7 +92,7 @@ extension NoiseTagController {
                                  targetObjectID: target?.objectID,
                                  controls: entries.map { $0.control.noiseTagName },
                                  objectIDs: entries.map(\.objectID), codes: trial.codeIndices,
-                                 codeShift: shift)))
+                                 codeShift: shift, state: state)))
         guard self.trial === trial else { return }
         if first == .cue {
             emit(.trialPhase(trial: trial.number, phase: .cue))
@@ -205,7 +215,7 @@ extension NoiseTagController {
             let limit = settings.intFor(.nDataCollectionTrials)
             if limit > 0, trialsInMode >= limit {
                 emit(.notice("DataCollection finished after \(trialsInMode) trials; trials stopped"))
-                trialsAreRunning = false
+                setTrialsRunning(false)
             }
         default:
             break
@@ -231,7 +241,7 @@ extension NoiseTagController {
 
     /// The cued target: balanced random order in TrainGeneric/TrainSimple,
     /// the delegate's choice in TrainCustom, a random allowed control in Verify.
-    private func chooseTarget(among entries: [FlickerEntry]) -> FlickerEntry? {
+    private func chooseTarget(among entries: [FlickerEntry], verifyTargets: [String]?) -> FlickerEntry? {
         switch mode {
         case .trainCustom:
             guard let wanted = units.last?.delegate.nextTarget() else { return nil }
@@ -242,7 +252,7 @@ extension NoiseTagController {
             return entry
         case .verify:
             var candidates = entries
-            if let ids = units.last?.delegate.idsOfControlsToIncludeAsTargetInVerifyMode() {
+            if let ids = verifyTargets {
                 candidates = entries.filter { ids.contains($0.control.noiseTagging.identifier ?? "") }
             }
             guard !candidates.isEmpty else {

@@ -7,6 +7,7 @@ extension NoiseTagController {
     /// controller.push(view: menuView, forNoiseTaggingWithDelegate: menu)
     /// ```
     public func push(view: NoiseTagView, forNoiseTaggingWithDelegate delegate: NoiseTagDelegate) {
+        emitCall("push")
         units.append(Unit(view: view, delegate: delegate))
         performUpdate(updateCode: nil)
         emit(.unitPushed(depth: units.count, context: delegate.contextDescription()))
@@ -23,6 +24,7 @@ extension NoiseTagController {
             reportRefused(.popOnEmptyStack)
             return
         }
+        emitCall("pop")
         for control in popped.view.allControls { control.noiseTagging.removeAllActions() }
         performUpdate(updateCode: nil)
         emit(.unitPopped(depth: units.count, context: popped.delegate.contextDescription()))
@@ -40,6 +42,7 @@ extension NoiseTagController {
             reportRefused(.updateWithViewNotCurrent)
             return
         }
+        emitCall("update")
         units[units.count - 1] = Unit(view: view, delegate: delegate)
         performUpdate(updateCode: nil)
         emit(.unitUpdated(depth: units.count, context: delegate.contextDescription()))
@@ -56,6 +59,7 @@ extension NoiseTagController {
             reportRefused(.updateWithoutUnit)
             return
         }
+        emitCall("updateControls")
         performUpdate(updateCode: updateCode)
         emit(.unitUpdated(depth: units.count, context: current.delegate.contextDescription()))
     }

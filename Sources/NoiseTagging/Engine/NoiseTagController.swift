@@ -68,13 +68,17 @@ public final class NoiseTagController {
     public internal(set) var codebook: Codebook = .standard
     /// Where ``codebook`` came from: a file path, or "built-in".
     public internal(set) var codebookSource = "built-in"
+    /// ``Codebook/identity`` of ``codebook``, worked out when it loads.
+    var codebookIdentity = Codebook.standard.identity
+    /// True while the decoder's threshold advice is being adopted (its `settingChanged` says `decoder`).
+    var adoptingAdvice = false
     private var consoleToken: NoiseTagEventStream.Token?
 
     /// True only while an update runs; actions can be assigned only then.
     public internal(set) var isUpdating = false
 
     /// True while ``tick(frame:)`` runs: a tick from inside one is refused.
-    private var isTicking = false
+    private(set) var isTicking = false
     /// The clock read once at the start of the running tick, nil between ticks.
     private var tickTime: Double?
 
@@ -262,6 +266,14 @@ public final class NoiseTagController {
         events.emit(NoiseTagEvent(time: engineNow, kind: kind))
     }
 
+    /// Logs an app call that replay re-applies (see ``AppCall``).
+    func emitCall(_ name: String, value: String? = nil, control: (any NoiseTagControl)? = nil) {
+        var index: Int?
+        if let control { index = units.last?.view.allControls.firstIndex { $0 === control } }
+        emit(.call(AppCall(name: name, value: value, control: control.map(\.noiseTagName), index: index,
+                           inTick: isTicking)))
+    }
+
     /// Reports a refused call on the event stream.
     func reportRefused(_ error: NoiseTagError) {
         emit(.refused(call: error.call, reason: error.description))
@@ -277,7 +289,8 @@ public final class NoiseTagController {
 
     private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue,
                                   old: NoiseTagSettingValue) {
-        emit(.settingChanged(title: title.rawValue, value: value.description))
+        let source: SettingSource = engineSetsMode && title == .mode ? .engine : adoptingAdvice ? .decoder : .app
+        emit(.settingChanged(title: title.rawValue, value: value.description, source: source))
         switch title {
         case .mode where !engineSetsMode:
             // The user changed the setting: the engine follows.

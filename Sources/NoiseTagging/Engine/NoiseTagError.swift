@@ -25,6 +25,8 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
     case modeChangeRefused(reason: String)
     /// `tick()` called from app code that runs inside a tick (an observer, a control, a delegate).
     case tickInsideTick
+    /// Replay could not put the engine into a logged trial's starting state.
+    case cannotRestore(String)
 
     /// The name of the refused call.
     ///
@@ -42,6 +44,7 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
         case .touchNotTaken: return "press(_:source:)"
         case .modeChangeRefused: return "set(mode:waitTillDecoderConfirms:withExplanation:)"
         case .tickInsideTick: return "tick(frame:)"
+        case .cannotRestore: return "restore(_:)"
         }
     }
 
@@ -68,6 +71,8 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
             return "mode change refused: \(reason)"
         case .tickInsideTick:
             return "tick refused: called from inside a tick (an observer, control or delegate); the frame loop ticks, once per frame"
+        case .cannotRestore(let reason):
+            return "cannot restore the trial's starting state: \(reason)"
         }
     }
 }

@@ -1,7 +1,7 @@
 /// A small seeded random generator (SplitMix64) so that target choice and
 /// code shifts repeat exactly for the same seed.
 struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+    private(set) var state: UInt64
 
     init(seed: UInt64) { state = seed }
 

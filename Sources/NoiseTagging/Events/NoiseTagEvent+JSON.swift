@@ -99,10 +99,14 @@ extension NoiseTagEvent.Kind {
             try c.encode("modeConfirmed", forKey: "type")
             try c.encode(mode, forKey: "mode")
             try c.encode(confirmed, forKey: "confirmed")
-        case .settingChanged(let title, let value):
+        case .settingChanged(let title, let value, let source):
             try c.encode("settingChanged", forKey: "type")
             try c.encode(title, forKey: "title")
             try c.encode(value, forKey: "value")
+            try c.encode(source, forKey: "source")
+        case .call(let call):
+            try c.encode("call", forKey: "type")
+            try call.encode(to: encoder)
         case .missedFrame(let index, let lateness, let skipped):
             try c.encode("missedFrame", forKey: "type")
             try c.encode(index, forKey: "index")

@@ -42,7 +42,9 @@ public struct NoiseTagEvent: Equatable, Sendable {
         case unitUpdated(depth: Int, context: String?)
         case modeChanged(from: NoiseTagMode, to: NoiseTagMode, explanation: String?)
         case modeConfirmed(mode: NoiseTagMode, confirmed: Bool)
-        case settingChanged(title: String, value: String)
+        case settingChanged(title: String, value: String, source: SettingSource)
+        /// An app call replay re-applies (see ``AppCall``).
+        case call(AppCall)
         case missedFrame(index: Int, lateness: Double, skipped: Int)
         case sound(name: String)
         case codebookLoaded(source: String, codes: Int, length: Int)
@@ -74,6 +76,8 @@ public struct NoiseTagEvent: Equatable, Sendable {
         /// The cyclic shift applied to every code (training with
         /// `randomlyTranslateNoiseTagsInTraining`), nil when none.
         public var codeShift: Int?
+        /// The engine's state when the trial started, for replay.
+        public var state: EngineSnapshot?
     }
 
     /// A trial ended.

@@ -12,7 +12,7 @@ extension Recorder {
         switch event.kind {
         case .press(let press):
             writer.append(RecordingLine.press(press, time: event.time, wallTime: wall), to: RecordingFile.presses.rawValue)
-        case .settingChanged(let title, _) where title == NoiseTagSettingTitles.recordingsSizeLimitMB.rawValue:
+        case .settingChanged(let title, _, _) where title == NoiseTagSettingTitles.recordingsSizeLimitMB.rawValue:
             writer.setSizeLimit(bytes: Int64(controller.settings.intFor(.recordingsSizeLimitMB)) * 1_000_000)
         default:
             break

@@ -1,5 +1,3 @@
-import NoiseTagging
-
 extension NoiseTagSettingValue {
     /// The value a user means by typing `text` for a setting of `kind`: a
     /// number for a number setting, an integer for an integer setting,
@@ -16,7 +14,7 @@ extension NoiseTagSettingValue {
     /// let value = NoiseTagSettingValue(typed: "0.95", for: NoiseTagSettingTitles.certaintyRequiredForPress.definition.kind)
     /// try settings.set(value: value, for: .certaintyRequiredForPress)   // .double(0.95)
     /// ```
-    init(typed text: String, for kind: NoiseTagSettingKind) {
+    public init(typed text: String, for kind: NoiseTagSettingKind) {
         let trimmed = text.trimmingSpaces
         switch kind {
         case .bool:

@@ -1,0 +1,304 @@
+import Foundation
+import NoiseTagging
+
+/// Everything replay needs from one recording folder, read and checked:
+/// the settings snapshot, the engine events that set up and stop trials
+/// (trial starts with their logged state, setting changes, app calls, trial
+/// ends), the frame loop's ticks, and every message to and from the
+/// decoder. Lines cut off by a crash are left out and counted; unknown event
+/// kinds and columns (a newer engine) are skipped and counted; anything
+/// else that cannot be read is a ``RecordingReadError`` naming file and line.
+///
+/// ```swift
+/// let script = try RecordingScript(folder: URL(fileURLWithPath: path))
+/// print(script.trials.count, "trials,", script.ticks.count, "ticks")
+/// ```
+public struct RecordingScript: Sendable {
+    /// The folder read.
+    public let folder: URL
+    /// True when the folder name has no right part (open or crashed, Protocols/recordings.md §2).
+    public let isOpen: Bool
+    /// `settings.json`: every setting by title when the recording started.
+    public var settings: [String: NoiseTagSettingValue] = [:]
+    /// Trial starts in log order.
+    public var starts: [Logged<NoiseTagEvent.TrialStart>] = []
+    /// Trial ends in log order.
+    public var ends: [Logged<NoiseTagEvent.TrialEnd>] = []
+    /// Presses in log order.
+    public var presses: [Logged<NoiseTagEvent.Press>] = []
+    /// Every `settingChanged`, in log order.
+    public var settingChanges: [Logged<SettingChange>] = []
+    /// Every app call, in log order.
+    public var calls: [Logged<AppCall>] = []
+    /// `modeChanged` events: (from, to, explanation), in log order.
+    public var modeChanges: [Logged<ModeChangeRecord>] = []
+    /// The frame loop's ticks (`frames.csv`), in order.
+    public var ticks: [Tick] = []
+    /// Messages the decoder sent, as drained by the engine, in order.
+    public var incoming: [Message] = []
+    /// Messages the engine sent, in order.
+    public var outgoing: [Message] = []
+    /// `trials.jsonl` by trial number.
+    public var recordedTrials: [Int: RecordedTrial] = [:]
+    /// What was skipped while reading: cut-off last lines, unknown kinds and
+    /// columns, settings this engine does not know, each as one sentence.
+    public var notes: [String] = []
+
+    /// An item of `events.jsonl` with its place in the file (its order
+    /// relative to the other events) and its engine time.
+    public struct Logged<Value: Sendable>: Sendable {
+        /// 0-based position among the file's events.
+        public var order: Int
+        /// 1-based line number, for messages.
+        public var line: Int
+        /// Engine seconds.
+        public var time: Double
+        /// The event's content.
+        public var value: Value
+    }
+
+    /// A `settingChanged` event.
+    public struct SettingChange: Sendable {
+        public var title: String
+        public var value: String
+        /// Who changed it; nil in recordings made before sources were logged.
+        public var source: SettingSource?
+    }
+
+    /// A `modeChanged` event.
+    public struct ModeChangeRecord: Sendable {
+        public var from: String
+        public var to: String
+        public var explanation: String?
+    }
+
+    /// One row of `frames.csv`: one engine tick.
+    public struct Tick: Sendable, Equatable {
+        public var index: Int
+        public var deadline: Double
+        public var time: Double
+    }
+
+    /// One row of `decoder.csv`.
+    public struct Message: Sendable, Equatable {
+        public var time: Double
+        /// The message id letter (`E`, `P`, …).
+        public var id: Character
+        /// The bytes as they crossed the link.
+        public var bytes: [UInt8]
+        /// 1-based line in `decoder.csv`.
+        public var line: Int
+    }
+
+    /// Reads `folder`. Throws when a file replay needs is missing or a line
+    /// in the middle of a file cannot be read.
+    ///
+    /// ```swift
+    /// let script = try RecordingScript(folder: entry.url)
+    /// ```
+    public init(folder: URL) throws(RecordingReadError) {
+        self.folder = folder
+        isOpen = RecordingName(folderName: folder.lastPathComponent)?.isOpen ?? true
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw RecordingReadError(file: folder.path, line: 0, reason: "no such recording folder")
+        }
+        try readSettings()
+        try readEvents()
+        try readTrials()
+        try readFrames()
+        try readDecoder()
+    }
+
+    // MARK: Files
+
+    private mutating func lines(_ name: String, required: Bool) throws(RecordingReadError) -> [Substring]? {
+        let url = folder.appendingPathComponent(name)
+        guard let data = try? Data(contentsOf: url) else {
+            if required { throw RecordingReadError(file: name, line: 0, reason: "missing or unreadable: replay needs it") }
+            return nil
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        var all = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // The last element is what follows the last line break: empty, or a line cut off by a crash.
+        if let last = all.popLast(), !last.isEmpty { cutLines.append(name) }
+        return all
+    }
+
+    private var cutLines: [String] = [] {
+        didSet { if let name = cutLines.last { notes.append("\(name): the last line was cut off (a crash); it is ignored") } }
+    }
+
+    private mutating func readSettings() throws(RecordingReadError) {
+        let name = "settings.json"
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)) else {
+            throw RecordingReadError(file: name, line: 0, reason: "missing or unreadable: replay needs the settings the recording started with")
+        }
+        do {
+            settings = try JSONDecoder().decode([String: NoiseTagSettingValue].self, from: data)
+        } catch {
+            throw RecordingReadError(file: name, line: 0, reason: "not a JSON object of settings: \(error)")
+        }
+        let unknown = settings.keys.filter { NoiseTagSettingTitles(name: $0) == nil }.sorted()
+        if !unknown.isEmpty { notes.append("\(name): settings this engine does not know are ignored: \(unknown.joined(separator: ", "))") }
+    }
+
+    private struct EventHead: Decodable {
+        var type: String
+        var time: Double
+    }
+
+    private struct SettingLine: Decodable {
+        var title: String
+        var value: String
+        var source: SettingSource?
+    }
+
+    private struct ModeLine: Decodable {
+        var from: String
+        var to: String
+        var explanation: String?
+    }
+
+    private mutating func readEvents() throws(RecordingReadError) {
+        let name = "events.jsonl"
+        let all = try lines(name, required: true) ?? []
+        let decoder = JSONDecoder()
+        var unknown: [String: Int] = [:]
+        for (offset, line) in all.enumerated() where !line.isEmpty {
+            let number = offset + 1
+            let data = Data(line.utf8)
+            func decode<T: Decodable>(_ type: T.Type) throws(RecordingReadError) -> T {
+                do { return try decoder.decode(type, from: data) } catch {
+                    throw RecordingReadError(file: name, line: number, reason: "unreadable \(T.self): \(Self.reason(error))")
+                }
+            }
+            let head = try decode(EventHead.self)
+            switch head.type {
+            case "trialStarted":
+                starts.append(Logged(order: offset, line: number, time: head.time, value: try decode(NoiseTagEvent.TrialStart.self)))
+            case "trialEnded":
+                ends.append(Logged(order: offset, line: number, time: head.time, value: try decode(NoiseTagEvent.TrialEnd.self)))
+            case "press":
+                presses.append(Logged(order: offset, line: number, time: head.time, value: try decode(NoiseTagEvent.Press.self)))
+            case "settingChanged":
+                let change = try decode(SettingLine.self)
+                settingChanges.append(Logged(order: offset, line: number, time: head.time,
+                                             value: SettingChange(title: change.title, value: change.value, source: change.source)))
+            case "call":
+                calls.append(Logged(order: offset, line: number, time: head.time, value: try decode(AppCall.self)))
+            case "modeChanged":
+                let change = try decode(ModeLine.self)
+                modeChanges.append(Logged(order: offset, line: number, time: head.time,
+                                          value: ModeChangeRecord(from: change.from, to: change.to, explanation: change.explanation)))
+            case "trialPhase", "noPress", "feedbackStarted", "feedbackEnded", "actionRan", "clickSound", "sound", "blocked",
+                 "unblocked", "trialsRunning", "unitPushed", "unitPopped", "unitUpdated", "modeConfirmed", "codebookLoaded",
+                 "missedFrame", "decoderConnection", "decoderProblem", "notice", "refused", "lifecycle", "recordingStarted",
+                 "recordingEnded", "recordingProblem", "recordingLinesDropped":
+                break
+            default:
+                unknown[head.type, default: 0] += 1
+            }
+        }
+        for (type, count) in unknown.sorted(by: { $0.key < $1.key }) {
+            notes.append("\(name): \(count) event(s) of kind '\(type)' this engine does not know were skipped")
+        }
+    }
+
+    private mutating func readTrials() throws(RecordingReadError) {
+        let name = "trials.jsonl"
+        guard let all = try lines(name, required: false) else { return }
+        let decoder = JSONDecoder()
+        for (offset, line) in all.enumerated() where !line.isEmpty {
+            do {
+                let trial = try decoder.decode(RecordedTrial.self, from: Data(line.utf8))
+                recordedTrials[trial.trial] = trial
+            } catch {
+                throw RecordingReadError(file: name, line: offset + 1, reason: "unreadable trial: \(Self.reason(error))")
+            }
+        }
+    }
+
+    /// The header's columns, by name; a file without one of `needed` is an error.
+    private static func columns(_ header: Substring?, file: String, needed: [String]) throws(RecordingReadError) -> [String: Int] {
+        guard let header else { throw RecordingReadError(file: file, line: 1, reason: "empty: no header row") }
+        var map: [String: Int] = [:]
+        for (i, name) in header.split(separator: ",", omittingEmptySubsequences: false).enumerated() { map[String(name)] = i }
+        for column in needed where map[column] == nil {
+            throw RecordingReadError(file: file, line: 1, reason: "no '\(column)' column in the header")
+        }
+        return map
+    }
+
+    private mutating func readFrames() throws(RecordingReadError) {
+        let name = "frames.csv"
+        let all = try lines(name, required: true) ?? []
+        let map = try Self.columns(all.first, file: name, needed: ["index", "deadline", "time"])
+        let (i, d, t) = (map["index"]!, map["deadline"]!, map["time"]!)
+        ticks.reserveCapacity(all.count)
+        for (offset, line) in all.enumerated().dropFirst() where !line.isEmpty {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard cells.count > max(i, d, t), let index = Int(cells[i]), let deadline = Double(cells[d]),
+                  let time = Double(cells[t]) else {
+                throw RecordingReadError(file: name, line: offset + 1, reason: "not a frame row (index, deadline, time): '\(line.prefix(80))'")
+            }
+            ticks.append(Tick(index: index, deadline: deadline, time: time))
+        }
+    }
+
+    private mutating func readDecoder() throws(RecordingReadError) {
+        let name = "decoder.csv"
+        let all = try lines(name, required: true) ?? []
+        let map = try Self.columns(all.first, file: name, needed: ["time", "direction", "hex"])
+        let (t, dir, h) = (map["time"]!, map["direction"]!, map["hex"]!)
+        for (offset, line) in all.enumerated().dropFirst() where !line.isEmpty {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard cells.count > max(t, dir, h), let time = Double(cells[t]) else {
+                throw RecordingReadError(file: name, line: offset + 1, reason: "not a message row (time, …, direction, id, hex): '\(line.prefix(80))'")
+            }
+            guard let bytes = Self.bytes(hex: cells[h]), bytes.count >= 4 else {
+                throw RecordingReadError(file: name, line: offset + 1, reason: "the hex cell is not a Utopia frame: '\(cells[h].prefix(40))'")
+            }
+            let message = Message(time: time, id: Character(Unicode.Scalar(bytes[0])), bytes: bytes, line: offset + 1)
+            switch cells[dir] {
+            case "in": incoming.append(message)
+            case "out": outgoing.append(message)
+            default:
+                throw RecordingReadError(file: name, line: offset + 1, reason: "direction '\(cells[dir])' is neither in nor out")
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func bytes(hex: Substring) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: digits.count / 2)
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 97...102: return c - 87
+            case 65...70: return c - 55
+            default: return nil
+            }
+        }
+        var i = 0
+        while i < digits.count {
+            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return nil }
+            bytes[i / 2] = high << 4 | low
+            i += 2
+        }
+        return bytes
+    }
+
+    static func reason(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): return "not JSON (\(context.debugDescription))"
+        case DecodingError.keyNotFound(let key, _): return "no '\(key.stringValue)' field"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)"
+        default: return "\(error)"
+        }
+    }
+}

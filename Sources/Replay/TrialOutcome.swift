@@ -1,0 +1,35 @@
+/// How one trial went, logged or replayed: its ending, the pressed control,
+/// when it ended, and the messages the engine sent the decoder during it
+/// that replay compares (NEWTARGET, STIMULUSEVENT, SELECTION, MODECHANGE).
+///
+/// ```swift
+/// if outcome.ending == "pressed-brain" { print(outcome.pressed ?? "?", outcome.duration ?? 0) }
+/// ```
+public struct TrialOutcome: Equatable, Sendable {
+    /// `pressed-brain`, `noPress`, `completed`, `stopped-update`, … ; `unfinished`
+    /// when a replayed trial was still running when the recording's next trial began.
+    public var ending: String
+    /// The pressed control's identifier.
+    public var pressed: String?
+    /// The pressed control's object ID.
+    public var pressedObjectID: Int?
+    /// The deciding prediction's certainty (brain and timeout presses).
+    public var certainty: Double?
+    /// Engine time the trial ended (nil while unfinished).
+    public var endTime: Double?
+    /// Seconds from the trial's start to its end.
+    public var duration: Double?
+    /// How the trial started: target, object IDs, codes and code shift, in one line.
+    public var start: String?
+    /// The messages compared, in the order sent.
+    public var messages: [SentMessage] = []
+
+    /// One message the engine sent.
+    public struct SentMessage: Equatable, Sendable {
+        public var time: Double
+        public var bytes: [UInt8]
+    }
+
+    /// True when the trial ended with a press (brain, touch or timeout).
+    public var isPress: Bool { ending.hasPrefix("pressed-") }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import NoiseTagging
+import UtopiaProtocol
+
+/// A scripted session recorded to a temporary folder: six buttons, two
+/// training trials, Test trials, then Verify, on a virtual clock with
+/// jittered ticks; a scripted decoder on the in-memory link predicts the
+/// trial's intended object (in Verify the cued target) with a certainty that
+/// grows with the frames seen, after a spell of a wrong guess; the app
+/// touches, blocks, changes a setting and the mode between ticks.
+final class RecordedSession {
+    let root: URL
+    let clock = VirtualClock(start: 1000)
+    let settings = NoiseTagSettings()
+    let link = InMemoryDecoderLink()
+    let controller: NoiseTagController
+    let buttons: [NoiseTagButton]
+    private(set) var folder: URL!
+
+    /// What the app does, at seconds after the start of a trial (between ticks).
+    enum AppStep {
+        case touch(Int), block(Double), setting(NoiseTagSettingTitles, NoiseTagSettingValue), mode(NoiseTagMode)
+    }
+
+    init(seconds: Double = 30, steps: [(trial: Int, after: Double, step: AppStep)] = RecordedSession.defaultSteps,
+         configure: (NoiseTagSettings) throws -> Void = { _ in }) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+        try settings.set(value: .text("TrainGeneric"), for: .mode)
+        try settings.set(value: 2, for: .nGenericTrainTrials)
+        try settings.set(value: 1.0, for: .trialDurationGenericTrain)
+        try settings.set(value: 0.4, for: .cueDuration)
+        try settings.set(value: 0.2, for: .pauseAfterCue)
+        try settings.set(value: 0.9, for: .certaintyRequiredForPress)
+        try settings.set(value: 3.0, for: .maxTestTrialDuration)
+        try settings.set(value: 0.5, for: .feedbackDuration)
+        try configure(settings)
+        link.monitorsLiveness = true
+        controller = NoiseTagController(clock: clock, settings: settings, decoderLink: link, seed: 42)
+        let view = NoiseTagView()
+        buttons = (1...6).map { NoiseTagButton(identifier: "b\($0)") }
+        for button in buttons { view.add(button) }
+        let wall = SettableWallClock(Date(timeIntervalSince1970: 1_795_000_000), following: clock)
+        controller.startRecording(in: RecordingStore(root: root), wallClock: wall, timeZone: TimeZone(identifier: "UTC")!)
+        controller.push(view: view, forNoiseTaggingWithDelegate: Menu())
+        let decoder = ScriptedPredictor(link: link)
+        controller.events.subscribe { event in
+            if case .trialStarted(let start) = event.kind { decoder.trialStarted(start) }
+        }
+        link.onSend = { decoder.heard($0) }
+        controller.trialsAreRunning = true
+        run(seconds: seconds, steps: steps)
+        controller.stopRecording()
+        let name = RecordingStore(root: root).recordings().first!.name.folderName
+        folder = root.appendingPathComponent(name)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    static let defaultSteps: [(trial: Int, after: Double, step: AppStep)] = [
+        (4, 0.5071, .touch(2)), (6, 0.4013, .block(0.6)), (7, 0.2037, .setting(.feedbackDuration, .double(0.3))),
+        (8, 0.3049, .setting(.certaintyRequiredForPress, .double(0.95))), (9, 2.5049, .mode(.verify)),
+    ]
+
+    private func run(seconds: Double, steps: [(trial: Int, after: Double, step: AppStep)]) {
+        let period = 1.0 / 60, start = clock.now
+        var starts: [Int: Double] = [:]
+        controller.events.subscribe { event in
+            if case .trialStarted(let s) = event.kind { starts[s.trial] = event.time }
+        }
+        var pending = steps
+        var generator = UInt64(7)
+        for index in 1...Int(seconds * 60) {
+            let deadline = start + Double(index) * period
+            generator = generator &* 6364136223846793005 &+ 1442695040888963407
+            let jitter = Double(generator >> 54) * 1e-6                // 0…1 ms late, whole µs
+            let time = ((deadline + jitter) * 1e6).rounded() / 1e6
+            while let k = pending.firstIndex(where: { step in starts[step.trial].map { $0 + step.after <= time } ?? false }) {
+                let step = pending.remove(at: k)
+                clock.advance(to: max(clock.now, starts[step.trial]! + step.after))
+                switch step.step {
+                case .touch(let k): controller.touchPress(buttons[k])
+                case .block(let seconds): controller.blockTrials(forDuration: seconds)
+                case .setting(let title, let value): try? settings.set(value: value, for: title)
+                case .mode(let mode): controller.set(mode: mode)
+                }
+            }
+            clock.advance(to: time)
+            controller.tick(frame: FrameTiming(index: index, deadline: deadline, time: time, period: period))
+        }
+    }
+
+    final class Menu: NoiseTagDelegate {
+        func startNoiseTagControlOn(noiseTaggingView view: NoiseTagView) {
+            for control in view.allControls { try? control.noiseTagging.addAction(timing: 0.5) {} }
+        }
+    }
+}
+
+/// The scripted decoder: answers with heartbeats, and predicts during flicker.
+final class ScriptedPredictor {
+    let link: InMemoryDecoderLink
+    var frames = 0
+    var trials = 0
+    var intended: UInt8 = 0
+    var decoy: UInt8 = 0
+    var objIDs: [UInt8] = []
+    var messagesSeen = 0
+
+    init(link: InMemoryDecoderLink) { self.link = link }
+
+    func trialStarted(_ start: NoiseTagEvent.TrialStart) {
+        trials += 1
+        frames = 0
+        let ids = start.objectIDs
+        intended = UInt8(start.targetObjectID ?? ids[(trials * 5) % ids.count])
+        decoy = UInt8(ids.first { $0 != Int(intended) } ?? 0)
+    }
+
+    func heard(_ message: UtopiaMessage) {
+        messagesSeen += 1
+        switch message {
+        case .heartbeat, .subscribe:
+            link.deliver(.heartbeat(Heartbeat(timestamp: message.timestamp)))
+        case .stimulusEvent(let event):
+            frames += 1
+            guard frames % 6 == 0 else { return }
+            // A wrong guess first, then the intended object, ever more certain.
+            let wrong = frames <= 18
+            let perr = wrong ? 0.2 : 0.5 * exp(-0.08 * Double(frames - 18))
+            link.deliver(.predictedTargetProb(PredictedTargetProb(timestamp: event.timestamp, objID: Int8(wrong ? decoy : intended),
+                                                                  errorProbability: Float(perr))))
+        default:
+            break
+        }
+    }
+}
