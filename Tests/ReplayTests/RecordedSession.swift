@@ -33,6 +33,7 @@ final class RecordedSession {
         try settings.set(value: 0.9, for: .certaintyRequiredForPress)
         try settings.set(value: 3.0, for: .maxTestTrialDuration)
         try settings.set(value: 0.5, for: .feedbackDuration)
+        try settings.set(value: 0.3, for: .minTrialDuration)
         try configure(settings)
         link.monitorsLiveness = true
         controller = NoiseTagController(clock: clock, settings: settings, decoderLink: link, seed: 42)
@@ -76,7 +77,7 @@ final class RecordedSession {
             let time = ((deadline + jitter) * 1e6).rounded() / 1e6
             while let k = pending.firstIndex(where: { step in starts[step.trial].map { $0 + step.after <= time } ?? false }) {
                 let step = pending.remove(at: k)
-                clock.advance(to: max(clock.now, starts[step.trial]! + step.after))
+                clock.advance(to: max(clock.now, ((starts[step.trial]! + step.after) * 1e6).rounded() / 1e6))
                 switch step.step {
                 case .touch(let k): controller.touchPress(buttons[k])
                 case .block(let seconds): controller.blockTrials(forDuration: seconds)
@@ -125,8 +126,8 @@ final class ScriptedPredictor {
             frames += 1
             guard frames % 6 == 0 else { return }
             // A wrong guess first, then the intended object, ever more certain.
-            let wrong = frames <= 18
-            let perr = wrong ? 0.2 : 0.5 * exp(-0.08 * Double(frames - 18))
+            let wrong = frames <= 30
+            let perr = wrong ? 0.2 : 0.5 * exp(-0.08 * Double(frames - 30))
             link.deliver(.predictedTargetProb(PredictedTargetProb(timestamp: event.timestamp, objID: Int8(wrong ? decoy : intended),
                                                                   errorProbability: Float(perr))))
         default:

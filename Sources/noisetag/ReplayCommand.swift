@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import NoiseTagging
+import Replay
+
+/// `noisetag replay RECORDING`: runs a recording's trials again on a
+/// virtual clock and compares them with the log, or asks what other
+/// settings (or a re-decode) would have done.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a recording's trials deterministically and compare with the log; ask what other settings would have done.",
+        discussion: """
+            Exit status: 0 when every trial replayed identically (a what-if: when every trial could be replayed), \
+            1 when any diverged, 2 when the recording cannot be read (the message names the file and line).
+            """)
+
+    @OptionGroup var recordings: RecordingsOption
+
+    @Argument(help: "The recording: its folder name, a unique start of it, or a path to the folder.")
+    var recording: String
+
+    @Flag(help: "Print one JSON object instead of the table.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Replay trials up to and including this trial number.", valueName: "N"))
+    var untilTrial: Int?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("What if this setting had this value (repeatable).", valueName: "TITLE=VALUE"))
+    var sets: [String] = []
+
+    @Option(help: ArgumentHelp("What if these settings (a JSON object by title, like settings.json).", valueName: "FILE"))
+    var withSettings: String?
+
+    @Option(help: ArgumentHelp("Replay under each value of a number setting and print the trade-off.", valueName: "TITLE=FROM:TO:STEP"))
+    var sweep: String?
+
+    @Option(help: ArgumentHelp("With --sweep: also write the trade-off curve as SVG.", valueName: "FILE"))
+    var plot: String?
+
+    func validate() throws {
+        if let untilTrial, untilTrial < 1 { throw ValidationError("--until-trial \(untilTrial): must be 1 or more") }
+        if plot != nil, sweep == nil { throw ValidationError("--plot needs --sweep") }
+    }
+
+    func run() throws {
+        let overrides: [NoiseTagSettingTitles: NoiseTagSettingValue]
+        let parameterSweep: ParameterSweep?
+        do {
+            overrides = try SettingOverrides(file: withSettings, sets: sets).values
+            parameterSweep = try sweep.map(ParameterSweep.init(parsing:))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let folder = try resolveFolder()
+        let script: RecordingScript
+        do {
+            script = try RecordingScript(folder: folder)
+        } catch {
+            FileHandle.standardError.write(Data("noisetag replay: \(folder.lastPathComponent)/\(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        var replay = RecordingReplay(script: script)
+        replay.overrides = overrides
+        replay.untilTrial = untilTrial
+        let report = replay.run()
+        if report.trials.isEmpty, let problem = Self.nothingToReplay(script) {
+            FileHandle.standardError.write(Data("noisetag replay: \(folder.lastPathComponent): \(problem)\n".utf8))
+            throw ExitCode(2)
+        }
+        if let parameterSweep {
+            let points = parameterSweep.run(script, overrides: overrides, untilTrial: untilTrial)
+            print(json ? Self.sweepJSON(parameterSweep, points, report) : Self.sweepText(parameterSweep, points, report))
+            if let plot {
+                let svg = SweepPlot(sweep: parameterSweep, points: points, logged: report.loggedTotals).svg
+                do { try Data(svg.utf8).write(to: URL(fileURLWithPath: plot)) } catch {
+                    throw CommandFailure("--plot \(plot): cannot write: \(error.localizedDescription)")
+                }
+            }
+            return
+        }
+        print(json ? report.json() : report.text())
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+
+    /// Why a recording with no complete trial has nothing to replay.
+    static func nothingToReplay(_ script: RecordingScript) -> String? {
+        if script.starts.isEmpty { return "no trial started in this recording: nothing to replay" }
+        if let first = script.starts.first, first.value.state == nil {
+            return "events.jsonl:\(first.line): trial \(first.value.trial) has no logged engine state (recorded by an engine before replay support)"
+        }
+        return nil
+    }
+
+    private func resolveFolder() throws -> URL {
+        var isFolder: ObjCBool = false
+        let path = (recording as NSString).expandingTildeInPath
+        if recording.contains("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        let store = try recordings.existingStore()
+        guard let entry = store.recording(matching: recording) else {
+            FileHandle.standardError.write(Data("noisetag replay: no single recording in \(store.root.path) matches '\(recording)' (see noisetag recordings list)\n".utf8))
+            throw ExitCode(2)
+        }
+        return entry.url
+    }
+
+    static func sweepText(_ sweep: ParameterSweep, _ points: [ParameterSweep.Point], _ report: ReplayReport) -> String {
+        func n(_ v: Double?, _ format: String) -> String { v.map { String(format: format, $0) } ?? "-" }
+        func row(_ cells: [String]) -> String {
+            zip(cells, [12, 10, 12, 10, 12, 10, 9]).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined()
+        }
+        var lines = ["recording: \(report.recording)", "sweep: \(sweep.title.rawValue), \(points.count) values, \(report.trials.count) trials each",
+                     row([sweep.title.rawValue.count > 11 ? "value" : sweep.title.rawValue, "presses", "correct", "accuracy", "mean time", "ITR", "changed"])]
+        let logged = report.loggedTotals
+        lines.append(row(["logged", "\(logged.presses)", "\(logged.correctPresses)/\(logged.pressesWithKnownTarget)",
+                          n(logged.accuracy.map { $0 * 100 }, "%.1f%%"), n(logged.meanSelectionTime, "%.3f s"),
+                          n(logged.bitsPerMinute, "%.1f"), "-"]))
+        for p in points {
+            let t = p.totals
+            lines.append(row([String(format: "%g", p.value), "\(t.presses)", "\(t.correctPresses)/\(t.pressesWithKnownTarget)",
+                              n(t.accuracy.map { $0 * 100 }, "%.1f%%"), n(t.meanSelectionTime, "%.3f s"), n(t.bitsPerMinute, "%.1f"), "\(p.changed)"]))
+        }
+        lines.append("(ITR in bits/min; accuracy over presses whose target the engine knew)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func sweepJSON(_ sweep: ParameterSweep, _ points: [ParameterSweep.Point], _ report: ReplayReport) -> String {
+        struct Row: Encodable {
+            var value: Double?, presses: Int, presses_with_known_target: Int, correct_presses: Int
+            var accuracy: Double?, mean_selection_time: Double?, bits_per_minute: Double?, changed: Int?
+        }
+        struct Sweep: Encodable { var recording: String; var setting: String; var trials: Int; var logged: Row; var points: [Row] }
+        func row(_ value: Double?, _ t: OutcomeTotals, _ changed: Int?) -> Row {
+            Row(value: value, presses: t.presses, presses_with_known_target: t.pressesWithKnownTarget, correct_presses: t.correctPresses,
+                accuracy: t.accuracy, mean_selection_time: t.meanSelectionTime, bits_per_minute: t.bitsPerMinute, changed: changed)
+        }
+        let object = Sweep(recording: report.recording, setting: sweep.title.rawValue, trials: report.trials.count,
+                           logged: row(nil, report.loggedTotals, nil), points: points.map { row($0.value, $0.totals, $0.changed) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import NoiseTagging
+import Replay
+import Testing
+
+/// Crashed, cut, newer and unreadable recordings.
+@Suite struct ReplayRobustnessTests {
+    static func lines(_ url: URL) throws -> [String] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    /// A copy of `folder` as a crash at engine time `time` leaves it: left part only, every
+    /// file cut after its last line before `time`, and a half line after it.
+    static func crashedCopy(of folder: URL, at time: Double) throws -> URL {
+        let name = RecordingName(folderName: folder.lastPathComponent)!
+        let copy = folder.deletingLastPathComponent().appendingPathComponent(name.leftPart + " (2)")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for file in ["events.jsonl", "trials.jsonl", "decoder.csv", "frames.csv", "presses.csv", "settings.json"] {
+            let source = folder.appendingPathComponent(file)
+            guard FileManager.default.fileExists(atPath: source.path) else { continue }
+            if file == "settings.json" { try FileManager.default.copyItem(at: source, to: copy.appendingPathComponent(file)); continue }
+            var kept: [String] = []
+            for (k, line) in try lines(source).enumerated() {
+                let t: Double?
+                if line.hasPrefix("{") {
+                    let key = file == "trials.jsonl" ? "\"end_time\":" : "\"time\":"
+                    t = line.range(of: key).flatMap { r in Double(line[r.upperBound...].prefix { "0123456789.".contains($0) }) }
+                } else {
+                    let cells = line.split(separator: ",")
+                    t = k == 0 ? nil : Double(cells[file == "frames.csv" ? 2 : 0])
+                }
+                if let t, t > time { break }
+                kept.append(line)
+            }
+            try (kept.joined(separator: "\n") + "\n" + "{\"cut").write(to: copy.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        return copy
+    }
+
+    @Test func aCrashedRecordingReplaysUpToItsLastCompleteTrial() throws {
+        let session = try RecordedSession()
+        let script = try RecordingScript(folder: session.folder)
+        let fifth = try #require(script.starts.first { $0.value.trial == 5 })
+        let crashed = try Self.crashedCopy(of: session.folder, at: fifth.time + 0.3)
+        let cut = try RecordingScript(folder: crashed)
+        #expect(cut.isOpen)
+        #expect(cut.notes.contains { $0.contains("cut off") })
+        let report = RecordingReplay(script: cut).run()
+        #expect(report.trials.map(\.trial) == [1, 2, 3, 4])
+        #expect(report.unfinishedTrial == 5)
+        #expect(report.diverged == 0, "\(report.text())")
+        #expect(report.text().contains("trial 5 never ended in the recording (open/crashed); replayed up to the last complete trial (4)"))
+        #expect(report.isOpen && report.exitCode == 0)
+    }
+
+    @Test func untilTrialStopsThere() throws {
+        let session = try RecordedSession(seconds: 12)
+        var replay = RecordingReplay(script: try RecordingScript(folder: session.folder))
+        replay.untilTrial = 3
+        #expect(replay.run().trials.map(\.trial) == [1, 2, 3])
+    }
+
+    @Test func newerKindsAndColumnsAreSkippedAndSaid() throws {
+        let session = try RecordedSession(seconds: 12)
+        let events = session.folder.appendingPathComponent("events.jsonl")
+        var lines = try Self.lines(events)
+        lines.insert("{\"time\":1001.5,\"type\":\"somethingNewer\",\"wall_time\":1795000001.5}", at: 3)
+        try (lines.joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
+        let frames = session.folder.appendingPathComponent("frames.csv")
+        let rows = try Self.lines(frames).enumerated().map { $0.offset == 0 ? $0.element + ",newer" : $0.element + ",7" }
+        try (rows.joined(separator: "\n") + "\n").write(to: frames, atomically: true, encoding: .utf8)
+        let script = try RecordingScript(folder: session.folder)
+        #expect(script.notes.contains { $0.contains("'somethingNewer'") })
+        let report = RecordingReplay(script: script).run()
+        #expect(report.trials.count >= 4 && report.diverged == 0)
+    }
+
+    @Test func unreadableLinesNameTheFileAndLine() throws {
+        let session = try RecordedSession(seconds: 8)
+        let events = session.folder.appendingPathComponent("events.jsonl")
+        var lines = try Self.lines(events)
+        lines[6] = "{\"time\": not json"
+        try (lines.joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
+        #expect(throws: RecordingReadError(file: "events.jsonl", line: 7, reason: "unreadable EventHead: not JSON (The given data was not valid JSON.)")) {
+            _ = try RecordingScript(folder: session.folder)
+        }
+        let other = try RecordedSession(seconds: 8)
+        let decoder = other.folder.appendingPathComponent("decoder.csv")
+        var rows = try Self.lines(decoder)
+        rows[5] = rows[5].replacingOccurrences(of: ",in,", with: ",sideways,").replacingOccurrences(of: ",out,", with: ",sideways,")
+        try (rows.joined(separator: "\n") + "\n").write(to: decoder, atomically: true, encoding: .utf8)
+        do { _ = try RecordingScript(folder: other.folder); Issue.record("read a bad decoder.csv") } catch {
+            #expect(error.file == "decoder.csv" && error.line == 6 && error.reason.contains("sideways"))
+        }
+        try FileManager.default.removeItem(at: other.folder.appendingPathComponent("frames.csv"))
+        do { _ = try RecordingScript(folder: other.folder); Issue.record("read without frames.csv") } catch {
+            #expect(error.description == "frames.csv: missing or unreadable: replay needs it")
+        }
+    }
+
+    @Test func aRecordingWithoutEngineStateSaysWhatIsMissing() throws {
+        let session = try RecordedSession(seconds: 8)
+        let events = session.folder.appendingPathComponent("events.jsonl")
+        let stripped = try Self.lines(events).map { line -> String in
+            guard line.contains("\"type\":\"trialStarted\""), let r = line.range(of: ",\"state\":{") else { return line }
+            // Drop the state object: it is the only nested object in a trialStarted line.
+            var depth = 0, end = r.upperBound
+            for index in line[r.upperBound...].indices {
+                if line[index] == "{" { depth += 1 }
+                if line[index] == "}" { if depth == 0 { end = line.index(after: index); break }; depth -= 1 }
+            }
+            return String(line[..<r.lowerBound] + line[end...])
+        }
+        try (stripped.joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
+        let report = RecordingReplay(script: try RecordingScript(folder: session.folder)).run()
+        #expect(!report.trials.isEmpty)
+        #expect(report.trials.allSatisfy { $0.problem?.contains("no logged engine state") == true })
+        #expect(report.exitCode == 1)
+    }
+}

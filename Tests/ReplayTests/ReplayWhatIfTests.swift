@@ -1,0 +1,84 @@
+import Foundation
+import NoiseTagging
+import Replay
+import Testing
+
+@Suite struct ReplayWhatIfTests {
+    @Test func aHigherThresholdPressesLessOrLaterAndALowerOneMoreOrEarlier() throws {
+        let session = try RecordedSession()
+        let script = try RecordingScript(folder: session.folder)
+        func replay(_ threshold: Double) -> ReplayReport {
+            var replay = RecordingReplay(script: script)
+            replay.overrides = [.certaintyRequiredForPress: .double(threshold)]
+            return replay.run()
+        }
+        let higher = replay(0.99), lower = replay(0.7)
+        #expect(higher.isWhatIf && lower.isWhatIf)
+        #expect(higher.trials.allSatisfy { $0.problem == nil })
+        var later = 0, earlier = 0
+        for (high, low) in zip(higher.trials, lower.trials) where !high.mode.hasPrefix("Train") {
+            let logged = high.logged
+            guard logged.ending == "pressed-brain", let loggedTime = logged.duration else { continue }
+            let h = try #require(high.replayed), l = try #require(low.replayed)
+            // Higher: no press, or a press no earlier than the logged one.
+            if h.isPress { #expect(h.duration! >= loggedTime - 1e-9) } else { later += 1 }
+            if h.isPress, h.duration! > loggedTime + 1e-9 { later += 1 }
+            // Lower: a press, no later than the logged one.
+            #expect(l.isPress)
+            #expect(l.duration! <= loggedTime + 1e-9)
+            if l.duration! < loggedTime - 1e-9 { earlier += 1 }
+        }
+        #expect(later > 0 && earlier > 0)
+        #expect(higher.replayedTotals.presses < higher.loggedTotals.presses)
+        #expect(lower.replayedTotals.presses >= lower.loggedTotals.presses)
+        #expect(lower.replayedTotals.meanSelectionTime! < lower.loggedTotals.meanSelectionTime!)
+        // The lower threshold takes the decoder's early wrong guess in Verify, where the target is known.
+        #expect(lower.replayedTotals.accuracy! < higher.loggedTotals.accuracy!)
+        #expect(higher.text().contains("replayed \(higher.trials.count) trials under certaintyRequiredForPress=0.99: "))
+        #expect(higher.exitCode == 0)
+    }
+
+    @Test func theThresholdSweepIsMonotone() throws {
+        let session = try RecordedSession()
+        let script = try RecordingScript(folder: session.folder)
+        let sweep = try ParameterSweep(parsing: "certaintyRequiredForPress=0.5:0.99:0.07")
+        #expect(sweep.values.count == 8)
+        let points = sweep.run(script)
+        for (a, b) in zip(points, points.dropFirst()) {
+            #expect(b.totals.presses <= a.totals.presses, "\(a.value) → \(b.value)")
+            if let aa = a.totals.accuracy, let ab = b.totals.accuracy { #expect(ab >= aa - 1e-9) }
+        }
+        #expect(points.first!.totals.presses > points.last!.totals.presses)
+        #expect(points.first!.totals.accuracy! < points.last!.totals.accuracy ?? 1)
+        // Trial by trial, a brain press never comes earlier under a higher threshold.
+        let reports = sweep.values.map { value in
+            var replay = RecordingReplay(script: script)
+            replay.overrides = [.certaintyRequiredForPress: .double(value)]
+            return replay.run()
+        }
+        for (low, high) in zip(reports, reports.dropFirst()) {
+            for (a, b) in zip(low.trials, high.trials) where b.replayed?.ending == "pressed-brain" {
+                #expect(a.replayed?.ending == "pressed-brain")
+                #expect(b.replayed!.duration! >= a.replayed!.duration! - 1e-9, "trial \(a.trial)")
+            }
+        }
+        let svg = SweepPlot(sweep: sweep, points: points, logged: RecordingReplay(script: script).run().loggedTotals).svg
+        #expect(svg.hasPrefix("<svg") && svg.contains("<polyline") && svg.contains("logged"))
+    }
+
+    @Test func badOverridesAndSweepsAreNamed() throws {
+        #expect(throws: ReplayOptionError.self) { try SettingOverrides(file: nil, sets: ["certaintyRequiredForPress=2"]) }
+        do { _ = try SettingOverrides(file: nil, sets: ["noSuchSetting=1"]) } catch {
+            #expect(error.description.contains("noSuchSetting"))
+        }
+        do { _ = try ParameterSweep(parsing: "certaintyRequiredForPress=0.9:0.1:0.1") } catch {
+            #expect(error.description.contains("FROM ≤ TO"))
+        }
+        do { _ = try ParameterSweep(parsing: "clickFeedbackMode=1:2:1") } catch {
+            #expect(error.description.contains("not a number setting"))
+        }
+        let values = try SettingOverrides(file: nil, sets: ["minTrialDuration=0.5", "certaintyRequiredForPress=0.97"]).values
+        #expect(values[.minTrialDuration] == .double(0.5))
+        #expect(values[.certaintyRequiredForPress] == .double(0.97))
+    }
+}
