@@ -72,6 +72,7 @@ public struct ReplayReport: Sendable {
             row += pad(trial.replayed.map(Self.cell) ?? "-", 30) + "  " + result(trial)
             lines.append(row)
         }
+        if trials.isEmpty, unfinishedTrial == nil { lines.append("note: no trial started in this recording") }
         for note in notes { lines.append("note: \(note)") }
         if let unfinished = unfinishedTrial {
             lines.append("note: trial \(unfinished) never ended in the recording" + (isOpen ? " (open/crashed)" : "")

@@ -62,11 +62,14 @@ public struct SweepPlot {
             body += "<polyline points=\"" + usable.map { "\(f(x($0.1))),\(f(y($0.2)))" }.joined(separator: " ")
                 + "\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/>\n"
         }
-        let labelEvery = max(1, usable.count / 10)
-        for (k, point) in usable.enumerated() {
-            body += "<circle cx=\"\(f(x(point.1)))\" cy=\"\(f(y(point.2)))\" r=\"3\" fill=\"#1f77b4\"/>\n"
-            if k % labelEvery == 0 || k == usable.count - 1 {
-                body += "<text x=\"\(f(x(point.1) + 5))\" y=\"\(f(y(point.2) - 5))\" font-size=\"10\">\(String(format: "%g", point.0))</text>\n"
+        // Labels only where they do not overlap an earlier one.
+        var labelled: [(Double, Double)] = []
+        for point in usable {
+            let px = x(point.1), py = y(point.2)
+            body += "<circle cx=\"\(f(px))\" cy=\"\(f(py))\" r=\"3\" fill=\"#1f77b4\"/>\n"
+            if labelled.allSatisfy({ abs($0.0 - px) > 28 || abs($0.1 - py) > 12 }) {
+                labelled.append((px, py))
+                body += "<text x=\"\(f(px + 5))\" y=\"\(f(py - 5))\" font-size=\"10\">\(String(format: "%g", point.0))</text>\n"
             }
         }
         if let (t, v) = loggedPoint {

@@ -7,7 +7,7 @@
 /// ```
 public struct TrialOutcome: Equatable, Sendable {
     /// `pressed-brain`, `noPress`, `completed`, `stopped-update`, … ; `unfinished`
-    /// when a replayed trial was still running when the recording's next trial began.
+    /// when a what-if trial had not ended 120 s after its start (no time limit).
     public var ending: String
     /// The pressed control's identifier.
     public var pressed: String?

@@ -86,8 +86,11 @@ public struct TrialReplay {
     /// Runs the trial. With no overrides and the logged decoder messages it
     /// stops at the trial's logged end (the same tick, with the app's calls
     /// from inside that tick) to compare like with like; for a what-if it
-    /// runs until the replayed trial ends or the recording's next trial
-    /// begins (then the ending is `unfinished`).
+    /// runs until the replayed trial ends: after the recording's next trial
+    /// began, without the decoder's predictions (it saw the logged trial
+    /// end); past the recording's last frame, on ticks at the frame period
+    /// with a heartbeat from the decoder every `heartbeatInterval`; for at
+    /// most 120 s (then the ending is `unfinished`).
     ///
     /// ```swift
     /// let outcome = try replay.run(whatIf: false)
@@ -173,25 +176,49 @@ public struct TrialReplay {
             case .setting(let change): apply(change.value, settings: settings)
             }
         }
-        while t < ticks.count, ticks[t].time < lastTime || (ticks[t].time == lastTime && !whatIf) {
-            let tick = ticks[t]
+        // Logged ticks up to the window's end; for a what-if whose trial is still
+        // running then, ticks go on at the frame period (the decoder, which saw
+        // the logged trial end, says nothing more) until the trial ends.
+        var synthesized: RecordingScript.Tick?
+        var lastBeat = -Double.infinity
+        let heartbeat = settings.doubleFor(.heartbeatInterval)
+        while true {
+            let tick: RecordingScript.Tick
+            if t < ticks.count, ticks[t].time < lastTime || (ticks[t].time == lastTime && !whatIf) {
+                tick = ticks[t]
+                t += 1
+            } else if whatIf, !ended, started {
+                let previous = synthesized ?? ticks[max(0, t - 1)]
+                guard previous.time - start.time < Self.whatIfLimit else { break }
+                let deadline = previous.deadline + period
+                tick = RecordingScript.Tick(index: previous.index + 1, deadline: deadline, time: (deadline * 1e6).rounded() / 1e6)
+                synthesized = tick
+            } else {
+                break
+            }
             while i < inputs.count, inputs[i].time < tick.time || (inputs[i].time == tick.time && !inputs[i].inTick) {
                 feed(inputs[i]); i += 1
                 if ended { break }
             }
             if ended { break }
             while m < incoming.count, incoming[m].time <= tick.time {
-                if let link, let messages = try? UtopiaCodec.decode(frame: incoming[m].bytes) {
+                // Past the window a what-if hears the decoder's heartbeats and the like, not its predictions.
+                let prediction = incoming[m].id == "P" || incoming[m].id == "F"
+                if let link, !(whatIf && prediction && incoming[m].time >= lastTime),
+                   let messages = try? UtopiaCodec.decode(frame: incoming[m].bytes) {
                     for message in messages { link.deliver(message) }
                 }
                 m += 1
+            }
+            if synthesized != nil, let link, tick.time - lastBeat >= heartbeat {
+                lastBeat = tick.time
+                link.deliver(.heartbeat(Heartbeat(timestamp: MonotonicClock.utopiaTimestamp(for: tick.time))))
             }
             if tick.time > clock.now { clock.advance(to: tick.time) }
             controller.tick(frame: FrameTiming(index: tick.index, deadline: tick.deadline, time: tick.time, period: period))
             while i < inputs.count, inputs[i].time == tick.time, inputs[i].inTick {
                 feed(inputs[i]); i += 1
             }
-            t += 1
             if ended, whatIf || tick.time >= (end?.time ?? tick.time) { break }
         }
         // App calls after the last tick of the window (a block between ticks that ended the trial).
@@ -257,6 +284,9 @@ public struct TrialReplay {
             notes.append("trial \(start.value.trial): call '\(call.name)' is unknown to this engine; not replayed")
         }
     }
+
+    /// How long a what-if trial may run past its start before it is called `unfinished`, seconds.
+    static let whatIfLimit = 120.0
 
     /// Settings replay always overrides: it never records, never prints.
     static let forced: [NoiseTagSettingTitles: NoiseTagSettingValue] = [

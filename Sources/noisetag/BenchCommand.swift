@@ -9,6 +9,6 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the engine's per-frame cost and the decoder bridge.",
-        subcommands: [BenchFramesCommand.self, BenchBridgeCommand.self, BenchTerminalCommand.self]
+        subcommands: [BenchFramesCommand.self, BenchBridgeCommand.self, BenchTerminalCommand.self, BenchReplayCommand.self]
     )
 }

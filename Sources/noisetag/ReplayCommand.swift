@@ -64,7 +64,7 @@ struct ReplayCommand: ParsableCommand {
         replay.overrides = overrides
         replay.untilTrial = untilTrial
         let report = replay.run()
-        if report.trials.isEmpty, let problem = Self.nothingToReplay(script) {
+        if let problem = Self.nothingToReplay(script) {
             FileHandle.standardError.write(Data("noisetag replay: \(folder.lastPathComponent): \(problem)\n".utf8))
             throw ExitCode(2)
         }
@@ -83,9 +83,8 @@ struct ReplayCommand: ParsableCommand {
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 
-    /// Why a recording with no complete trial has nothing to replay.
+    /// Why a recording cannot be replayed at all: its trials lack the state replay needs.
     static func nothingToReplay(_ script: RecordingScript) -> String? {
-        if script.starts.isEmpty { return "no trial started in this recording: nothing to replay" }
         if let first = script.starts.first, first.value.state == nil {
             return "events.jsonl:\(first.line): trial \(first.value.trial) has no logged engine state (recorded by an engine before replay support)"
         }

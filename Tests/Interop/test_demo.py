@@ -52,6 +52,17 @@ def test_headless_demo_spells_the_goal_on_the_embedded_decoder(noisetag_bin, tmp
     listing = subprocess.run([noisetag_bin, "recordings", "list", "--recordings", str(tmp_path / "rec")],
                              stdout=subprocess.PIPE, timeout=30).stdout.decode()
     assert "App ended" in listing, listing
+    # Replay: each recording with trials (calibration, then spelling) runs again identically.
+    replayed = 0
+    for name in sorted(os.listdir(tmp_path / "rec")):
+        if name == "decoder-calibrations":
+            continue
+        result = subprocess.run([noisetag_bin, "replay", str(tmp_path / "rec" / name), "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        report = json.loads(result.stdout)
+        assert result.returncode == 0 and report["diverged"] == 0, (name, result.stdout.decode()[-3000:])
+        replayed += report["replayed"]
+    assert replayed >= 12 + 10, replayed
 
 
 @pytest.mark.parametrize("args,message", [

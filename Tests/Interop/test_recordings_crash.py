@@ -300,6 +300,15 @@ def test_sigkill_right_after_a_trial_keeps_everything_up_to_it(recording_session
     assert shown["state"] == "crashed" and shown["end"] is None
     assert shown["pressesBySource"]["brain"] >= len(pressed) and shown["trialsByMode"]["Test"] >= len(ended)
 
+    # replay: every trial that ended before the kill runs again identically; it says the recording is crashed.
+    report = json.loads(noisetag("replay", name[:19], "--json", "--recordings", recording_session.root))
+    replayed = [t["trial"] for t in report["trials"]]
+    assert report["open"] and set(ended) <= set(replayed), (ended, report)
+    assert report["diverged"] == 0 and all(t["result"] == "identical" for t in report["trials"]), report
+    assert report["unfinished_trial"] in (None, max(replayed) + 1), report
+    text = noisetag("replay", name[:19], "--recordings", recording_session.root)
+    assert "(open/crashed)" in text and text.rstrip().endswith("%d identical, 0 diverged" % len(replayed)), text
+
 
 def test_a_finished_demo_closes_its_recording_and_show_reads_it(recording_session):
     engine = recording_session.engine(trials=3)

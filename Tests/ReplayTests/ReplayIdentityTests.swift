@@ -5,8 +5,8 @@ import Testing
 import UtopiaProtocol
 
 @Suite struct ReplayIdentityTests {
-    @Test func aRecordedSessionReplaysIdentically() throws {
-        let session = try RecordedSession()
+    @Test func aScriptedSessionReplaysIdentically() throws {
+        let session = try ScriptedSession()
         let script = try RecordingScript(folder: session.folder)
         let report = RecordingReplay(script: script).run()
         #expect(report.trials.count >= 12)
@@ -24,7 +24,7 @@ import UtopiaProtocol
     }
 
     @Test func aChangedPredictionMakesItsTrialDivergeWithBothValues() throws {
-        let session = try RecordedSession()
+        let session = try ScriptedSession()
         let url = session.folder.appendingPathComponent("decoder.csv")
         var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let script = try RecordingScript(folder: session.folder)
@@ -54,7 +54,7 @@ import UtopiaProtocol
     }
 
     @Test func aChangedStimulusByteIsNamedWithItsIndex() throws {
-        let session = try RecordedSession(seconds: 6)
+        let session = try ScriptedSession(seconds: 6)
         let script = try RecordingScript(folder: session.folder)
         let url = session.folder.appendingPathComponent("decoder.csv")
         var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aCrashedRecordingReplaysUpToItsLastCompleteTrial() throws {
-        let session = try RecordedSession()
+        let session = try ScriptedSession()
         let script = try RecordingScript(folder: session.folder)
         let fifth = try #require(script.starts.first { $0.value.trial == 5 })
         let crashed = try Self.crashedCopy(of: session.folder, at: fifth.time + 0.3)
@@ -54,14 +54,14 @@ import Testing
     }
 
     @Test func untilTrialStopsThere() throws {
-        let session = try RecordedSession(seconds: 12)
+        let session = try ScriptedSession(seconds: 12)
         var replay = RecordingReplay(script: try RecordingScript(folder: session.folder))
         replay.untilTrial = 3
         #expect(replay.run().trials.map(\.trial) == [1, 2, 3])
     }
 
     @Test func newerKindsAndColumnsAreSkippedAndSaid() throws {
-        let session = try RecordedSession(seconds: 12)
+        let session = try ScriptedSession(seconds: 12)
         let events = session.folder.appendingPathComponent("events.jsonl")
         var lines = try Self.lines(events)
         lines.insert("{\"time\":1001.5,\"type\":\"somethingNewer\",\"wall_time\":1795000001.5}", at: 3)
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func unreadableLinesNameTheFileAndLine() throws {
-        let session = try RecordedSession(seconds: 8)
+        let session = try ScriptedSession(seconds: 8)
         let events = session.folder.appendingPathComponent("events.jsonl")
         var lines = try Self.lines(events)
         lines[6] = "{\"time\": not json"
@@ -84,7 +84,7 @@ import Testing
         #expect(throws: RecordingReadError(file: "events.jsonl", line: 7, reason: "unreadable EventHead: not JSON (The given data was not valid JSON.)")) {
             _ = try RecordingScript(folder: session.folder)
         }
-        let other = try RecordedSession(seconds: 8)
+        let other = try ScriptedSession(seconds: 8)
         let decoder = other.folder.appendingPathComponent("decoder.csv")
         var rows = try Self.lines(decoder)
         rows[5] = rows[5].replacingOccurrences(of: ",in,", with: ",sideways,").replacingOccurrences(of: ",out,", with: ",sideways,")
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func aRecordingWithoutEngineStateSaysWhatIsMissing() throws {
-        let session = try RecordedSession(seconds: 8)
+        let session = try ScriptedSession(seconds: 8)
         let events = session.folder.appendingPathComponent("events.jsonl")
         let stripped = try Self.lines(events).map { line -> String in
             guard line.contains("\"type\":\"trialStarted\""), let r = line.range(of: ",\"state\":{") else { return line }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ReplayWhatIfTests {
     @Test func aHigherThresholdPressesLessOrLaterAndALowerOneMoreOrEarlier() throws {
-        let session = try RecordedSession()
+        let session = try ScriptedSession()
         let script = try RecordingScript(folder: session.folder)
         func replay(_ threshold: Double) -> ReplayReport {
             var replay = RecordingReplay(script: script)
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func theThresholdSweepIsMonotone() throws {
-        let session = try RecordedSession()
+        let session = try ScriptedSession()
         let script = try RecordingScript(folder: session.folder)
         let sweep = try ParameterSweep(parsing: "certaintyRequiredForPress=0.5:0.99:0.07")
         #expect(sweep.values.count == 8)

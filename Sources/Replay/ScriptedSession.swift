@@ -2,29 +2,44 @@ import Foundation
 import NoiseTagging
 import UtopiaProtocol
 
-/// A scripted session recorded to a temporary folder: six buttons, two
-/// training trials, Test trials, then Verify, on a virtual clock with
-/// jittered ticks; a scripted decoder on the in-memory link predicts the
-/// trial's intended object (in Verify the cued target) with a certainty that
-/// grows with the frames seen, after a spell of a wrong guess; the app
-/// touches, blocks, changes a setting and the mode between ticks.
-final class RecordedSession {
-    let root: URL
+/// A scripted session recorded into a folder, for replay's tests and
+/// `noisetag bench replay`: a grid of buttons, two training trials, Test
+/// trials, then Verify, at 60 frames/s on a virtual clock with ticks 0–1 ms
+/// late; a scripted decoder on the in-memory link predicts each trial's
+/// intended object (in Verify the cued target) with a certainty that grows
+/// with the frames it has seen, after half a second of a wrong guess; the app
+/// touches, blocks, changes settings and the mode between ticks. The whole
+/// session is deterministic.
+///
+/// ```swift
+/// let session = try ScriptedSession(seconds: 600, buttons: 36)
+/// let report = RecordingReplay(script: try RecordingScript(folder: session.folder)).run()
+/// ```
+public final class ScriptedSession {
+    /// The temporary recordings root (removed with the session).
+    public let root: URL
     let clock = VirtualClock(start: 1000)
     let settings = NoiseTagSettings()
     let link = InMemoryDecoderLink()
     let controller: NoiseTagController
     let buttons: [NoiseTagButton]
-    private(set) var folder: URL!
+    /// The recording's folder.
+    public private(set) var folder: URL!
 
     /// What the app does, at seconds after the start of a trial (between ticks).
-    enum AppStep {
+    public enum AppStep: Sendable {
         case touch(Int), block(Double), setting(NoiseTagSettingTitles, NoiseTagSettingValue), mode(NoiseTagMode)
     }
 
-    init(seconds: Double = 30, steps: [(trial: Int, after: Double, step: AppStep)] = RecordedSession.defaultSteps,
-         configure: (NoiseTagSettings) throws -> Void = { _ in }) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+    /// Records the session. `steps` are the app's calls; `configure` may change the settings first.
+    ///
+    /// ```swift
+    /// let session = try ScriptedSession(seconds: 12, steps: [])
+    /// ```
+    public init(seconds: Double = 30, buttons count: Int = 6,
+                steps: [(trial: Int, after: Double, step: AppStep)] = ScriptedSession.defaultSteps,
+                configure: (NoiseTagSettings) throws -> Void = { _ in }) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("noisetag-replay-\(UUID().uuidString)")
         try settings.set(value: .text("TrainGeneric"), for: .mode)
         try settings.set(value: 2, for: .nGenericTrainTrials)
         try settings.set(value: 1.0, for: .trialDurationGenericTrain)
@@ -38,7 +53,7 @@ final class RecordedSession {
         link.monitorsLiveness = true
         controller = NoiseTagController(clock: clock, settings: settings, decoderLink: link, seed: 42)
         let view = NoiseTagView()
-        buttons = (1...6).map { NoiseTagButton(identifier: "b\($0)") }
+        buttons = (1...max(2, count)).map { NoiseTagButton(identifier: "b\($0)") }
         for button in buttons { view.add(button) }
         let wall = SettableWallClock(Date(timeIntervalSince1970: 1_795_000_000), following: clock)
         controller.startRecording(in: RecordingStore(root: root), wallClock: wall, timeZone: TimeZone(identifier: "UTC")!)
@@ -57,7 +72,8 @@ final class RecordedSession {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
-    static let defaultSteps: [(trial: Int, after: Double, step: AppStep)] = [
+    /// A touch mid-trial, a timed block, two setting changes and a switch to Verify.
+    public static let defaultSteps: [(trial: Int, after: Double, step: AppStep)] = [
         (4, 0.5071, .touch(2)), (6, 0.4013, .block(0.6)), (7, 0.2037, .setting(.feedbackDuration, .double(0.3))),
         (8, 0.3049, .setting(.certaintyRequiredForPress, .double(0.95))), (9, 2.5049, .mode(.verify)),
     ]
@@ -98,7 +114,7 @@ final class RecordedSession {
 }
 
 /// The scripted decoder: answers with heartbeats, and predicts during flicker.
-final class ScriptedPredictor {
+private final class ScriptedPredictor {
     let link: InMemoryDecoderLink
     var frames = 0
     var trials = 0
