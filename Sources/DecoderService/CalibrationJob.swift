@@ -33,13 +33,17 @@ public struct CalibrationJob: Sendable {
         self.trialClasses = trialClasses
     }
 
-    /// Saves, fits and cross-validates.
+    /// Saves, fits and cross-validates. With `measuringFitTime` false the
+    /// calibration LOG line leaves out "fitted in … s", the one part that
+    /// depends on the machine: a ``Redecoder`` runs it so, and without a
+    /// calibration folder, to give the same lines every time.
     ///
     /// ```swift
     /// let outcome = job.run()
     /// outcome.log.forEach { print($0) }
+    /// let repeatable = job.run(measuringFitTime: false)
     /// ```
-    public func run() -> CalibrationOutcome {
+    public func run(measuringFitTime: Bool = true) -> CalibrationOutcome {
         var lines: [String] = []
         let h = dataset.header
         if let folder = settings.calibrationFolder {
@@ -72,8 +76,9 @@ public struct CalibrationJob: Sendable {
         }
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        lines.append(String(format: "calibration: %d trials of %.1f s, %d classes; latency %.0f ms; fitted in %.2f s",
-                            h.nTrials, Double(h.nSamples) / h.fs, h.nClasses, fitted.model.latency * 1000, seconds))
+        lines.append(String(format: "calibration: %d trials of %.1f s, %d classes; latency %.0f ms",
+                            h.nTrials, Double(h.nSamples) / h.fs, h.nClasses, fitted.model.latency * 1000)
+                     + (measuringFitTime ? String(format: "; fitted in %.2f s", seconds) : ""))
         lines += crossValidation()
         lines.append(String(format: "recommended certaintyRequiredForPress %.6f (target error rate %.0f %%)",
                             fitted.recommendedCertainty, settings.targetErrorRate * 100))

@@ -33,6 +33,7 @@ public final class DecoderServer: @unchecked Sendable {
     private let socket: ZeroMQSocket
     private let wake: EventFD
     private let log: (@Sendable (String) -> Void)?
+    private let inputSink: (@Sendable ([DecoderInputRecord]) -> Void)?
     private struct State {
         var statistics = DecoderServerStatistics()
         var signalSnapshot = SignalSnapshot.empty
@@ -49,18 +50,27 @@ public final class DecoderServer: @unchecked Sendable {
     static let snapshotSeconds = 5.0
 
     /// Binds `endpoint` and starts the decoder's thread. `log` hears every
-    /// LOG line the decoder sends (on the decoder's thread). Throws when the
-    /// socket cannot be made or bound, or when another decoder listens on
-    /// the same `ipc://` socket (EADDRINUSE).
+    /// LOG line the decoder sends (on the decoder's thread). With
+    /// `inputSink`, the decoder records its inputs
+    /// (``LiveDecoder/takeInputRecords()``) and the sink gets them, in the
+    /// order consumed, in one batch per turn of the decoder's loop that had
+    /// any (on the decoder's thread, every 10 ms or so: hand them on, do not
+    /// block). Throws when the socket cannot be made or bound, or when
+    /// another decoder listens on the same `ipc://` socket (EADDRINUSE).
     ///
     /// ```swift
     /// let server = try DecoderServer(endpoint: "inproc://decoder", context: context)
+    /// let recorded = Mutex<[DecoderInputRecord]>([])
+    /// let tapped = try DecoderServer(endpoint: "inproc://tapped", context: context,
+    ///                                inputSink: { records in recorded.withLock { $0 += records } })
     /// ```
     public init(endpoint: String, settings: DecoderServerSettings = DecoderServerSettings(),
-                context: ZeroMQContext = .shared, log: (@Sendable (String) -> Void)? = nil) throws(ZeroMQError) {
+                context: ZeroMQContext = .shared, log: (@Sendable (String) -> Void)? = nil,
+                inputSink: (@Sendable ([DecoderInputRecord]) -> Void)? = nil) throws(ZeroMQError) {
         self.endpoint = endpoint
         self.settings = settings
         self.log = log
+        self.inputSink = inputSink
         socket = try ZeroMQSocket(context: context, type: .router)
         try socket.setOption(ZMQ_SNDHWM, Int32(10_000))
         try socket.setOption(ZMQ_RCVHWM, Int32(100_000))
@@ -129,7 +139,7 @@ public final class DecoderServer: @unchecked Sendable {
     // MARK: The decoder's thread
 
     private func run() {
-        var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds())
+        var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds(), recordingInput: inputSink != nil)
         var peers = PeerTable()
         var counters = DecoderServerStatistics()
         var lastMalformedLog = -Double.infinity
@@ -198,6 +208,10 @@ public final class DecoderServer: @unchecked Sendable {
             if let job = decoder.takeCalibrationJob() { startFit(job) }
             for outcome in mailbox.take() {
                 broadcast(decoder.adopt(outcome, now: WireClock.milliseconds()))
+            }
+            if let inputSink {
+                let records = decoder.takeInputRecords()
+                if !records.isEmpty { inputSink(records) }
             }
             let beat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder \(decoder.mode.rawValue)")))
             for identity in peers.dueHeartbeats(at: now, interval: settings.heartbeatInterval * 1000) { send(beat, to: identity) }

@@ -12,7 +12,9 @@ import UtopiaProtocol
 /// (PREDICTEDTARGETPROB and …DIST every `predictionInterval`), and reports
 /// SIGNALQUALITY. Bad input is counted and logged, never fatal, and no
 /// output is ever NaN. ``DecoderServer`` drives it from its socket thread;
-/// tests drive it directly.
+/// tests and ``Redecoder`` drive it directly. Started with
+/// `recordingInput: true` it keeps every input it consumes as a
+/// ``DecoderInputRecord`` for ``takeInputRecords()``.
 ///
 /// ```swift
 /// var decoder = LiveDecoder(settings: DecoderServerSettings(), now: WireClock.milliseconds())
@@ -65,23 +67,64 @@ public struct LiveDecoder: Sendable {
     private var loggedIgnoredExternal = 0
     private var outbox: [UtopiaMessage] = []
     private var now = 0.0
+    /// The inputs consumed since the last ``takeInputRecords()``; nil when not recording them.
+    private var inputRecords: [DecoderInputRecord]?
 
     /// Lag of the simulated amplifier behind the wire clock, ms: STIMULUSEVENTs reach it before the samples they light.
     static let simulationLag = 60.0
 
-    /// A decoder in idle mode; with `settings.simulation` its amplifier starts at wire time `now` (ms).
+    /// A decoder in idle mode; with `settings.simulation` its amplifier
+    /// starts at wire time `now` (ms). With `recordingInput` it keeps a
+    /// ``DecoderInputRecord`` of every input it consumes (see
+    /// ``takeInputRecords()``); without, that costs nothing.
     ///
     /// ```swift
     /// var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds())
+    /// var recorded = LiveDecoder(settings: settings, now: WireClock.milliseconds(), recordingInput: true)
     /// ```
-    public init(settings: DecoderServerSettings, now: Double) {
+    public init(settings: DecoderServerSettings, now: Double, recordingInput: Bool = false) {
         self.settings = settings
         self.now = now
+        if recordingInput { inputRecords = [] }
         if let simulated = settings.simulation {
             let simulation = AmplifierSimulation(simulated, origin: now)
             self.simulation = simulation
+            record(.dataHeader(simulation.header))
             if stream.receive(simulation.header) { start(with: simulation.header) }
         }
+    }
+
+    /// True when it keeps records of its inputs (`recordingInput` at init).
+    ///
+    /// ```swift
+    /// if decoder.isRecordingInput { sink(decoder.takeInputRecords()) }
+    /// ```
+    public var isRecordingInput: Bool { inputRecords != nil }
+
+    /// The inputs consumed since the last call, in the order consumed, each
+    /// at the wire time it was consumed: the DATAHEADER its EEG started
+    /// with, every DATAHEADER and DATAPACKET it took from acquisition
+    /// clients or from its simulated amplifier (the simulated user's EEG),
+    /// and every STIMULUSEVENT, NEWTARGET, MODECHANGE and RESET. Messages
+    /// that do not change it (HEARTBEAT, LOG, SUBSCRIBE, …) and client EEG
+    /// ignored while the simulated amplifier runs are not kept. Empty when
+    /// not recording input. A ``Redecoder`` runs a fresh decoder on them.
+    ///
+    /// ```swift
+    /// var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds(), recordingInput: true)
+    /// _ = decoder.advance(now: WireClock.milliseconds())
+    /// let records = decoder.takeInputRecords()     // the simulated DATAHEADER, then packets
+    /// ```
+    public mutating func takeInputRecords() -> [DecoderInputRecord] {
+        guard let records = inputRecords, !records.isEmpty else { return [] }
+        inputRecords = []
+        return records
+    }
+
+    /// Keeps `message` as consumed now, when recording input.
+    private mutating func record(_ message: UtopiaMessage) {
+        guard inputRecords != nil, let record = DecoderInputRecord(message, wireMilliseconds: now) else { return }
+        inputRecords?.append(record)
     }
 
     // MARK: Input
@@ -94,14 +137,28 @@ public struct LiveDecoder: Sendable {
     public mutating func receive(_ message: UtopiaMessage, now: Double) -> [UtopiaMessage] {
         self.now = now
         switch message {
-        case .stimulusEvent(let event): receive(event)
-        case .newTarget(let target): newTarget(target.timestamp)
-        case .modeChange(let change): changeMode(change.newMode)
-        case .reset: forgetCalibration(reason: "RESET")
+        case .stimulusEvent(let event):
+            record(message)
+            receive(event)
+        case .newTarget(let target):
+            record(message)
+            newTarget(target.timestamp)
+        case .modeChange(let change):
+            record(message)
+            changeMode(change.newMode)
+        case .reset:
+            record(message)
+            forgetCalibration(reason: "RESET")
         case .dataHeader(let header):
-            if simulation != nil { ignoredExternal += 1 } else if stream.receive(header) { start(with: header) }
+            if simulation != nil { ignoredExternal += 1 } else {
+                record(message)
+                if stream.receive(header) { start(with: header) }
+            }
         case .dataPacket(let packet):
-            if simulation != nil { ignoredExternal += 1 } else { accept(packet) }
+            if simulation != nil { ignoredExternal += 1 } else {
+                record(message)
+                accept(packet)
+            }
         default: break
         }
         return takeOutbox()
@@ -117,7 +174,10 @@ public struct LiveDecoder: Sendable {
     public mutating func advance(now: Double) -> [UtopiaMessage] {
         self.now = now
         if var simulation {
-            for packet in simulation.packets(upTo: now - Self.simulationLag) { accept(packet) }
+            for packet in simulation.packets(upTo: now - Self.simulationLag) {
+                record(.dataPacket(packet))
+                accept(packet)
+            }
             self.simulation = simulation
         }
         cutClosedTrials()

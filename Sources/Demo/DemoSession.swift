@@ -9,8 +9,9 @@ import ZeroMQTransport
 /// thread of this process, or an external one), the engine's ZeroMQ link
 /// to it, the controller on the monotonic clock, the keyboard, the
 /// simulated user, the decoder reports and the scenario, with a recording
-/// started. ``close()`` ends the recording ("App ended") and stops the
-/// decoder.
+/// started. The embedded decoder's inputs go into the recording as
+/// `decoder-input.csv` (``DecoderInputWriter``), for a ``Redecoder``.
+/// ``close()`` ends the recording ("App ended") and stops the decoder.
 ///
 /// ```swift
 /// let session = try DemoSession(options: DemoOptions())
@@ -51,6 +52,7 @@ public final class DemoSession {
     public init(options: DemoOptions, settings: NoiseTagSettings = NoiseTagSettings()) throws(Failure) {
         self.options = options
         let focus = GazeFocus()
+        let inputWriter = DecoderInputWriter()
         var server: DecoderServer?
         var context: ZeroMQContext?
         if let external = options.externalDecoder {
@@ -72,7 +74,8 @@ public final class DemoSession {
                 }
             }
             do {
-                server = try DecoderServer(endpoint: endpoint, settings: decoderSettings, context: context ?? .shared)
+                server = try DecoderServer(endpoint: endpoint, settings: decoderSettings, context: context ?? .shared,
+                                           inputSink: { inputWriter.receive($0) })
             } catch {
                 throw Failure(description: "cannot start the embedded decoder on \(endpoint): \(error)")
             }
@@ -86,6 +89,7 @@ public final class DemoSession {
         decoder = server
         self.context = context
         controller = NoiseTagController(clock: MonotonicClock.shared, settings: settings, decoderLink: link)
+        if server != nil { inputWriter.attach(to: controller.inbox) }
         let user = options.simulatedUser && options.externalDecoder == nil ? SpellingUser(goal: options.goal, focus: focus) : nil
         scenario = DemoScenario(controller: controller, keyboard: keyboard, reports: reports, user: user, goal: options.goal)
         scenario.signalCheckSeconds = options.signalCheckSeconds

@@ -2,6 +2,7 @@ import CZeroMQ
 import DecoderService
 import Decoding
 import Foundation
+import Synchronization
 import Testing
 import UtopiaProtocol
 import ZeroMQTransport
@@ -112,6 +113,33 @@ import ZeroMQTransport
         #expect(rated != nil)
         server.stop()
         #expect(server.signalSnapshot.sampleCount >= later.sampleCount)   // still readable once stopped
+    }
+
+    @Test func anInputSinkGetsWhatTheDecoderConsumedAndNotHeartbeatsOrSubscriptions() throws {
+        let context = ZeroMQContext()
+        let recorded = Mutex<[DecoderInputRecord]>([])
+        let server = try DecoderServer(endpoint: "inproc://decoder-input-sink", settings: Self.simulated(), context: context,
+                                       inputSink: { records in recorded.withLock { $0 += records } })
+        defer { server.stop() }
+        let engine = try Client(context: context, endpoint: "inproc://decoder-input-sink")
+        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "M")))
+        try engine.send(.heartbeat(Heartbeat(timestamp: 1)))
+        try engine.send(.modeChange(ModeChange(timestamp: 2, newMode: "Calibration.supervised")))
+        try engine.send(.newTarget(NewTarget(timestamp: 3)))
+        try engine.send(.stimulusEvent(StimulusEvent(timestamp: 4, objIDs: [0, 1], objStates: [1, 1])))
+        engine.receive(for: 5) { $0.contains { if case .modeChange = $0 { return true } else { return false } } }
+        /// The message letters recorded so far.
+        func letters() -> [Character] { recorded.withLock { $0.map { Character(UnicodeScalar($0.messageID)) } } }
+        let end = Date().addingTimeInterval(5)
+        while Date() < end, !(letters().contains("E") && letters().contains("D")) { usleep(5_000) }
+        let ids = letters()
+        #expect(ids.first == "A")                                   // the simulated amplifier's header
+        #expect(ids.filter { $0 != "D" }.prefix(4) == ["A", "M", "N", "E"])
+        #expect(ids.contains("D"))
+        #expect(!ids.contains("B") && !ids.contains("H"))
+        let times = recorded.withLock { $0.map(\.time) }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(abs(times[0] - WireClock.milliseconds() / 1000) < 60)
     }
 
     @Test func theServerRunsOnIpcAndStopsCleanly() throws {

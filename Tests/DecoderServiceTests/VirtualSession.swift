@@ -12,8 +12,8 @@ struct VirtualSession {
     var sent: [UtopiaMessage] = []
     let codes: [[UInt8]]
 
-    init(settings: DecoderServerSettings, objects: Int = 4) {
-        decoder = LiveDecoder(settings: settings, now: now)
+    init(settings: DecoderServerSettings, objects: Int = 4, recordingInput: Bool = false) {
+        decoder = LiveDecoder(settings: settings, now: now, recordingInput: recordingInput)
         codes = GoldCodeSet.codes(count: objects)
     }
 

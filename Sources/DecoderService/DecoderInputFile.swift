@@ -1,0 +1,149 @@
+import Foundation
+import UtopiaProtocol
+
+/// The `decoder-input.csv` format (`Protocols/recordings.md` §3): one
+/// ``DecoderInputRecord`` per line as `time,id,hex` (engine seconds with six
+/// decimals, the message id's ASCII letter, the frame in lower-case hex)
+/// under a `time,id,hex` header row. ``cells(of:)`` makes a row; the reader
+/// checks every row (times never go back, the id matches the bytes, the
+/// bytes are one valid Utopia message) and names file and line when one is
+/// bad; a last line cut off by a crash (no final line break, not a whole
+/// row) is ignored.
+///
+/// ```swift
+/// let url = folder.appendingPathComponent(DecoderInputFile.name)
+/// let records = try DecoderInputFile.read(from: url)
+/// let redecoded = Redecoder().run(records)
+/// ```
+public enum DecoderInputFile {
+    /// The file's name in a recording folder.
+    ///
+    /// ```swift
+    /// controller.append(toCSVNamed: DecoderInputFile.name, cells: DecoderInputFile.header)
+    /// ```
+    public static let name = "decoder-input.csv"
+
+    /// The header row's cells: `time`, `id`, `hex`.
+    ///
+    /// ```swift
+    /// CSVRow.line(DecoderInputFile.header)   // "time,id,hex"
+    /// ```
+    public static let header = ["time", "id", "hex"]
+
+    /// The row of `record`: time with six decimals, the id letter, lower-case hex.
+    ///
+    /// ```swift
+    /// DecoderInputFile.cells(of: DecoderInputRecord(time: 2373.514145, bytes: [0x4E, 0, 4, 0, 7, 0, 0, 0]))
+    /// // ["2373.514145", "N", "4e00040007000000"]
+    /// ```
+    public static func cells(of record: DecoderInputRecord) -> [String] {
+        [String(format: "%.6f", record.time), String(UnicodeScalar(record.messageID)), hex(record.bytes)]
+    }
+
+    /// Reads every record of the file at `url`.
+    ///
+    /// ```swift
+    /// do { records = try DecoderInputFile.read(from: url) }
+    /// catch { print(error) }     // "…/decoder-input.csv:17: hex: 'zz' is not lower-case hex"
+    /// ```
+    public static func read(from url: URL) throws(DecoderInputFileError) -> [DecoderInputRecord] {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return try records(in: String(decoding: data, as: UTF8.self), file: url.path)
+    }
+
+    /// The records in `text`, a whole file; `file` names it in errors.
+    ///
+    /// ```swift
+    /// let records = try DecoderInputFile.records(in: "time,id,hex\n1.000000,R,5200040001000000\n", file: "test.csv")
+    /// ```
+    public static func records(in text: String, file: String) throws(DecoderInputFileError) -> [DecoderInputRecord] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let cutOff = lines.last.map { !$0.isEmpty } ?? false     // no final line break: the last line may be cut off
+        if !cutOff { lines.removeLast() }
+        var records: [DecoderInputRecord] = []
+        for (index, raw) in lines.enumerated() {
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            let isLast = index == lines.count - 1
+            if index == 0 {
+                if line == header.joined(separator: ",") { continue }
+                if isLast && cutOff && header.joined(separator: ",").hasPrefix(line) { break }
+                throw .badRow(path: file, line: 1, reason: "expected the header row 'time,id,hex', got '\(line.prefix(60))'")
+            }
+            do throws(RowProblem) {
+                let record = try self.record(of: line)
+                if let previous = records.last, record.time < previous.time {
+                    throw RowProblem(String(format: "time goes back: %.6f after %.6f", record.time, previous.time))
+                }
+                records.append(record)
+            } catch {
+                if isLast && cutOff { break }
+                throw .badRow(path: file, line: index + 1, reason: error.reason)
+            }
+        }
+        return records
+    }
+
+    /// Why one row is not a record.
+    private struct RowProblem: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    private static func record(of line: Substring) throws(RowProblem) -> DecoderInputRecord {
+        if line.isEmpty { throw RowProblem("empty line") }
+        let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+        guard cells.count == 3 else { throw RowProblem("expected 3 cells (time,id,hex), got \(cells.count)") }
+        guard let time = Double(cells[0]), time.isFinite else { throw RowProblem("time: '\(cells[0].prefix(40))' is not a number of seconds") }
+        guard cells[1].utf8.count == 1, let id = cells[1].utf8.first, UtopiaMessageType(rawValue: id) != nil else {
+            throw RowProblem("id: '\(cells[1].prefix(20))' is not a Utopia message letter")
+        }
+        guard let bytes = bytes(ofHex: cells[2]) else {
+            throw RowProblem("hex: '\(cells[2].prefix(40))' is not lower-case hex with an even number of digits")
+        }
+        guard bytes.first == id else {
+            throw RowProblem("id: '\(cells[1])' but the bytes hold message id 0x\(hex(Array(bytes.prefix(1))))")
+        }
+        switch UtopiaCodec.decodeResult(frame: bytes) {
+        case .failure(let error): throw RowProblem("hex: not a Utopia message: \(error)")
+        case .success(let messages) where messages.count != 1:
+            throw RowProblem("hex: \(messages.count) Utopia messages, expected one")
+        case .success: return DecoderInputRecord(time: time, bytes: bytes)
+        }
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func bytes(ofHex text: Substring) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+}

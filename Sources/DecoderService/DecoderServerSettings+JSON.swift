@@ -1,0 +1,119 @@
+import Foundation
+
+/// The decoder's settings as a JSON object, for `--decoder-settings FILE`:
+/// every key is optional (a missing one keeps its default), unknown keys and
+/// values out of range are errors naming the key. `calibrationFolder` is a
+/// path or null. The built-in simulated amplifier (`simulation`) is not part
+/// of the file: it is set in code or by `--simulate`, and decoding leaves it nil.
+///
+/// ```swift
+/// // {"predictionInterval": 0.2, "lineFrequency": 60, "calibrationFolder": null}
+/// let settings = try DecoderServerSettings(contentsOf: URL(fileURLWithPath: "decoder.json"))
+/// let data = try JSONEncoder().encode(settings)      // every key but simulation
+/// ```
+extension DecoderServerSettings: Codable {
+    /// A key of the file.
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The numeric keys, each with its setting and the values it accepts.
+    private static func numbers() -> [(key: String, path: WritableKeyPath<DecoderServerSettings, Double>,
+                                       range: ClosedRange<Double>, unit: String)] {
+        [("predictionInterval", \.predictionInterval, 0.01...5, "s"),
+         ("qualityInterval", \.qualityInterval, 0.01...60, "s"),
+         ("heartbeatInterval", \.heartbeatInterval, 0.01...60, "s"),
+         ("peerTimeout", \.peerTimeout, 0.1...3600, "s"),
+         ("targetErrorRate", \.targetErrorRate, 0.0001...0.5, ""),
+         ("lineFrequency", \.lineFrequency, 1...999, "Hz")]
+    }
+
+    private static let folderKey = "calibrationFolder"
+
+    /// Every key a file may hold, in the order they are written.
+    ///
+    /// ```swift
+    /// DecoderServerSettings.fileKeys   // ["predictionInterval", …, "calibrationFolder"]
+    /// ```
+    public static var fileKeys: [String] { numbers().map(\.key) + [folderKey] }
+
+    /// Reads the keys present over the defaults; throws `DecodingError`
+    /// naming the key for an unknown key, a wrong type or a value out of range.
+    ///
+    /// ```swift
+    /// let settings = try JSONDecoder().decode(DecoderServerSettings.self, from: Data(#"{"lineFrequency": 60}"#.utf8))
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let container = try decoder.container(keyedBy: Key.self)
+        let numbers = Self.numbers()
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+            if let number = numbers.first(where: { $0.key == key.stringValue }) {
+                let value = try container.decode(Double.self, forKey: key)
+                guard number.range.contains(value) else {
+                    let unit = number.unit.isEmpty ? "" : " " + number.unit
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: container,
+                        debugDescription: "\(value)\(unit) is outside \(number.range.lowerBound)...\(number.range.upperBound)\(unit)")
+                }
+                self[keyPath: number.path] = value
+            } else if key.stringValue == Self.folderKey {
+                if try container.decodeNil(forKey: key) {
+                    calibrationFolder = nil
+                } else {
+                    let path = try container.decode(String.self, forKey: key)
+                    guard !path.isEmpty else {
+                        throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                               debugDescription: "an empty path (null saves no calibrations)")
+                    }
+                    calibrationFolder = URL(fileURLWithPath: path, isDirectory: true)
+                }
+            } else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container,
+                    debugDescription: "unknown key (known: \(Self.fileKeys.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    /// Writes every key of the file (`calibrationFolder` as a path or null); not `simulation`.
+    ///
+    /// ```swift
+    /// try JSONEncoder().encode(DecoderServerSettings()).write(to: URL(fileURLWithPath: "decoder.json"))
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for number in Self.numbers() { try container.encode(self[keyPath: number.path], forKey: Key(number.key)) }
+        if let calibrationFolder {
+            try container.encode(calibrationFolder.path, forKey: Key(Self.folderKey))
+        } else {
+            try container.encodeNil(forKey: Key(Self.folderKey))
+        }
+    }
+
+    /// The settings in the JSON file at `url`, over the defaults. Throws
+    /// ``DecoderServerSettingsError`` naming the file, and the key for a bad
+    /// or unknown key.
+    ///
+    /// ```swift
+    /// do { settings = try DecoderServerSettings(contentsOf: URL(fileURLWithPath: "decoder.json")) }
+    /// catch { print(error) }   // decoder settings file decoder.json, key 'lineFrequency': 0.0 Hz is outside 1.0...999.0 Hz
+    /// ```
+    public init(contentsOf url: URL) throws(DecoderServerSettingsError) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw .fileUnreadable(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        do {
+            self = try JSONDecoder().decode(DecoderServerSettings.self, from: data)
+        } catch let error as DecodingError {
+            throw DecoderServerSettingsError(path: url.path, error)
+        } catch {
+            throw .badJSON(path: url.path, reason: "\(error)")
+        }
+    }
+}
