@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
         .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging", "Decoding"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
         .testTarget(name: "DemoTests", dependencies: ["Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -64,18 +64,20 @@ public struct ParameterSweep: Sendable {
         return .double(value)
     }
 
-    /// Replays `script` under each value (on top of `overrides`).
+    /// Replays `script` under each value (on top of `overrides`), with
+    /// `incoming` in place of the logged decoder messages when given (a re-decode).
     ///
     /// ```swift
     /// let points = sweep.run(script, overrides: [.minTrialDuration: .double(0.5)])
     /// ```
     public func run(_ script: RecordingScript, overrides: [NoiseTagSettingTitles: NoiseTagSettingValue] = [:],
-                    untilTrial: Int? = nil) -> [Point] {
+                    untilTrial: Int? = nil, incoming: [RecordingScript.Message]? = nil) -> [Point] {
         values.map { value in
             var replay = RecordingReplay(script: script)
             replay.overrides = overrides
             replay.overrides[title] = Self.settingValue(value, for: title)
             replay.untilTrial = untilTrial
+            replay.incoming = incoming
             let report = replay.run()
             return Point(value: value, totals: report.replayedTotals, changed: report.trials.filter { $0.divergence != nil }.count)
         }

@@ -42,6 +42,7 @@ public struct RecordingReplay {
         var report = ReplayReport(recording: script.folder.lastPathComponent, isOpen: script.isOpen, notes: script.notes)
         report.isWhatIf = isWhatIf
         report.overrides = overrides.map { "\($0.key.rawValue)=\($0.value)" }.sorted()
+        report.isRedecode = incoming != nil
         let lastTick = script.ticks.last?.time ?? -.infinity
         var notes = Set<String>()
         for start in script.starts {

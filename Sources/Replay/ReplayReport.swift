@@ -24,6 +24,8 @@ public struct ReplayReport: Sendable {
     public var isWhatIf = false
     /// The overrides, as `title=value`.
     public var overrides: [String] = []
+    /// True when the decoder's predictions came from a re-decode.
+    public var isRedecode = false
 
     /// Creates an empty report.
     ///
@@ -64,7 +66,7 @@ public struct ReplayReport: Sendable {
     public func text() -> String {
         var lines: [String] = []
         lines.append("recording: \(recording)" + (isOpen ? " (open/crashed)" : ""))
-        if isWhatIf { lines.append("what if: " + (overrides.isEmpty ? "re-decoded predictions" : overrides.joined(separator: ", "))) }
+        if isWhatIf { lines.append("what if: " + whatIfDescription) }
         let replayedTitle = isWhatIf ? "what if" : "replayed"
         lines.append(pad("trial", 5, right: true) + "  " + pad("mode", 12) + "  " + pad("logged", 30) + "  " + pad(replayedTitle, 30) + "  result")
         for trial in trials {
@@ -91,12 +93,17 @@ public struct ReplayReport: Sendable {
                          + pad(Self.number(b.bitsPerMinute, "bit/min"), 14, right: true))
             let changed = trials.filter { $0.divergence != nil }.count
             let failed = trials.filter { $0.problem != nil }.count
-            lines.append("replayed \(trials.count) trials under \(overrides.isEmpty ? "re-decoded predictions" : overrides.joined(separator: ", ")): "
+            lines.append("replayed \(trials.count) trials under \(whatIfDescription): "
                          + "\(changed) changed, \(trials.count - changed - failed) unchanged" + (failed > 0 ? ", \(failed) not replayable" : ""))
         } else {
             lines.append("replayed \(trials.count) trials: \(identical) identical, \(diverged) diverged")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The overrides and the re-decode, in words.
+    var whatIfDescription: String {
+        (overrides + (isRedecode ? ["re-decoded predictions"] : [])).joined(separator: ", ")
     }
 
     private func result(_ trial: TrialComparison) -> String {
@@ -175,6 +182,7 @@ public struct ReplayReport: Sendable {
         var recording: String
         var open: Bool
         var what_if: [String]?
+        var redecoded: Bool
         var trials: [TrialJSON]
         var replayed: Int
         var identical: Int?
@@ -189,7 +197,7 @@ public struct ReplayReport: Sendable {
     /// with `result` — identical, diverged, changed, unchanged or
     /// unreplayable —, `logged`, `replayed`, `divergence`, `problem`),
     /// `replayed`, `identical`/`diverged` (or `changed` and `totals` for a
-    /// what-if), `unfinished_trial`, `notes`.
+    /// what-if, with `what_if` its overrides and `redecoded`), `unfinished_trial`, `notes`.
     ///
     /// ```swift
     /// FileHandle.standardOutput.write(Data(report.json().utf8))
@@ -205,7 +213,7 @@ public struct ReplayReport: Sendable {
                       }, problem: trial.problem)
         }
         let changed = trials.filter { $0.divergence != nil }.count
-        let object = ReportJSON(recording: recording, open: isOpen, what_if: isWhatIf ? overrides : nil, trials: rows,
+        let object = ReportJSON(recording: recording, open: isOpen, what_if: isWhatIf ? overrides : nil, redecoded: isRedecode, trials: rows,
                                 replayed: trials.count, identical: isWhatIf ? nil : identical, diverged: isWhatIf ? nil : diverged,
                                 changed: isWhatIf ? changed : nil, unfinished_trial: unfinishedTrial, notes: notes,
                                 totals: isWhatIf ? ["logged": TotalsJSON(loggedTotals), "what_if": TotalsJSON(replayedTotals)] : nil)

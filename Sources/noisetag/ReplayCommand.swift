@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecoderService
 import Foundation
 import NoiseTagging
 import Replay
@@ -38,19 +39,34 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --sweep: also write the trade-off curve as SVG.", valueName: "FILE"))
     var plot: String?
 
+    @Flag(help: "Re-run the reference decoder on the recorded EEG (decoder-input.csv) in place of the logged predictions.")
+    var redecode = false
+
+    @Option(help: ArgumentHelp("With --redecode: the decoder's settings (JSON, as noisetag decoder takes them).", valueName: "FILE"))
+    var decoderSettings: String?
+
     func validate() throws {
         if let untilTrial, untilTrial < 1 { throw ValidationError("--until-trial \(untilTrial): must be 1 or more") }
         if plot != nil, sweep == nil { throw ValidationError("--plot needs --sweep") }
+        if decoderSettings != nil, !redecode { throw ValidationError("--decoder-settings needs --redecode") }
     }
 
     func run() throws {
         let overrides: [NoiseTagSettingTitles: NoiseTagSettingValue]
         let parameterSweep: ParameterSweep?
+        var decoderServerSettings = DecoderServerSettings()
         do {
             overrides = try SettingOverrides(file: withSettings, sets: sets).values
             parameterSweep = try sweep.map(ParameterSweep.init(parsing:))
         } catch {
             throw ValidationError(error.description)
+        }
+        if let decoderSettings {
+            do {
+                decoderServerSettings = try DecoderServerSettings(contentsOf: URL(fileURLWithPath: (decoderSettings as NSString).expandingTildeInPath))
+            } catch {
+                throw ValidationError("--decoder-settings: \(error)")
+            }
         }
         let folder = try resolveFolder()
         let script: RecordingScript
@@ -63,13 +79,21 @@ struct ReplayCommand: ParsableCommand {
         var replay = RecordingReplay(script: script)
         replay.overrides = overrides
         replay.untilTrial = untilTrial
+        if redecode {
+            do {
+                replay.incoming = try RedecodedPredictions(script: script, settings: decoderServerSettings).incoming
+            } catch {
+                FileHandle.standardError.write(Data("noisetag replay: \(folder.lastPathComponent)/\(error.description)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         let report = replay.run()
         if let problem = Self.nothingToReplay(script) {
             FileHandle.standardError.write(Data("noisetag replay: \(folder.lastPathComponent): \(problem)\n".utf8))
             throw ExitCode(2)
         }
         if let parameterSweep {
-            let points = parameterSweep.run(script, overrides: overrides, untilTrial: untilTrial)
+            let points = parameterSweep.run(script, overrides: overrides, untilTrial: untilTrial, incoming: replay.incoming)
             print(json ? Self.sweepJSON(parameterSweep, points, report) : Self.sweepText(parameterSweep, points, report))
             if let plot {
                 let svg = SweepPlot(sweep: parameterSweep, points: points, logged: report.loggedTotals).svg

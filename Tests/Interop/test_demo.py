@@ -63,6 +63,18 @@ def test_headless_demo_spells_the_goal_on_the_embedded_decoder(noisetag_bin, tmp
         assert result.returncode == 0 and report["diverged"] == 0, (name, result.stdout.decode()[-3000:])
         replayed += report["replayed"]
     assert replayed >= 12 + 10, replayed
+    # Re-decode: the reference decoder re-run on the EEG it recorded presses the same keys.
+    training = next(n for n in sorted(os.listdir(tmp_path / "rec")) if " training – " in n)
+    result = subprocess.run([noisetag_bin, "replay", str(tmp_path / "rec" / training), "--redecode", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    report = json.loads(result.stdout)
+    tests = [t for t in report["trials"] if t["mode"] == "Test"]
+    assert len(tests) >= 12 and report["redecoded"] is True
+    for trial in tests:
+        old, new = trial["logged"], trial["replayed"]
+        assert (new["ending"], new["pressed"]) == (old["ending"], old["pressed"]), trial
+        assert abs(new["duration"] - old["duration"]) <= 0.1, trial
 
 
 @pytest.mark.parametrize("args,message", [

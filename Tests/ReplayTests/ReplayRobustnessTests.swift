@@ -1,5 +1,6 @@
 import Foundation
 import NoiseTagging
+import DecoderService
 import Replay
 import Testing
 
@@ -116,5 +117,19 @@ import Testing
         #expect(!report.trials.isEmpty)
         #expect(report.trials.allSatisfy { $0.problem?.contains("no logged engine state") == true })
         #expect(report.exitCode == 1)
+    }
+}
+
+@Suite struct RedecodeInputTests {
+    @Test func aRecordingWithoutDecoderInputCannotBeRedecoded() throws {
+        let session = try ScriptedSession(seconds: 6)
+        let script = try RecordingScript(folder: session.folder)
+        do { _ = try RedecodedPredictions(script: script, settings: DecoderServerSettings()); Issue.record("re-decoded nothing") } catch {
+            #expect(error.file == "decoder-input.csv" && error.line == 0 && error.reason.hasPrefix("missing"))
+        }
+        try "time,id,hex\n1000.5,E,zz\n".write(to: session.folder.appendingPathComponent("decoder-input.csv"), atomically: true, encoding: .utf8)
+        do { _ = try RedecodedPredictions(script: script, settings: DecoderServerSettings()); Issue.record("read a bad row") } catch {
+            #expect(error.file == "decoder-input.csv" && error.line == 2)
+        }
     }
 }

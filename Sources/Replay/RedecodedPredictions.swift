@@ -1,0 +1,58 @@
+import DecoderService
+import Foundation
+import UtopiaProtocol
+
+/// The decoder's messages for a re-decode: the reference decoder re-run on
+/// the EEG and engine messages the recording's `decoder-input.csv` holds
+/// (see ``Redecoder``), its predictions (PREDICTEDTARGETPROB and
+/// PREDICTEDTARGETDIST) and threshold advice in place of the logged ones;
+/// every other logged message (heartbeats, mode confirmations, log lines,
+/// signal quality) stays as it was.
+///
+/// ```swift
+/// var replay = RecordingReplay(script: script)
+/// replay.incoming = try RedecodedPredictions(script: script, settings: DecoderServerSettings()).incoming
+/// ```
+public struct RedecodedPredictions: Sendable {
+    /// The messages to feed the engine, in time order.
+    public let incoming: [RecordingScript.Message]
+    /// The re-decode itself: its calibrations and log lines.
+    public let redecoding: Redecoding
+
+    /// The ids replaced by the re-decode: P, F, T.
+    static let replaced: Set<Character> = ["P", "F", "T"]
+
+    /// Re-decodes `script`'s recorded decoder input. Throws a
+    /// ``RecordingReadError`` when the recording has no `decoder-input.csv`
+    /// or a row of it cannot be read.
+    ///
+    /// ```swift
+    /// let redecoded = try RedecodedPredictions(script: script, settings: try DecoderServerSettings(contentsOf: url))
+    /// ```
+    public init(script: RecordingScript, settings: DecoderServerSettings) throws(RecordingReadError) {
+        let url = script.folder.appendingPathComponent(DecoderInputFile.name)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw RecordingReadError(file: DecoderInputFile.name, line: 0,
+                                     reason: "missing: this recording holds no decoder input to re-decode (an embedded reference decoder writes it)")
+        }
+        let records: [DecoderInputRecord]
+        do {
+            records = try DecoderInputFile.read(from: url)
+        } catch {
+            switch error {
+            case .badRow(_, let line, let reason): throw RecordingReadError(file: DecoderInputFile.name, line: line, reason: reason)
+            case .unreadable(_, let reason): throw RecordingReadError(file: DecoderInputFile.name, line: 0, reason: reason)
+            }
+        }
+        redecoding = Redecoder(settings: settings).run(records)
+        var merged = script.incoming.filter { !Self.replaced.contains($0.id) }
+        for redecoded in redecoding.messages {
+            let bytes = UtopiaCodec.encode(redecoded.message)
+            let id = Character(Unicode.Scalar(bytes[0]))
+            guard Self.replaced.contains(id) else { continue }
+            merged.append(RecordingScript.Message(time: redecoded.time, id: id, bytes: bytes, line: 0))
+        }
+        // Stable by time: at equal times the logged messages stay first.
+        incoming = merged.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+}
