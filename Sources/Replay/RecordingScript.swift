@@ -256,7 +256,7 @@ public struct RecordingScript: Sendable {
             guard cells.count > max(t, dir, h), let time = Double(cells[t]) else {
                 throw RecordingReadError(file: name, line: offset + 1, reason: "not a message row (time, …, direction, id, hex): '\(line.prefix(80))'")
             }
-            guard let bytes = Self.bytes(hex: cells[h]), bytes.count >= 4 else {
+            guard let bytes = RecordingLine.bytes(hex: cells[h]), bytes.count >= 4 else {
                 throw RecordingReadError(file: name, line: offset + 1, reason: "the hex cell is not a Utopia frame: '\(cells[h].prefix(40))'")
             }
             let message = Message(time: time, id: Character(Unicode.Scalar(bytes[0])), bytes: bytes, line: offset + 1)
@@ -270,27 +270,6 @@ public struct RecordingScript: Sendable {
     }
 
     // MARK: Helpers
-
-    static func bytes(hex: Substring) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: digits.count / 2)
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: return c - 48
-            case 97...102: return c - 87
-            case 65...70: return c - 55
-            default: return nil
-            }
-        }
-        var i = 0
-        while i < digits.count {
-            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return nil }
-            bytes[i / 2] = high << 4 | low
-            i += 2
-        }
-        return bytes
-    }
 
     static func reason(_ error: Error) -> String {
         switch error {

@@ -1,3 +1,4 @@
+import Foundation
 import UtopiaProtocol
 
 /// One trial of a replay: the logged outcome next to the replayed one and
@@ -78,7 +79,7 @@ public struct TrialComparison: Sendable {
     /// A message in a line: its name and the fields that matter.
     static func describe(_ bytes: [UInt8]) -> String {
         guard let message = try? UtopiaCodec.decode(frame: bytes).first else {
-            return bytes.map { String($0, radix: 16) }.joined()
+            return bytes.map { String(format: "%02x", $0) }.joined()
         }
         switch message {
         case .stimulusEvent(let e):

@@ -90,7 +90,7 @@ struct RecordingFilesTests {
         for line in decoder.dropFirst() {
             let cells = CSVRow.cells(of: line)
             #expect(cells.count == 5 && Double(cells[0]) != nil && Double(cells[1])! >= start)
-            let bytes = try #require(RecordingSummary.bytes(hex: Substring(cells[4])))
+            let bytes = try #require(RecordingLine.bytes(hex: Substring(cells[4])))
             let message = try #require(try UtopiaCodec.decode(frame: bytes).first)
             #expect(String(UnicodeScalar(message.messageID)) == cells[3])
             directions.insert(cells[2])

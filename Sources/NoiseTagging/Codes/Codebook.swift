@@ -1,3 +1,4 @@
+import Foundation
 /// A set of noise tags: one code per row, one stimulus state per time point.
 ///
 /// States are small integers, usually 0 (off) and 1 (on). Every code has the
@@ -33,8 +34,7 @@ public struct Codebook: Hashable, Sendable {
         func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         for value in [UInt32(length), UInt32(codes.count)] { for shift in stride(from: 0, to: 32, by: 8) { mix(UInt8(truncatingIfNeeded: value >> shift)) } }
         for code in codes { for state in code { mix(state) } }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return String(format: "%016llx", hash)
     }
 
     public init(codes: [[UInt8]]) throws(CodebookError) {

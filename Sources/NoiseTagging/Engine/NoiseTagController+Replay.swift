@@ -1,3 +1,4 @@
+import Foundation
 extension NoiseTagController {
     /// The state a trial starts from (see ``EngineSnapshot``), read just
     /// before the trial draws from the random generator.
@@ -7,8 +8,7 @@ extension NoiseTagController {
         for id in trainingOrder {
             if let index = controls.firstIndex(where: { ObjectIdentifier($0) == id }) { order.append(index) }
         }
-        let hex = String(random.state, radix: 16)
-        return EngineSnapshot(random: String(repeating: "0", count: 16 - hex.count) + hex,
+        return EngineSnapshot(random: String(format: "%016llx", random.state),
                               trialsInMode: trialsInMode, zeroTrainPressed: zeroTrainPressed, trainingOrder: order,
                               decoderIdle: decoderIdle, explicitlySet: settings.explicitlySet.map(\.rawValue).sorted(),
                               watchesDecoder: decoderLink.map(\.monitorsLiveness), connection: decoderConnection.rawValue,

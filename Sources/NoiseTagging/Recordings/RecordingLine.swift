@@ -196,6 +196,34 @@ public enum RecordingLine {
         }
     }
 
+    /// The bytes a `decoder.csv` `hex` cell holds (two hex digits a byte,
+    /// either case); nil for an odd length or a character that is not a hex digit.
+    ///
+    /// ```swift
+    /// RecordingLine.bytes(hex: "4800040086372400")?.first == 0x48
+    /// ```
+    public static func bytes(hex: Substring) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
+        for i in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = hexValue(digits[i]), let low = hexValue(digits[i + 1]) else { return nil }
+            out.append(high << 4 | low)
+        }
+        return out
+    }
+
+    /// The value of one hex digit (ASCII), nil for anything else.
+    static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 97...102: return c - 87
+        case 65...70: return c - 55
+        default: return nil
+        }
+    }
+
     /// Decodes a `states` cell back into states; nil when malformed.
     ///
     /// ```swift
@@ -206,19 +234,11 @@ public enum RecordingLine {
         guard let marker = cell.firstIndex(where: { $0 == "b" || $0 == "v" }),
               let count = Int(cell[..<marker]), count > 0 else { return nil }
         let hex = Array(cell[cell.index(after: marker)...].utf8)
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: return c - 48
-            case 97...102: return c - 87
-            case 65...70: return c - 55
-            default: return nil
-            }
-        }
         if cell[marker] == "b" {
             guard hex.count == (count + 3) / 4 else { return nil }
             var states: [UInt8] = []
             for c in hex {
-                guard let nibble = value(c) else { return nil }
+                guard let nibble = hexValue(c) else { return nil }
                 for bit in 0..<4 where states.count < count { states.append((nibble >> UInt8(3 - bit)) & 1) }
             }
             return states
@@ -226,7 +246,7 @@ public enum RecordingLine {
         guard hex.count == count * 2 else { return nil }
         var states: [UInt8] = []
         for i in stride(from: 0, to: hex.count, by: 2) {
-            guard let high = value(hex[i]), let low = value(hex[i + 1]) else { return nil }
+            guard let high = hexValue(hex[i]), let low = hexValue(hex[i + 1]) else { return nil }
             states.append(high << 4 | low)
         }
         return states

@@ -53,7 +53,7 @@ extension RecordingSummary {
             see(time: Double(cells[0]), wall: Double(cells[1]))
             if cells[2] == "in" { decoderMessagesIn += 1 } else { decoderMessagesOut += 1 }
             guard cells[2] == "in", cells[3] == "P", let time = Double(cells[0]),
-                  let bytes = Self.bytes(hex: cells[4]),
+                  let bytes = RecordingLine.bytes(hex: cells[4]),
                   case .predictedTargetProb(let p)? = try? UtopiaCodec.decode(frame: bytes).first,
                   p.objID > 0 else { return }   // the engine ignores object 0 too
             predictions.append((time, Int(p.objID)))
@@ -133,27 +133,6 @@ extension RecordingSummary {
                 if last.objectID == target { accuracy.decoderCorrect += 1 }
             }
             self.accuracy[key] = accuracy
-        }
-    }
-
-    static func bytes(hex: Substring) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = Self.nibble(digits[i]), let low = Self.nibble(digits[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
-    }
-
-    static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: return c - 48
-        case 97...102: return c - 87
-        case 65...70: return c - 55
-        default: return nil
         }
     }
 }
