@@ -57,7 +57,7 @@ public struct RecordingReplay {
             let period = 1 / Double(max(1, rebuiltRate(at: start)))
             var comparison = TrialComparison(trial: start.value.trial, mode: start.value.mode.rawValue,
                                              target: start.value.target, controls: start.value.controls.count, logged: logged)
-            if (logged.endTime ?? .infinity) > lastTick {
+            if (logged.endTime ?? .infinity) > lastTick + 1.5 * period {
                 comparison.problem = "frames.csv ends at \(TrialComparison.seconds(lastTick)), before the trial's end (lines lost to a crash or a full disk)"
             } else {
                 do {

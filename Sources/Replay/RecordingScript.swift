@@ -18,6 +18,9 @@ public struct RecordingScript: Sendable {
     public let folder: URL
     /// True when the folder name has no right part (open or crashed, Protocols/recordings.md §2).
     public let isOpen: Bool
+    /// The recording format its engine wrote (``RecordingFormat``): 1 when
+    /// `recordingStarted` has no `format` (before replay support).
+    public var format = 1
     /// `settings.json`: every setting by title when the recording started.
     public var settings: [String: NoiseTagSettingValue] = [:]
     /// Trial starts in log order.
@@ -154,6 +157,10 @@ public struct RecordingScript: Sendable {
         var source: SettingSource?
     }
 
+    private struct StartLine: Decodable {
+        var format: Int?
+    }
+
     private struct ModeLine: Decodable {
         var from: String
         var to: String
@@ -191,14 +198,21 @@ public struct RecordingScript: Sendable {
                 let change = try decode(ModeLine.self)
                 modeChanges.append(Logged(order: offset, line: number, time: head.time,
                                           value: ModeChangeRecord(from: change.from, to: change.to, explanation: change.explanation)))
+            case "recordingStarted":
+                format = (try decode(StartLine.self)).format ?? 1
             case "trialPhase", "noPress", "feedbackStarted", "feedbackEnded", "actionRan", "clickSound", "sound", "blocked",
                  "unblocked", "trialsRunning", "unitPushed", "unitPopped", "unitUpdated", "modeConfirmed", "codebookLoaded",
-                 "missedFrame", "decoderConnection", "decoderProblem", "notice", "refused", "lifecycle", "recordingStarted",
+                 "missedFrame", "decoderConnection", "decoderProblem", "notice", "refused", "lifecycle",
                  "recordingEnded", "recordingProblem", "recordingLinesDropped":
                 break
             default:
                 unknown[head.type, default: 0] += 1
             }
+        }
+        if format < RecordingFormat.current {
+            notes.append("recorded by an engine before replay support (recording format \(format)): its trials have no engine state to start from")
+        } else if format > RecordingFormat.current {
+            notes.append("recorded by a newer engine (recording format \(format); this one reads \(RecordingFormat.current)): what it does not know is skipped")
         }
         for (type, count) in unknown.sorted(by: { $0.key < $1.key }) {
             notes.append("\(name): \(count) event(s) of kind '\(type)' this engine does not know were skipped")

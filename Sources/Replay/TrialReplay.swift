@@ -187,6 +187,12 @@ public struct TrialReplay {
             if t < ticks.count, ticks[t].time < lastTime || (ticks[t].time == lastTime && !whatIf) {
                 tick = ticks[t]
                 t += 1
+            } else if t == ticks.count, synthesized == nil, !ended, let endTime = end?.time, let last = ticks.last,
+                      endTime > last.time, endTime - last.time <= 1.5 * period {
+                // A crash lost only the frame line of the tick the trial ended in: that tick ran at the trial's end time.
+                tick = RecordingScript.Tick(index: last.index + 1, deadline: endTime, time: endTime)
+                synthesized = tick
+                notes.append("trial \(number): its last frame line was lost; that tick was rebuilt from the trial's end time")
             } else if whatIf, !ended, started {
                 let previous = synthesized ?? ticks[max(0, t - 1)]
                 guard previous.time - start.time < Self.whatIfLimit else { break }

@@ -108,7 +108,7 @@ final class HeadlessRunner {
             return "refused \(call): \(reason)"
         case .decoderProblem(let problem):
             return "decoder problem: \(problem)"
-        case .recordingStarted(let folder, _):
+        case .recordingStarted(let folder, _, _):
             return "recording \(folder)"
         case .recordingProblem(let path, let reason, _):
             return "recording problem: \(reason) (\(path))"

@@ -110,7 +110,8 @@ struct ReplayCommand: ParsableCommand {
     /// Why a recording cannot be replayed at all: its trials lack the state replay needs.
     static func nothingToReplay(_ script: RecordingScript) -> String? {
         if let first = script.starts.first, first.value.state == nil {
-            return "events.jsonl:\(first.line): trial \(first.value.trial) has no logged engine state (recorded by an engine before replay support)"
+            return "events.jsonl:\(first.line): trial \(first.value.trial) has no logged engine state "
+                + "(recording format \(script.format): recorded by an engine before replay support)"
         }
         return nil
     }

@@ -54,6 +54,23 @@ import Testing
         #expect(report.isOpen && report.exitCode == 0)
     }
 
+    @Test func aLostLastFrameLineIsRebuiltFromTheTrialsEnd() throws {
+        let session = try ScriptedSession(seconds: 12)
+        let script = try RecordingScript(folder: session.folder)
+        let end = try #require(script.ends.first { $0.value.ending == .pressed(.brain) })
+        let crashed = try Self.crashedCopy(of: session.folder, at: end.time)
+        // The crash came before the frame line of the tick the trial ended in reached the disk.
+        let frames = crashed.appendingPathComponent("frames.csv")
+        var rows = try Self.lines(frames).dropLast()        // the cut-off half line
+        #expect(rows.last?.contains(String(format: "%.6f", end.time)) == true)
+        rows = rows.dropLast()
+        try (rows.joined(separator: "\n") + "\n").write(to: frames, atomically: true, encoding: .utf8)
+        let report = RecordingReplay(script: try RecordingScript(folder: crashed)).run()
+        #expect(report.trials.map(\.trial) == Array(1...end.value.trial))
+        #expect(report.diverged == 0, "\(report.text())")
+        #expect(report.notes.contains("trial \(end.value.trial): its last frame line was lost; that tick was rebuilt from the trial's end time"))
+    }
+
     @Test func untilTrialStopsThere() throws {
         let session = try ScriptedSession(seconds: 12)
         var replay = RecordingReplay(script: try RecordingScript(folder: session.folder))
@@ -131,5 +148,19 @@ import Testing
         do { _ = try RedecodedPredictions(script: script, settings: DecoderServerSettings()); Issue.record("read a bad row") } catch {
             #expect(error.file == "decoder-input.csv" && error.line == 2)
         }
+    }
+}
+
+@Suite struct RecordingFormatTests {
+    @Test func theFormatIsReadAndANewerOneIsSaid() throws {
+        let session = try ScriptedSession(seconds: 6)
+        #expect(try RecordingScript(folder: session.folder).format == RecordingFormat.current)
+        let events = session.folder.appendingPathComponent("events.jsonl")
+        let text = try String(contentsOf: events, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"format\":\(RecordingFormat.current)", with: "\"format\":9")
+            .write(to: events, atomically: true, encoding: .utf8)
+        let newer = try RecordingScript(folder: session.folder)
+        #expect(newer.format == 9 && newer.notes.contains { $0.contains("newer engine (recording format 9") })
+        #expect(RecordingReplay(script: newer).run().diverged == 0)
     }
 }

@@ -137,8 +137,13 @@ extension NoiseTagEvent.Kind {
         case .lifecycle(let change):
             try c.encode("lifecycle", forKey: "type")
             try c.encode(change, forKey: "value")
-        case .recordingStarted(let folder, let reason), .recordingEnded(let folder, let reason):
-            try c.encode(recordingEventType, forKey: "type")
+        case .recordingStarted(let folder, let reason, let format):
+            try c.encode("recordingStarted", forKey: "type")
+            try c.encode(folder, forKey: "folder")
+            try c.encode(reason, forKey: "reason")
+            try c.encode(format, forKey: "format")
+        case .recordingEnded(let folder, let reason):
+            try c.encode("recordingEnded", forKey: "type")
             try c.encode(folder, forKey: "folder")
             try c.encode(reason, forKey: "reason")
         case .recordingProblem(let path, let reason, let loggingOff):
@@ -159,10 +164,5 @@ extension NoiseTagEvent.Kind {
         case .unitPopped: return "unitPopped"
         default: return "unitUpdated"
         }
-    }
-
-    private var recordingEventType: String {
-        if case .recordingStarted = self { return "recordingStarted" }
-        return "recordingEnded"
     }
 }

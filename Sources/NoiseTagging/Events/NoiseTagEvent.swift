@@ -53,7 +53,8 @@ public struct NoiseTagEvent: Equatable, Sendable {
         case decoderConnection(state: DecoderConnectionState, alarm: Bool)
         case decoderProblem(String)
         case lifecycle(AppLifecycleChange)
-        case recordingStarted(folder: String, reason: String)
+        /// A recording began; `format` is ``RecordingFormat/current`` of the engine that wrote it.
+        case recordingStarted(folder: String, reason: String, format: Int)
         case recordingEnded(folder: String, reason: String)
         case recordingProblem(path: String, reason: String, loggingOff: Bool)
         case recordingLinesDropped(frameLines: Int, otherLines: Int)

@@ -32,6 +32,7 @@ extension Recorder {
             writer.append(Array(data) + [RecordingLine.newline], to: RecordingFile.trials.rawValue)
         }
         writer.flushSoon()
+        flushAfterNextFrame = true
     }
 
     /// A frame: `frames.csv`, and the once-a-second checks.
@@ -40,6 +41,10 @@ extension Recorder {
         if writing {
             writer.append(.frame(frame, wallTime: wallClock.now.timeIntervalSince1970),
                           to: RecordingFile.frames.rawValue, isFrame: true)
+            if flushAfterNextFrame {
+                flushAfterNextFrame = false
+                writer.flushSoon()
+            }
         }
         pollWriter()
         if frame.time - lastCheck >= 1 {

@@ -44,6 +44,9 @@ public final class Recorder {
     var lastCheck = -Double.infinity
     var lastDay: Date?
     var reportedDrops = (frames: 0, others: 0)
+    /// True from a trial's end until the next frame line: that line is handed over at once too,
+    /// so a crash keeps every frame of the trial (replay needs the tick it ended in).
+    var flushAfterNextFrame = false
     /// Encodes `events.jsonl` and `trials.jsonl` lines: sorted keys, slashes as they are.
     let lineEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -161,7 +164,7 @@ public final class Recorder {
         if let data = try? encoder.encode(controller.settings.snapshot()) {
             writer.append(Array(data) + [0x0A], to: RecordingFile.settings.rawValue)
         }
-        controller.emit(.recordingStarted(folder: name.folderName, reason: name.startReason))
+        controller.emit(.recordingStarted(folder: name.folderName, reason: name.startReason, format: RecordingFormat.current))
     }
 
     /// An open name for `reason` now, made unique with " (2)", " (3)"… when
