@@ -35,7 +35,7 @@ public final class DemoSession {
     public let decoder: DecoderServer?
     /// The endpoint the engine talks to.
     public let endpoint: String
-    private let link: ZeroMQDecoderLink
+    private let link: any BridgeLink
     private let context: ZeroMQContext?
 
     /// Why a session could not start: names the part and the reason.
@@ -72,6 +72,9 @@ public final class DemoSession {
                 do { endpoint = try DecoderEndpoint.resolve(options.embeddedEndpoint ?? settings.textFor(.decoderEndpoint)) } catch {
                     throw Failure(description: "\(error)")
                 }
+                guard !endpoint.hasPrefix("utopia://") else {
+                    throw Failure(description: "the embedded decoder binds a ZeroMQ endpoint; decoderEndpoint \(endpoint) names a Utopia hub (use --decoder for an external one)")
+                }
             }
             do {
                 server = try DecoderServer(endpoint: endpoint, settings: decoderSettings, context: context ?? .shared,
@@ -81,10 +84,10 @@ public final class DemoSession {
             }
         }
         do {
-            link = try ZeroMQDecoderLink(endpoint: endpoint, context: context)
+            link = try BridgeLinks.connect(endpoint: endpoint, settings: nil, context: context)
         } catch {
             server?.stop()
-            throw Failure(description: "cannot connect to the decoder at \(endpoint): \(error)")
+            throw Failure(description: "\(error)")
         }
         decoder = server
         self.context = context

@@ -19,6 +19,16 @@ public enum DecoderEndpoint {
         public let reason: String
         /// "decoder endpoint SUBJECT: REASON".
         public var description: String { "decoder endpoint \(subject): \(reason)" }
+
+        /// Creates the problem.
+        ///
+        /// ```swift
+        /// throw DecoderEndpoint.Problem(subject: "utopia://hub", reason: "cannot reach it")
+        /// ```
+        public init(subject: String, reason: String) {
+            self.subject = subject
+            self.reason = reason
+        }
     }
 
     /// The per-user runtime folder: `$XDG_RUNTIME_DIR/noisetag`, or
@@ -46,7 +56,8 @@ public enum DecoderEndpoint {
     }
 
     /// Checks an endpoint text: empty gives the default; `ipc://`, `tcp://`
-    /// and `inproc://` are accepted; for `ipc://` the folder must exist.
+    /// and `inproc://` (ZeroMQ) and `utopia://HOST:PORT` (a Utopia hub over
+    /// TCP) are accepted; for `ipc://` the folder must exist.
     ///
     /// ```swift
     /// let endpoint = try DecoderEndpoint.resolve(settings.textFor(.decoderEndpoint))
@@ -80,8 +91,48 @@ public enum DecoderEndpoint {
             return trimmed
         }
         if trimmed.hasPrefix("inproc://") { return trimmed }
-        throw Problem(subject: trimmed, reason: "unknown transport; use ipc://PATH, tcp://HOST:PORT or inproc://NAME")
+        if trimmed.hasPrefix("utopia://") {
+            _ = try utopiaAddress(trimmed)
+            return trimmed
+        }
+        throw Problem(subject: trimmed, reason: "unknown transport; use ipc://PATH, tcp://HOST:PORT, inproc://NAME or utopia://HOST:PORT")
     }
+
+    /// The port of a Utopia hub when a `utopia://` endpoint names none.
+    public static let utopiaDefaultPort: UInt16 = 8400
+
+    /// Reads `utopia://HOST:PORT` (the port defaults to 8400, the hub's; an IPv6 host in brackets).
+    ///
+    /// ```swift
+    /// let (host, port) = try DecoderEndpoint.utopiaAddress("utopia://[::1]:8400")
+    /// ```
+    public static func utopiaAddress(_ endpoint: String) throws(Problem) -> (host: String, port: UInt16) {
+        let text = endpoint.trimmingCharacters(in: .whitespaces)
+        guard text.hasPrefix("utopia://") else {
+            throw Problem(subject: text, reason: "a Utopia hub endpoint starts with utopia://")
+        }
+        var rest = Substring(text.dropFirst("utopia://".count))
+        var host: Substring
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else {
+                throw Problem(subject: text, reason: "an IPv6 host needs its closing ]")
+            }
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            rest = rest[rest.index(after: close)...]
+        } else {
+            host = rest.prefix { $0 != ":" }
+            rest = rest.dropFirst(host.count)
+        }
+        guard !host.isEmpty, !host.contains("/") else {
+            throw Problem(subject: text, reason: "expected utopia://HOST:PORT")
+        }
+        if rest.isEmpty { return (String(host), utopiaDefaultPort) }
+        guard rest.hasPrefix(":"), let port = UInt16(rest.dropFirst()), port > 0 else {
+            throw Problem(subject: text, reason: "the port must be a number in 1...65535")
+        }
+        return (String(host), port)
+    }
+
 
     /// True when something accepts connections on an `ipc://` endpoint's
     /// socket file: a live decoder. libzmq replaces the file of an `ipc://`

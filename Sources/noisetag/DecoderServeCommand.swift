@@ -71,6 +71,9 @@ struct DecoderServeCommand: ParsableCommand {
         guard lineFrequency > 0, lineFrequency < 1000 else { throw ValidationError("--line-frequency must be positive") }
         if let endpoint, !endpoint.isEmpty, !endpoint.hasPrefix("ipc://") {
             do { _ = try DecoderEndpoint.resolve(endpoint) } catch { throw ValidationError("--endpoint: \(error)") }
+            if endpoint.trimmingCharacters(in: .whitespaces).hasPrefix("utopia://") {
+                throw ValidationError("--endpoint: the decoder binds a ZeroMQ endpoint (ipc://, tcp://); a utopia:// address is for engines and clients to connect to")
+            }
         }
     }
 

@@ -42,7 +42,7 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Run without a terminal display.")
     var headless = false
 
-    @Option(help: "ZeroMQ endpoint of an external decoder (default: the reference decoder inside this process).")
+    @Option(help: "Endpoint of an external decoder: ZeroMQ (ipc://, tcp://) or a Utopia hub (utopia://HOST:PORT) (default: the reference decoder inside this process).")
     var decoder: String?
 
     @Option(help: "With the embedded decoder: simulated (a simulated amplifier and user) or none (an acquisition client streams EEG).")
@@ -124,9 +124,9 @@ struct DemoCommand: ParsableCommand {
         do { endpoint = try DecoderEndpoint.resolve(decoder ?? engineSettings.textFor(.decoderEndpoint)) } catch {
             throw CommandFailure("\(error)")
         }
-        let link: ZeroMQDecoderLink
-        do { link = try ZeroMQDecoderLink(endpoint: endpoint, settings: engineSettings) } catch {
-            throw CommandFailure("cannot connect to the decoder at \(endpoint): \(error)")
+        let link: any BridgeLink
+        do { link = try BridgeLinks.connect(endpoint: endpoint, settings: engineSettings) } catch {
+            throw CommandFailure("\(error)")
         }
         defer { link.close() }
         let runner = HeadlessRunner(settings: engineSettings, link: link, mode: (mode ?? .test).engineMode,

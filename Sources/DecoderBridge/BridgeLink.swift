@@ -1,0 +1,62 @@
+import NoiseTagging
+import ZeroMQTransport
+
+/// A decoder link with a transport under it — ZeroMQ (``ZeroMQDecoderLink``)
+/// or a Utopia hub's TCP stream (``UtopiaTCPDecoderLink``) — that the app
+/// closes when it ends and whose counters it can read.
+///
+/// ```swift
+/// let link: any BridgeLink = try BridgeLinks.connect(endpoint: "utopia://127.0.0.1:8400", settings: settings)
+/// defer { link.close() }
+/// ```
+public protocol BridgeLink: DecoderLink {
+    /// Stops the link's I/O thread, writing what is queued first (briefly).
+    func close()
+    /// A snapshot of the link's counters.
+    var statistics: DecoderLinkStatistics { get }
+}
+
+extension ZeroMQDecoderLink: BridgeLink {}
+extension UtopiaTCPDecoderLink: BridgeLink {}
+
+/// Opens the right link for an endpoint: `utopia://` reaches a Utopia hub
+/// over TCP, anything else is ZeroMQ (`ipc://`, `tcp://`, `inproc://`), so
+/// an app switches transports by changing the `decoderEndpoint` string.
+///
+/// ```swift
+/// NoiseTagging.decoderLink = try BridgeLinks.connect(endpoint: NoiseTagging.settings.textFor(.decoderEndpoint),
+///                                                    settings: NoiseTagging.settings)
+/// ```
+public enum BridgeLinks {
+    /// The failure to open a link: the endpoint and why.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// Resolves `endpoint` (empty: the default `ipc://` socket) and connects.
+    /// `settings` gives the reconnection timings (nil: each link's defaults);
+    /// `context` the ZeroMQ context for `inproc://` (nil: the link's own).
+    ///
+    /// ```swift
+    /// let link = try BridgeLinks.connect(endpoint: "ipc:///run/user/1000/noisetag/decoder.sock", settings: settings)
+    /// ```
+    public static func connect(endpoint: String, settings: NoiseTagSettings?,
+                               context: ZeroMQContext? = nil) throws(Failure) -> any BridgeLink {
+        let resolved: String
+        do { resolved = try DecoderEndpoint.resolve(endpoint) } catch { throw Failure(description: "\(error)") }
+        if resolved.hasPrefix("utopia://") {
+            do {
+                if let settings { return try UtopiaTCPDecoderLink(endpoint: resolved, settings: settings) }
+                return try UtopiaTCPDecoderLink(endpoint: resolved)
+            } catch {
+                throw Failure(description: "cannot open a link to the Utopia hub at \(resolved): \(error)")
+            }
+        }
+        do {
+            if let settings, context == nil { return try ZeroMQDecoderLink(endpoint: resolved, settings: settings) }
+            return try ZeroMQDecoderLink(endpoint: resolved, context: context)
+        } catch {
+            throw Failure(description: "cannot connect to the decoder at \(resolved): \(error)")
+        }
+    }
+}

@@ -1,0 +1,311 @@
+import DequeModule
+import Foundation
+import NoiseTagging
+import Synchronization
+import UtopiaProtocol
+import ZeroMQTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The engine's link to a MindAffect Utopia hub (or to the reference
+/// decoder's Utopia port) over TCP: `utopia://HOST:PORT`, the hub's own
+/// stream of Utopia messages, back to back. It behaves like
+/// ``ZeroMQDecoderLink`` — the engine watches heartbeats, SUBSCRIBEs and
+/// reconnects through it the same way — so an app switches transports by
+/// changing one string.
+///
+/// One I/O thread owns the socket. Outgoing messages queue (bounded) and
+/// go out whole, in order; while no connection is up they are dropped and
+/// counted as unsent (the engine sends SUBSCRIBE and its mode again when
+/// the decoder answers). Incoming bytes are cut into messages by a
+/// ``UtopiaStreamFramer``: a message whose payload does not decode is
+/// dropped and reported; a header that cannot be trusted (unknown id, a
+/// length beyond the maximum) drops the connection, because nothing after
+/// it can be framed. A dropped or refused connection is tried again after
+/// `reconnectInterval`. Problems reach the engine through
+/// ``receiveProblems()``.
+///
+/// ```swift
+/// let link = try UtopiaTCPDecoderLink(endpoint: "utopia://127.0.0.1:8400")
+/// NoiseTagging.decoderLink = link
+/// ```
+// @unchecked: the socket and framer belong to the I/O thread alone; all shared state is in `state`.
+public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
+    /// The endpoint, `utopia://HOST:PORT`.
+    public let endpoint: String
+    /// The host and port connected to.
+    public let host: String
+    public let port: UInt16
+    /// Seconds between attempts to reach the hub.
+    public let reconnectInterval: Double
+    /// Seconds one attempt may take.
+    public let connectTimeout: Double
+    /// The largest payload accepted from the hub, bytes.
+    public let maximumPayloadLength: Int
+    private let wake: EventFD
+
+    private struct State {
+        var outbound: Deque<[UInt8]> = []
+        var inbox: DecoderInbox
+        var problems: [String] = []
+        var counters = DecoderLinkStatistics()
+        var connected = false
+        var reconnectRequested = false
+        var running = false
+        var stopping = false
+        var ioWaiting = false
+    }
+    private let state: Mutex<State>
+    private let finished = DispatchSemaphore(value: 0)
+    /// Outgoing messages queued at most.
+    public let outboundCapacity: Int
+
+    /// Reads `utopia://HOST:PORT` (see ``DecoderEndpoint/utopiaAddress(_:)``).
+    ///
+    /// ```swift
+    /// let (host, port) = try UtopiaTCPDecoderLink.parse("utopia://[::1]:8400")
+    /// ```
+    public static func parse(_ endpoint: String) throws(DecoderEndpoint.Problem) -> (host: String, port: UInt16) {
+        try DecoderEndpoint.utopiaAddress(endpoint)
+    }
+
+    /// Starts the I/O thread, which connects to the hub (and keeps trying).
+    /// Throws only for a malformed endpoint or when the thread's wake-up
+    /// descriptor cannot be made: a hub that is not there yet is not an error.
+    ///
+    /// ```swift
+    /// let link = try UtopiaTCPDecoderLink(endpoint: "utopia://hub.local:8400", reconnectInterval: 1)
+    /// ```
+    public init(endpoint: String, reconnectInterval: Double = 1, connectTimeout: Double = 1,
+                outboundCapacity: Int = 10_000, inboxCapacity: Int = 10_000,
+                maximumPayloadLength: Int = UtopiaCodec.maximumPayloadLength) throws(DecoderEndpoint.Problem) {
+        let (host, port) = try Self.parse(endpoint)
+        self.endpoint = endpoint
+        self.host = host
+        self.port = port
+        self.reconnectInterval = max(0.01, reconnectInterval)
+        self.connectTimeout = max(0.01, connectTimeout)
+        self.outboundCapacity = max(1, outboundCapacity)
+        self.maximumPayloadLength = maximumPayloadLength
+        do { wake = try EventFD() } catch {
+            throw DecoderEndpoint.Problem(subject: endpoint, reason: "cannot make the I/O thread's wake-up descriptor: \(error)")
+        }
+        state = Mutex(State(inbox: DecoderInbox(capacity: inboxCapacity)))
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "noisetag-utopia-io"
+        state.withLock { $0.running = true }
+        thread.start()
+    }
+
+    /// Makes the link from the `decoderEndpoint` setting's reconnection settings.
+    ///
+    /// ```swift
+    /// let link = try UtopiaTCPDecoderLink(endpoint: "utopia://127.0.0.1:8400", settings: NoiseTagging.settings)
+    /// ```
+    public convenience init(endpoint: String, settings: NoiseTagSettings) throws(DecoderEndpoint.Problem) {
+        try self.init(endpoint: endpoint, reconnectInterval: settings.doubleFor(.timeInBetweenAttemptsToConnect),
+                      connectTimeout: min(settings.doubleFor(.timeoutConnecting), 2))
+    }
+
+    deinit { close() }
+
+    /// Stops the I/O thread, writing what is queued for a connected hub first; later calls do nothing.
+    ///
+    /// ```swift
+    /// link.close()
+    /// ```
+    public func close() {
+        let wasRunning = state.withLock { state in
+            defer { state.stopping = true }
+            return state.running && !state.stopping
+        }
+        guard wasRunning else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    /// The engine watches the hub's heartbeats, as with ZeroMQ.
+    public var monitorsLiveness: Bool { true }
+
+    /// True while a TCP connection to the hub is up.
+    public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Encodes `message` and queues it for the I/O thread; returns the bytes it will write.
+    @discardableResult
+    public func send(_ message: UtopiaMessage) -> [UInt8]? {
+        let bytes = UtopiaCodec.encode(message)
+        let ioWaiting = state.withLock { state in
+            if state.outbound.count >= outboundCapacity {
+                state.outbound.removeFirst()
+                state.counters.unsent += 1
+            }
+            state.outbound.append(bytes)
+            defer { state.ioWaiting = false }
+            return state.ioWaiting
+        }
+        if ioWaiting { wake.signal() }
+        return bytes
+    }
+
+    /// Drains the messages received since the last call, each with its bytes.
+    public func receive() -> [WireMessage] { state.withLock { $0.inbox.drain() } }
+
+    /// Drains what went wrong since the last call (connections lost or refused, rejected messages).
+    public func receiveProblems() -> [String] {
+        state.withLock { state in
+            defer { state.problems.removeAll() }
+            return state.problems
+        }
+    }
+
+    /// Drops the connection (if any) and connects again at once.
+    public func reconnect() {
+        state.withLock { $0.reconnectRequested = true }
+        wake.signal()
+    }
+
+    /// A snapshot of the counters.
+    public var statistics: DecoderLinkStatistics {
+        state.withLock { state in
+            var snapshot = state.counters
+            snapshot.queued = state.outbound.count
+            snapshot.droppedPredictions = state.inbox.droppedPredictions
+            snapshot.droppedOther = state.inbox.droppedOther
+            return snapshot
+        }
+    }
+
+    // MARK: I/O thread
+
+    private func report(_ problem: String) {
+        state.withLock { state in
+            if state.problems.count < 256 { state.problems.append(problem) }
+        }
+    }
+
+    private func run() {
+        var socket: TCPSocket?
+        var framer = UtopiaStreamFramer(maximumPayloadLength: maximumPayloadLength)
+        var pending: [UInt8] = []
+        var nextAttempt = 0.0
+        var failures = 0
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let clock = MonotonicClock.shared
+
+        func drop(_ reason: String) {
+            socket?.close()
+            socket = nil
+            pending.removeAll()
+            state.withLock { $0.connected = false }
+            nextAttempt = clock.now + reconnectInterval
+            report("Utopia hub \(host):\(port): \(reason); connecting again in \(reconnectInterval) s")
+        }
+
+        while true {
+            let (stop, requested) = state.withLock { state in
+                defer { state.reconnectRequested = false }
+                return (state.stopping, state.reconnectRequested)
+            }
+            if stop { break }
+            if requested {
+                if socket != nil { drop("the engine asked to reconnect") }
+                nextAttempt = 0
+            }
+            if socket == nil, clock.now >= nextAttempt {
+                do {
+                    socket = try TCPSocket.connect(host: host, port: port, timeout: connectTimeout)
+                    framer = UtopiaStreamFramer(maximumPayloadLength: maximumPayloadLength)
+                    failures = 0
+                    state.withLock { $0.connected = true }
+                } catch {
+                    failures += 1
+                    nextAttempt = clock.now + reconnectInterval
+                    // The first failure and then every tenth, so a missing hub does not flood the engine.
+                    if failures == 1 || failures % 10 == 0 {
+                        report("cannot reach the Utopia hub (\(error)); attempt \(failures), trying every \(reconnectInterval) s")
+                    }
+                }
+            }
+            // Outgoing: written when connected, dropped (and counted) otherwise.
+            let outgoing = state.withLock { state in
+                defer { state.outbound.removeAll(keepingCapacity: true) }
+                return state.outbound
+            }
+            if !outgoing.isEmpty {
+                let connected = socket != nil
+                for frame in outgoing where connected { pending.append(contentsOf: frame) }
+                state.withLock { state in
+                    if connected { state.counters.sent += outgoing.count } else { state.counters.unsent += outgoing.count }
+                }
+            }
+            var items = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+            if let socket {
+                items.append(pollfd(fd: socket.descriptor, events: Int16(POLLIN) | (pending.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
+            }
+            let idle = state.withLock { state in
+                state.ioWaiting = state.outbound.isEmpty
+                return state.ioWaiting
+            }
+            let untilAttempt = socket == nil ? max(0, nextAttempt - clock.now) : 0.2
+            let timeout = idle && pending.isEmpty ? Int32(min(200, max(1, untilAttempt * 1000))) : 0
+            _ = poll(&items, nfds_t(items.count), pending.isEmpty ? timeout : Int32(min(200, max(1, untilAttempt * 1000))))
+            state.withLock { $0.ioWaiting = false }
+            if items[0].revents & Int16(POLLIN) != 0 { wake.drain() }
+            guard let connection = socket, items.count > 1 else { continue }
+            let events = items[1].revents
+            do {
+                if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                    reading: while let count = try connection.receive(into: &chunk) {
+                        if count == 0 { drop("the hub closed the connection"); break reading }
+                        framer.append(chunk[..<count])
+                        var received: [WireMessage] = []
+                        while let item = framer.next() {
+                            switch item {
+                            case .message(let message, let bytes):
+                                received.append(WireMessage(message: message, bytes: bytes))
+                            case .rejected(let bytes, let error):
+                                state.withLock { $0.counters.malformed += 1 }
+                                report("malformed \(bytes.count)-byte message from the hub dropped: \(error)")
+                            case .lost(let reason):
+                                state.withLock { $0.counters.malformed += 1 }
+                                deliver(received)
+                                drop("the stream cannot be framed: \(reason)")
+                                break reading
+                            }
+                        }
+                        deliver(received)
+                        if count < chunk.count { break }
+                    }
+                }
+                if let connection = socket, !pending.isEmpty {
+                    let written = try connection.send(pending[...])
+                    pending.removeFirst(written)
+                }
+            } catch {
+                drop("\(error)")
+            }
+        }
+        // What is queued for a connected hub goes out before the link closes (briefly).
+        if let socket {
+            let outgoing = state.withLock { $0.outbound }
+            for frame in outgoing { pending.append(contentsOf: frame) }
+            let deadline = clock.now + 0.25
+            while !pending.isEmpty, clock.now < deadline, let written = try? socket.send(pending[...]) {
+                pending.removeFirst(written)
+                if written == 0 { usleep(1000) }
+            }
+            socket.close()
+        }
+        state.withLock { $0.running = false }
+        finished.signal()
+    }
+
+    private func deliver(_ messages: [WireMessage]) {
+        guard !messages.isEmpty else { return }
+        state.withLock { state in
+            state.counters.received += messages.count
+            for message in messages { state.inbox.append(message) }
+        }
+    }
+}
