@@ -11,11 +11,14 @@ SWIFT ?= swift
 
 .PHONY: demo test build release system-deps python-deps bench clean
 
-# Debian packages, installed only when one is missing.
+# Debian packages, installed only when one is missing; Java (MindAffect's hub, in the
+# interop tests) and iproute2 (its loopback-only network namespace) only when their commands are.
 system-deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
+	command -v java >/dev/null || missing="$$missing default-jre-headless"; \
+	command -v ip >/dev/null || missing="$$missing iproute2"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$missing; \
