@@ -81,7 +81,8 @@ public final class DemoSession {
             }
         }
         do {
-            link = try ZeroMQDecoderLink(endpoint: endpoint, context: context)
+            link = try ZeroMQDecoderLink(endpoint: endpoint, context: context,
+                                         curve: options.externalDecoder == nil ? nil : options.externalDecoderCurve)
         } catch {
             server?.stop()
             throw Failure(description: "cannot connect to the decoder at \(endpoint): \(error)")

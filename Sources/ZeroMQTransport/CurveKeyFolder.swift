@@ -95,7 +95,7 @@ public struct CurveKeyFolder: Sendable, Equatable {
                              reason: "mode \(Self.octal(mode)) lets other users read the secret key; run chmod 600 \(secretFile.path)")
         }
         guard info.st_uid == getuid() else { throw CurveError(subject: secretFile.path, reason: "belongs to another user") }
-        let secrets = try Self.keys(in: read(secretFile), file: secretFile)
+        let secrets = try Self.keys(in: Self.read(secretFile), file: secretFile)
         guard secrets.count == 1 else {
             throw CurveError(subject: secretFile.path, reason: secrets.isEmpty ? "no key in the file"
                              : "\(secrets.count) keys in the file, a secret key file holds one")
@@ -103,7 +103,7 @@ public struct CurveKeyFolder: Sendable, Equatable {
         let pair = try CurveKeyPair(secretKey: secrets[0])
         let publicFile = publicKeyFile(named: name)
         if exists(publicFile) {
-            let stored = try Self.keys(in: read(publicFile), file: publicFile)
+            let stored = try Self.keys(in: Self.read(publicFile), file: publicFile)
             guard stored == [pair.publicKey] else {
                 throw CurveError(subject: publicFile.path,
                                  reason: "does not hold the public key of \(secretFile.lastPathComponent) (\(pair.publicKey.z85)); delete it to have it written again")
@@ -142,7 +142,7 @@ public struct CurveKeyFolder: Sendable, Equatable {
             throw CurveError(subject: file.path,
                              reason: "mode \(Self.octal(mode)) lets other users add keys; run chmod 600 \(file.path)")
         }
-        return try Self.keys(in: read(file), file: file)
+        return try Self.keys(in: Self.read(file), file: file)
     }
 
     /// The keys in a key file's text: each line's first word, which must be
@@ -184,7 +184,7 @@ public struct CurveKeyFolder: Sendable, Equatable {
         return info
     }
 
-    private func read(_ file: URL) throws(CurveError) -> String {
+    static func read(_ file: URL) throws(CurveError) -> String {
         do { return String(decoding: try Data(contentsOf: file), as: UTF8.self) } catch {
             throw CurveError(subject: file.path, reason: "cannot be read: \(error.localizedDescription)")
         }
@@ -216,5 +216,22 @@ public struct CurveKeyFolder: Sendable, Equatable {
             throw CurveError(subject: file.path, reason: "cannot be written: \(error.localizedDescription)")
         }
         return true
+    }
+}
+
+extension CurveKey {
+    /// The one key in a key file, such as a copied `decoder.pub`: the first
+    /// word of its only key line (comments and blank lines skipped). Throws,
+    /// naming the file, when it cannot be read or holds no key or several.
+    ///
+    /// ```swift
+    /// let decoderKey = try CurveKey(contentsOf: URL(fileURLWithPath: "decoder.pub"))
+    /// ```
+    public init(contentsOf file: URL) throws(CurveError) {
+        let keys = try CurveKeyFolder.keys(in: CurveKeyFolder.read(file), file: file)
+        guard keys.count == 1 else {
+            throw CurveError(subject: file.path, reason: keys.isEmpty ? "no key in the file" : "\(keys.count) keys in the file, expected one")
+        }
+        self = keys[0]
     }
 }

@@ -154,4 +154,17 @@ struct CurveKeyFolderTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: folder.authorizedKeysFile.path)
         #expect(curveError { _ = try folder.authorizedKeys() }?.reason.hasPrefix("mode 0666 lets other users add keys") == true)
     }
+
+    @Test("a copied .pub file gives its one key; a file with none or two is refused, naming it")
+    func keyFromFile() throws {
+        let folder = try temporaryFolder()
+        defer { remove(folder) }
+        let (pair, _) = try folder.loadOrCreateKeyPair(named: "decoder")
+        #expect(try CurveKey(contentsOf: folder.publicKeyFile(named: "decoder")) == pair.publicKey)
+        let two = folder.url.appendingPathComponent("two.pub")
+        try "\(pair.publicKey.z85)\n\(pair.publicKey.z85)\n".write(to: two, atomically: false, encoding: .utf8)
+        #expect(curveError { _ = try CurveKey(contentsOf: two) }?.description == "\(two.path): 2 keys in the file, expected one")
+        let missing = folder.url.appendingPathComponent("missing.pub")
+        #expect(curveError { _ = try CurveKey(contentsOf: missing) }?.subject == missing.path)
+    }
 }
