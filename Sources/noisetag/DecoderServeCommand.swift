@@ -103,6 +103,9 @@ struct DecoderServeCommand: ParsableCommand {
         }
         let output = FileHandle.standardOutput
         let curveKeys = curve ? try loadCurveKeys(output: output) : nil
+        // Before "decoder listening" is printed: a SIGTERM sent as soon as it appears stops the decoder cleanly.
+        signal(SIGINT) { _ in decoderStopRequested = 1 }
+        signal(SIGTERM) { _ in decoderStopRequested = 1 }
         let server: DecoderServer
         do {
             server = try DecoderServer(endpoint: resolved, settings: settings, curve: curveKeys) { line in
@@ -115,8 +118,6 @@ struct DecoderServeCommand: ParsableCommand {
         if curveKeys == nil, let warning = DecoderEndpoint.plainNetworkWarning(for: resolved) {
             FileHandle.standardError.write(Data("noisetag decoder: warning: \(warning)\n".utf8))
         }
-        signal(SIGINT) { _ in decoderStopRequested = 1 }
-        signal(SIGTERM) { _ in decoderStopRequested = 1 }
         while decoderStopRequested == 0 { usleep(50_000) }
         server.stop()
         let stats = server.statistics
