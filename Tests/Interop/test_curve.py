@@ -2,7 +2,9 @@
 with pyzmq: a DEALER whose public key is in $NOISETAG_HOME/keys/authorized_keys
 gets the decoder's HEARTBEAT; one with an unlisted key or without CURVE gets
 nothing. Key files are private and reused; a bad one is one line and exit 1;
-a plain tcp:// bind other machines can reach warns on stderr.
+a plain tcp:// bind other machines can reach warns on stderr. `noisetag demo
+--decoder-key` connects with an engine key pyzmq made when it is listed, and
+fails in one line naming its key when it is not.
 
 Every wait is bounded; every process is ended at teardown."""
 import os
@@ -230,3 +232,44 @@ def test_a_plain_tcp_bind_for_other_machines_warns_on_stderr(start, tmp_path):
     local.wait_line(r"^decoder listening on ", 20)
     assert local.stop() == 0
     assert local.stderr() == ""
+
+
+def engine_home(tmp_path, name, keypair):
+    """A NOISETAG_HOME for the engine holding `keypair` as keys/engine.key (mode 0600), as pyzmq made it."""
+    home = tmp_path / name
+    keys = home / "keys"
+    keys.mkdir(parents=True, mode=0o700)
+    secret = keys / "engine.key"
+    fd = os.open(str(secret), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write("# made by pyzmq\n%s\n" % keypair[1].decode())
+    return home
+
+
+def test_the_demo_engine_connects_with_decoder_key_only_when_listed(noisetag_bin, start, tmp_path):
+    listed = zmq.curve_keypair()
+    unlisted = zmq.curve_keypair()
+    endpoint = "tcp://127.0.0.1:%d" % free_tcp_port()
+    decoder = start(private_home(tmp_path, [listed[0]]), "--curve", "--endpoint", endpoint)
+    decoder.wait_line(r"^decoder listening on ", 20)
+    server_key = decoder.wait_line(r"^decoder public key: (\S{40})$", 5).group(1)
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"maxTestTrialDuration": 1.0, "timeInBetweenTrials": 0.2}')
+
+    def demo(home):
+        return subprocess.run([noisetag_bin, "demo", "--headless", "--decoder", endpoint, "--decoder-key", server_key,
+                               "--trials", "1", "--controls", "2", "--settings", str(settings), "--connect-timeout", "3",
+                               "--max-seconds", "30", "--recordings", str(tmp_path / "recordings")],
+                              env=dict(os.environ, NOISETAG_HOME=str(home)), stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=60)
+
+    accepted = demo(engine_home(tmp_path, "engine-listed", listed))
+    assert accepted.returncode == 0, accepted.stderr
+    assert "engine public key %s" % listed[0].decode() in accepted.stdout
+    assert "decoder connected" in accepted.stdout
+
+    refused = demo(engine_home(tmp_path, "engine-unlisted", unlisted))
+    assert refused.returncode == 1, refused
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no decoder answered" in lines[0] and unlisted[0].decode() in lines[0], refused.stderr
+    decoder.wait_line(r"CURVE refused client key %s" % re.escape(unlisted[0].decode()), 5)
