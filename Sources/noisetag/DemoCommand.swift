@@ -234,7 +234,7 @@ extension DemoCommand {
             let folder = CurveKeyFolder.standard()
             let (pair, created) = try folder.loadOrCreateKeyPair(named: "engine")
             if !eventsJson {
-                FileHandle.standardOutput.write(Data(("engine public key \(pair.publicKey.z85) (\(created ? "new, " : "")in "
+                FileHandle.standardOutput.write(Data(("engine public key: \(pair.publicKey.z85) (\(created ? "new, " : "")in "
                     + "\(folder.publicKeyFile(named: "engine").path)); the decoder's authorized_keys must list it\n").utf8))
             }
             return CurveClientKeys(keyPair: pair, serverKey: serverKey)

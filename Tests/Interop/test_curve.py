@@ -265,7 +265,7 @@ def test_the_demo_engine_connects_with_decoder_key_only_when_listed(noisetag_bin
 
     accepted = demo(engine_home(tmp_path, "engine-listed", listed))
     assert accepted.returncode == 0, accepted.stderr
-    assert "engine public key %s" % listed[0].decode() in accepted.stdout
+    assert "engine public key: %s" % listed[0].decode() in accepted.stdout
     assert "decoder connected" in accepted.stdout
 
     refused = demo(engine_home(tmp_path, "engine-unlisted", unlisted))
