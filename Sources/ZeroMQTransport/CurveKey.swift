@@ -11,11 +11,23 @@ import Foundation
 /// ```
 public struct CurveKey: Hashable, Sendable, CustomStringConvertible {
     /// The 32 key bytes.
+    ///
+    /// ```swift
+    /// try socket.setOption(ZMQ_CURVE_SERVERKEY, bytes: serverKey.bytes)
+    /// ```
     public let bytes: [UInt8]
 
     /// Length of a key, bytes.
+    ///
+    /// ```swift
+    /// let key = CurveKey(bytes: [UInt8](repeating: 7, count: CurveKey.byteCount))
+    /// ```
     public static let byteCount = 32
     /// Length of a key's Z85 text, characters.
+    ///
+    /// ```swift
+    /// let looksLikeAKey = argument.count == CurveKey.z85Count
+    /// ```
     public static let z85Count = 40
 
     /// The 85 characters of Z85, in value order.

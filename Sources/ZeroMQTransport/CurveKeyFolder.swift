@@ -25,6 +25,10 @@ import Glibc
 /// ```
 public struct CurveKeyFolder: Sendable, Equatable {
     /// The folder.
+    ///
+    /// ```swift
+    /// print("keys in \(CurveKeyFolder.standard().url.path)")
+    /// ```
     public let url: URL
 
     /// Key files in `url` (created on first use).
@@ -174,11 +178,12 @@ public struct CurveKeyFolder: Sendable, Equatable {
 
     private func exists(_ file: URL) -> Bool {
         var info = stat()
-        return lstat(file.path, &info) == 0
+        return lstat(file.path, &info) == 0             // C boundary: lstat fills the struct
     }
 
     private func status(of file: URL) throws(CurveError) -> stat {
         var info = stat()
+        // C boundary: stat fills the struct.
         guard stat(file.path, &info) == 0 else { throw CurveError(subject: file.path, reason: String(cString: strerror(errno))) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw CurveError(subject: file.path, reason: "is not a regular file") }
         return info

@@ -12,8 +12,16 @@ import CZeroMQ
 /// ```
 public struct CurveKeyPair: Equatable, Sendable {
     /// The public key: safe to share.
+    ///
+    /// ```swift
+    /// print("decoder public key: \(pair.publicKey.z85)")
+    /// ```
     public let publicKey: CurveKey
     /// The secret key: keep it private (key files hold it with mode 0600).
+    ///
+    /// ```swift
+    /// try socket.setOption(ZMQ_CURVE_SECRETKEY, bytes: pair.secretKey.bytes)
+    /// ```
     public let secretKey: CurveKey
 
     /// True when this libzmq was built with CURVE security (`zmq_has("curve")`).
@@ -35,7 +43,7 @@ public struct CurveKeyPair: Equatable, Sendable {
     /// The error for a libzmq built without CURVE.
     static var unavailable: CurveError {
         var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
-        zmq_version(&major, &minor, &patch)
+        zmq_version(&major, &minor, &patch)          // C boundary: libzmq writes three ints
         return CurveError(subject: "libzmq \(major).\(minor).\(patch)",
                           reason: "built without CURVE security (zmq_has(\"curve\") is false); install a libzmq built with libsodium")
     }

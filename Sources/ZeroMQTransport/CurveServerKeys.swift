@@ -10,8 +10,16 @@
 /// ```
 public struct CurveServerKeys: Equatable, Sendable {
     /// The server's key pair; clients connect with its public key.
+    ///
+    /// ```swift
+    /// print("engines connect with --decoder-key '\(keys.keyPair.publicKey.z85)'")
+    /// ```
     public var keyPair: CurveKeyPair
     /// The client public keys accepted.
+    ///
+    /// ```swift
+    /// keys.authorizedClients.insert(try CurveKey(z85: engineLine))
+    /// ```
     public var authorizedClients: Set<CurveKey>
 
     /// A server key pair and the clients it accepts.
@@ -36,8 +44,16 @@ public struct CurveServerKeys: Equatable, Sendable {
 /// ```
 public struct CurveClientKeys: Equatable, Sendable {
     /// The client's key pair; the server's authorized keys must list its public key.
+    ///
+    /// ```swift
+    /// print("add to the decoder's authorized_keys: \(keys.keyPair.publicKey.z85)")
+    /// ```
     public var keyPair: CurveKeyPair
     /// The server's public key.
+    ///
+    /// ```swift
+    /// keys.serverKey = try CurveKey(contentsOf: URL(fileURLWithPath: "decoder.pub"))
+    /// ```
     public var serverKey: CurveKey
 
     /// A client key pair and the server's public key.

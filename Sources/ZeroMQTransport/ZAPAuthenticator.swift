@@ -30,28 +30,71 @@ import Synchronization
 // @unchecked: `socket` is not Sendable, but only the handler's thread touches it after init; shared state is in `state`.
 public final class ZAPAuthenticator: @unchecked Sendable {
     /// The endpoint libzmq sends ZAP requests to.
+    ///
+    /// ```swift
+    /// try pythonStyleHandler.bind(ZAPAuthenticator.endpoint)   // fails while a ZAPAuthenticator serves the context
+    /// ```
     public static let endpoint = "inproc://zeromq.zap.01"
 
-    /// One answer the handler gave.
+    /// One answer the handler gave, as `register`'s `report` hears it.
+    ///
+    /// ```swift
+    /// let registration = try ZAPAuthenticator.register(domain: "decoder", authorizedKeys: listed) { decision in
+    ///     if !decision.accepted { print("\(decision.address): \(decision.reason)") }
+    /// }
+    /// ```
     public struct Decision: Sendable, Equatable {
         /// The ZAP domain of the server socket asked about.
+        ///
+        /// ```swift
+        /// if decision.domain == "decoder" { … }
+        /// ```
         public let domain: String
         /// The client's IP address, as libzmq gives it.
+        ///
+        /// ```swift
+        /// print("connection from \(decision.address)")
+        /// ```
         public let address: String
         /// The security mechanism (`CURVE`).
+        ///
+        /// ```swift
+        /// assert(decision.mechanism == "CURVE")
+        /// ```
         public let mechanism: String
         /// The client's public key (CURVE only).
+        ///
+        /// ```swift
+        /// if let key = decision.clientKey { print("client key \(key.z85)") }
+        /// ```
         public let clientKey: CurveKey?
         /// True when the client was let in.
+        ///
+        /// ```swift
+        /// if !decision.accepted { refusals += 1 }
+        /// ```
         public let accepted: Bool
         /// The status text sent back ("OK", "client key not authorized", …).
+        ///
+        /// ```swift
+        /// print("refused: \(decision.reason)")
+        /// ```
         public let reason: String
     }
 
     /// A ZAP domain served by the context's handler, until ``cancel()``
     /// (also done when the registration is released).
+    ///
+    /// ```swift
+    /// let registration = try ZAPAuthenticator.register(domain: "decoder", authorizedKeys: listed)
+    /// defer { registration.cancel() }      // after the server socket is closed
+    /// ```
     public final class Registration: Sendable {
         /// The domain served.
+        ///
+        /// ```swift
+        /// try router.makeCurveServer(keyPair: pair, zapDomain: registration.domain)
+        /// ```
         public let domain: String
         private let context: ZeroMQContext
         private let cancelled = Mutex(false)
@@ -168,7 +211,7 @@ public final class ZAPAuthenticator: @unchecked Sendable {
         var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
                      zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
         while !state.withLock({ $0.stopping }) {
-            if zmq_poll(&items, 2, -1) < 0 {
+            if zmq_poll(&items, 2, -1) < 0 {                    // C boundary: libzmq reads and fills the two items
                 if zmq_errno() == EINTR { continue }
                 break                                            // ETERM: the context is ending
             }

@@ -14,6 +14,10 @@ public struct ZeroMQError: Error, Equatable, CustomStringConvertible {
     public let code: Int32
     /// Said instead of libzmq's message for `code` when the errno alone
     /// would not tell what went wrong; nil for libzmq's message.
+    ///
+    /// ```swift
+    /// print(error.explanation ?? "libzmq: \(error.code)")
+    /// ```
     public let explanation: String?
 
     /// A failure with a known errno (for checks made outside libzmq), and
