@@ -35,16 +35,20 @@ public enum BridgeLinks {
 
     /// Resolves `endpoint` (empty: the default `ipc://` socket) and connects.
     /// `settings` gives the reconnection timings (nil: each link's defaults);
-    /// `context` the ZeroMQ context for `inproc://` (nil: the link's own).
+    /// `context` the ZeroMQ context for `inproc://` (nil: the link's own);
+    /// `curve` the keys for a CurveZMQ `tcp://` decoder (not for `utopia://`).
     ///
     /// ```swift
     /// let link = try BridgeLinks.connect(endpoint: "ipc:///run/user/1000/noisetag/decoder.sock", settings: settings)
     /// ```
     public static func connect(endpoint: String, settings: NoiseTagSettings?,
-                               context: ZeroMQContext? = nil) throws(Failure) -> any BridgeLink {
+                               context: ZeroMQContext? = nil, curve: CurveClientKeys? = nil) throws(Failure) -> any BridgeLink {
         let resolved: String
         do { resolved = try DecoderEndpoint.resolve(endpoint) } catch { throw Failure(description: "\(error)") }
         if resolved.hasPrefix("utopia://") {
+            guard curve == nil else {
+                throw Failure(description: "\(resolved): CurveZMQ keys apply to a ZeroMQ tcp:// decoder, not to a Utopia hub")
+            }
             do {
                 if let settings { return try UtopiaTCPDecoderLink(endpoint: resolved, settings: settings) }
                 return try UtopiaTCPDecoderLink(endpoint: resolved)
@@ -53,8 +57,8 @@ public enum BridgeLinks {
             }
         }
         do {
-            if let settings, context == nil { return try ZeroMQDecoderLink(endpoint: resolved, settings: settings) }
-            return try ZeroMQDecoderLink(endpoint: resolved, context: context)
+            if let settings, context == nil { return try ZeroMQDecoderLink(endpoint: resolved, settings: settings, curve: curve) }
+            return try ZeroMQDecoderLink(endpoint: resolved, context: context, curve: curve)
         } catch {
             throw Failure(description: "cannot connect to the decoder at \(resolved): \(error)")
         }

@@ -57,16 +57,20 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     public let outboundCapacity: Int
 
     /// Connects to `endpoint` with the connection settings' timings
-    /// (`timeInBetweenAttemptsToConnect`, `timeoutConnecting`) and starts the I/O thread.
+    /// (`timeInBetweenAttemptsToConnect`, `timeoutConnecting`) and starts
+    /// the I/O thread; with `curve`, over CurveZMQ (see
+    /// ``init(endpoint:reconnectInterval:connectTimeout:inboxCapacity:outboundCapacity:context:curve:)``).
     ///
     /// ```swift
     /// let link = try ZeroMQDecoderLink(endpoint: endpoint, settings: NoiseTagging.settings)
     /// NoiseTagging.decoderLink = link
+    /// let secured = try ZeroMQDecoderLink(endpoint: "tcp://10.0.0.5:5555", settings: NoiseTagging.settings,
+    ///                                     curve: CurveClientKeys.standard(serverKey: decoderKey))
     /// ```
-    public convenience init(endpoint: String, settings: NoiseTagSettings) throws(ZeroMQError) {
+    public convenience init(endpoint: String, settings: NoiseTagSettings, curve: CurveClientKeys? = nil) throws(ZeroMQError) {
         try self.init(endpoint: endpoint,
                       reconnectInterval: settings.doubleFor(.timeInBetweenAttemptsToConnect),
-                      connectTimeout: settings.doubleFor(.timeoutConnecting))
+                      connectTimeout: settings.doubleFor(.timeoutConnecting), curve: curve)
     }
 
     /// Connects to `endpoint` and starts the I/O thread. libzmq retries a
@@ -87,8 +91,19 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// let server = try DecoderServer(endpoint: "inproc://decoder", context: context)
     /// let link = try ZeroMQDecoderLink(endpoint: "inproc://decoder", context: context)
     /// ```
+    ///
+    /// With `curve`, the link talks CurveZMQ: it proves itself with the
+    /// client key pair (the decoder must list its public key) and accepts
+    /// only the decoder holding the secret of `serverKey`. A decoder that
+    /// refuses the key looks like no decoder: nothing is sent or received.
+    ///
+    /// ```swift
+    /// let keys = try CurveClientKeys.standard(serverKey: CurveKey(z85: "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"))
+    /// let link = try ZeroMQDecoderLink(endpoint: "tcp://10.0.0.5:5555", curve: keys)
+    /// ```
     public init(endpoint: String, reconnectInterval: Double = 0.1, connectTimeout: Double? = nil,
-                inboxCapacity: Int = 4096, outboundCapacity: Int = 8192, context shared: ZeroMQContext? = nil) throws(ZeroMQError) {
+                inboxCapacity: Int = 4096, outboundCapacity: Int = 8192, context shared: ZeroMQContext? = nil,
+                curve: CurveClientKeys? = nil) throws(ZeroMQError) {
         self.endpoint = endpoint
         state = Mutex(State(inbox: DecoderInbox(capacity: inboxCapacity)))
         self.outboundCapacity = outboundCapacity
@@ -100,6 +115,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         if let connectTimeout { try socket.setOption(ZMQ_CONNECT_TIMEOUT, Self.milliseconds(connectTimeout)) }
         try socket.setOption(ZMQ_SNDHWM, Self.sendHighWaterMark)
         try socket.setOption(ZMQ_RCVHWM, Int32(10_000))
+        if let curve { try socket.makeCurveClient(curve) }
         wake = try EventFD()
         try socket.connect(endpoint)
         let thread = Thread { [unowned self] in self.run() }

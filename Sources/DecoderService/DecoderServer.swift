@@ -34,6 +34,8 @@ public final class DecoderServer: @unchecked Sendable {
     private let wake: EventFD
     private let log: (@Sendable (String) -> Void)?
     private let inputSink: (@Sendable ([DecoderInputRecord]) -> Void)?
+    /// The ZAP domain checking CURVE clients; cancelled once the socket is closed.
+    private let authentication: ZAPAuthenticator.Registration?
     private struct State {
         var statistics = DecoderServerStatistics()
         var signalSnapshot = SignalSnapshot.empty
@@ -55,17 +57,23 @@ public final class DecoderServer: @unchecked Sendable {
     /// (``LiveDecoder/takeInputRecords()``) and the sink gets them, in the
     /// order consumed, in one batch per turn of the decoder's loop that had
     /// any (on the decoder's thread, every 10 ms or so: hand them on, do not
-    /// block). Throws when the socket cannot be made or bound, or when
-    /// another decoder listens on the same `ipc://` socket (EADDRINUSE).
+    /// block). With `curve` (a `tcp://` or `ipc://` endpoint) only CurveZMQ
+    /// clients whose public keys it lists get in; the others are refused
+    /// during the handshake and `log` hears each refused key (at most once a
+    /// minute, on the ZAP handler's thread). Throws when the socket cannot
+    /// be made or bound, when another decoder listens on the same `ipc://`
+    /// socket (EADDRINUSE), or when this libzmq has no CURVE.
     ///
     /// ```swift
     /// let server = try DecoderServer(endpoint: "inproc://decoder", context: context)
     /// let recorded = Mutex<[DecoderInputRecord]>([])
     /// let tapped = try DecoderServer(endpoint: "inproc://tapped", context: context,
     ///                                inputSink: { records in recorded.withLock { $0 += records } })
+    /// let keys = CurveServerKeys(keyPair: try CurveKeyPair.generate(), authorizedClients: [engineKey])
+    /// let secured = try DecoderServer(endpoint: "tcp://*:5555", curve: keys) { line in print(line) }
     /// ```
     public init(endpoint: String, settings: DecoderServerSettings = DecoderServerSettings(),
-                context: ZeroMQContext = .shared, log: (@Sendable (String) -> Void)? = nil,
+                context: ZeroMQContext = .shared, curve: CurveServerKeys? = nil, log: (@Sendable (String) -> Void)? = nil,
                 inputSink: (@Sendable ([DecoderInputRecord]) -> Void)? = nil) throws(ZeroMQError) {
         self.endpoint = endpoint
         self.settings = settings
@@ -77,6 +85,11 @@ public final class DecoderServer: @unchecked Sendable {
         wake = try EventFD()
         if DecoderEndpoint.isListening(endpoint) {
             throw ZeroMQError(call: "zmq_bind", endpoint: endpoint, code: EADDRINUSE)     // another decoder serves it
+        }
+        if let curve {
+            authentication = try Self.secure(socket, with: curve, endpoint: endpoint, context: context, log: log)
+        } else {
+            authentication = nil
         }
         try socket.bind(endpoint)
         let thread = Thread { [unowned self] in self.run() }
@@ -100,6 +113,7 @@ public final class DecoderServer: @unchecked Sendable {
         guard wasRunning else { return }
         wake.signal()
         finished.wait()
+        authentication?.cancel()
     }
 
     /// A snapshot of the counters.

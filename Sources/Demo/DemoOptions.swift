@@ -1,5 +1,6 @@
 import Foundation
 import NoiseTagging
+import ZeroMQTransport
 
 /// How a demo session is set up: which decoder, which user, what to type.
 ///
@@ -14,6 +15,13 @@ public struct DemoOptions: Sendable {
     public var goal = "HELLO WORLD"
     /// An external decoder's endpoint; nil runs the reference decoder in this process.
     public var externalDecoder: String?
+    /// With an external decoder: talk CurveZMQ with these keys (nil: no CURVE).
+    ///
+    /// ```swift
+    /// options.externalDecoder = "tcp://10.0.0.5:5555"
+    /// options.externalDecoderCurve = try CurveClientKeys.standard(serverKey: decoderKey)
+    /// ```
+    public var externalDecoderCurve: CurveClientKeys?
     /// With the embedded decoder: true simulates the amplifier and the user;
     /// false binds the decoder on `embeddedEndpoint` for an acquisition client (a real amplifier streamer).
     public var simulatedUser = true

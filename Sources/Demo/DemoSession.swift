@@ -84,7 +84,8 @@ public final class DemoSession {
             }
         }
         do {
-            link = try BridgeLinks.connect(endpoint: endpoint, settings: nil, context: context)
+            link = try BridgeLinks.connect(endpoint: endpoint, settings: nil, context: context,
+                                           curve: options.externalDecoder == nil ? nil : options.externalDecoderCurve)
         } catch {
             server?.stop()
             throw Failure(description: "\(error)")

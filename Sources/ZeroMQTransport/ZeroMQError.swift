@@ -12,16 +12,26 @@ public struct ZeroMQError: Error, Equatable, CustomStringConvertible {
     public let endpoint: String?
     /// libzmq's errno.
     public let code: Int32
+    /// Said instead of libzmq's message for `code` when the errno alone
+    /// would not tell what went wrong; nil for libzmq's message.
+    ///
+    /// ```swift
+    /// print(error.explanation ?? "libzmq: \(error.code)")
+    /// ```
+    public let explanation: String?
 
-    /// A failure with a known errno (for checks made outside libzmq).
+    /// A failure with a known errno (for checks made outside libzmq), and
+    /// optionally an explanation said instead of libzmq's message.
     ///
     /// ```swift
     /// throw ZeroMQError(call: "zmq_bind", endpoint: endpoint, code: EADDRINUSE)
+    /// throw ZeroMQError(call: "zmq_has", endpoint: nil, code: ENOTSUP, explanation: "this libzmq has no CURVE")
     /// ```
-    public init(call: String, endpoint: String?, code: Int32) {
+    public init(call: String, endpoint: String?, code: Int32, explanation: String? = nil) {
         self.call = call
         self.endpoint = endpoint
         self.code = code
+        self.explanation = explanation
     }
 
     /// Captures `zmq_errno()` for a failed `call`.
@@ -33,9 +43,9 @@ public struct ZeroMQError: Error, Equatable, CustomStringConvertible {
         ZeroMQError(call: call, endpoint: endpoint, code: zmq_errno())
     }
 
-    /// `call` (endpoint): libzmq's message.
+    /// `call` (endpoint): libzmq's message, or the explanation.
     public var description: String {
-        let reason = String(cString: zmq_strerror(code))
+        let reason = explanation ?? String(cString: zmq_strerror(code))
         return endpoint.map { "\(call) \($0): \(reason)" } ?? "\(call): \(reason)"
     }
 }

@@ -9,6 +9,7 @@ import CZeroMQ
 public final class ZeroMQSocket {
     /// The socket types this project uses.
     public enum Kind: Int32 {
+        case reply = 4    // ZMQ_REP (the ZAP handler)
         case dealer = 5   // ZMQ_DEALER
         case router = 6   // ZMQ_ROUTER
     }
@@ -65,6 +66,16 @@ public final class ZeroMQSocket {
     public func setOption(_ option: Int32, int64 value: Int64) throws(ZeroMQError) {
         var v = value
         guard zmq_setsockopt(handle, option, &v, MemoryLayout<Int64>.size) == 0 else { throw .last("zmq_setsockopt(\(option))") }
+    }
+
+    /// Sets a binary or text option (keys, the ZAP domain).
+    ///
+    /// ```swift
+    /// try socket.setOption(ZMQ_ZAP_DOMAIN, bytes: Array("noisetag".utf8))
+    /// ```
+    public func setOption(_ option: Int32, bytes: [UInt8]) throws(ZeroMQError) {
+        // C boundary: libzmq copies `bytes.count` bytes from the array's storage.
+        guard zmq_setsockopt(handle, option, bytes, bytes.count) == 0 else { throw .last("zmq_setsockopt(\(option))") }
     }
 
     /// Binds to `endpoint`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecoderBridge
 import DecoderService
 import Foundation
 import ZeroMQTransport
@@ -26,10 +27,19 @@ struct DecoderServeCommand: ParsableCommand {
         accuracy, decoding curve and recommended certainty are sent as LOG lines and \
         printed, and each calibration is saved as a trials dataset under \
         RECORDINGS/decoder-calibrations. Runs until SIGINT or SIGTERM (exit 0).
+
+        With --curve, clients must connect with CurveZMQ: the decoder's key pair is \
+        $NOISETAG_HOME/keys/decoder.key (made on first use, mode 0600; the public key, \
+        printed at start, is also in decoder.pub) and only clients whose public keys are \
+        listed in $NOISETAG_HOME/keys/authorized_keys (one Z85 key per line, # comments) \
+        get in. A tcp:// endpoint other machines can reach without --curve prints a warning.
         """)
 
     @Option(help: "ZeroMQ endpoint to bind (default: the per-user ipc:// socket).")
     var endpoint: String?
+
+    @Flag(help: "Require CurveZMQ: only clients listed in $NOISETAG_HOME/keys/authorized_keys get in.")
+    var curve = false
 
     @Flag(help: "Record from the built-in simulated amplifier instead of acquisition clients.")
     var simulate = false
@@ -75,6 +85,9 @@ struct DecoderServeCommand: ParsableCommand {
                 throw ValidationError("--endpoint: the decoder binds a ZeroMQ endpoint (ipc://, tcp://); a utopia:// address is for engines and clients to connect to")
             }
         }
+        if curve, let endpoint, endpoint.trimmingCharacters(in: .whitespaces).hasPrefix("inproc://") {
+            throw ValidationError("--curve needs a tcp:// or ipc:// endpoint; inproc:// has no security handshake")
+        }
     }
 
     func run() throws {
@@ -92,20 +105,50 @@ struct DecoderServeCommand: ParsableCommand {
             settings.simulation = simulation
         }
         let output = FileHandle.standardOutput
+        let curveKeys = curve ? try loadCurveKeys(output: output) : nil
+        // Before "decoder listening" is printed: a SIGTERM sent as soon as it appears stops the decoder cleanly.
+        signal(SIGINT) { _ in decoderStopRequested = 1 }
+        signal(SIGTERM) { _ in decoderStopRequested = 1 }
         let server: DecoderServer
         do {
-            server = try DecoderServer(endpoint: resolved, settings: settings) { line in
+            server = try DecoderServer(endpoint: resolved, settings: settings, curve: curveKeys) { line in
                 output.write(Data((line + "\n").utf8))
             }
         } catch {
             throw CommandFailure("cannot bind the decoder endpoint \(resolved): \(error)")
         }
-        output.write(Data("decoder listening on \(resolved)\(simulate ? " (simulated amplifier, user \(user))" : "")\n".utf8))
-        signal(SIGINT) { _ in decoderStopRequested = 1 }
-        signal(SIGTERM) { _ in decoderStopRequested = 1 }
+        output.write(Data("decoder listening on \(resolved)\(curve ? " with CURVE" : "")\(simulate ? " (simulated amplifier, user \(user))" : "")\n".utf8))
+        if curveKeys == nil, let warning = DecoderEndpoint.plainNetworkWarning(for: resolved) {
+            FileHandle.standardError.write(Data("noisetag decoder: warning: \(warning)\n".utf8))
+        }
         while decoderStopRequested == 0 { usleep(50_000) }
         server.stop()
         let stats = server.statistics
         output.write(Data("decoder stopped: \(stats.received) messages received, \(stats.malformedFrames) malformed, \(stats.predictions) predictions, \(stats.calibrations) calibrations\n".utf8))
+    }
+}
+
+extension DecoderServeCommand {
+    /// The decoder's key pair (made on first use) and the authorized client
+    /// keys from `$NOISETAG_HOME/keys`; says where they are. A bad key file
+    /// is a ``CommandFailure`` naming the file and the reason.
+    private func loadCurveKeys(output: FileHandle) throws -> CurveServerKeys {
+        let folder = CurveKeyFolder.standard()
+        do {
+            let (pair, created) = try folder.loadOrCreateKeyPair(named: "decoder")
+            let clients = try folder.authorizedKeys()
+            output.write(Data("""
+                decoder public key: \(pair.publicKey.z85)
+                  \(created ? "new key pair written to" : "key pair from") \(folder.secretKeyFile(named: "decoder").path) \
+                (public key also in \(folder.publicKeyFile(named: "decoder").lastPathComponent)); engines connect with \
+                --decoder-key '\(pair.publicKey.z85)'
+                authorized client keys: \(clients.count) in \(folder.authorizedKeysFile.path)\(clients.isEmpty
+                    ? " (none yet: add each engine's public key, the first word of its keys/engine.pub, and restart)" : "")
+
+                """.utf8))
+            return CurveServerKeys(keyPair: pair, authorizedClients: Set(clients))
+        } catch {
+            throw CommandFailure("\(error)")
+        }
     }
 }

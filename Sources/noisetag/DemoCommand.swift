@@ -24,7 +24,10 @@ struct DemoCommand: ParsableCommand {
         it on a popup. --user none keeps the embedded decoder but simulates nobody: it \
         listens on the per-user ipc:// socket for an acquisition client (a real amplifier \
         streamer, Examples/acquisition_streamer.py). --decoder ENDPOINT uses an external \
-        decoder instead. Keys: space trials on/off, A-Z _ Backspace press a key by touch, \
+        decoder instead; with --decoder-key KEY (the decoder's public key, as \
+        noisetag decoder --curve prints it) the engine talks CurveZMQ with its key pair in \
+        $NOISETAG_HOME/keys/engine.key (made on first use; the decoder must list its \
+        public key, printed at start, in its authorized_keys). Keys: space trials on/off, A-Z _ Backspace press a key by touch, \
         Y/N answer the popup, Enter skips a wait, s signal view, d developer panel, \
         r recalibrate, q quit.
 
@@ -44,6 +47,10 @@ struct DemoCommand: ParsableCommand {
 
     @Option(help: "Endpoint of an external decoder: ZeroMQ (ipc://, tcp://) or a Utopia hub (utopia://HOST:PORT) (default: the reference decoder inside this process).")
     var decoder: String?
+
+    @Option(help: ArgumentHelp("With --decoder: the decoder's CurveZMQ public key (Z85, or a file holding it, such as a copy of its decoder.pub).",
+                               valueName: "KEY"))
+    var decoderKey: String?
 
     @Option(help: "With the embedded decoder: simulated (a simulated amplifier and user) or none (an acquisition client streams EEG).")
     var user: DemoUser = .simulated
@@ -104,6 +111,15 @@ struct DemoCommand: ParsableCommand {
         if let calibrationTrials, !(5...1000).contains(calibrationTrials) {
             throw ValidationError("--calibration-trials must be 5...1000 (the decoder cross-validates in 5 folds), got \(calibrationTrials)")
         }
+        if let decoderKey {
+            guard let decoder else { throw ValidationError("--decoder-key needs --decoder ENDPOINT: the embedded decoder runs in this process") }
+            if decoder.trimmingCharacters(in: .whitespaces).hasPrefix("inproc://") {
+                throw ValidationError("--decoder-key needs a tcp:// or ipc:// decoder; inproc:// has no security handshake")
+            }
+            if decoderKey.count == CurveKey.z85Count {
+                do { _ = try CurveKey(z85: decoderKey) } catch { throw ValidationError("--decoder-key: \(error)") }
+            }
+        }
         if decoder != nil, user == .none {
             throw ValidationError("--user none runs the embedded decoder; it cannot be combined with --decoder")
         }
@@ -124,8 +140,9 @@ struct DemoCommand: ParsableCommand {
         do { endpoint = try DecoderEndpoint.resolve(decoder ?? engineSettings.textFor(.decoderEndpoint)) } catch {
             throw CommandFailure("\(error)")
         }
+        let curveKeys = try engineCurveKeys()
         let link: any BridgeLink
-        do { link = try BridgeLinks.connect(endpoint: endpoint, settings: engineSettings) } catch {
+        do { link = try BridgeLinks.connect(endpoint: endpoint, settings: engineSettings, curve: curveKeys) } catch {
             throw CommandFailure("\(error)")
         }
         defer { link.close() }
@@ -138,7 +155,10 @@ struct DemoCommand: ParsableCommand {
         case .timedOut: throw ExitCode(2)
         case .interrupted: throw ExitCode(130)
         case .noDecoder:
-            throw CommandFailure("no decoder answered at \(endpoint) within --connect-timeout \(connectTimeout) s")
+            let hint = curveKeys.map {
+                " (CURVE: check --decoder-key, and that the decoder's authorized_keys lists this engine's public key \($0.keyPair.publicKey.z85))"
+            } ?? ""
+            throw CommandFailure("no decoder answered at \(endpoint) within --connect-timeout \(connectTimeout) s\(hint)")
         }
     }
 }
@@ -154,6 +174,7 @@ extension DemoCommand {
         var options = DemoOptions()
         options.goal = goal.uppercased()
         options.externalDecoder = decoder
+        options.externalDecoderCurve = try engineCurveKeys()
         options.simulatedUser = user == .simulated
         options.snr = snr
         options.seed = seed
@@ -169,6 +190,9 @@ extension DemoCommand {
         let session: DemoSession
         do { session = try DemoSession(options: options, settings: engineSettings) } catch { throw CommandFailure("\(error)") }
         defer { session.close() }
+        if session.decoder != nil, let warning = DecoderEndpoint.plainNetworkWarning(for: session.endpoint) {
+            FileHandle.standardError.write(Data("noisetag demo: warning: the embedded decoder: \(warning)\n".utf8))
+        }
         if !headless {
             let status = try TerminalDemo(session: session).run()
             if status != 0 { throw ExitCode(status) }
@@ -189,6 +213,33 @@ extension DemoCommand {
                 FileHandle.standardError.write(Data("noisetag demo: fewer than 90 % of the brain presses were correct\n".utf8))
                 throw ExitCode.failure
             }
+        }
+    }
+
+    /// With `--decoder-key`: the decoder's public key and the engine's key
+    /// pair (made on first use in `$NOISETAG_HOME/keys`), whose public key
+    /// is printed for the decoder's `authorized_keys` (on standard output,
+    /// unless that carries JSON events; a failure stays one stderr line).
+    private func engineCurveKeys() throws -> CurveClientKeys? {
+        guard let decoderKey else { return nil }
+        let serverKey: CurveKey
+        do {
+            serverKey = decoderKey.count == CurveKey.z85Count
+                ? try CurveKey(z85: decoderKey)
+                : try CurveKey(contentsOf: URL(fileURLWithPath: (decoderKey as NSString).expandingTildeInPath))
+        } catch {
+            throw CommandFailure("--decoder-key: \(error)")
+        }
+        do {
+            let folder = CurveKeyFolder.standard()
+            let (pair, created) = try folder.loadOrCreateKeyPair(named: "engine")
+            if !eventsJson {
+                FileHandle.standardOutput.write(Data(("engine public key: \(pair.publicKey.z85) (\(created ? "new, " : "")in "
+                    + "\(folder.publicKeyFile(named: "engine").path)); the decoder's authorized_keys must list it\n").utf8))
+            }
+            return CurveClientKeys(keyPair: pair, serverKey: serverKey)
+        } catch {
+            throw CommandFailure("\(error)")
         }
     }
 

@@ -30,20 +30,13 @@ public struct RecordingStore: Sendable {
     /// ```
     public static var standard: RecordingStore { RecordingStore(root: defaultRoot()) }
 
-    /// `$NOISETAG_HOME/recordings`, with `NOISETAG_HOME` defaulting to `~/.noisetag`.
+    /// `$NOISETAG_HOME/recordings` (``NoiseTagHome``), with `NOISETAG_HOME` defaulting to `~/.noisetag`.
     ///
     /// ```swift
     /// RecordingStore.defaultRoot(environment: ["NOISETAG_HOME": "/data"]).path == "/data/recordings"
     /// ```
     public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let home: URL
-        if let configured = environment["NOISETAG_HOME"], !configured.isEmpty {
-            home = URL(fileURLWithPath: (configured as NSString).expandingTildeInPath, isDirectory: true)
-        } else {
-            let user = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            home = URL(fileURLWithPath: user, isDirectory: true).appendingPathComponent(".noisetag", isDirectory: true)
-        }
-        return home.appendingPathComponent("recordings", isDirectory: true)
+        NoiseTagHome.url(environment: environment).appendingPathComponent("recordings", isDirectory: true)
     }
 
     /// Every folder whose name follows the grammar, oldest first (by start;
