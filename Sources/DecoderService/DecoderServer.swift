@@ -33,6 +33,8 @@ public final class DecoderServer: @unchecked Sendable {
     private let socket: ZeroMQSocket
     private let wake: EventFD
     private let log: (@Sendable (String) -> Void)?
+    /// The listener for Utopia TCP clients, handed to the decoder's thread at start.
+    private let utopiaListener: TCPSocket?
     private let inputSink: (@Sendable ([DecoderInputRecord]) -> Void)?
     /// The ZAP domain checking CURVE clients; cancelled once the socket is closed.
     private let authentication: ZAPAuthenticator.Registration?
@@ -74,8 +76,10 @@ public final class DecoderServer: @unchecked Sendable {
     /// ```
     public init(endpoint: String, settings: DecoderServerSettings = DecoderServerSettings(),
                 context: ZeroMQContext = .shared, curve: CurveServerKeys? = nil, log: (@Sendable (String) -> Void)? = nil,
-                inputSink: (@Sendable ([DecoderInputRecord]) -> Void)? = nil) throws(ZeroMQError) {
+                inputSink: (@Sendable ([DecoderInputRecord]) -> Void)? = nil,
+                utopiaListener: TCPSocket? = nil) throws(ZeroMQError) {
         self.endpoint = endpoint
+        self.utopiaListener = utopiaListener
         self.settings = settings
         self.log = log
         self.inputSink = inputSink
@@ -159,12 +163,19 @@ public final class DecoderServer: @unchecked Sendable {
         var lastMalformedLog = -Double.infinity
         var lastSnapshotAt = -Double.infinity
         var malformedSinceLog = 0
-        var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
-                     zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+        let base = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+                    zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+        var tcp = utopiaListener.map(UtopiaClients.init(listener:))
 
         func send(_ frame: [UInt8], to identity: [UInt8]) {
-            let ok = (try? socket.send(identity, more: true, dontWait: true)) == true
-                && (try? socket.send(frame, dontWait: true)) == true
+            let ok: Bool
+            if UtopiaClients.isClient(identity) {
+                ok = tcp?.queue(frame, to: identity) ?? false
+                if !ok { peers.forget(identity) }
+            } else {
+                ok = (try? socket.send(identity, more: true, dontWait: true)) == true
+                    && (try? socket.send(frame, dontWait: true)) == true
+            }
             if ok { counters.sent += 1 } else { counters.unsent += 1 }
         }
         func broadcast(_ messages: [UtopiaMessage]) {
@@ -178,10 +189,55 @@ public final class DecoderServer: @unchecked Sendable {
             broadcast([.log(Log(timestamp: WireClock.stamp(now), message: "decoder: " + text))])
         }
 
+        func malformed(_ count: Int, _ error: UtopiaDecodingError, what: String, now: Double) {
+            counters.malformedFrames += 1
+            malformedSinceLog += 1
+            if now - lastMalformedLog >= 1000 {
+                serverLog("malformed \(what) of \(count) bytes dropped: \(error)"
+                          + (malformedSinceLog > 1 ? " (\(malformedSinceLog) since the last report)" : ""), now: now)
+                lastMalformedLog = now
+                malformedSinceLog = 0
+            }
+        }
+        func heard(_ identity: [UInt8], now: Double) {
+            if peers.heard(from: identity, at: now) {
+                send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder ready"))),
+                     to: identity)
+            }
+        }
+        func handle(_ message: UtopiaMessage, from identity: [UInt8], now: Double) {
+            counters.received += 1
+            if case .subscribe(let subscription) = message {
+                peers.subscribe(identity, to: subscription.messageIDs)
+            }
+            broadcast(decoder.receive(message, now: now))
+        }
+
         while !state.withLock({ $0.stopping }) {
-            _ = zmq_poll(&items, 2, 10)
+            let (extra, order) = tcp?.pollItems() ?? ([], [])
+            var items = base + extra
+            _ = zmq_poll(&items, Int32(items.count), 10)
             if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
             var now = WireClock.milliseconds()
+            // Utopia TCP clients: new connections, then what each sent (the decoder's replies queue on `tcp`).
+            if tcp != nil, items[2].revents & Int16(ZMQ_POLLIN) != 0 {
+                for identity in tcp!.accept() { heard(identity, now: now) }
+            }
+            for (k, identity) in order.enumerated() where items[3 + k].revents & Int16(ZMQ_POLLIN | ZMQ_POLLERR) != 0 {
+                guard let (received, closed) = tcp?.read(identity) else { continue }
+                if !received.isEmpty, closed == nil { heard(identity, now: now) }
+                for item in received {
+                    switch item {
+                    case .message(let message, _): handle(message, from: identity, now: now)
+                    case .rejected(let bytes, let error): malformed(bytes.count, error, what: "message from a Utopia client", now: now)
+                    case .lost: break
+                    }
+                }
+                if let closed {
+                    peers.forget(identity)
+                    if closed.hasPrefix("its stream") { serverLog("Utopia client dropped: \(closed)", now: now) }
+                }
+            }
             while let first = try? socket.receive(dontWait: true) {
                 let identity = first.bytes
                 var frames: [[UInt8]] = []
@@ -191,29 +247,12 @@ public final class DecoderServer: @unchecked Sendable {
                     more = part.more
                 }
                 now = WireClock.milliseconds()
-                if peers.heard(from: identity, at: now) {
-                    send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder ready"))),
-                         to: identity)
-                }
+                heard(identity, now: now)
                 for frame in frames {
                     switch UtopiaCodec.decodeResult(frame: frame) {
-                    case .failure(let error):
-                        counters.malformedFrames += 1
-                        malformedSinceLog += 1
-                        if now - lastMalformedLog >= 1000 {
-                            serverLog("malformed frame of \(frame.count) bytes dropped: \(error)"
-                                      + (malformedSinceLog > 1 ? " (\(malformedSinceLog) since the last report)" : ""), now: now)
-                            lastMalformedLog = now
-                            malformedSinceLog = 0
-                        }
+                    case .failure(let error): malformed(frame.count, error, what: "frame", now: now)
                     case .success(let messages):
-                        counters.received += messages.count
-                        for message in messages {
-                            if case .subscribe(let subscription) = message {
-                                peers.subscribe(identity, to: subscription.messageIDs)
-                            }
-                            broadcast(decoder.receive(message, now: now))
-                        }
+                        for message in messages { handle(message, from: identity, now: now) }
                     }
                 }
             }
@@ -229,7 +268,10 @@ public final class DecoderServer: @unchecked Sendable {
             }
             let beat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder \(decoder.mode.rawValue)")))
             for identity in peers.dueHeartbeats(at: now, interval: settings.heartbeatInterval * 1000) { send(beat, to: identity) }
-            _ = peers.forgetSilent(at: now, timeout: settings.peerTimeout * 1000)
+            for identity in peers.forgetSilent(at: now, timeout: settings.peerTimeout * 1000) where UtopiaClients.isClient(identity) {
+                tcp?.close(identity)        // a TCP client that connected and went silent
+            }
+            for (identity, _) in tcp?.flush() ?? [] { peers.forget(identity) }
             counters.peers = peers.peers.count
             counters.predictions = decoder.predictionsSent
             counters.calibrations = decoder.calibrationsFitted
@@ -246,6 +288,7 @@ public final class DecoderServer: @unchecked Sendable {
             }
         }
         socket.close()
+        tcp?.closeAll()
         // A fit still running finishes on its own thread; its outcome is dropped.
         state.withLock { $0.running = false }
         finished.signal()

@@ -42,9 +42,12 @@ struct PeerTable {
     }
 
     /// Forgets the peers silent for `timeout`; returns how many.
-    mutating func forgetSilent(at now: Double, timeout: Double) -> Int {
+    mutating func forgetSilent(at now: Double, timeout: Double) -> [[UInt8]] {
         let silent = peers.filter { now - $0.value.lastHeard > timeout }.map(\.key)
         for identity in silent { peers[identity] = nil }
-        return silent.count
+        return silent
     }
+
+    /// Forgets `identity` at once (its connection ended).
+    mutating func forget(_ identity: [UInt8]) { peers[identity] = nil }
 }

@@ -33,6 +33,10 @@ struct DecoderServeCommand: ParsableCommand {
         printed at start, is also in decoder.pub) and only clients whose public keys are \
         listed in $NOISETAG_HOME/keys/authorized_keys (one Z85 key per line, # comments) \
         get in. A tcp:// endpoint other machines can reach without --curve prints a warning.
+
+        With --utopia-port, the decoder also listens for Utopia TCP clients (MindAffect's \
+        presentation and acquisition clients, or an engine with --decoder utopia://HOST:PORT) \
+        on --utopia-host (default 127.0.0.1): they are served exactly like ZeroMQ clients.
         """)
 
     @Option(help: "ZeroMQ endpoint to bind (default: the per-user ipc:// socket).")
@@ -40,6 +44,12 @@ struct DecoderServeCommand: ParsableCommand {
 
     @Flag(help: "Require CurveZMQ: only clients listed in $NOISETAG_HOME/keys/authorized_keys get in.")
     var curve = false
+
+    @Option(help: "Also listen for Utopia TCP clients on this port (as MindAffect's hub, whose port is 8400; off by default).")
+    var utopiaPort: UInt16?
+
+    @Option(help: "The address the Utopia port listens on.")
+    var utopiaHost = "127.0.0.1"
 
     @Flag(help: "Record from the built-in simulated amplifier instead of acquisition clients.")
     var simulate = false
@@ -109,15 +119,26 @@ struct DecoderServeCommand: ParsableCommand {
         // Before "decoder listening" is printed: a SIGTERM sent as soon as it appears stops the decoder cleanly.
         signal(SIGINT) { _ in decoderStopRequested = 1 }
         signal(SIGTERM) { _ in decoderStopRequested = 1 }
+        var utopia: TCPSocket?
+        if let utopiaPort {
+            do { utopia = try TCPSocket.listen(host: utopiaHost, port: utopiaPort) } catch {
+                throw CommandFailure("cannot listen for Utopia clients: \(error)")
+            }
+        }
         let server: DecoderServer
         do {
-            server = try DecoderServer(endpoint: resolved, settings: settings, curve: curveKeys) { line in
-                output.write(Data((line + "\n").utf8))
-            }
+            server = try DecoderServer(endpoint: resolved, settings: settings, curve: curveKeys,
+                                       log: { line in output.write(Data((line + "\n").utf8)) }, utopiaListener: utopia)
         } catch {
             throw CommandFailure("cannot bind the decoder endpoint \(resolved): \(error)")
         }
         output.write(Data("decoder listening on \(resolved)\(curve ? " with CURVE" : "")\(simulate ? " (simulated amplifier, user \(user))" : "")\n".utf8))
+        if let utopiaPort {
+            output.write(Data("decoder listening for Utopia clients on \(utopiaHost):\(utopiaPort)\n".utf8))
+            if !["127.0.0.1", "::1", "localhost"].contains(utopiaHost) {
+                FileHandle.standardError.write(Data("noisetag decoder: warning: the Utopia port \(utopiaHost):\(utopiaPort) is plain, unauthenticated TCP that other machines can reach\n".utf8))
+            }
+        }
         if curveKeys == nil, let warning = DecoderEndpoint.plainNetworkWarning(for: resolved) {
             FileHandle.standardError.write(Data("noisetag decoder: warning: \(warning)\n".utf8))
         }
