@@ -268,9 +268,9 @@ public final class DecoderServer: @unchecked Sendable {
             }
             let beat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder \(decoder.mode.rawValue)")))
             for identity in peers.dueHeartbeats(at: now, interval: settings.heartbeatInterval * 1000) { send(beat, to: identity) }
-            for identity in peers.forgetSilent(at: now, timeout: settings.peerTimeout * 1000) where UtopiaClients.isClient(identity) {
-                tcp?.close(identity)        // a TCP client that connected and went silent
-            }
+            // A TCP client stays while its connection does, once it has spoken; one that never did is dropped.
+            let silent = peers.forgetSilent(at: now, timeout: settings.peerTimeout * 1000) { tcp?.hasSpoken($0) == true }
+            for identity in silent where UtopiaClients.isClient(identity) { tcp?.close(identity) }
             for (identity, _) in tcp?.flush() ?? [] { peers.forget(identity) }
             counters.peers = peers.peers.count
             counters.predictions = decoder.predictionsSent

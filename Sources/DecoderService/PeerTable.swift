@@ -42,8 +42,8 @@ struct PeerTable {
     }
 
     /// Forgets the peers silent for `timeout`; returns how many.
-    mutating func forgetSilent(at now: Double, timeout: Double) -> [[UInt8]] {
-        let silent = peers.filter { now - $0.value.lastHeard > timeout }.map(\.key)
+    mutating func forgetSilent(at now: Double, timeout: Double, keeping keep: ([UInt8]) -> Bool = { _ in false }) -> [[UInt8]] {
+        let silent = peers.filter { now - $0.value.lastHeard > timeout && !keep($0.key) }.map(\.key)
         for identity in silent { peers[identity] = nil }
         return silent
     }

@@ -19,7 +19,14 @@ struct UtopiaClients {
         let socket: TCPSocket
         var framer = UtopiaStreamFramer()
         var pending: [UInt8] = []
+        /// True once the client sent a whole message.
+        var spoke = false
     }
+
+    /// True for a client that has sent a message: its connection, not its
+    /// silence, says whether it is there (MindAffect's clients go quiet for
+    /// seconds between phases, as their hub allows).
+    func hasSpoken(_ identity: [UInt8]) -> Bool { clients[identity]?.spoke == true }
 
     init(listener: TCPSocket) { self.listener = listener }
 
@@ -66,6 +73,7 @@ struct UtopiaClients {
                 client.framer.append(chunk[..<count])
                 while let item = client.framer.next() {
                     if case .lost(let reason) = item { closed = "its stream cannot be framed: \(reason)"; break reading }
+                    if case .message = item { client.spoke = true }
                     items.append(item)
                 }
                 if count < chunk.count { break }
