@@ -11,7 +11,7 @@ struct DecoderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decoder",
         abstract: "Run the live reference decoder; simulate calibration datasets and evaluate the decoder on them.",
-        subcommands: [DecoderServeCommand.self, DecoderSimulateCommand.self, DecoderEvaluateCommand.self],
+        subcommands: [DecoderServeCommand.self, DecoderSimulateCommand.self, DecoderEvaluateCommand.self, DecoderAmplifierCommand.self],
         defaultSubcommand: DecoderServeCommand.self
     )
 }

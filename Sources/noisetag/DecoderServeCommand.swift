@@ -7,8 +7,8 @@ import ZeroMQTransport
 import Glibc
 #endif
 
-/// Set by SIGINT and SIGTERM; the decoder stops at the next check.
-nonisolated(unsafe) private var decoderStopRequested: sig_atomic_t = 0
+/// Set by SIGINT and SIGTERM; the decoder (or the simulated amplifier) stops at the next check.
+nonisolated(unsafe) var decoderStopRequested: sig_atomic_t = 0
 
 /// `noisetag decoder [serve]`: the live reference decoder on the bridge endpoint.
 ///

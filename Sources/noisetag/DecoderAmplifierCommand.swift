@@ -1,0 +1,85 @@
+import ArgumentParser
+import DecoderBridge
+import DecoderService
+import Foundation
+import UtopiaProtocol
+import ZeroMQTransport
+
+/// `noisetag decoder amplifier --to utopia://HOST:PORT`: the simulated
+/// amplifier as an acquisition client of a Utopia hub (MindAffect's, for
+/// one), so that any decoder on the hub reads the simulated subject.
+struct DecoderAmplifierCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "amplifier",
+        abstract: "Stream the simulated subject's EEG to a Utopia hub as an acquisition client.",
+        discussion: """
+        Connects to --to (a Utopia hub, utopia://HOST:PORT), subscribes to the engine's \
+        STIMULUSEVENT, NEWTARGET and MODECHANGE messages the hub forwards, and streams \
+        the simulated subject's EEG (Protocols/simulator.md) as DATAHEADER and DATAPACKETs: \
+        the user looks at the cued target in calibration and at --user's goals in \
+        successive prediction trials. Heartbeats and SUBSCRIBE go out every second, the \
+        header again after each reconnection. Runs until SIGINT or SIGTERM (exit 0).
+        """)
+
+    @Option(help: "The hub to stream to: utopia://HOST:PORT.")
+    var to: String
+
+    @Option(help: "Simulated SNR (power ratio).")
+    var snr = 0.05
+
+    @Option(help: "Simulated subject and noise seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Where the simulated user looks: target (cued target in calibration), none, or goal:ID,ID,… (those objects in successive prediction trials).")
+    var user = "target"
+
+    @Option(help: "Mains frequency, Hz (50 or 60).")
+    var lineFrequency = 50.0
+
+    func validate() throws {
+        guard to.trimmingCharacters(in: .whitespaces).hasPrefix("utopia://") else {
+            throw ValidationError("--to \(to): expected utopia://HOST:PORT (a hub forwards the engine's stimulus messages to the amplifier)")
+        }
+        do { _ = try DecoderEndpoint.utopiaAddress(to) } catch { throw ValidationError("--to: \(error)") }
+        guard GazeScript(argument: user) != nil else { throw ValidationError("--user \(user): expected target, none or goal:ID,ID,…") }
+        guard snr.isFinite, snr > 0 else { throw ValidationError("--snr \(snr): must be a positive number") }
+        guard lineFrequency == 50 || lineFrequency == 60 else { throw ValidationError("--line-frequency \(lineFrequency): 50 or 60") }
+    }
+
+    func run() throws {
+        var simulation = DecoderSimulation(snr: snr, seed: seed, gaze: GazeScript(argument: user)!)
+        simulation.amplifier.lineFrequency = lineFrequency
+        let link: UtopiaTCPDecoderLink
+        do { link = try UtopiaTCPDecoderLink(endpoint: to, reconnectInterval: 0.5) } catch { throw CommandFailure("\(error)") }
+        defer { link.close() }
+        signal(SIGINT) { _ in decoderStopRequested = 1 }
+        signal(SIGTERM) { _ in decoderStopRequested = 1 }
+        var acquisition = SimulatedAcquisition(simulation, now: WireClock.milliseconds())
+        let output = FileHandle.standardOutput
+        output.write(Data("amplifier streaming to \(to): 8 channels at 250 Hz, subject \(seed), SNR \(snr), user \(user)\n".utf8))
+        var lastBeat = -Double.infinity
+        var connected = false
+        var packets = 0
+        while decoderStopRequested == 0 {
+            let now = WireClock.milliseconds()
+            if link.isConnected != connected {
+                connected = link.isConnected
+                if connected { link.send(.dataHeader(acquisition.header)) }
+                output.write(Data("amplifier \(connected ? "connected to" : "lost") the hub\n".utf8))
+            }
+            for message in link.receive() { acquisition.hear(message.message) }
+            for problem in link.receiveProblems() { output.write(Data("amplifier: \(problem)\n".utf8)) }
+            for packet in acquisition.packets(upTo: now) {
+                link.send(.dataPacket(packet))
+                packets += 1
+            }
+            if now - lastBeat >= 1000 {
+                lastBeat = now
+                link.send(.subscribe(Subscribe(timestamp: WireClock.stamp(now), messageIDs: "ENM")))
+                link.send(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "amplifier")))
+            }
+            usleep(10_000)
+        }
+        output.write(Data("amplifier stopped: \(packets) packets sent\n".utf8))
+    }
+}
