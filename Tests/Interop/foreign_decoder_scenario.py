@@ -15,26 +15,11 @@ started.
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 
-import mindaffectBCI
-
-HUB_DIR = os.path.join(os.path.dirname(mindaffectBCI.__file__), "hub")
-PORT = 8400
-
-
-def wait_port(port, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return True
-        except OSError:
-            time.sleep(0.1)
-    return False
+from hub_scenario import HUB_DIR, PORT, wait_port
 
 
 def run_engine(binary, endpoint, folder, settings, trials, controls, name):
