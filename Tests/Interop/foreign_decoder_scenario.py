@@ -71,10 +71,10 @@ def main():
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     goals = [int(g) for g in args.goals.split(",")]
     controls = 4
-    # Both decoders under the same settings: a brain press at certainty 0.9 (MindAffect's own
-    # selection threshold, Perr < 0.1), else at 4 s the decoder's most likely object (disableNoClicks).
+    # Both decoders under the same settings: a brain press at certainty 0.99 (Perr < 0.01), else at
+    # 4 s the decoder's most likely object (disableNoClicks), so every Test trial ends in the decoder's choice.
     settings = {"nGenericTrainTrials": args.training, "trialDurationGenericTrain": 2.5, "cueDuration": 0.5,
-                "timeInBetweenTrials": 0.5, "maxTestTrialDuration": 4.0, "certaintyRequiredForPress": 0.9,
+                "timeInBetweenTrials": 0.5, "maxTestTrialDuration": 4.0, "certaintyRequiredForPress": 0.99,
                 "minTrialDuration": 0.5, "disableNoClicks": True, "feedbackDuration": 0.5}
     trials = args.training + len(goals)
     result = {"problems": []}

@@ -30,7 +30,7 @@ def free_port():
 def decoder(noisetag_bin, tmp_path):
     port = free_port()
     log = open(tmp_path / "decoder.out", "wb")
-    process = subprocess.Popen([noisetag_bin, "decoder", "--simulate", "--snr", "0.05", "--seed", "3",
+    process = subprocess.Popen([noisetag_bin, "decoder", "--simulate", "--snr", "0.1", "--seed", "3",
                                 "--user", "goal:" + ",".join(map(str, GOALS)), "--no-save",
                                 "--endpoint", "ipc://%s/decoder.sock" % tmp_path, "--utopia-port", str(port)],
                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
@@ -64,7 +64,9 @@ def test_mindaffects_noisetag_calibrates_and_selects_with_our_decoder(decoder):
     selections = []
     nt.addSelectionHandler(lambda objID: selections.append((time.monotonic(), objID)))
     isi = mindaffect_noisetag.isi
-    nt.startExpt(nCal=10, nPred=len(GOALS), selectionThreshold=0.1, calframes=int(2.5 / isi), predframes=int(6 / isi),
+    # Their selection logic picks an object at the first prediction with Perr below selectionThreshold; at
+    # 0.02 (their default is 0.1) a calibrated decoder is wrong about 2 % of the time, so the >= 90 % check is not a coin toss.
+    nt.startExpt(nCal=10, nPred=len(GOALS), selectionThreshold=0.02, calframes=int(2.5 / isi), predframes=int(6 / isi),
                  interphaseframes=int(4 / isi), cueduration=0.5, waitduration=0.5, feedbackduration=0.5)
     # Their headless main loop: one frame every isi seconds, bounded in time.
     deadline, frame = time.monotonic() + 240, 0
