@@ -28,6 +28,7 @@ system-deps:
 python-deps: system-deps
 	@$(PYTHON) -c "import mindaffectBCI.utopiaclient" 2>/dev/null || $(PYTHON) -m pip install --no-deps mindaffectBCI==0.9.24
 	@$(PYTHON) -c "import zmq" 2>/dev/null || $(PYTHON) -m pip install pyzmq
+	@$(PYTHON) -c "import numpy, scipy" 2>/dev/null || $(PYTHON) -m pip install numpy scipy
 	@$(PYTHON) -c "import pyntbci; assert pyntbci.__version__ == '1.9.0'" 2>/dev/null || $(PYTHON) -m pip install pyntbci==1.9.0
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install pytest
 	@$(PYTHON) -c "import brainflow" 2>/dev/null || $(PYTHON) -m pip install brainflow

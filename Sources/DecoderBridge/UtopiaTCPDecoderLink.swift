@@ -247,9 +247,10 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
                 state.ioWaiting = state.outbound.isEmpty
                 return state.ioWaiting
             }
-            let untilAttempt = socket == nil ? max(0, nextAttempt - clock.now) : 0.2
-            let timeout = idle && pending.isEmpty ? Int32(min(200, max(1, untilAttempt * 1000))) : 0
-            _ = poll(&items, nfds_t(items.count), pending.isEmpty ? timeout : Int32(min(200, max(1, untilAttempt * 1000))))
+            // New messages to write: no wait. Otherwise up to 200 ms (bytes waiting to go out wake it through
+            // POLLOUT), or until the next attempt to connect.
+            let wait = !idle ? 0 : socket == nil ? min(0.2, max(0.001, nextAttempt - clock.now)) : 0.2
+            _ = poll(&items, nfds_t(items.count), Int32(wait * 1000))
             state.withLock { $0.ioWaiting = false }
             if items[0].revents & Int16(POLLIN) != 0 { wake.drain() }
             guard let connection = socket, items.count > 1 else { continue }
