@@ -77,6 +77,24 @@ final class TestHub {
         }
     }
 
+    @Test func theEndpointStringPicksTheTransport() throws {
+        let hub = try TestHub()
+        defer { hub.close() }
+        let tcp = try BridgeLinks.connect(endpoint: hub.endpoint, settings: NoiseTagSettings())
+        defer { tcp.close() }
+        #expect(tcp is UtopiaTCPDecoderLink)
+        #expect(try hub.accept())
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nt-links-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let zmq = try BridgeLinks.connect(endpoint: "ipc://\(folder.path)/decoder.sock", settings: nil)
+        defer { zmq.close() }
+        #expect(zmq is ZeroMQDecoderLink)
+        let keys = CurveClientKeys(keyPair: try CurveKeyPair.generate(), serverKey: try CurveKeyPair.generate().publicKey)
+        #expect(throws: BridgeLinks.Failure.self) { _ = try BridgeLinks.connect(endpoint: hub.endpoint, settings: nil, curve: keys) }
+        #expect(throws: BridgeLinks.Failure.self) { _ = try BridgeLinks.connect(endpoint: "utopia://host:0", settings: nil) }
+    }
+
     @Test func messagesCrossWholeAndInOrderEvenWhenSplit() throws {
         let hub = try TestHub()
         defer { hub.close() }
