@@ -1,4 +1,3 @@
-import DequeModule
 import Foundation
 import NoiseTagging
 import Synchronization
@@ -30,7 +29,7 @@ import Glibc
 /// let link = try UtopiaTCPDecoderLink(endpoint: "utopia://127.0.0.1:8400")
 /// NoiseTagging.decoderLink = link
 /// ```
-// @unchecked: the socket and framer belong to the I/O thread alone; all shared state is in `state`.
+// @unchecked: the socket and framer belong to the I/O thread alone; shared state is in `exchange` and two atomics.
 public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     /// The endpoint, `utopia://HOST:PORT`.
     public let endpoint: String
@@ -45,21 +44,13 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     public let maximumPayloadLength: Int
     private let wake: EventFD
 
-    private struct State {
-        var outbound: Deque<[UInt8]> = []
-        var inbox: DecoderInbox
-        var problems: [String] = []
-        var counters = DecoderLinkStatistics()
-        var connected = false
-        var reconnectRequested = false
-        var running = false
-        var stopping = false
-        var ioWaiting = false
-    }
-    private let state: Mutex<State>
+    /// What the engine thread and the I/O thread share.
+    private let exchange: LinkExchange
+    private let connected = Atomic(false)
+    private let reconnectRequested = Atomic(false)
     private let finished = DispatchSemaphore(value: 0)
     /// Outgoing messages queued at most.
-    public let outboundCapacity: Int
+    public var outboundCapacity: Int { exchange.outboundCapacity }
 
     /// Reads `utopia://HOST:PORT` (see ``DecoderEndpoint/utopiaAddress(_:)``).
     ///
@@ -86,15 +77,14 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
         self.port = port
         self.reconnectInterval = max(0.01, reconnectInterval)
         self.connectTimeout = max(0.01, connectTimeout)
-        self.outboundCapacity = max(1, outboundCapacity)
         self.maximumPayloadLength = maximumPayloadLength
         do { wake = try EventFD() } catch {
             throw DecoderEndpoint.Problem(subject: endpoint, reason: "cannot make the I/O thread's wake-up descriptor: \(error)")
         }
-        state = Mutex(State(inbox: DecoderInbox(capacity: inboxCapacity)))
+        exchange = LinkExchange(inboxCapacity: inboxCapacity, outboundCapacity: outboundCapacity)
         let thread = Thread { [unowned self] in self.run() }
         thread.name = "noisetag-utopia-io"
-        state.withLock { $0.running = true }
+        exchange.markRunning()
         thread.start()
     }
 
@@ -116,11 +106,7 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     /// link.close()
     /// ```
     public func close() {
-        let wasRunning = state.withLock { state in
-            defer { state.stopping = true }
-            return state.running && !state.stopping
-        }
-        guard wasRunning else { return }
+        guard exchange.requestStop() else { return }
         wake.signal()
         finished.wait()
     }
@@ -129,60 +115,32 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     public var monitorsLiveness: Bool { true }
 
     /// True while a TCP connection to the hub is up.
-    public var isConnected: Bool { state.withLock { $0.connected } }
+    public var isConnected: Bool { connected.load(ordering: .acquiring) }
 
     /// Encodes `message` and queues it for the I/O thread; returns the bytes it will write.
     @discardableResult
     public func send(_ message: UtopiaMessage) -> [UInt8]? {
         let bytes = UtopiaCodec.encode(message)
-        let ioWaiting = state.withLock { state in
-            if state.outbound.count >= outboundCapacity {
-                state.outbound.removeFirst()
-                state.counters.unsent += 1
-            }
-            state.outbound.append(bytes)
-            defer { state.ioWaiting = false }
-            return state.ioWaiting
-        }
-        if ioWaiting { wake.signal() }
+        if exchange.enqueue(bytes) { wake.signal() }
         return bytes
     }
 
     /// Drains the messages received since the last call, each with its bytes.
-    public func receive() -> [WireMessage] { state.withLock { $0.inbox.drain() } }
+    public func receive() -> [WireMessage] { exchange.drainInbox() }
 
     /// Drains what went wrong since the last call (connections lost or refused, rejected messages).
-    public func receiveProblems() -> [String] {
-        state.withLock { state in
-            defer { state.problems.removeAll() }
-            return state.problems
-        }
-    }
+    public func receiveProblems() -> [String] { exchange.drainProblems() }
 
     /// Drops the connection (if any) and connects again at once.
     public func reconnect() {
-        state.withLock { $0.reconnectRequested = true }
+        reconnectRequested.store(true, ordering: .releasing)
         wake.signal()
     }
 
     /// A snapshot of the counters.
-    public var statistics: DecoderLinkStatistics {
-        state.withLock { state in
-            var snapshot = state.counters
-            snapshot.queued = state.outbound.count
-            snapshot.droppedPredictions = state.inbox.droppedPredictions
-            snapshot.droppedOther = state.inbox.droppedOther
-            return snapshot
-        }
-    }
+    public var statistics: DecoderLinkStatistics { exchange.statistics }
 
     // MARK: I/O thread
-
-    private func report(_ problem: String) {
-        state.withLock { state in
-            if state.problems.count < 256 { state.problems.append(problem) }
-        }
-    }
 
     private func run() {
         var socket: TCPSocket?
@@ -197,17 +155,14 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
             socket?.close()
             socket = nil
             pending.removeAll()
-            state.withLock { $0.connected = false }
+            connected.store(false, ordering: .releasing)
             nextAttempt = clock.now + reconnectInterval
-            report("Utopia hub \(host):\(port): \(reason); connecting again in \(reconnectInterval) s")
+            exchange.report("Utopia hub \(host):\(port): \(reason); connecting again in \(reconnectInterval) s")
         }
 
         while true {
-            let (stop, requested) = state.withLock { state in
-                defer { state.reconnectRequested = false }
-                return (state.stopping, state.reconnectRequested)
-            }
-            if stop { break }
+            if exchange.isStopping { break }
+            let requested = reconnectRequested.exchange(false, ordering: .acquiringAndReleasing)
             if requested {
                 if socket != nil { drop("the engine asked to reconnect") }
                 nextAttempt = 0
@@ -217,41 +172,34 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
                     socket = try TCPSocket.connect(host: host, port: port, timeout: connectTimeout)
                     framer = UtopiaStreamFramer(maximumPayloadLength: maximumPayloadLength)
                     failures = 0
-                    state.withLock { $0.connected = true }
+                    connected.store(true, ordering: .releasing)
                 } catch {
                     failures += 1
                     nextAttempt = clock.now + reconnectInterval
                     // The first failure and then every tenth, so a missing hub does not flood the engine.
                     if failures == 1 || failures % 10 == 0 {
-                        report("cannot reach the Utopia hub (\(error)); attempt \(failures), trying every \(reconnectInterval) s")
+                        exchange.report("cannot reach the Utopia hub (\(error)); attempt \(failures), trying every \(reconnectInterval) s")
                     }
                 }
             }
             // Outgoing: written when connected, dropped (and counted) otherwise.
-            let outgoing = state.withLock { state in
-                defer { state.outbound.removeAll(keepingCapacity: true) }
-                return state.outbound
-            }
+            let outgoing = exchange.takeOutbound()
             if !outgoing.isEmpty {
-                let connected = socket != nil
-                for frame in outgoing where connected { pending.append(contentsOf: frame) }
-                state.withLock { state in
-                    if connected { state.counters.sent += outgoing.count } else { state.counters.unsent += outgoing.count }
-                }
+                let up = socket != nil
+                for frame in outgoing where up { pending.append(contentsOf: frame) }
+                exchange.count(sent: up ? outgoing.count : 0, unsent: up ? 0 : outgoing.count)
             }
             var items = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
             if let socket {
                 items.append(pollfd(fd: socket.descriptor, events: Int16(POLLIN) | (pending.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
             }
-            let idle = state.withLock { state in
-                state.ioWaiting = state.outbound.isEmpty
-                return state.ioWaiting
-            }
+            let (stopping, idle) = exchange.beginWait()
+            if stopping { break }
             // New messages to write: no wait. Otherwise up to 200 ms (bytes waiting to go out wake it through
             // POLLOUT), or until the next attempt to connect.
             let wait = !idle ? 0 : socket == nil ? min(0.2, max(0.001, nextAttempt - clock.now)) : 0.2
             _ = poll(&items, nfds_t(items.count), Int32(wait * 1000))
-            state.withLock { $0.ioWaiting = false }
+            exchange.endWait()
             if items[0].revents & Int16(POLLIN) != 0 { wake.drain() }
             guard let connection = socket, items.count > 1 else { continue }
             let events = items[1].revents
@@ -266,16 +214,15 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
                             case .message(let message, let bytes):
                                 received.append(WireMessage(message: message, bytes: bytes))
                             case .rejected(let bytes, let error):
-                                state.withLock { $0.counters.malformed += 1 }
-                                report("malformed \(bytes.count)-byte message from the hub dropped: \(error)")
+                                exchange.report("malformed \(bytes.count)-byte message from the hub dropped: \(error)", malformed: true)
                             case .lost(let reason):
-                                state.withLock { $0.counters.malformed += 1 }
-                                deliver(received)
+                                exchange.countMalformed()
+                                exchange.deliver(received)
                                 drop("the stream cannot be framed: \(reason)")
                                 break reading
                             }
                         }
-                        deliver(received)
+                        exchange.deliver(received)
                         if count < chunk.count { break }
                     }
                 }
@@ -289,8 +236,7 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
         }
         // What is queued for a connected hub goes out before the link closes (briefly).
         if let socket {
-            let outgoing = state.withLock { $0.outbound }
-            for frame in outgoing { pending.append(contentsOf: frame) }
+            for frame in exchange.takeOutbound() { pending.append(contentsOf: frame) }
             let deadline = clock.now + 0.25
             while !pending.isEmpty, clock.now < deadline, let written = try? socket.send(pending[...]) {
                 pending.removeFirst(written)
@@ -298,15 +244,7 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
             }
             socket.close()
         }
-        state.withLock { $0.running = false }
+        exchange.markStopped()
         finished.signal()
-    }
-
-    private func deliver(_ messages: [WireMessage]) {
-        guard !messages.isEmpty else { return }
-        state.withLock { state in
-            state.counters.received += messages.count
-            for message in messages { state.inbox.append(message) }
-        }
     }
 }

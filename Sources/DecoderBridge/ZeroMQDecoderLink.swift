@@ -21,7 +21,7 @@ import UtopiaProtocol
 /// let link = try ZeroMQDecoderLink(endpoint: DecoderEndpoint.resolve(""))
 /// NoiseTagging.decoderLink = link
 /// ```
-// @unchecked: `socket` is not Sendable, but only the I/O thread touches it; all shared state is in `state`.
+// @unchecked: `socket` is not Sendable, but only the I/O thread touches it; all shared state is in `exchange`.
 public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// The endpoint connected to.
     public let endpoint: String
@@ -40,21 +40,10 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     private let socket: ZeroMQSocket
     private let wake: EventFD
     /// What the engine thread and the I/O thread share.
-    private struct State {
-        var outbound: Deque<[UInt8]> = []
-        var inbox: DecoderInbox
-        var problems: [String] = []
-        var counters = DecoderLinkStatistics()
-        var running = false
-        var stopping = false
-        /// True while the I/O thread waits in `zmq_poll` with nothing to send:
-        /// only then does a send need to wake it through the eventfd.
-        var ioWaiting = false
-    }
-    private let state: Mutex<State>
+    private let exchange: LinkExchange
     private let finished = DispatchSemaphore(value: 0)
     /// Most frames waiting to be sent; beyond it the oldest are dropped (counted as unsent).
-    public let outboundCapacity: Int
+    public var outboundCapacity: Int { exchange.outboundCapacity }
 
     /// Connects to `endpoint` with the connection settings' timings
     /// (`timeInBetweenAttemptsToConnect`, `timeoutConnecting`) and starts
@@ -105,8 +94,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
                 inboxCapacity: Int = 4096, outboundCapacity: Int = 8192, context shared: ZeroMQContext? = nil,
                 curve: CurveClientKeys? = nil) throws(ZeroMQError) {
         self.endpoint = endpoint
-        state = Mutex(State(inbox: DecoderInbox(capacity: inboxCapacity)))
-        self.outboundCapacity = outboundCapacity
+        exchange = LinkExchange(inboxCapacity: inboxCapacity, outboundCapacity: outboundCapacity)
         ownsContext = shared == nil
         context = shared ?? ZeroMQContext()      // its own by default, so that close() can wait for the queued frames
         socket = try ZeroMQSocket(context: context, type: .dealer)
@@ -120,7 +108,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         try socket.connect(endpoint)
         let thread = Thread { [unowned self] in self.run() }
         thread.name = "noisetag-decoder-io"
-        state.withLock { $0.running = true }
+        exchange.markRunning()
         thread.start()
     }
 
@@ -143,11 +131,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// link.close()
     /// ```
     public func close() {
-        let wasRunning = state.withLock { state in
-            defer { state.stopping = true }
-            return state.running && !state.stopping
-        }
-        guard wasRunning else { return }
+        guard exchange.requestStop() else { return }
         wake.signal()
         finished.wait()
     }
@@ -160,44 +144,20 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     @discardableResult
     public func send(_ message: UtopiaMessage) -> [UInt8]? {
         let bytes = UtopiaCodec.encode(message)
-        let ioWaiting = state.withLock { state in
-            if state.outbound.count >= outboundCapacity {
-                state.outbound.removeFirst()
-                state.counters.unsent += 1
-            }
-            state.outbound.append(bytes)
-            defer { state.ioWaiting = false }
-            return state.ioWaiting
-        }
         // The I/O thread drains the queue before it waits again; wake it only when it waits.
-        if ioWaiting { wake.signal() }
+        if exchange.enqueue(bytes) { wake.signal() }
         return bytes
     }
 
     /// Drains the messages received since the last call, each with the
     /// bytes of the frame (or of its part) that carried it.
-    public func receive() -> [WireMessage] {
-        state.withLock { $0.inbox.drain() }
-    }
+    public func receive() -> [WireMessage] { exchange.drainInbox() }
 
     /// Drains the descriptions of frames that could not be decoded.
-    public func receiveProblems() -> [String] {
-        state.withLock { state in
-            defer { state.problems.removeAll() }
-            return state.problems
-        }
-    }
+    public func receiveProblems() -> [String] { exchange.drainProblems() }
 
     /// A snapshot of the counters.
-    public var statistics: DecoderLinkStatistics {
-        state.withLock { state in
-            var snapshot = state.counters
-            snapshot.queued = state.outbound.count
-            snapshot.droppedPredictions = state.inbox.droppedPredictions
-            snapshot.droppedOther = state.inbox.droppedOther
-            return snapshot
-        }
-    }
+    public var statistics: DecoderLinkStatistics { exchange.statistics }
 
     // MARK: I/O thread
 
@@ -205,13 +165,10 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
                      zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
         while true {
-            let (stop, idle) = state.withLock { state in
-                state.ioWaiting = state.outbound.isEmpty
-                return (state.stopping, state.ioWaiting)
-            }
+            let (stop, idle) = exchange.beginWait()
             if stop { break }
             _ = zmq_poll(&items, 2, idle ? 200 : 0)
-            state.withLock { $0.ioWaiting = false }
+            exchange.endWait()
             if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
             flushOutbound()
             readInbound()
@@ -224,36 +181,22 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     }
 
     private func flushOutbound() {
-        let pending = state.withLock { state in
-            defer { state.outbound.removeAll(keepingCapacity: true) }
-            return state.outbound
-        }
+        let pending = exchange.takeOutbound()
         guard !pending.isEmpty else { return }
         var sent = 0
         var unsent = 0
         for frame in pending {
             if (try? socket.send(frame, dontWait: true)) == true { sent += 1 } else { unsent += 1 }
         }
-        state.withLock { state in
-            state.counters.sent += sent
-            state.counters.unsent += unsent
-        }
+        exchange.count(sent: sent, unsent: unsent)
     }
 
     private func readInbound() {
         while let frame = try? socket.receive(dontWait: true) {
-            let decoded = WireMessage.split(frame: frame.bytes)
-            state.withLock { state in
-                switch decoded {
-                case .success(let messages):
-                    state.counters.received += messages.count
-                    for message in messages { state.inbox.append(message) }
-                case .failure(let error):
-                    state.counters.malformed += 1
-                    if state.problems.count < 256 {
-                        state.problems.append("malformed frame of \(frame.bytes.count) bytes dropped: \(error)")
-                    }
-                }
+            switch WireMessage.split(frame: frame.bytes) {
+            case .success(let messages): exchange.deliver(messages)
+            case .failure(let error):
+                exchange.report("malformed frame of \(frame.bytes.count) bytes dropped: \(error)", malformed: true)
             }
         }
     }

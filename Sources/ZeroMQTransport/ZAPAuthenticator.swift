@@ -188,11 +188,21 @@ public final class ZAPAuthenticator: @unchecked Sendable {
     private init(context: ZeroMQContext) throws(ZeroMQError) {
         socket = try ZeroMQSocket(context: context, type: .reply)
         wake = try EventFD()
-        do {
-            try socket.bind(Self.endpoint)
-        } catch where error.code == EADDRINUSE {
-            throw ZeroMQError(call: "zmq_bind", endpoint: Self.endpoint, code: EADDRINUSE,
-                              explanation: "another ZAP handler is bound in this ZeroMQ context")
+        // A handler of this context that just stopped may still hold the inproc endpoint: libzmq
+        // releases it on its own thread after the socket closes. Wait for that, up to a second.
+        var attempts = 0
+        while true {
+            do {
+                try socket.bind(Self.endpoint)
+                break
+            } catch where error.code == EADDRINUSE {
+                attempts += 1
+                guard attempts < 200 else {
+                    throw ZeroMQError(call: "zmq_bind", endpoint: Self.endpoint, code: EADDRINUSE,
+                                      explanation: "another ZAP handler is bound in this ZeroMQ context")
+                }
+                usleep(5_000)
+            }
         }
         let thread = Thread { [self] in run() }
         thread.name = "noisetag-zap"

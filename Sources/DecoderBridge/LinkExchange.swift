@@ -1,0 +1,126 @@
+import DequeModule
+import NoiseTagging
+import Synchronization
+
+/// What a decoder link's engine side and its I/O thread share, behind one
+/// `Mutex`: the bounded queue of frames to send, the bounded inbox of
+/// messages received, the problems to report, the counters, and whether the
+/// I/O thread runs, should stop, or waits idle (only then does a send need
+/// to wake it). ``ZeroMQDecoderLink`` and ``UtopiaTCPDecoderLink`` differ
+/// only in the socket their I/O thread drives.
+final class LinkExchange: Sendable {
+    private struct State {
+        var outbound: Deque<[UInt8]> = []
+        var inbox: DecoderInbox
+        var problems: [String] = []
+        var counters = DecoderLinkStatistics()
+        var running = false
+        var stopping = false
+        var ioWaiting = false
+    }
+    private let state: Mutex<State>
+    let outboundCapacity: Int
+    /// Problems kept until the engine drains them; later ones are dropped.
+    static let problemLimit = 256
+
+    init(inboxCapacity: Int, outboundCapacity: Int) {
+        self.outboundCapacity = max(1, outboundCapacity)
+        state = Mutex(State(inbox: DecoderInbox(capacity: inboxCapacity)))
+    }
+
+    // MARK: Lifecycle
+
+    func markRunning() { state.withLock { $0.running = true } }
+    func markStopped() { state.withLock { $0.running = false } }
+
+    /// Asks the I/O thread to stop; true when it was running and had not been asked yet.
+    func requestStop() -> Bool {
+        state.withLock { state in
+            defer { state.stopping = true }
+            return state.running && !state.stopping
+        }
+    }
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    // MARK: Engine side
+
+    /// Queues a frame (dropping and counting the oldest when full); true when
+    /// the I/O thread waits idle and must be woken.
+    func enqueue(_ frame: [UInt8]) -> Bool {
+        state.withLock { state in
+            if state.outbound.count >= outboundCapacity {
+                state.outbound.removeFirst()
+                state.counters.unsent += 1
+            }
+            state.outbound.append(frame)
+            defer { state.ioWaiting = false }
+            return state.ioWaiting
+        }
+    }
+
+    func drainInbox() -> [WireMessage] { state.withLock { $0.inbox.drain() } }
+
+    func drainProblems() -> [String] {
+        state.withLock { state in
+            defer { state.problems.removeAll() }
+            return state.problems
+        }
+    }
+
+    var statistics: DecoderLinkStatistics {
+        state.withLock { state in
+            var snapshot = state.counters
+            snapshot.queued = state.outbound.count
+            snapshot.droppedPredictions = state.inbox.droppedPredictions
+            snapshot.droppedOther = state.inbox.droppedOther
+            return snapshot
+        }
+    }
+
+    // MARK: I/O thread
+
+    /// Before waiting: whether to stop, and whether nothing is queued (the wait may then block).
+    func beginWait() -> (stopping: Bool, idle: Bool) {
+        state.withLock { state in
+            state.ioWaiting = state.outbound.isEmpty
+            return (state.stopping, state.ioWaiting)
+        }
+    }
+
+    func endWait() { state.withLock { $0.ioWaiting = false } }
+
+    /// Everything queued to send, in order.
+    func takeOutbound() -> Deque<[UInt8]> {
+        state.withLock { state in
+            defer { state.outbound.removeAll(keepingCapacity: true) }
+            return state.outbound
+        }
+    }
+
+    func count(sent: Int, unsent: Int) {
+        state.withLock { state in
+            state.counters.sent += sent
+            state.counters.unsent += unsent
+        }
+    }
+
+    func deliver(_ messages: [WireMessage]) {
+        guard !messages.isEmpty else { return }
+        state.withLock { state in
+            state.counters.received += messages.count
+            for message in messages { state.inbox.append(message) }
+        }
+    }
+
+    /// Counts a message that could not be read (reported by the caller in its own words).
+    func countMalformed() { state.withLock { $0.counters.malformed += 1 } }
+
+    /// A problem for the engine; `malformed` counts a message that could not be read.
+    func report(_ problem: String, malformed: Bool = false) {
+        state.withLock { state in
+            if malformed { state.counters.malformed += 1 }
+            if state.problems.count < Self.problemLimit { state.problems.append(problem) }
+        }
+    }
+}
