@@ -73,7 +73,7 @@ def main():
     controls = 4
     # Both decoders under the same settings: a brain press at certainty 0.99 (Perr < 0.01), else at
     # 4 s the decoder's most likely object (disableNoClicks), so every Test trial ends in the decoder's choice.
-    settings = {"nGenericTrainTrials": args.training, "trialDurationGenericTrain": 2.5, "cueDuration": 0.5,
+    settings = {"nGenericTrainTrials": args.training, "trialDurationGenericTrain": 2.0, "cueDuration": 0.5,
                 "timeInBetweenTrials": 0.5, "maxTestTrialDuration": 4.0, "certaintyRequiredForPress": 0.99,
                 "minTrialDuration": 0.5, "disableNoClicks": True, "feedbackDuration": 0.5}
     trials = args.training + len(goals)
