@@ -39,7 +39,8 @@ public struct SimulatedAcquisition: Sendable {
     public mutating func hear(_ message: UtopiaMessage) {
         switch message {
         case .modeChange(let change):
-            let next = DecoderMode(modeText: change.newMode) ?? .idle
+            // As the decoder: a mode it does not support changes nothing.
+            guard let next = DecoderMode(modeText: change.newMode) else { return }
             if next != mode { simulation.lookAway(at: change.timestamp) }
             mode = next == .reset ? .idle : next
         case .newTarget(let target) where mode == .calibration || mode == .prediction:

@@ -84,10 +84,7 @@ public struct RecordingReplay {
     /// The frame rate the trial ran at (the setting as it stood at its start).
     private func rebuiltRate(at start: RecordingScript.Logged<NoiseTagEvent.TrialStart>) -> Int {
         let title = NoiseTagSettingTitles.preferredNFramesPerSecond
-        var value = script.settings[title.rawValue]
-        for change in script.settingChanges where change.order < start.order && change.value.title == title.rawValue {
-            value = NoiseTagSettingValue(typed: change.value.value, for: title.definition.kind)
-        }
+        let value = script.settingValues(before: start.order)[title.rawValue]
         if case .int(let rate)? = overrides[title] ?? value { return rate }
         if case .double(let rate)? = overrides[title] ?? value { return Int(rate) }
         return 60

@@ -115,21 +115,28 @@ public struct RecordingScript: Sendable {
 
     // MARK: Files
 
+    /// The file's complete lines (``RecordingFileReader`` leaves out one cut off by a crash, noted here).
     private mutating func lines(_ name: String, required: Bool) throws(RecordingReadError) -> [Substring]? {
-        let url = folder.appendingPathComponent(name)
-        guard let data = try? Data(contentsOf: url) else {
+        let reader = RecordingFileReader(folder.appendingPathComponent(name))
+        guard reader.exists else {
             if required { throw RecordingReadError(file: name, line: 0, reason: "missing or unreadable: replay needs it") }
             return nil
         }
-        let text = String(decoding: data, as: UTF8.self)
-        var all = text.split(separator: "\n", omittingEmptySubsequences: false)
-        // The last element is what follows the last line break: empty, or a line cut off by a crash.
-        if let last = all.popLast(), !last.isEmpty { cutLines.append(name) }
+        if reader.endsWithPartialLine { notes.append("\(name): the last line was cut off (a crash); it is ignored") }
+        var all: [Substring] = []
+        reader.forEachLine { all.append($0) }
         return all
     }
 
-    private var cutLines: [String] = [] {
-        didSet { if let name = cutLines.last { notes.append("\(name): the last line was cut off (a crash); it is ignored") } }
+    /// Every setting by title as it stood just before the event at `order`:
+    /// `settings.json`, then each `settingChanged` logged before it, whoever made it.
+    func settingValues(before order: Int) -> [String: NoiseTagSettingValue] {
+        var values = settings
+        for change in settingChanges where change.order < order {
+            guard let title = NoiseTagSettingTitles(name: change.value.title) else { continue }
+            values[title.rawValue] = NoiseTagSettingValue(typed: change.value.value, for: title.definition.kind)
+        }
+        return values
     }
 
     private mutating func readSettings() throws(RecordingReadError) {

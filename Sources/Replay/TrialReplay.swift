@@ -303,11 +303,7 @@ public struct TrialReplay {
     /// before the start, then the overrides; titles the user had set stay
     /// marked as set (decoder advice leaves them alone), overrides too.
     private mutating func rebuildSettings(explicit: Set<String>) -> NoiseTagSettings {
-        var values = script.settings
-        for change in script.settingChanges where change.order < start.order {
-            guard let title = NoiseTagSettingTitles(name: change.value.title) else { continue }
-            values[title.rawValue] = NoiseTagSettingValue(typed: change.value.value, for: title.definition.kind)
-        }
+        let values = script.settingValues(before: start.order)
         let settings = NoiseTagSettings()
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let title = NoiseTagSettingTitles(name: name), overrides[title] == nil, Self.forced[title] == nil else { continue }
