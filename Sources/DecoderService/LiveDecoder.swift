@@ -533,15 +533,17 @@ public struct LiveDecoder: Sendable {
         let first = history.firstIndex(after: max(start - 0.001, current.lastScoredTime))
         let last = history.firstIndex(after: current.end)
         if first < last {
-            let window = decoder.model.latencySamples + (decoder.model.kernels.first?.count ?? 0) + 2
+            let whitening = decoder.model.whitening
+            let window = decoder.model.latencySamples + (decoder.model.kernels.first?.count ?? 0) + 2 + whitening.order
             let from = max(0, first - window)
             let times = Array(history.times[from..<last])
             // Before the trial's first frame every object was dark, as in calibration.
             let states = timeline.states(of: objects, at: times).map { row in
                 zip(row, times).map { $1 < start ? 0 : $0 }
             }
-            let templates = decoder.model.templates(for: states).map { Array($0[(first - from)...]) }
-            var scorer = current.scorer ?? TrialScorer(spatialFilter: decoder.model.spatialFilter, objects: objects.count)
+            let templates = decoder.model.templates(for: states).map { Array(whitening.apply($0)[(first - from)...]) }
+            var scorer = current.scorer ?? TrialScorer(spatialFilter: decoder.model.spatialFilter, objects: objects.count,
+                                                       whitening: whitening)
             scorer.append(history.filtered.map { Array($0[first..<last]) }, templates: templates)
             current.scorer = scorer
             current.lastScoredTime = history.times[last - 1]

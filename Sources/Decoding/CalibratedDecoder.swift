@@ -73,7 +73,7 @@ public struct CalibratedDecoder: Sendable {
     /// var scorer = decoder.scorer(for: codes)
     /// ```
     public func scorer(for codes: [[UInt8]]) -> IncrementalScorer {
-        IncrementalScorer(spatialFilter: model.spatialFilter, templates: model.templates(for: codes))
+        model.scorer(for: codes)
     }
 
     private init(model: ReconvolutionCCA, certainty: CertaintyModel, recommendedCertainty: Double, targetErrorRate: Double) {
@@ -125,7 +125,8 @@ public struct CalibratedDecoder: Sendable {
             for i in test {
                 let n = trials[i][0].count
                 let shown = trialClasses.map { $0[i] }.flatMap { $0.count >= 2 ? $0 : nil } ?? Array(codes.indices)
-                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: shown.map { templates[$0] })
+                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: shown.map { templates[$0] },
+                                               whitening: model.whitening)
                 var trajectory: [CertaintyExample] = []
                 var position = 0
                 while position < n {
@@ -152,7 +153,8 @@ public struct CalibratedDecoder: Sendable {
                 for _ in 0..<max(1, foilCount) {
                     let phases = (0..<(longLength / 2)).map { _ in Double.random(in: 0..<(2 * .pi), using: &generator) }
                     let noise = fft.withPhases(of: filtered, phases: phases)
-                    var foilScorer = IncrementalScorer(spatialFilter: [1], templates: shown.map { longTemplates[$0] })
+                    var foilScorer = IncrementalScorer(spatialFilter: [1], templates: shown.map { longTemplates[$0] },
+                                                       whitening: model.whitening)
                     var foil: [CertaintyExample] = []
                     var at = 0
                     while at < longLength {

@@ -1,11 +1,13 @@
 /// Scores one trial as its samples arrive: the correlation between the
-/// spatially filtered EEG and each class's template over the samples so far.
+/// spatially filtered EEG and each class's template over the samples so far,
+/// both whitened by the model's ``PredictionErrorFilter``.
 /// Only running sums are kept, so each update costs time proportional to the
 /// new samples (times channels plus classes), never to the trial's length.
 /// Past the end of a template, the template wraps (codes repeat).
 ///
 /// ```swift
-/// var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: model.templates(for: codes))
+/// var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: model.templates(for: codes),
+///                                whitening: model.whitening)     // or model.scorer(for: codes)
 /// scorer.append(chunk)          // channels × 25 new, preprocessed samples
 /// let best = scorer.scores().enumerated().max { $0.element < $1.element }!.offset
 /// ```
@@ -15,15 +17,16 @@ public struct IncrementalScorer: Sendable {
     private let templates: [[Double]]
     private var running: TrialScorer
 
-    /// A scorer for a new trial.
+    /// A scorer for a new trial. The templates are whitened here, from zeros
+    /// before their first sample (the stimulus was off before the trial).
     ///
     /// ```swift
-    /// var scorer = IncrementalScorer(spatialFilter: w, templates: t)
+    /// var scorer = IncrementalScorer(spatialFilter: w, templates: t, whitening: model.whitening)
     /// ```
-    public init(spatialFilter: [Double], templates: [[Double]]) {
+    public init(spatialFilter: [Double], templates: [[Double]], whitening: PredictionErrorFilter = .identity) {
         precondition(!templates.isEmpty && templates.allSatisfy { !$0.isEmpty }, "every class needs a template")
-        self.templates = templates
-        running = TrialScorer(spatialFilter: spatialFilter, objects: templates.count)
+        self.templates = templates.map { whitening.apply($0) }
+        running = TrialScorer(spatialFilter: spatialFilter, objects: templates.count, whitening: whitening)
     }
 
     /// Adds the next samples (channels × m, preprocessed).

@@ -100,9 +100,8 @@ public struct OfflineEvaluation: Sendable {
             latencies.append(model.latency)
             thresholds.append(threshold)
             lastModel = model
-            let templates = model.templates(for: codes)
             for i in test {
-                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates)
+                var scorer = model.scorer(for: codes)
                 var position = 0
                 var pressed = false
                 let n = h.nSamples
@@ -132,9 +131,8 @@ public struct OfflineEvaluation: Sendable {
                 tested += 1
             }
             if !idleTrials.isEmpty {
-                let idleTemplates = model.templates(for: idleCodes)
                 for trial in idleTrials {
-                    var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: idleTemplates)
+                    var scorer = model.scorer(for: idleCodes)
                     let n = trial.first?.count ?? 0
                     var position = 0
                     while position < n {

@@ -45,6 +45,9 @@ public struct ReconvolutionCCA: Sendable {
     /// print(String(format: "latency %.1f ms", model.latency * 1000))
     /// ```
     public var latency: Double { Double(latencySamples) / sampleRate }
+    /// The temporal whitening filter of the spatially filtered EEG, fitted on
+    /// the calibration's residual background (``ReconvolutionSettings/whiteningLength``).
+    public private(set) var whitening: PredictionErrorFilter
 
     /// Fits the model to `trials` (each channels × samples), their class
     /// `labels`, and the classes' `codes` (each: stimulus state per sample,
@@ -89,10 +92,36 @@ public struct ReconvolutionCCA: Sendable {
         }
         let fit = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: latency,
                             lagCount: lagCount, settings: settings)
-        return ReconvolutionCCA(
+        var model = ReconvolutionCCA(
             settings: settings, sampleRate: sampleRate, encoder: encoder, spatialFilter: fit.w,
             spatialPattern: fit.pattern, kernels: fit.kernels, canonicalCorrelation: fit.rho,
-            latencySamples: latency)
+            latencySamples: latency, whitening: .identity)
+        let order = max(0, Int((settings.whiteningLength * sampleRate).rounded()))
+        if order > 0 {
+            // The background left when each trial's fitted response is taken out.
+            let templates = model.templates(for: codes.map { Array($0.prefix(n)) })
+            let residuals = zip(trials, labels).map { trial, label -> [Double] in
+                let x = model.filter(trial), t = templates[label]
+                var xt = 0.0, tt = 0.0
+                for i in 0..<n { xt += x[i] * t[i]; tt += t[i] * t[i] }
+                let scale = tt > 0 ? xt / tt : 0
+                return (0..<n).map { x[$0] - scale * t[$0] }
+            }
+            model.whitening = PredictionErrorFilter.fit(residuals: residuals, order: min(order, n / 4))
+        }
+        return model
+    }
+
+    /// A scorer for a trial showing `codes` (one per object, each at least as
+    /// long as the trial), whitening the EEG and the templates alike.
+    ///
+    /// ```swift
+    /// var scorer = model.scorer(for: codesOnScreen)
+    /// scorer.append(chunk)                 // channels × new samples
+    /// let best = scorer.scores().indices.max { scorer.scores()[$0] < scorer.scores()[$1] }
+    /// ```
+    public func scorer(for codes: [[UInt8]]) -> IncrementalScorer {
+        IncrementalScorer(spatialFilter: spatialFilter, templates: templates(for: codes), whitening: whitening)
     }
 
     /// The predicted (spatially filtered) response to each code, as long as the code.

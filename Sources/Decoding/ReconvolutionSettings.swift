@@ -18,8 +18,12 @@ public struct ReconvolutionSettings: Sendable, Equatable, Codable {
     public var maximumLatency = 0.25
     /// Use this latency (seconds) instead of estimating one.
     public var fixedLatency: Double? = nil
+    /// Seconds of past samples the temporal whitening filter
+    /// (``PredictionErrorFilter``) predicts from; 0 scores the filtered EEG
+    /// as it is, as pyntbci's rCCA does.
+    public var whiteningLength = 0.08
 
-    /// The defaults: rising and falling edges, 0.3 s responses, latency estimated up to 0.25 s.
+    /// The defaults: rising and falling edges, 0.3 s responses, latency estimated up to 0.25 s, 0.08 s whitening.
     ///
     /// ```swift
     /// let settings = ReconvolutionSettings()

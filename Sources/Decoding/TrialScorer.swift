@@ -1,34 +1,41 @@
 /// Scores a live trial whose stimulus is learnt as it is shown: the Pearson
-/// correlation between the spatially filtered EEG and each object's
-/// template, from running sums. Each update brings the templates' values for
-/// its own samples, so work per update is proportional to the new samples
+/// correlation between the spatially filtered, whitened EEG and each
+/// object's whitened template, from running sums. Each update brings the
+/// templates' values for its own samples, already whitened with the same
+/// ``PredictionErrorFilter`` (the caller knows the stimulus before them), so
+/// work per update is proportional to the new samples
 /// (`IncrementalScorer` feeds it from templates known in advance).
 ///
 /// ```swift
-/// var scorer = TrialScorer(spatialFilter: model.spatialFilter, objects: 9)
-/// scorer.append(chunk, templates: templatesForChunk)   // channels × m, objects × m
+/// var scorer = TrialScorer(spatialFilter: model.spatialFilter, objects: 9, whitening: model.whitening)
+/// scorer.append(chunk, templates: whitenedTemplatesForChunk)   // channels × m, objects × m
 /// let scores = scorer.scores()
 /// ```
 public struct TrialScorer: Sendable {
     /// Samples seen so far.
     public private(set) var sampleCount = 0
     private let spatialFilter: [Double]
+    private let whitening: PredictionErrorFilter
+    private var whiteningState: [Double]
     private var sumX = 0.0, sumXX = 0.0
     private var sumT: [Double], sumTT: [Double], sumXT: [Double]
 
-    /// A scorer for a trial over `objects` objects.
+    /// A scorer for a trial over `objects` objects; the filtered EEG is
+    /// whitened with `whitening` from zeros at the trial's first sample.
     ///
     /// ```swift
-    /// var scorer = TrialScorer(spatialFilter: w, objects: 4)
+    /// var scorer = TrialScorer(spatialFilter: w, objects: 4, whitening: model.whitening)
     /// ```
-    public init(spatialFilter: [Double], objects: Int) {
+    public init(spatialFilter: [Double], objects: Int, whitening: PredictionErrorFilter = .identity) {
         self.spatialFilter = spatialFilter
+        self.whitening = whitening
+        whiteningState = whitening.makeState()
         sumT = [Double](repeating: 0, count: objects)
         sumTT = sumT
         sumXT = sumT
     }
 
-    /// Adds `chunk` (channels × m, preprocessed) with each object's template over the same m samples.
+    /// Adds `chunk` (channels × m, preprocessed) with each object's whitened template over the same m samples.
     ///
     /// ```swift
     /// scorer.append([[0.1, 0.2]], templates: [[1, 0], [0, 1]])
@@ -36,9 +43,14 @@ public struct TrialScorer: Sendable {
     public mutating func append(_ chunk: [[Double]], templates: [[Double]]) {
         precondition(chunk.count == spatialFilter.count && templates.count == sumT.count, "one row per channel and per object")
         let m = chunk.first?.count ?? 0
+        var filtered = [Double](repeating: 0, count: m)
+        for c in 0..<spatialFilter.count {
+            let w = spatialFilter[c], row = chunk[c]
+            for i in 0..<m { filtered[i] += w * row[i] }
+        }
+        let whitened = whitening.apply(filtered, state: &whiteningState)
         for i in 0..<m {
-            var x = 0.0
-            for c in 0..<spatialFilter.count { x += spatialFilter[c] * chunk[c][i] }
+            let x = whitened[i]
             sumX += x
             sumXX += x * x
             for k in 0..<templates.count {

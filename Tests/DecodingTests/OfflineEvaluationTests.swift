@@ -24,7 +24,7 @@ import Testing
 
     @Test func predictedErrorFollowsTheActualError() throws {
         var simulation = DatasetSimulation(classes: 9, trials: 45, seed: 6)
-        simulation.settings.snr = 0.03
+        simulation.settings.snr = 0.02
         let report = try OfflineEvaluation().run(simulation.record())
         // Calibrated on held-out calibration predictions: the mean Perr lands near the error actually made.
         for row in report.rows {

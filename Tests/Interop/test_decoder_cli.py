@@ -69,13 +69,22 @@ def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
 
 
 def test_compare_pyntbci_prints_both_rows_and_ratios(noisetag_bin, dataset):
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "compare-pyntbci"), dataset,
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "compare-pyntbci"), dataset, dataset,
                           "--noisetag", noisetag_bin], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     lines = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines() if line.split()}
     assert len(lines["noisetag"]) == 5 and len(lines["pyntbci"]) == 5 and len(lines["ratio"]) == 5
     pyntbci_at_2s = float(lines["pyntbci"][2])
     assert pyntbci_at_2s > 0.5, "pyntbci decodes the simulated data too"
+    # Both are deterministic on a seeded dataset: noisetag (whitened scores) is at least as accurate at every length.
+    ours, theirs = [float(v) for v in lines["noisetag"][:4]], [float(v) for v in lines["pyntbci"][:4]]
+    assert all(a >= b for a, b in zip(ours, theirs)), (ours, theirs)
+    # The same dataset twice: the pooled wrong-trial counts are twice one dataset's.
+    single = [line for line in run.stdout.splitlines() if line.startswith("noisetag: latency")][0]
+    pooled = [line for line in run.stdout.splitlines() if line.startswith("pooled over 2 datasets")]
+    assert pooled, run.stdout
+    actual_at_half = float(single.split("predicted/actual error ")[1].split("/")[1].split("@")[0]) * 45
+    assert pooled[0].split(": ")[1].split(",")[0].split("/")[1].startswith("%.0f@0.5s" % (2 * actual_at_half)), pooled[0]
 
 
 def load_compare_script():

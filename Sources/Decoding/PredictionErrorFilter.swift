@@ -1,0 +1,124 @@
+/// A temporal whitening filter for the spatially filtered EEG: the
+/// prediction-error filter of an autoregressive model of the background
+/// activity, e[i] = x[i] − Σ a[j] x[i−j]. EEG background is strongly coloured
+/// (1/f and alpha), and the correlation between a signal and a template is a
+/// matched filter only when the noise is white; filtering both the EEG and
+/// the templates with this filter makes it one again, so fewer samples tell
+/// the codes apart. Fitted on the calibration residuals (the filtered EEG
+/// minus the fitted template of the code the user looked at), so it whitens
+/// the noise, not the visual response.
+///
+/// ```swift
+/// let white = PredictionErrorFilter.fit(residuals: residualsPerTrial, order: 20)
+/// let whitenedTemplate = white.apply(template)          // zero history: the stimulus was off before the trial
+/// var state = white.makeState()
+/// let whitenedChunk = white.apply(chunk, state: &state)  // streaming, chunk by chunk
+/// ```
+public struct PredictionErrorFilter: Sendable, Equatable, Codable {
+    /// The filter's taps: 1, −a[1], …, −a[order].
+    public let taps: [Double]
+
+    /// The filter that changes nothing (order 0).
+    ///
+    /// ```swift
+    /// let none = PredictionErrorFilter.identity    // settings.whiteningLength = 0
+    /// ```
+    public static let identity = PredictionErrorFilter(taps: [1])
+
+    /// A filter with these taps; the first must be 1.
+    ///
+    /// ```swift
+    /// let differencer = PredictionErrorFilter(taps: [1, -0.95])
+    /// ```
+    public init(taps: [Double]) {
+        precondition(taps.first == 1, "a prediction-error filter's first tap is 1")
+        self.taps = taps
+    }
+
+    /// The model's order: how many past samples predict the next.
+    ///
+    /// ```swift
+    /// model.whitening.order      // 20 at 250 Hz with the default 0.08 s
+    /// ```
+    public var order: Int { taps.count - 1 }
+
+    /// Fits an order-`order` autoregressive model to the residual segments by
+    /// the Yule–Walker equations (their pooled autocorrelation, each segment's
+    /// lags counted within it), with a small ridge so that a flat or very
+    /// short residual still gives a stable, nearly identity filter.
+    ///
+    /// ```swift
+    /// let white = PredictionErrorFilter.fit(residuals: [[0.3, -0.1, 0.4, …], …], order: 20)
+    /// ```
+    public static func fit(residuals: [[Double]], order: Int) -> PredictionErrorFilter {
+        guard order > 0 else { return .identity }
+        var r = [Double](repeating: 0, count: order + 1)
+        for segment in residuals {
+            let n = segment.count
+            guard n > order else { continue }
+            let mean = segment.reduce(0, +) / Double(n)
+            let centred = segment.map { $0 - mean }
+            for lag in 0...order {
+                var sum = 0.0
+                for i in lag..<n { sum += centred[i] * centred[i - lag] }
+                r[lag] += sum
+            }
+        }
+        guard r[0] > 0, r[0].isFinite else { return .identity }
+        var toeplitz = Matrix(rows: order, columns: order)
+        for i in 0..<order {
+            for j in 0..<order { toeplitz[i, j] = r[abs(i - j)] }
+            toeplitz[i, i] += 1e-6 * r[0]
+        }
+        guard let factor = try? CholeskyFactor(toeplitz) else { return .identity }
+        let a = factor.solve(Matrix(rows: 1, columns: order, elements: Array(r[1...]))).elements
+        guard a.allSatisfy(\.isFinite) else { return .identity }
+        return PredictionErrorFilter(taps: [1] + a.map { -$0 })
+    }
+
+    /// The filter's running memory: the last `order` inputs, newest last.
+    ///
+    /// ```swift
+    /// var state = white.makeState()    // zeros: nothing before the first sample
+    /// ```
+    public func makeState() -> [Double] { [Double](repeating: 0, count: order) }
+
+    /// Filters `signal` as if it were preceded by zeros.
+    ///
+    /// ```swift
+    /// let whitened = white.apply(template)
+    /// ```
+    public func apply(_ signal: [Double]) -> [Double] {
+        var state = makeState()
+        return apply(signal, state: &state)
+    }
+
+    /// Filters the next piece of a stream, carrying `state` (from
+    /// ``makeState()``) from one piece to the next.
+    ///
+    /// ```swift
+    /// var state = white.makeState()
+    /// let first = white.apply(chunk1, state: &state)
+    /// let second = white.apply(chunk2, state: &state)   // same as filtering chunk1 + chunk2 at once
+    /// ```
+    public func apply(_ signal: [Double], state: inout [Double]) -> [Double] {
+        let p = order
+        guard p > 0 else { return signal }
+        precondition(state.count == p, "the state holds the last \(p) inputs")
+        var out = [Double](repeating: 0, count: signal.count)
+        for i in signal.indices {
+            var e = signal[i]
+            for j in 1...p {
+                let past = i - j >= 0 ? signal[i - j] : state[p + i - j]
+                e += taps[j] * past
+            }
+            out[i] = e
+        }
+        if signal.count >= p {
+            state = Array(signal.suffix(p))
+        } else {
+            state = Array((state + signal).suffix(p))
+        }
+        return out
+    }
+}

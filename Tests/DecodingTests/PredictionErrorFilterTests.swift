@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import Decoding
+
+/// The temporal whitening of the filtered EEG: it learns the background's
+/// colour, streams exactly like a whole-signal filter, and makes short
+/// trials decode better than scoring the coloured signal as it is.
+@Suite struct PredictionErrorFilterTests {
+    /// An AR(2) process x[i] = 1.5 x[i−1] − 0.7 x[i−2] + e[i]: strongly
+    /// coloured (a resonance near 0.09 of the sample rate), like alpha.
+    static func autoregressive(count: Int, seed: UInt64) -> [Double] {
+        var rng = SeededGenerator(seed: seed)
+        var x = [Double](repeating: 0, count: count)
+        for i in 2..<count { x[i] = 1.5 * x[i - 1] - 0.7 * x[i - 2] + rng.nextGaussian() }
+        return x
+    }
+
+    @Test func itRecoversTheCoefficientsOfAnAutoregressiveBackground() {
+        let segments = (0..<20).map { Self.autoregressive(count: 1000, seed: UInt64($0)) }
+        let filter = PredictionErrorFilter.fit(residuals: segments, order: 4)
+        #expect(filter.order == 4)
+        #expect(abs(filter.taps[1] + 1.5) < 0.05 && abs(filter.taps[2] - 0.7) < 0.05, "taps \(filter.taps)")
+        #expect(abs(filter.taps[3]) < 0.05 && abs(filter.taps[4]) < 0.05, "taps \(filter.taps)")
+        // Its output is white: neighbouring samples no longer correlate.
+        let e = filter.apply(Self.autoregressive(count: 5000, seed: 99))
+        let lag1 = zip(e.dropFirst(), e).reduce(0) { $0 + $1.0 * $1.1 } / e.reduce(0) { $0 + $1 * $1 }
+        #expect(abs(lag1) < 0.05, "lag-1 correlation \(lag1)")
+    }
+
+    @Test func streamingInPiecesEqualsFilteringTheWholeSignal() {
+        let filter = PredictionErrorFilter(taps: [1, -0.9, 0.3, 0.1])
+        let signal = Self.autoregressive(count: 200, seed: 5)
+        let whole = filter.apply(signal)
+        var state = filter.makeState()
+        var pieces: [Double] = []
+        var start = 0
+        for size in [1, 2, 7, 40, 150] {
+            pieces += filter.apply(Array(signal[start..<(start + size)]), state: &state)
+            start += size
+        }
+        #expect(pieces.count == whole.count)
+        #expect(zip(pieces, whole).allSatisfy { abs($0 - $1) < 1e-12 })
+    }
+
+    @Test func aFlatOrMissingBackgroundGivesTheIdentity() {
+        #expect(PredictionErrorFilter.fit(residuals: [[Double](repeating: 2, count: 100)], order: 5) == .identity)
+        #expect(PredictionErrorFilter.fit(residuals: [], order: 5) == .identity)
+        #expect(PredictionErrorFilter.fit(residuals: [[1, 2, 3]], order: 5) == .identity)
+        #expect(PredictionErrorFilter.fit(residuals: [[1, 2, 3, 4]], order: 0) == .identity)
+        #expect(PredictionErrorFilter.identity.apply([1, 2, 3]) == [1, 2, 3])
+    }
+
+    @Test func whiteningDecodesShortTrialsBetterThanTheColouredSignal() throws {
+        var simulation = DatasetSimulation(classes: 9, trials: 30, seed: 8)
+        simulation.settings.snr = 0.02
+        let dataset = try simulation.record()
+        var plain = OfflineEvaluation()
+        plain.settings.whiteningLength = 0
+        let without = try plain.run(dataset)
+        let with = try OfflineEvaluation().run(dataset)
+        let gain = (0..<2).map { with.rows[$0].accuracy - without.rows[$0].accuracy }
+        #expect(gain.allSatisfy { $0 > 0.05 }, "accuracy at 0.5 and 1 s: \(without.rows.map(\.accuracy)) → \(with.rows.map(\.accuracy))")
+        #expect(with.rows[3].accuracy >= without.rows[3].accuracy)
+    }
+}
