@@ -23,6 +23,8 @@ public struct AmplifierSimulation: Sendable {
     private var goalIndex = 0
     private var lastGazeTime = 0.0
     private var lastEventTime = 0.0
+    /// A prediction trial has begun whose first frame has not been seen yet.
+    private var predictionPending = false
 
     /// An amplifier whose sample 0 is at wire time `origin` (ms).
     ///
@@ -46,14 +48,29 @@ public struct AmplifierSimulation: Sendable {
     private func localTime(_ stamp: Int32) -> Double { Double(stamp &- originStamp) }
 
     /// A NEWTARGET at wire time `stamp`: in calibration the user looks at
-    /// the cued target (object 0); in prediction at the script's next goal or the focus, if any.
+    /// the cued target (object 0). A prediction trial is decided at its first
+    /// STIMULUSEVENT, when the user sees the screen: a cued one (Verify, whose
+    /// events carry object 0) is looked at like calibration, any other at the
+    /// script's next goal or the focus, if any.
     ///
     /// ```swift
     /// simulation.newTrial(at: newTarget.timestamp, calibrating: mode == .calibration)
     /// ```
     public mutating func newTrial(at stamp: Int32, calibrating: Bool) {
-        var target: UInt8?
+        predictionPending = false
         if calibrating {
+            look(at: gaze != .none ? 0 : nil, stamp: stamp)
+        } else {
+            look(at: nil, stamp: stamp)
+            predictionPending = true
+        }
+    }
+
+    /// Where the user looks in a prediction trial whose first frame is `event`.
+    private mutating func choosePredictionTarget(seeing event: StimulusEvent) {
+        predictionPending = false
+        var target: UInt8?
+        if event.objIDs.contains(0) {
             if gaze != .none { target = 0 }
         } else if case .goals(let goals) = gaze, goalIndex < goals.count {
             target = goals[goalIndex]
@@ -61,7 +78,7 @@ public struct AmplifierSimulation: Sendable {
         } else if case .follow(let focus) = gaze {
             target = focus.objectID
         }
-        look(at: target, stamp: stamp)
+        if target != nil { look(at: target, stamp: event.timestamp) }
     }
 
     /// The user stops looking at anything (calibration or prediction ended).
@@ -69,7 +86,10 @@ public struct AmplifierSimulation: Sendable {
     /// ```swift
     /// simulation.lookAway(at: modeChange.timestamp)
     /// ```
-    public mutating func lookAway(at stamp: Int32) { look(at: nil, stamp: stamp) }
+    public mutating func lookAway(at stamp: Int32) {
+        predictionPending = false
+        look(at: nil, stamp: stamp)
+    }
 
     private mutating func look(at target: UInt8?, stamp: Int32) {
         let time = max(lastGazeTime, localTime(stamp), amplifier.nextSampleTime)
@@ -86,6 +106,7 @@ public struct AmplifierSimulation: Sendable {
         let time = localTime(event.timestamp)
         guard time >= 0, time >= lastEventTime else { return }
         lastEventTime = time
+        if predictionPending { choosePredictionTarget(seeing: event) }
         var shifted = event
         shifted.timestamp = Int32(truncatingIfNeeded: Int64(time))
         amplifier.receive(shifted)

@@ -1,22 +1,24 @@
-/// Where the built-in simulated user looks, trial by trial. In calibration
-/// every script looks at the cued target (object ID 0, whose state copies
-/// the cued object's); in prediction trials only ``goals(_:)`` looks
-/// anywhere, at the listed object IDs in successive trials, then at nothing.
+/// Where the built-in simulated user looks, trial by trial. Whenever a
+/// target is cued, every script but ``none`` looks at it (object ID 0, whose
+/// state copies the cued object's): in calibration, and in Verify trials,
+/// whose STIMULUSEVENTs carry object 0 too. In other prediction trials
+/// ``goals(_:)`` looks at the listed object IDs in successive trials, then at
+/// nothing, and ``follow(_:)`` where its focus says.
 ///
 /// ```swift
 /// var settings = DecoderServerSettings()
 /// settings.simulation = DecoderSimulation(snr: 0.05, seed: 1, gaze: .goals([3, 1, 4]))
 /// ```
 public enum GazeScript: Equatable, Sendable {
-    /// The cued target in calibration; nothing in prediction trials.
+    /// The cued target (calibration and Verify); nothing in uncued prediction trials.
     case target
     /// Nothing ever: an idle user.
     case none
-    /// The cued target in calibration; these object IDs in successive prediction trials, then nothing.
+    /// The cued target when one is cued; these object IDs in successive uncued prediction trials, then nothing.
     case goals([UInt8])
-    /// The cued target in calibration; in each prediction trial, the object
-    /// the ``GazeFocus`` names when the trial starts (a user who reads the
-    /// screen and decides, like the demo's simulated speller).
+    /// The cued target when one is cued; in each uncued prediction trial, the
+    /// object the ``GazeFocus`` names when the trial's first frame is shown
+    /// (a user who reads the screen and decides, like the demo's simulated speller).
     case follow(GazeFocus)
 
     /// Scripts are equal when they look the same way; two `follow` scripts

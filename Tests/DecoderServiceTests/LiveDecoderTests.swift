@@ -65,6 +65,29 @@ import UtopiaProtocol
         }
     }
 
+    @Test func inVerifyTrialsTheSimulatedUserLooksAtTheCuedTargetAndTheDecoderFindsIt() throws {
+        var session = VirtualSession(settings: Self.simulated(.target))
+        session.mode("Calibration.supervised")
+        for t in 0..<8 { session.trial(seconds: 2, cued: t % 4 + 1) }
+        session.mode("Prediction.static")
+        session.wait(200)
+        _ = try #require(session.decoder.model)
+        // Verify: object 0 copies the cued object; the user looks there, and
+        // the decoder names that object, never the copy.
+        for cued in [3, 1, 4, 2] {
+            let before = session.sent.count
+            session.trial(seconds: 2, cued: cued)
+            let predictions = session.predictions(from: before)
+            #expect(predictions.last?.objID == Int8(cued))
+            #expect(predictions.allSatisfy { $0.objID != 0 })
+        }
+        // An uncued Test trial: `target` looks at nothing, so nothing becomes certain.
+        let before = session.sent.count
+        session.trial(seconds: 2)
+        let model = try #require(session.decoder.model)
+        #expect(session.predictions(from: before).allSatisfy { 1 - Double($0.errorProbability) < model.recommendedCertainty })
+    }
+
     @Test func aCalibrationWithOneClassOnlyIsReportedAndFitsNoModel() {
         var session = VirtualSession(settings: Self.simulated(.target))
         session.mode("Calibration.supervised")

@@ -80,6 +80,29 @@ struct FrameSchedulerTests {
         }
     }
 
+    @Test("Verify: object ID 0 carries the cued target's state, as the MindAffect SDK's cued prediction does")
+    func targetInVerify() throws {
+        let (h, dir) = try harness()
+        _ = dir
+        h.controller.set(mode: .verify)
+        h.start()
+        h.run(until: 2.5)
+        guard case .trialStarted(let start)? = h.trialStarts.first?.kind, let targetID = start.targetObjectID else {
+            Issue.record("no Verify trial with a target"); return
+        }
+        #expect(start.mode == .verify && start.objectIDs == [1, 2, 3, 4])
+        let events = stimulusEvents(h)
+        #expect(!events.isEmpty)
+        for event in events {
+            #expect(event.objIDs == [0, 1, 2, 3, 4])
+            #expect(event.objStates[0] == event.objStates[targetID])
+        }
+        // A prediction of object 0 is not a press: 0 is the target's copy, not a control.
+        h.predict(objectID: 0, perr: 0)
+        h.run(for: 0.2)
+        #expect(h.presses.isEmpty)
+    }
+
     @Test("Test mode: no object ID 0")
     func noTargetInTest() throws {
         let (h, dir) = try harness()

@@ -88,7 +88,7 @@ extension NoiseTagController {
     }
 
     private func prepareStimulus(for trial: Trial) {
-        let withTarget = trial.mode.isTraining && trial.target != nil
+        let withTarget = trial.sendsTargetState
         let hide = trial.mode.isTraining && settings.boolFor(.hideNonTargetControls)
         let target = trial.target
         stimulus.trial = trial.number

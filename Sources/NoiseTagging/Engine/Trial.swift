@@ -45,10 +45,17 @@ final class Trial {
     }
 
     /// The object IDs of this trial's STIMULUSEVENTs, in order: 0 first
-    /// when the target's own state rides along (training), then each entry's.
+    /// when the cued target's own state rides along (training and Verify),
+    /// then each entry's.
     var stimulusObjectIDs: [Int] {
-        (mode.isTraining && target != nil ? [0] : []) + entries.map(\.objectID)
+        (sendsTargetState ? [0] : []) + entries.map(\.objectID)
     }
+
+    /// Whether object 0 carries the cued target's state: in every trial
+    /// that cues one (training, and Verify as the MindAffect SDK's cued
+    /// prediction does), so a decoder can score its predictions and a
+    /// simulated user knows where to look.
+    var sendsTargetState: Bool { mode.cuesTarget && target != nil }
 
     /// The trial as `trials.jsonl` keeps it, ended at `end` with `ending`
     /// (times on the engine clock; the recorder adds wall-clock times).
