@@ -32,6 +32,7 @@ python-deps: system-deps
 	@$(PYTHON) -c "import pyntbci; assert pyntbci.__version__ == '1.9.0'" 2>/dev/null || $(PYTHON) -m pip install pyntbci==1.9.0
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install pytest
 	@$(PYTHON) -c "import brainflow" 2>/dev/null || $(PYTHON) -m pip install brainflow
+	@$(PYTHON) -c "import pylsl" 2>/dev/null || $(PYTHON) -m pip install pylsl
 
 build: system-deps
 	$(SWIFT) build

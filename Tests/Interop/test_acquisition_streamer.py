@@ -1,8 +1,11 @@
 """Examples/acquisition_streamer.py feeds a running `noisetag decoder`: its
 frames are the MindAffect SDK's own bytes, and with BrainFlow's synthetic
-board (no hardware) the decoder takes the header and the packets and sends
-SIGNALQUALITY back. Bounded waits; both processes always end."""
+board (no hardware) or a Lab Streaming Layer outlet the decoder takes the
+header and the packets and sends SIGNALQUALITY back. Bounded waits; every
+process always ends."""
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -88,3 +91,29 @@ def test_the_synthetic_board_streams_into_a_running_decoder(noisetag_bin, socket
         if client is not None:
             stop(client)
         stop(decoder)
+
+
+def test_an_lsl_stream_reaches_the_decoder_and_its_channels_are_told_apart(noisetag_bin, socket_folder):
+    """`--source lsl`: an LSL outlet (liblsl, as an amplifier driver publishes
+    it) is resolved by type and streamed; the decoder's signal quality tells
+    the dead channel (3) and the mains-swamped one (5) from the good ones.
+    Run in a loopback-only network namespace: LSL discovery broadcasts."""
+    pytest.importorskip("pylsl")
+    for tool in ("unshare", "ip"):
+        if shutil.which(tool) is None:
+            pytest.skip("%s is not installed (make test installs it)" % tool)
+    result = subprocess.run(["unshare", "-n", sys.executable, os.path.join(ROOT, "Tests", "Interop", "lsl_scenario.py"),
+                             "--noisetag", noisetag_bin, "--folder", socket_folder, "--seconds", "5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    assert result.returncode == 0, result.stderr.decode()[-3000:]
+    report = json.loads(result.stdout.decode().strip().split("\n")[-1])
+    assert report["problems"] == [], report
+    assert report.get("streamer_exit") == 0 and report.get("decoder_exit") == 0, report
+    assert any("EEG: 8 channels at 250 Hz" in line for line in report["decoder"]), report["decoder"]
+    assert any("channel 3: flat" in line for line in report["decoder"]), report["decoder"]
+    sent = [line for line in report["streamer"] if line.startswith("sent ")]
+    assert sent and int(sent[0].split()[1]) >= 0.8 * 5 * 250, report["streamer"]
+    quality = report["quality"]
+    assert len(quality) == 8, report["streamer"]
+    assert quality[2] == 1.0 and quality[4] >= 0.9, quality
+    assert all(q < 0.5 for i, q in enumerate(quality) if i not in (2, 4)), quality
