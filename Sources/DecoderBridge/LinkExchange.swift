@@ -13,6 +13,10 @@ final class LinkExchange: Sendable {
         var outbound: Deque<[UInt8]> = []
         var inbox: DecoderInbox
         var problems: [String] = []
+        /// Frames the engine queued that never reached the socket, oldest first.
+        var unsent: Deque<[UInt8]> = []
+        /// Unsent frames beyond ``LinkExchange/unsentLimit`` (counted, not kept).
+        var unsentUnlisted = 0
         var counters = DecoderLinkStatistics()
         var running = false
         var stopping = false
@@ -22,6 +26,9 @@ final class LinkExchange: Sendable {
     let outboundCapacity: Int
     /// Problems kept until the engine drains them; later ones are dropped.
     static let problemLimit = 256
+    /// Most unsent frames kept between two engine ticks (the engine drains
+    /// them every tick; this bounds memory if it stops ticking).
+    static let unsentLimit = 4096
 
     init(inboxCapacity: Int, outboundCapacity: Int) {
         self.outboundCapacity = max(1, outboundCapacity)
@@ -50,8 +57,7 @@ final class LinkExchange: Sendable {
     func enqueue(_ frame: [UInt8]) -> Bool {
         state.withLock { state in
             if state.outbound.count >= outboundCapacity {
-                state.outbound.removeFirst()
-                state.counters.unsent += 1
+                Self.listUnsent(state.outbound.removeFirst(), in: &state)
             }
             state.outbound.append(frame)
             defer { state.ioWaiting = false }
@@ -60,6 +66,22 @@ final class LinkExchange: Sendable {
     }
 
     func drainInbox() -> [WireMessage] { state.withLock { $0.inbox.drain() } }
+
+    /// The frames not sent since the last call, decoded again for the
+    /// recording's message id (they were encoded by this link, so they decode).
+    func drainUnsent() -> [WireMessage] {
+        let (frames, unlisted) = state.withLock { state in
+            defer { state.unsent.removeAll(); state.unsentUnlisted = 0 }
+            return (state.unsent, state.unsentUnlisted)
+        }
+        if unlisted > 0 {
+            report("\(unlisted) more frames were not sent and are not listed (the engine did not tick for a while)")
+        }
+        return frames.flatMap { frame -> [WireMessage] in
+            if case .success(let messages) = WireMessage.split(frame: frame) { return messages }
+            return []
+        }
+    }
 
     func drainProblems() -> [String] {
         state.withLock { state in
@@ -98,11 +120,17 @@ final class LinkExchange: Sendable {
         }
     }
 
-    func count(sent: Int, unsent: Int) {
+    /// Counts `sent` frames handed to the socket and lists `unsent` ones, which never reached it.
+    func count(sent: Int, unsent: some Sequence<[UInt8]>) {
         state.withLock { state in
             state.counters.sent += sent
-            state.counters.unsent += unsent
+            for frame in unsent { Self.listUnsent(frame, in: &state) }
         }
+    }
+
+    private static func listUnsent(_ frame: [UInt8], in state: inout State) {
+        state.counters.unsent += 1
+        if state.unsent.count < unsentLimit { state.unsent.append(frame) } else { state.unsentUnlisted += 1 }
     }
 
     func deliver(_ messages: [WireMessage]) {

@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import NoiseTagging
 import Synchronization
@@ -131,6 +132,14 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     /// Drains what went wrong since the last call (connections lost or refused, rejected messages).
     public func receiveProblems() -> [String] { exchange.drainProblems() }
 
+    /// Frames that were not sent: no connection to the hub when they were
+    /// queued, or not wholly written when a connection was lost.
+    ///
+    /// ```swift
+    /// let dropped = link.receiveUnsent()   // the engine records them as `unsent` lines
+    /// ```
+    public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }
+
     /// Drops the connection (if any) and connects again at once.
     public func reconnect() {
         reconnectRequested.store(true, ordering: .releasing)
@@ -146,15 +155,39 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
         var socket: TCPSocket?
         var framer = UtopiaStreamFramer(maximumPayloadLength: maximumPayloadLength)
         var pending: [UInt8] = []
+        // The frames whose bytes are in `pending`, and how much of the first is written:
+        // a frame counts as sent once wholly written, and those lost with a connection are listed.
+        var pendingFrames: Deque<[UInt8]> = []
+        var firstFrameWritten = 0
         var nextAttempt = 0.0
         var failures = 0
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let clock = MonotonicClock.shared
 
+        func queue(_ frame: [UInt8]) {
+            pending.append(contentsOf: frame)
+            pendingFrames.append(frame)
+        }
+
+        func wrote(_ count: Int) {
+            pending.removeFirst(count)
+            var done = 0
+            firstFrameWritten += count
+            while let first = pendingFrames.first, firstFrameWritten >= first.count {
+                firstFrameWritten -= first.count
+                pendingFrames.removeFirst()
+                done += 1
+            }
+            if done > 0 { exchange.count(sent: done, unsent: []) }
+        }
+
         func drop(_ reason: String) {
             socket?.close()
             socket = nil
             pending.removeAll()
+            exchange.count(sent: 0, unsent: pendingFrames)
+            pendingFrames.removeAll()
+            firstFrameWritten = 0
             connected.store(false, ordering: .releasing)
             nextAttempt = clock.now + reconnectInterval
             exchange.report("Utopia hub \(host):\(port): \(reason); connecting again in \(reconnectInterval) s")
@@ -185,9 +218,11 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
             // Outgoing: written when connected, dropped (and counted) otherwise.
             let outgoing = exchange.takeOutbound()
             if !outgoing.isEmpty {
-                let up = socket != nil
-                for frame in outgoing where up { pending.append(contentsOf: frame) }
-                exchange.count(sent: up ? outgoing.count : 0, unsent: up ? 0 : outgoing.count)
+                if socket != nil {
+                    for frame in outgoing { queue(frame) }
+                } else {
+                    exchange.count(sent: 0, unsent: outgoing)
+                }
             }
             var items = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
             if let socket {
@@ -227,8 +262,7 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
                     }
                 }
                 if let connection = socket, !pending.isEmpty {
-                    let written = try connection.send(pending[...])
-                    pending.removeFirst(written)
+                    wrote(try connection.send(pending[...]))
                 }
             } catch {
                 drop("\(error)")
@@ -236,13 +270,16 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
         }
         // What is queued for a connected hub goes out before the link closes (briefly).
         if let socket {
-            for frame in exchange.takeOutbound() { pending.append(contentsOf: frame) }
+            for frame in exchange.takeOutbound() { queue(frame) }
             let deadline = clock.now + 0.25
             while !pending.isEmpty, clock.now < deadline, let written = try? socket.send(pending[...]) {
-                pending.removeFirst(written)
+                wrote(written)
                 if written == 0 { usleep(1000) }
             }
             socket.close()
+            exchange.count(sent: 0, unsent: pendingFrames)
+        } else {
+            exchange.count(sent: 0, unsent: exchange.takeOutbound())
         }
         exchange.markStopped()
         finished.signal()

@@ -156,6 +156,14 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// Drains the descriptions of frames that could not be decoded.
     public func receiveProblems() -> [String] { exchange.drainProblems() }
 
+    /// Frames that were not sent: no decoder connected (the socket sends
+    /// only to a completed connection) or the queue overflowed.
+    ///
+    /// ```swift
+    /// let dropped = link.receiveUnsent()   // the engine records them as `unsent` lines
+    /// ```
+    public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }
+
     /// A snapshot of the counters.
     public var statistics: DecoderLinkStatistics { exchange.statistics }
 
@@ -184,9 +192,9 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         let pending = exchange.takeOutbound()
         guard !pending.isEmpty else { return }
         var sent = 0
-        var unsent = 0
+        var unsent: [[UInt8]] = []
         for frame in pending {
-            if (try? socket.send(frame, dontWait: true)) == true { sent += 1 } else { unsent += 1 }
+            if (try? socket.send(frame, dontWait: true)) == true { sent += 1 } else { unsent.append(frame) }
         }
         exchange.count(sent: sent, unsent: unsent)
     }

@@ -284,8 +284,9 @@ public struct RecordingScript: Sendable {
             switch cells[dir] {
             case "in": incoming.append(message)
             case "out": outgoing.append(message)
+            case "unsent": break     // the link dropped an earlier `out` line's frame; the engine did send it
             default:
-                throw RecordingReadError(file: name, line: offset + 1, reason: "direction '\(cells[dir])' is neither in nor out")
+                throw RecordingReadError(file: name, line: offset + 1, reason: "direction '\(cells[dir])' is neither in, out nor unsent")
             }
         }
     }

@@ -61,7 +61,7 @@ struct RecordingsShowCommand: ParsableCommand {
             "                    \(accuracy[1])",
             "presses:            \(s.presses) (\(counts(s.pressesBySource)))",
             "frames:             \(s.frames), missed \(s.missedFrames)",
-            "decoder messages:   \(s.decoderMessagesIn) in, \(s.decoderMessagesOut) out, \(s.decoderDisconnects) disconnects",
+            "decoder messages:   \(s.decoderMessagesIn) in, \(s.decoderMessagesOut) out (\(s.decoderMessagesUnsent) of them not sent), \(s.decoderDisconnects) disconnects",
             "dropped lines:      \(s.droppedLines)",
             "problems:           \(s.problems)",
         ]

@@ -112,7 +112,20 @@ final class TestHub {
         var got: [WireMessage] = []
         #expect(eventually { got += link.receive(); return !got.isEmpty })
         #expect(got.map(\.bytes) == [beat])
-        #expect(link.statistics.sent == 50 && link.statistics.received == 1)
+        #expect(eventually { link.statistics.sent == 50 } && link.statistics.received == 1)
+        #expect(link.receiveUnsent().isEmpty)
+    }
+
+    @Test func withNoHubEveryMessageIsListedAsNotSent() throws {
+        let port = try freeLoopbackPort()
+        let link = try UtopiaTCPDecoderLink(endpoint: "utopia://127.0.0.1:\(port)", reconnectInterval: 0.05)
+        defer { link.close() }
+        var reported: [[UInt8]] = []
+        for stamp in 1...20 { reported.append(link.send(.newTarget(NewTarget(timestamp: Int32(stamp))))!) }
+        var unsent: [WireMessage] = []
+        #expect(eventually { unsent += link.receiveUnsent(); return unsent.count == 20 })
+        #expect(unsent.map(\.bytes) == reported)
+        #expect(link.statistics.unsent == 20 && link.statistics.sent == 0)
     }
 
     @Test func aBadMessageIsReportedAndGarbageDropsTheConnectionWhichComesBack() throws {

@@ -30,6 +30,24 @@ struct ZeroMQDecoderLinkTests {
         #expect(link.statistics.received == 1)
     }
 
+    @Test("every frame send took either reached the decoder or is listed as unsent: the dropped ones, before the connection completed")
+    func sentOrListed() throws {
+        let decoder = try FakeDecoder()
+        let link = try ZeroMQDecoderLink(endpoint: decoder.endpoint)
+        defer { link.close() }
+        var reported: [[UInt8]] = []
+        var arrived: [[UInt8]] = []
+        for i in 0..<200 where arrived.isEmpty {
+            reported.append(link.send(.heartbeat(Heartbeat(timestamp: Int32(i))))!)
+            if let frame = try decoder.receive(timeout: 0.02) { arrived.append(frame) }
+        }
+        while let frame = try decoder.receive(timeout: 0.3) { arrived.append(frame) }
+        var unsent: [WireMessage] = []
+        #expect(eventually { unsent += link.receiveUnsent(); return unsent.count + arrived.count >= reported.count })
+        #expect(unsent.map(\.bytes) + arrived == reported)
+        #expect(link.statistics.unsent == unsent.count && link.statistics.sent == arrived.count)
+    }
+
     @Test("several messages in one frame are all delivered, in order")
     func concatenated() throws {
         let decoder = try FakeDecoder()
@@ -71,9 +89,14 @@ struct ZeroMQDecoderLinkTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let link = try ZeroMQDecoderLink(endpoint: "ipc://\(folder.path)/decoder.sock")
-        for i in 0..<100 { link.send(.heartbeat(Heartbeat(timestamp: Int32(i)))) }
+        var reported: [[UInt8]] = []
+        for i in 0..<100 { reported.append(link.send(.heartbeat(Heartbeat(timestamp: Int32(i))))!) }
         #expect(eventually { link.statistics.unsent == 100 })
         #expect(link.statistics.queued == 0, "nothing waits once counted unsent")
+        let unsent = link.receiveUnsent()
+        #expect(unsent.map(\.bytes) == reported, "every frame is listed as not sent, in order, with the bytes send returned")
+        #expect(unsent.map(\.message) == (0..<100).map { .heartbeat(Heartbeat(timestamp: Int32($0))) })
+        #expect(link.receiveUnsent().isEmpty, "drained once")
         link.close()
         link.close()   // twice is harmless
     }

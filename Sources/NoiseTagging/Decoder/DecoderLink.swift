@@ -27,6 +27,16 @@ public protocol DecoderLink: AnyObject {
     /// Descriptions of received frames that could not be used (malformed),
     /// since the last call. Default: none.
     func receiveProblems() -> [String]
+    /// Messages ``send(_:)`` took that were dropped before they reached the
+    /// socket (no decoder connected, or more queued than the link holds),
+    /// since the last call, oldest first, each with the bytes ``send(_:)``
+    /// returned. So a recording's `out` lines minus its `unsent` lines are
+    /// exactly what crossed. Default: none (a link that never drops).
+    ///
+    /// ```swift
+    /// for dropped in link.receiveUnsent() { log("not delivered:", dropped.message.messageID) }
+    /// ```
+    func receiveUnsent() -> [WireMessage]
     /// Starts a new attempt to reach the decoder. The engine calls it when an
     /// attempt got no answer within `timeoutConnecting` and
     /// `timeInBetweenAttemptsToConnect` has passed since (only on a link that
@@ -48,6 +58,8 @@ extension DecoderLink {
     public var monitorsLiveness: Bool { false }
     /// Default: no problems.
     public func receiveProblems() -> [String] { [] }
+    /// Default: nothing dropped.
+    public func receiveUnsent() -> [WireMessage] { [] }
     /// Default: nothing.
     public func reconnect() {}
 }

@@ -12,9 +12,12 @@ public struct DecoderTraffic: Sendable {
         case out
         /// Decoder to engine.
         case `in`
+        /// A message sent earlier (`out`) that the link dropped before it
+        /// reached the socket: no decoder was connected, or the queue was full.
+        case unsent
     }
 
-    /// Engine-clock seconds when the engine sent or drained it.
+    /// Engine-clock seconds when the engine sent it, drained it, or learnt it was not sent.
     public let time: Double
     /// Which way it went.
     public let direction: Direction

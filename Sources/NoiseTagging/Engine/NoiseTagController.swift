@@ -216,6 +216,13 @@ public final class NoiseTagController {
                 handleDecoderMessage(received.message, now: now)
             }
             for problem in problems { emit(.decoderProblem(problem)) }
+            let unsent = link.receiveUnsent()
+            if !unsent.isEmpty, !trafficObservers.isEmpty {
+                for dropped in unsent {
+                    let traffic = DecoderTraffic(time: now, direction: .unsent, message: dropped.message, bytes: dropped.bytes)
+                    for observer in trafficObservers { observer(traffic) }
+                }
+            }
         }
         advanceLiveness(now: now, heard: heard)
         // Each step below returns at once when its state is empty; the checks

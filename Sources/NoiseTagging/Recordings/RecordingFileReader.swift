@@ -35,26 +35,22 @@ public struct RecordingFileReader {
     /// reader.forEachLine { count += 1 }
     /// ```
     public func forEachLine(_ body: (Substring) -> Void) {
-        forEachLineBytes { bytes in body(Substring(decoding: bytes, as: UTF8.self)) }
+        forEachLineRange { range in body(Substring(decoding: data[range], as: UTF8.self)) }
     }
 
-    /// Calls `body` with the bytes of every complete line (without its line break).
+    /// Calls `body` with the range in ``data`` of every complete line
+    /// (without its line break), in order; `data[range]` shares the bytes.
     ///
     /// ```swift
-    /// reader.forEachLineBytes { bytes in total += bytes.count }
+    /// reader.forEachLineRange { range in total += range.count }
     /// ```
-    public func forEachLineBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
-        data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
-            var start = 0
-            var index = 0
-            let count = all.count
-            while index < count {
-                if all[index] == 0x0A {
-                    body(UnsafeRawBufferPointer(rebasing: all[start..<index]))
-                    start = index + 1
-                }
-                index += 1
-            }
+    public func forEachLineRange(_ body: (Range<Data.Index>) -> Void) {
+        let all = data.span      // a bounds-checked view of the (mapped) bytes, no copy
+        let base = data.startIndex
+        var start = 0
+        for index in all.indices where all[index] == 0x0A {
+            body((base + start)..<(base + index))
+            start = index + 1
         }
     }
 
@@ -80,7 +76,10 @@ public struct RecordingFileReader {
     /// let presses = RecordingFileReader(url).lineCount - 1   // minus the header
     /// ```
     public var lineCount: Int {
-        data.withUnsafeBytes { all in all.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
+        let all = data.span
+        var count = 0
+        for index in all.indices where all[index] == 0x0A { count += 1 }
+        return count
     }
 
     /// The last complete line, if any.

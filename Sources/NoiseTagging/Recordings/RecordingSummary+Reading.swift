@@ -51,7 +51,11 @@ extension RecordingSummary {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
             guard cells.count == 5 else { return }
             see(time: Double(cells[0]), wall: Double(cells[1]))
-            if cells[2] == "in" { decoderMessagesIn += 1 } else { decoderMessagesOut += 1 }
+            switch cells[2] {
+            case "in": decoderMessagesIn += 1
+            case "unsent": decoderMessagesUnsent += 1
+            default: decoderMessagesOut += 1
+            }
             guard cells[2] == "in", cells[3] == "P", let time = Double(cells[0]),
                   let bytes = RecordingLine.bytes(hex: cells[4]),
                   case .predictedTargetProb(let p)? = try? UtopiaCodec.decode(frame: bytes).first,
@@ -77,16 +81,17 @@ extension RecordingSummary {
         var count = 0, missed = 0
         var firstLine: Substring?
         var header = true
-        reader.forEachLineBytes { bytes in
+        reader.forEachLineRange { range in
             if header { header = false; return }
             count += 1
+            let bytes = reader.data[range]
             if firstLine == nil { firstLine = Substring(decoding: bytes, as: UTF8.self) }
             // The fifth cell is `missed`: look after the fourth comma.
             var commas = 0
-            for (i, b) in bytes.enumerated() where b == 0x2C {
+            for i in bytes.indices where bytes[i] == 0x2C {
                 commas += 1
                 guard commas == 4 else { continue }
-                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "1") { missed += 1 }
+                if i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "1") { missed += 1 }
                 break
             }
         }

@@ -81,6 +81,8 @@ public struct RecordingSummary: Codable, Sendable {
     public var missedFrames = 0
     public var decoderMessagesIn = 0
     public var decoderMessagesOut = 0
+    /// `out` messages the link dropped before they reached the socket (`unsent` lines).
+    public var decoderMessagesUnsent = 0
     public var decoderDisconnects = 0
     /// Lines the writer dropped because the disk could not keep up.
     public var droppedLines = 0
@@ -132,6 +134,7 @@ public struct RecordingSummary: Codable, Sendable {
         try c.encode(missedFrames, forKey: .missedFrames)
         try c.encode(decoderMessagesIn, forKey: .decoderMessagesIn)
         try c.encode(decoderMessagesOut, forKey: .decoderMessagesOut)
+        try c.encode(decoderMessagesUnsent, forKey: .decoderMessagesUnsent)
         try c.encode(decoderDisconnects, forKey: .decoderDisconnects)
         try c.encode(droppedLines, forKey: .droppedLines)
         try c.encode(problems, forKey: .problems)
