@@ -54,6 +54,7 @@ public final class FrameOutput {
     /// ```
     public func flushPending() -> Bool {
         guard pendingBytes > 0 else { return true }
+        // C boundary: write(2) reads the pending bytes in place.
         let written = pending.withUnsafeBytes { raw in
             writeOnce(raw, from: pendingStart)
         }
@@ -76,6 +77,7 @@ public final class FrameOutput {
         precondition(pendingBytes == 0, "a frame is submitted only when the previous one has gone out")
         framesSubmitted += 1
         guard !bytes.isEmpty else { return }
+        // C boundary: write(2) reads the frame's bytes in place.
         let written = bytes.withUnsafeBytes { raw in writeOnce(raw, from: 0) }
         if written < bytes.count {
             pending.removeAll(keepingCapacity: true)

@@ -30,6 +30,7 @@ extension Array where Element == UInt8 {
     @inline(__always)
     mutating func appendLittleEndian(_ values: [Float]) {
         #if _endian(little)
+        // Wire boundary: the values' little-endian bytes are appended as they are laid out in memory.
         values.withUnsafeBytes { append(contentsOf: $0) }
         #else
         for value in values { appendLittleEndian(value) }

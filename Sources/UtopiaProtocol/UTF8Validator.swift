@@ -5,6 +5,7 @@
 enum UTF8Validator {
     /// The index of the first byte that does not start or continue a valid
     /// sequence, or nil when all of `bytes` is valid UTF-8.
+    // Wire boundary: checks a received payload's text bytes in place, without copying them.
     static func firstInvalidIndex(in bytes: UnsafeRawBufferPointer) -> Int? {
         var index = 0
         let end = bytes.count

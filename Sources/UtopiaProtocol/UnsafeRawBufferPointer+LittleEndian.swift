@@ -1,5 +1,6 @@
 /// Little-endian reads at byte offsets. Callers check bounds first: these
 /// functions are only called after the payload length has been validated.
+// Wire boundary: little-endian reads from a received frame's bytes, bounds checked by the validator first.
 extension UnsafeRawBufferPointer {
     @inline(__always)
     func uint8(at offset: Int) -> UInt8 {
@@ -23,6 +24,7 @@ extension UnsafeRawBufferPointer {
 
     /// `count` bytes starting at `offset`, `stride` bytes apart.
     func uint8s(at offset: Int, count: Int, stride: Int) -> [UInt8] {
+        // Wire boundary: one bulk copy of a payload's byte array into a new array.
         [UInt8](unsafeUninitializedCapacity: count) { values, initialized in
             for index in 0..<count { values[index] = self[offset + stride * index] }
             initialized = count
@@ -31,6 +33,7 @@ extension UnsafeRawBufferPointer {
 
     /// `count` float32 values starting at `offset`, `stride` bytes apart.
     func float32s(at offset: Int, count: Int, stride: Int = 4) -> [Float] {
+        // Wire boundary: one bulk copy of a payload's float32 samples into a new array.
         [Float](unsafeUninitializedCapacity: count) { values, initialized in
             for index in 0..<count { values[index] = float32(at: offset + stride * index) }
             initialized = count

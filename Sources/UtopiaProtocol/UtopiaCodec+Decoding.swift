@@ -15,6 +15,7 @@ extension UtopiaCodec {
     /// ```swift
     /// let messages = try UtopiaCodec.decode(frame: UnsafeRawBufferPointer(start: data, count: size))
     /// ```
+    // Wire boundary: decodes a frame in the buffer it arrived in (a ZeroMQ message or a socket read).
     public static func decode(frame: UnsafeRawBufferPointer) throws(UtopiaDecodingError) -> [UtopiaMessage] {
         try decodeResult(frame: frame).get()
     }
@@ -28,6 +29,7 @@ extension UtopiaCodec {
     /// if case .failure(let error) = UtopiaCodec.decodeResult(frame: bytes) { dropped += 1 }
     /// ```
     public static func decodeResult(frame: [UInt8]) -> Result<[UtopiaMessage], UtopiaDecodingError> {
+        // Wire boundary: the array's bytes are read in place by the decoder.
         frame.withUnsafeBytes { decodeResult(frame: $0) }
     }
 
@@ -36,6 +38,7 @@ extension UtopiaCodec {
     /// ```swift
     /// let outcome = UtopiaCodec.decodeResult(frame: UnsafeRawBufferPointer(start: data, count: size))
     /// ```
+    // Wire boundary: the decoder reads the frame in place; every read is checked against its length.
     public static func decodeResult(frame: UnsafeRawBufferPointer) -> Result<[UtopiaMessage], UtopiaDecodingError> {
         var messages = [UtopiaMessage]()
         var offset = 0
@@ -72,6 +75,7 @@ extension UtopiaCodec {
     public static func decodeOne(
         _ bytes: ArraySlice<UInt8>
     ) throws(UtopiaDecodingError) -> (message: UtopiaMessage, byteCount: Int) {
+        // Wire boundary: the array's bytes are read in place by the decoder.
         try bytes.withUnsafeBytes { decodeMessage(in: $0, at: 0) }.get()
     }
 
@@ -98,6 +102,7 @@ extension UtopiaCodec {
         }
         guard version <= type.latestVersion else { return .failure(.unsupportedVersion(type, version: version)) }
         let start = offset + headerLength
+        // Wire boundary: the payload is a checked slice of the frame, not a copy.
         let payload = UnsafeRawBufferPointer(rebasing: frame[start..<(start + length)])
         if let problem = UtopiaPayloadValidator.problem(in: payload, of: type, version: version) {
             return .failure(problem)

@@ -69,6 +69,7 @@ public enum UtopiaCodec {
     /// let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_539, alignment: 8)
     /// let length = UtopiaCodec.encode(.reset(Reset(timestamp: 1)), into: out)
     /// ```
+    // Wire boundary: writes a frame into a buffer the caller owns; refuses one that is too small.
     public static func encode(_ message: UtopiaMessage, into destination: UnsafeMutableRawBufferPointer) -> Int? {
         if case .stimulusEvent(let event) = message {
             guard let length = try? UtopiaPayloadWriter.framedLength(of: event), length <= destination.count,

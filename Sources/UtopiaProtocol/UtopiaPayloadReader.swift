@@ -2,6 +2,7 @@
 /// accepted: every length, count and text has been checked, so reading
 /// cannot fail. Layouts as in Protocols/decoder-bridge.md.
 enum UtopiaPayloadReader {
+    // Wire boundary: reads a payload already checked by UtopiaPayloadValidator, in place.
     static func message(from p: UnsafeRawBufferPointer, of type: UtopiaMessageType, version: UInt8) -> UtopiaMessage {
         let timestamp = p.int32(at: 0)
         switch type {

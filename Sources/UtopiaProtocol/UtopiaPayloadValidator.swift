@@ -6,6 +6,7 @@ enum UtopiaPayloadValidator {
     /// The reason `p` is not a valid payload of a `type` message of
     /// `version`, or nil when ``UtopiaPayloadReader`` may read it.
     static func problem(
+        // Wire boundary: checks a received payload's lengths and text in place, before anything reads it.
         in p: UnsafeRawBufferPointer, of type: UtopiaMessageType, version: UInt8
     ) -> UtopiaDecodingError? {
         let minimum = minimumLength(of: type)

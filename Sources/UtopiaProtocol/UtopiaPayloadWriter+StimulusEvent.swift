@@ -11,6 +11,7 @@ extension UtopiaPayloadWriter {
     /// `framedLength(of:)` bytes (call that first). The engine sends one
     /// every flicker frame, so this writes the bytes in place rather than
     /// appending them one by one.
+    // Wire boundary: writes a STIMULUSEVENT frame into memory the caller sized with framedLength.
     static func writeFramed(_ event: StimulusEvent, to frame: UnsafeMutableRawPointer) {
         let objects = event.objIDs.count
         let payloadLength = 5 + 2 * objects
@@ -25,6 +26,7 @@ extension UtopiaPayloadWriter {
         bytes[6] = UInt8(truncatingIfNeeded: timestamp &>> 16)
         bytes[7] = UInt8(truncatingIfNeeded: timestamp &>> 24)
         bytes[8] = UInt8(truncatingIfNeeded: objects)
+        // Wire boundary: the ids and states are copied pairwise into the frame.
         event.objIDs.withUnsafeBufferPointer { ids in
             event.objStates.withUnsafeBufferPointer { states in
                 for object in 0..<objects {
@@ -40,6 +42,7 @@ extension UtopiaPayloadWriter {
     static func appendFramed(_ event: StimulusEvent, into buffer: inout [UInt8]) throws(UtopiaEncodingError) {
         let frameLength = try framedLength(of: event)
         buffer.reserveGeometrically(extra: frameLength)
+        // Wire boundary: the frame is built on the stack, then appended in one copy.
         withUnsafeTemporaryAllocation(byteCount: frameLength, alignment: 1) { frame in
             writeFramed(event, to: frame.baseAddress!)
             buffer.append(contentsOf: UnsafeRawBufferPointer(frame))

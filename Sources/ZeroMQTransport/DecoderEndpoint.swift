@@ -150,6 +150,7 @@ public enum DecoderEndpoint {
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard path.count < capacity else { return false }
+        // C boundary: sockaddr_un.sun_path is a fixed C char array, filled byte by byte (length checked above).
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, byte) in path.enumerated() { raw[i] = byte }
             raw[path.count] = 0
@@ -157,6 +158,7 @@ public enum DecoderEndpoint {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
+        // C boundary: connect(2) takes the sockaddr_un as a generic sockaddr pointer.
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))

@@ -103,6 +103,7 @@ public final class ZeroMQSocket {
     /// try socket.send(bytes, dontWait: true)
     /// ```
     @discardableResult
+    // C boundary: zmq_send copies from this buffer before it returns.
     public func send(_ bytes: UnsafeRawBufferPointer, more: Bool = false, dontWait: Bool = false) throws(ZeroMQError) -> Bool {
         let flags = (more ? ZMQ_SNDMORE : 0) | (dontWait ? ZMQ_DONTWAIT : 0)
         if zmq_send(handle, bytes.baseAddress, bytes.count, flags) >= 0 { return true }
@@ -118,6 +119,7 @@ public final class ZeroMQSocket {
     @discardableResult
     public func send(_ bytes: [UInt8], more: Bool = false, dontWait: Bool = false) throws(ZeroMQError) -> Bool {
         var result: Result<Bool, ZeroMQError> = .success(false)
+        // C boundary: the array's bytes are lent to zmq_send, which copies them.
         bytes.withUnsafeBytes { raw in
             do throws(ZeroMQError) {
                 result = .success(try send(raw, more: more, dontWait: dontWait))
@@ -143,6 +145,7 @@ public final class ZeroMQSocket {
             throw .last("zmq_msg_recv")
         }
         let size = zmq_msg_size(&message)
+        // C boundary: copy the received zmq_msg_t's bytes out before it is closed.
         let bytes = [UInt8](UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: size))
         return (bytes, zmq_msg_more(&message) != 0)
     }

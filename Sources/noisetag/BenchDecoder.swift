@@ -96,6 +96,7 @@ final class BenchDecoder: @unchecked Sendable {
             received += 1
             lastArrival = now
             if current == .record, body.bytes.count >= 8 {
+                // Wire boundary: the payload's first int32 (little-endian) is the benchmark's sample index.
                 let index = Int(Int32(littleEndian: body.bytes[4...7].withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }))
                 if index >= 0, index < arrivals.count { arrivals[index] = now }
             }

@@ -15,9 +15,9 @@ struct RecordingWriterTests {
         var ticks = 0
         h.controller.observeFrames { _ in ticks += 1 }
         h.engine.start()
-        h.recorder.writer.io.lock()                 // the disk stalls
-        h.engine.run(for: 3)
-        h.recorder.writer.io.unlock()
+        h.recorder.writer.io.withLock { _ in        // the disk stalls
+            h.engine.run(for: 3)
+        }
         h.engine.run(for: 1.5)
         h.recorder.waitUntilWritten()
         let dropped = h.engine.kinds.compactMap { kind -> (Int, Int)? in
@@ -39,15 +39,15 @@ struct RecordingWriterTests {
         (limits.frameBytes, limits.totalBytes) = (100, 200)
         let writer = RecordingWriter(store: RecordingStore(root: folder.url), limits: limits)
         writer.begin(folder: "2019-09-23 09.44.45 +0000 test")
-        writer.io.lock()
-        let frame = [UInt8](repeating: 0x66, count: 29) + [0x0A]
-        for _ in 0..<3 { #expect(writer.append(frame, to: "frames.csv", isFrame: true)) }
-        #expect(!writer.append(frame, to: "frames.csv", isFrame: true))
-        #expect(writer.append([UInt8](repeating: 0x61, count: 99) + [0x0A], to: "events.jsonl"))
-        #expect(writer.append([UInt8](repeating: 0x62, count: 49) + [0x0A], to: "events.jsonl"))   // evicts 3 frame lines
-        #expect(!writer.append([UInt8](repeating: 0x63, count: 99) + [0x0A], to: "events.jsonl"))  // nothing left to evict
-        #expect(writer.dropped == (4, 1))
-        writer.io.unlock()
+        writer.io.withLock { _ in            // the disk stalls: nothing is handed over meanwhile
+            let frame = [UInt8](repeating: 0x66, count: 29) + [0x0A]
+            for _ in 0..<3 { #expect(writer.append(frame, to: "frames.csv", isFrame: true)) }
+            #expect(!writer.append(frame, to: "frames.csv", isFrame: true))
+            #expect(writer.append([UInt8](repeating: 0x61, count: 99) + [0x0A], to: "events.jsonl"))
+            #expect(writer.append([UInt8](repeating: 0x62, count: 49) + [0x0A], to: "events.jsonl"))   // evicts 3 frame lines
+            #expect(!writer.append([UInt8](repeating: 0x63, count: 99) + [0x0A], to: "events.jsonl"))  // nothing left to evict
+            #expect(writer.dropped == (4, 1))
+        }
         writer.end(renamingTo: nil)
         writer.stop()
         let path = folder.url.appendingPathComponent("2019-09-23 09.44.45 +0000 test")

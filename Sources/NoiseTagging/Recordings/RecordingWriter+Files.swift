@@ -72,12 +72,12 @@ extension RecordingWriter {
     func sync(_ files: [(segment: RecordingSegment, file: String, descriptor: FileDescriptor)]) {
         for (segment, file, descriptor) in files {
             guard let error = Self.fsync(descriptor) else { continue }
-            io.lock()
-            if !segment.failed {
-                fail(segment, path: store.root.appendingPathComponent(segment.folder).appendingPathComponent(file).path,
-                     reason: "cannot fsync: \(error)")
+            io.withLock { _ in
+                if !segment.failed {
+                    fail(segment, path: store.root.appendingPathComponent(segment.folder).appendingPathComponent(file).path,
+                         reason: "cannot fsync: \(error)")
+                }
             }
-            io.unlock()
         }
     }
 

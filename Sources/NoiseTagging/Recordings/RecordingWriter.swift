@@ -63,7 +63,7 @@ final class RecordingWriter: @unchecked Sendable {
     private var passesFinished = 0
     private var threadExited = false
     /// Held while lines are handed to the operating system.
-    let io = NSLock()
+    let io = Mutex(())
 
 
     /// Creates the writer and starts its thread.
@@ -143,10 +143,7 @@ final class RecordingWriter: @unchecked Sendable {
     /// thread, if the writer thread is not busy; otherwise wakes it. Never
     /// creates, `fsync`s or closes anything (the writer thread does that).
     func flushSoon() {
-        if io.try() {
-            pass(onWriterThread: false)
-            io.unlock()
-        } else {
+        if io.withLockIfAvailable({ _ in pass(onWriterThread: false) }) == nil {
             wakeUp.signal()
         }
     }
@@ -213,15 +210,15 @@ final class RecordingWriter: @unchecked Sendable {
         var lastPrune = lastSync
         while true {
             _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(limits.flushInterval * 1e9)))
-            io.lock()
-            pass(onWriterThread: true)
-            let now = Self.monotonicNow()
-            let syncNow = state.withLock { state in
-                defer { state.syncDue = false }
-                return state.syncDue || now - lastSync >= limits.syncInterval
+            let (syncNow, toSync, now) = io.withLock { _ in
+                pass(onWriterThread: true)
+                let now = Self.monotonicNow()
+                let syncNow = state.withLock { state in
+                    defer { state.syncDue = false }
+                    return state.syncDue || now - lastSync >= limits.syncInterval
+                }
+                return (syncNow, syncNow ? takeDirtyFiles() : [], now)
             }
-            let toSync = syncNow ? takeDirtyFiles() : []
-            io.unlock()
             if syncNow {
                 sync(toSync)
                 lastSync = now
