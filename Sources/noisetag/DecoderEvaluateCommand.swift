@@ -31,6 +31,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Use this stimulus-to-response latency instead of estimating it.", valueName: "MS"))
     var latency: Double?
 
+    @Option(help: ArgumentHelp("Seconds of past samples the temporal whitening predicts from (0: score the filtered EEG as it is, as pyntbci's rCCA does).", valueName: "S"))
+    var whitening: Double = ReconvolutionSettings().whiteningLength
+
     @Option(help: "Number of chronological folds.")
     var folds = 5
 
@@ -43,6 +46,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
     func validate() throws {
         if let latency, !(latency.isFinite && latency >= 0) {
             throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)")
+        }
+        guard whitening.isFinite, (0...1).contains(whitening) else {
+            throw ValidationError("--whitening: must be 0 to 1 seconds, got \(whitening)")
         }
         guard calibrationFolds >= 2 else { throw ValidationError("--calibration-folds: must be at least 2, got \(calibrationFolds)") }
         guard folds >= 2 else { throw ValidationError("--folds: must be at least 2, got \(folds)") }
@@ -58,6 +64,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             evaluation.targetErrorRate = targetError
             evaluation.settings.event = event
             evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
+            evaluation.settings.whiteningLength = whitening
             let idleData = try idle.map { try TrialsDataset.read(from: URL(fileURLWithPath: $0)) }
             let report = try evaluation.run(dataset, idle: idleData)
             if let plot {
