@@ -25,15 +25,17 @@ public struct Biquad: Equatable, Sendable {
         self.init(b0: b.0 / a.0, b1: b.1 / a.0, b2: b.2 / a.0, a1: a.1 / a.0, a2: a.2 / a.0)
     }
 
-    /// A notch (band-stop) at `frequency` with width `frequency / quality`.
+    /// A notch (band-stop) at `frequency` whose −3 dB band is
+    /// `frequency / quality` wide, as scipy's `iirnotch` designs it (the
+    /// digital band is exact, with β = tan(bandwidth / 2)).
     ///
     /// ```swift
     /// let mains = Biquad.notch(frequency: 60, quality: 30, sampleRate: 500)
     /// ```
     public static func notch(frequency: Double, quality: Double, sampleRate: Double) -> Biquad {
         let w = 2 * Double.pi * frequency / sampleRate
-        let alpha = sin(w) / (2 * quality)
-        return Biquad(b: (1, -2 * cos(w), 1), a: (1 + alpha, -2 * cos(w), 1 - alpha))
+        let beta = tan(w / (2 * quality))
+        return Biquad(b: (1, -2 * cos(w), 1), a: (1 + beta, -2 * cos(w), 1 - beta))
     }
 
     /// A second-order low-pass with corner `frequency` and quality `quality`

@@ -35,6 +35,17 @@ import Testing
         #expect(Self.measuredGain(f, at: 10) > 0.99)
     }
 
+    @Test func notchIsFrequencyOverQualityWideAtMinusThreeDecibels() {
+        // scipy.signal.iirnotch(50, 30, fs=250): b = [0.97948, -0.60535, 0.97948], a = [1, -0.60535, 0.95896].
+        let f = SOSFilter.notch(frequency: 50, quality: 30, sampleRate: Self.fs, channels: 1)
+        let section = Biquad.notch(frequency: 50, quality: 30, sampleRate: Self.fs)
+        #expect(abs(section.b0 - 0.979482) < 1e-5 && abs(section.b1 + 0.605346) < 1e-5 && abs(section.a2 - 0.958965) < 1e-5)
+        // The band where the gain is under 1/√2 is 50/30 Hz wide.
+        let edges = stride(from: 45.0, through: 55.0, by: 0.001).filter { f.gain(at: $0, sampleRate: Self.fs) < 1 / 2.0.squareRoot() }
+        let width = (edges.last ?? 0) - (edges.first ?? 0)
+        #expect(abs(width - 50.0 / 30) < 0.01, "−3 dB band \(width) Hz")
+    }
+
     @Test func measuredGainMatchesTheDesignedResponse() {
         let f = SOSFilter.bandPass(low: 2, high: 30, order: 4, sampleRate: Self.fs, channels: 1)
             .followed(by: .notch(frequency: 50, quality: 30, sampleRate: Self.fs, channels: 1))
