@@ -19,18 +19,28 @@ public struct CalibrationJob: Sendable {
     public let settings: DecoderServerSettings
     /// For each trial, the classes on screen in it (nil: every class in every trial).
     public let trialClasses: [[Int]]?
+    /// The trials as the live decoder's continuous filter gave them
+    /// (trials × channels × samples), which the fit uses; nil: each raw
+    /// trial is preprocessed on its own, primed on its first sample.
+    public let filteredTrials: [[[Double]]]?
 
     /// A job for `dataset`; `trialClasses` names the classes each trial
     /// showed, so that certainty is calibrated as live trials score (only
-    /// the codes on screen).
+    /// the codes on screen). `filteredTrials`, when given, are the same
+    /// trials already preprocessed by the filter live scoring uses: the
+    /// model is then fitted on exactly the signal it will score, without
+    /// the filters' start-up at each trial's first sample.
     ///
     /// ```swift
     /// let job = CalibrationJob(dataset: try TrialsDataset.read(from: folder), settings: DecoderServerSettings())
     /// ```
-    public init(dataset: TrialsDataset, settings: DecoderServerSettings, trialClasses: [[Int]]? = nil) {
+    public init(dataset: TrialsDataset, settings: DecoderServerSettings, trialClasses: [[Int]]? = nil,
+                filteredTrials: [[[Double]]]? = nil) {
+        precondition(filteredTrials.map { $0.count == dataset.header.nTrials } ?? true, "one filtered trial per dataset trial")
         self.dataset = dataset
         self.settings = settings
         self.trialClasses = trialClasses
+        self.filteredTrials = filteredTrials
     }
 
     /// Saves, fits and cross-validates. With `measuringFitTime` false the
@@ -61,7 +71,7 @@ public struct CalibrationJob: Sendable {
             return CalibrationOutcome(decoder: nil, log: lines)
         }
         let preprocessor = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: settings.lineFrequency)
-        let trials = (0..<h.nTrials).map { preprocessor.apply(toTrial: dataset.trial($0)) }
+        let trials = filteredTrials ?? (0..<h.nTrials).map { preprocessor.apply(toTrial: dataset.trial($0)) }
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
         let fitted: CalibratedDecoder
         let clock = ContinuousClock()

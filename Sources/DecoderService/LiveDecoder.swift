@@ -425,7 +425,8 @@ public struct LiveDecoder: Sendable {
             }
             let times = Array(history.times[first..<last])
             let eeg = history.raw.map { Array($0[first..<last]) }
-            calibration.append(CalibrationTrial(eeg: eeg, objectIDs: closed.objectIDs,
+            let filtered = history.filtered.map { Array($0[first..<last]) }
+            calibration.append(CalibrationTrial(eeg: eeg, filtered: filtered, objectIDs: closed.objectIDs,
                                                 states: timeline.states(of: closed.objectIDs, at: times)))
         }
         closedTrials = waiting
@@ -485,7 +486,9 @@ public struct LiveDecoder: Sendable {
         }
         do {
             let (dataset, shown) = try calibrationDataset()
-            calibrationJob = CalibrationJob(dataset: dataset, settings: settings, trialClasses: shown)
+            let n = dataset.header.nSamples
+            let filtered = calibration.map { trial in trial.filtered.map { Array($0.prefix(n)) } }
+            calibrationJob = CalibrationJob(dataset: dataset, settings: settings, trialClasses: shown, filteredTrials: filtered)
         } catch {
             log("calibration could not be assembled: \(error)")
         }

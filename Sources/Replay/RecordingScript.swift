@@ -216,8 +216,10 @@ public struct RecordingScript: Sendable {
                 unknown[head.type, default: 0] += 1
             }
         }
-        if format < RecordingFormat.current {
+        if format < 2 {
             notes.append("recorded by an engine before replay support (recording format \(format)): its trials have no engine state to start from")
+        } else if format < RecordingFormat.current {
+            notes.append("recorded by an older engine (recording format \(format)): its Verify trials sent no object 0, so this engine's differ from their first frame")
         } else if format > RecordingFormat.current {
             notes.append("recorded by a newer engine (recording format \(format); this one reads \(RecordingFormat.current)): what it does not know is skipped")
         }

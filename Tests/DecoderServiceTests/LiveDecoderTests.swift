@@ -88,6 +88,31 @@ import UtopiaProtocol
         #expect(session.predictions(from: before).allSatisfy { 1 - Double($0.errorProbability) < model.recommendedCertainty })
     }
 
+    @Test func theFitUsesTheContinuouslyFilteredSignalNotEachTrialFilteredAlone() throws {
+        var session = VirtualSession(settings: Self.simulated(.target))
+        session.mode("Calibration.supervised")
+        for t in 0..<3 { session.trial(seconds: 2, cued: t % 3 + 1) }
+        session.send(.modeChange(ModeChange(timestamp: session.stamp, newMode: "Prediction.static")))
+        var job: CalibrationJob?
+        for _ in 0..<400 where job == nil {
+            session.now += 10
+            _ = session.decoder.advance(now: session.now)
+            job = session.decoder.takeCalibrationJob()
+        }
+        let calibration = try #require(job)
+        let filtered = try #require(calibration.filteredTrials)
+        #expect(filtered.count == 3 && filtered[0].count == 8 && filtered[0][0].count == calibration.dataset.header.nSamples)
+        // Filtered alone, a trial starts with the filters' start-up (the
+        // mains notch rings for ~0.2 s); the live filter had run for seconds
+        // before. Once that has died away both agree.
+        let alone = Preprocessor(sampleRate: 250, channels: 8).apply(toTrial: calibration.dataset.trial(0))
+        func rms(_ x: ArraySlice<Double>) -> Double { (x.reduce(0) { $0 + $1 * $1 } / Double(x.count)).squareRoot() }
+        let startDifference = rms(zip(filtered[0][0].prefix(50), alone[0].prefix(50)).map { $0 - $1 }[...])
+        let lateDifference = rms(zip(filtered[0][0].suffix(100), alone[0].suffix(100)).map { $0 - $1 }[...])
+        #expect(startDifference > 10 * lateDifference, "start \(startDifference), end \(lateDifference)")
+        #expect(lateDifference < 0.05 * rms(filtered[0][0].suffix(100)))
+    }
+
     @Test func aCalibrationWithOneClassOnlyIsReportedAndFitsNoModel() {
         var session = VirtualSession(settings: Self.simulated(.target))
         session.mode("Calibration.supervised")

@@ -163,4 +163,15 @@ import Testing
         #expect(newer.format == 9 && newer.notes.contains { $0.contains("newer engine (recording format 9") })
         #expect(RecordingReplay(script: newer).run().diverged == 0)
     }
+
+    @Test func aFormatTwoRecordingIsSaidToDifferInItsVerifyTrials() throws {
+        let session = try ScriptedSession(seconds: 6)
+        let events = session.folder.appendingPathComponent("events.jsonl")
+        let text = try String(contentsOf: events, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"format\":\(RecordingFormat.current)", with: "\"format\":2")
+            .write(to: events, atomically: true, encoding: .utf8)
+        let older = try RecordingScript(folder: session.folder)
+        #expect(older.format == 2)
+        #expect(older.notes.contains { $0.contains("older engine (recording format 2): its Verify trials sent no object 0") })
+    }
 }
