@@ -114,10 +114,17 @@ final class LinkExchange: Sendable {
 
     /// Everything queued to send, in order.
     func takeOutbound() -> Deque<[UInt8]> {
-        state.withLock { state in
-            defer { state.outbound.removeAll(keepingCapacity: true) }
-            return state.outbound
-        }
+        var taken = Deque<[UInt8]>()
+        takeOutbound(into: &taken)
+        return taken
+    }
+
+    /// Swaps the queued frames into `spare` (emptied first, keeping its
+    /// capacity), so that neither side allocates while holding the lock
+    /// when the I/O thread reuses one spare queue.
+    func takeOutbound(into spare: inout Deque<[UInt8]>) {
+        spare.removeAll(keepingCapacity: true)
+        state.withLock { state in swap(&state.outbound, &spare) }
     }
 
     /// Counts `sent` frames handed to the socket and lists `unsent` ones, which never reached it.

@@ -170,6 +170,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     // MARK: I/O thread
 
     private func run() {
+        var pending = Deque<[UInt8]>()
         var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
                      zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
         while true {
@@ -178,18 +179,19 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
             _ = zmq_poll(&items, 2, idle ? 200 : 0)
             exchange.endWait()
             if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
-            flushOutbound()
+            flushOutbound(&pending)
             readInbound()
         }
-        flushOutbound()
+        flushOutbound(&pending)
         try? socket.setOption(ZMQ_LINGER, Self.closeLingerMilliseconds)
         socket.close()
         if ownsContext { context.terminate() }   // returns once the queued frames are written or the linger has passed
         finished.signal()
     }
 
-    private func flushOutbound() {
-        let pending = exchange.takeOutbound()
+    /// Sends what is queued; `pending` is the I/O thread's spare queue, swapped with the engine's.
+    private func flushOutbound(_ pending: inout Deque<[UInt8]>) {
+        exchange.takeOutbound(into: &pending)
         guard !pending.isEmpty else { return }
         var sent = 0
         var unsent: [[UInt8]] = []
