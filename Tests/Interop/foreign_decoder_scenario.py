@@ -20,6 +20,7 @@ import sys
 import time
 
 from hub_scenario import HUB_DIR, PORT, wait_port
+from interop_harness import stop_process
 
 
 def run_engine(binary, endpoint, folder, settings, trials, controls, name):
@@ -47,16 +48,6 @@ def summary(events, goals):
     correct = sum(1 for goal, p in zip(goals, pressed) if p == str(goal))
     return {"test_trials": len(tests), "pressed": pressed, "endings": [e.get("ending") for e in tests], "correct": correct,
             "selection_time": [round(e.get("duration", 0), 2) for e in tests]}
-
-
-def stop(process):
-    if process is not None and process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
 
 
 def main():
@@ -111,7 +102,7 @@ def main():
         code, events = run_engine(args.noisetag, "utopia://127.0.0.1:%d" % PORT, args.folder, settings, trials, controls, "mindaffect")
         result["mindaffect"] = dict(summary(events, goals), exit=code)
         for process in (amplifier, decoder, hub):
-            stop(process)
+            stop_process(process, grace=10)
         with open(decoder_log, errors="replace") as f:
             lines = [l.rstrip() for l in f]
         # Its cross-validated fit: "clsfr=MultiCCA(…) => 0.57" and the table of Perr by integration length.
@@ -127,14 +118,14 @@ def main():
         time.sleep(1)
         code, events = run_engine(args.noisetag, "ipc://" + socket_path, args.folder, settings, trials, controls, "reference")
         result["reference"] = dict(summary(events, goals), exit=code)
-        stop(reference)
+        stop_process(reference, grace=10)
         with open(os.path.join(args.folder, "reference.out"), errors="replace") as f:
             result["reference_log"] = [l.strip() for l in f if "accuracy" in l]
         result["goals"] = goals
         return result
     finally:
         for process in started:
-            stop(process)
+            stop_process(process, grace=10)
 
 
 if __name__ == "__main__":

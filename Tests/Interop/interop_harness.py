@@ -96,18 +96,41 @@ class LineLog:
         return "\n".join(lines[-limit:])
 
 
+def stop_process(process, sig=signal.SIGTERM, grace=5.0):
+    """Ends `process` if it still runs: `sig` (SIGTERM), then SIGKILL after
+    `grace` seconds. Returns its exit status."""
+    if process is None:
+        return None
+    if process.poll() is None:
+        try:
+            process.send_signal(sig)
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+        except ProcessLookupError:
+            pass
+    return process.returncode
+
+
 def _stop(process, grace=2.0):
-    """Ends `process` if it still runs: SIGTERM, then SIGKILL."""
-    if process.poll() is not None:
-        return
-    try:
-        process.send_signal(signal.SIGTERM)
-        process.wait(grace)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(5)
-    except ProcessLookupError:
-        pass
+    stop_process(process, grace=grace)
+
+
+def collect_lines(stream, into):
+    """Appends each line of a process's pipe to the list `into` (run it on a thread)."""
+    for raw in iter(stream.readline, b""):
+        into.append(raw.decode("utf-8", errors="replace").rstrip("\n"))
+
+
+def wait_for_text(lines, text, timeout):
+    """True once a line of `lines` (filled by collect_lines) contains `text`, within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(text in line for line in list(lines)):
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _tail(path, limit=4000):

@@ -20,6 +20,8 @@ import sys
 import threading
 import time
 
+from interop_harness import collect_lines, stop_process, wait_for_text
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RATE = 250.0
@@ -55,30 +57,6 @@ def publish(stop, pushed):
         time.sleep(0.01)
 
 
-def collect(stream, into):
-    for raw in iter(stream.readline, b""):
-        into.append(raw.decode("utf-8", errors="replace").rstrip("\n"))
-
-
-def wait_for(lines, text, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if any(text in line for line in list(lines)):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def end(process):
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--noisetag", required=True)
@@ -96,15 +74,15 @@ def main():
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     streamer = None
     try:
-        threading.Thread(target=collect, args=(decoder.stdout, result["decoder"]), daemon=True).start()
-        if not wait_for(result["decoder"], "decoder listening", 20):
+        threading.Thread(target=collect_lines, args=(decoder.stdout, result["decoder"]), daemon=True).start()
+        if not wait_for_text(result["decoder"], "decoder listening", 20):
             result["problems"].append("the decoder did not listen within 20 s")
             return result
         streamer = subprocess.Popen([sys.executable, os.path.join(ROOT, "Examples", "acquisition_streamer.py"),
                                      "--source", "lsl", "--lsl-type", "EEG", "--endpoint", endpoint,
                                      "--duration", str(args.seconds), "--print-incoming"],
                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        threading.Thread(target=collect, args=(streamer.stdout, result["streamer"]), daemon=True).start()
+        threading.Thread(target=collect_lines, args=(streamer.stdout, result["streamer"]), daemon=True).start()
         try:
             result["streamer_exit"] = streamer.wait(args.seconds + 30)
         except subprocess.TimeoutExpired:
@@ -119,8 +97,8 @@ def main():
     finally:
         stop.set()
         if streamer is not None:
-            end(streamer)
-        end(decoder)
+            stop_process(streamer)
+        stop_process(decoder)
     result["pushed"] = pushed[0]
     quality = [line for line in result["streamer"] if line.startswith("SIGNALQUALITY")]
     result["quality"] = [float(v) for v in quality[-1].split()[1:]] if quality else []

@@ -17,6 +17,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Examples"))
 import acquisition_streamer as streamer  # noqa: E402
+from interop_harness import collect_lines, stop_process, wait_for_text  # noqa: E402
 
 
 def test_frames_match_the_mindaffect_sdk_bytes():
@@ -36,31 +37,6 @@ def test_large_reads_are_split_under_the_64_kib_limit():
     assert sum(int.from_bytes(f[8:12], "little") for f in frames) == 3000
 
 
-def collect(stream, into):
-    for raw in iter(stream.readline, b""):
-        into.append(raw.decode("utf-8", errors="replace").rstrip("\n"))
-
-
-def wait_for(lines, text, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if any(text in line for line in list(lines)):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def stop(process, sig=signal.SIGTERM):
-    if process.poll() is None:
-        process.send_signal(sig)
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-    return process.returncode
-
-
 def test_the_synthetic_board_streams_into_a_running_decoder(noisetag_bin, socket_folder):
     pytest.importorskip("brainflow")
     endpoint = "ipc://%s/decoder.sock" % socket_folder
@@ -69,16 +45,16 @@ def test_the_synthetic_board_streams_into_a_running_decoder(noisetag_bin, socket
     client = None
     try:
         decoder_lines = []
-        threading.Thread(target=collect, args=(decoder.stdout, decoder_lines), daemon=True).start()
-        assert wait_for(decoder_lines, "decoder listening", 20), decoder_lines
+        threading.Thread(target=collect_lines, args=(decoder.stdout, decoder_lines), daemon=True).start()
+        assert wait_for_text(decoder_lines, "decoder listening", 20), decoder_lines
         client = subprocess.Popen([sys.executable, os.path.join(ROOT, "Examples", "acquisition_streamer.py"),
                                    "--endpoint", endpoint, "--duration", "4", "--print-incoming"],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         client_lines = []
-        threading.Thread(target=collect, args=(client.stdout, client_lines), daemon=True).start()
+        threading.Thread(target=collect_lines, args=(client.stdout, client_lines), daemon=True).start()
         assert client.wait(30) == 0, client_lines
         time.sleep(0.2)
-        assert stop(decoder, signal.SIGINT) == 0
+        assert stop_process(decoder, signal.SIGINT) == 0
         quality = [l for l in client_lines if l.startswith("SIGNALQUALITY")]
         assert quality, client_lines
         values = [float(v) for v in quality[-1].split()[1:]]
@@ -89,8 +65,8 @@ def test_the_synthetic_board_streams_into_a_running_decoder(noisetag_bin, socket
         assert stats and int(stats[0].split()[2]) >= 50, decoder_lines    # header, heartbeats and ~100 packets
     finally:
         if client is not None:
-            stop(client)
-        stop(decoder)
+            stop_process(client)
+        stop_process(decoder)
 
 
 def test_an_lsl_stream_reaches_the_decoder_and_its_channels_are_told_apart(noisetag_bin, socket_folder):
