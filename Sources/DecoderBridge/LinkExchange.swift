@@ -23,6 +23,11 @@ final class LinkExchange: Sendable {
         var ioWaiting = false
     }
     private let state: Mutex<State>
+    /// True while the inbox, the problems or the unsent frames hold
+    /// something for the engine: set under the lock when one is added,
+    /// recomputed under it when one is drained, so the engine's per-tick
+    /// drains skip the lock when there is nothing (most ticks).
+    private let forEngine = Atomic<Bool>(false)
     let outboundCapacity: Int
     /// Problems kept until the engine drains them; later ones are dropped.
     static let problemLimit = 256
@@ -58,6 +63,7 @@ final class LinkExchange: Sendable {
         state.withLock { state in
             if state.outbound.count >= outboundCapacity {
                 Self.listUnsent(state.outbound.removeFirst(), in: &state)
+                settle(state)
             }
             state.outbound.append(frame)
             defer { state.ioWaiting = false }
@@ -65,13 +71,26 @@ final class LinkExchange: Sendable {
         }
     }
 
-    func drainInbox() -> [WireMessage] { state.withLock { $0.inbox.drain() } }
+    func drainInbox() -> [WireMessage] {
+        guard forEngine.load(ordering: .acquiring) else { return [] }
+        return state.withLock { state in
+            defer { settle(state) }
+            return state.inbox.drain()
+        }
+    }
+
+    /// Called under the lock after anything for the engine changed.
+    private func settle(_ state: borrowing State) {
+        let waiting = !state.inbox.messages.isEmpty || !state.problems.isEmpty || !state.unsent.isEmpty || state.unsentUnlisted > 0
+        forEngine.store(waiting, ordering: .releasing)
+    }
 
     /// The frames not sent since the last call, decoded again for the
     /// recording's message id (they were encoded by this link, so they decode).
     func drainUnsent() -> [WireMessage] {
+        guard forEngine.load(ordering: .acquiring) else { return [] }
         let (frames, unlisted) = state.withLock { state in
-            defer { state.unsent.removeAll(); state.unsentUnlisted = 0 }
+            defer { state.unsent.removeAll(); state.unsentUnlisted = 0; settle(state) }
             return (state.unsent, state.unsentUnlisted)
         }
         if unlisted > 0 {
@@ -84,8 +103,9 @@ final class LinkExchange: Sendable {
     }
 
     func drainProblems() -> [String] {
-        state.withLock { state in
-            defer { state.problems.removeAll() }
+        guard forEngine.load(ordering: .acquiring) else { return [] }
+        return state.withLock { state in
+            defer { state.problems.removeAll(); settle(state) }
             return state.problems
         }
     }
@@ -132,6 +152,7 @@ final class LinkExchange: Sendable {
         state.withLock { state in
             state.counters.sent += sent
             for frame in unsent { Self.listUnsent(frame, in: &state) }
+            settle(state)
         }
     }
 
@@ -145,6 +166,7 @@ final class LinkExchange: Sendable {
         state.withLock { state in
             state.counters.received += messages.count
             for message in messages { state.inbox.append(message) }
+            settle(state)
         }
     }
 
@@ -156,6 +178,7 @@ final class LinkExchange: Sendable {
         state.withLock { state in
             if malformed { state.counters.malformed += 1 }
             if state.problems.count < Self.problemLimit { state.problems.append(problem) }
+            settle(state)
         }
     }
 }
