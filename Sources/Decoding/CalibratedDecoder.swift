@@ -150,11 +150,13 @@ public struct CalibratedDecoder: Sendable {
                 }
                 filtered.removeLast(filtered.count - longLength)
                 var generator = SeededGenerator(seed: 0x5eed_0000 &+ UInt64(i))
+                // The shown classes' long templates, whitened once for all of this trial's surrogates.
+                let freshFoilScorer = IncrementalScorer(spatialFilter: [1], templates: shown.map { longTemplates[$0] },
+                                                        whitening: model.whitening)
                 for _ in 0..<max(1, foilCount) {
                     let phases = (0..<(longLength / 2)).map { _ in Double.random(in: 0..<(2 * .pi), using: &generator) }
                     let noise = fft.withPhases(of: filtered, phases: phases)
-                    var foilScorer = IncrementalScorer(spatialFilter: [1], templates: shown.map { longTemplates[$0] },
-                                                       whitening: model.whitening)
+                    var foilScorer = freshFoilScorer
                     var foil: [CertaintyExample] = []
                     var at = 0
                     while at < longLength {

@@ -100,8 +100,9 @@ public struct OfflineEvaluation: Sendable {
             latencies.append(model.latency)
             thresholds.append(threshold)
             lastModel = model
+            let freshScorer = model.scorer(for: codes)     // templates whitened once per fold; copied per trial
             for i in test {
-                var scorer = model.scorer(for: codes)
+                var scorer = freshScorer
                 var position = 0
                 var pressed = false
                 let n = h.nSamples
@@ -131,8 +132,9 @@ public struct OfflineEvaluation: Sendable {
                 tested += 1
             }
             if !idleTrials.isEmpty {
+                let freshIdleScorer = model.scorer(for: idleCodes)
                 for trial in idleTrials {
-                    var scorer = model.scorer(for: idleCodes)
+                    var scorer = freshIdleScorer
                     let n = trial.first?.count ?? 0
                     var position = 0
                     while position < n {
