@@ -1,6 +1,8 @@
 import DequeModule
 import NoiseTagging
 import Synchronization
+import UtopiaProtocol
+import ZeroMQTransport
 
 /// What a decoder link's engine side and its I/O thread share, behind one
 /// `Mutex`: the bounded queue of frames to send, the bounded inbox of
@@ -59,7 +61,17 @@ final class LinkExchange: Sendable {
 
     /// Queues a frame (dropping and counting the oldest when full); true when
     /// the I/O thread waits idle and must be woken.
-    func enqueue(_ frame: [UInt8]) -> Bool {
+    /// Encodes `message` (once), queues the frame and wakes the I/O thread
+    /// through `wake` if it waits; returns the frame, byte for byte what goes
+    /// on the wire. A link's `send` is this.
+    func send(_ message: UtopiaMessage, waking wake: EventFD) -> [UInt8] {
+        let bytes = UtopiaCodec.encode(message)
+        // The I/O thread drains the queue before it waits again; wake it only when it waits.
+        if enqueue(bytes) { wake.signal() }
+        return bytes
+    }
+
+    private func enqueue(_ frame: [UInt8]) -> Bool {
         state.withLock { state in
             if state.outbound.count >= outboundCapacity {
                 Self.listUnsent(state.outbound.removeFirst(), in: &state)

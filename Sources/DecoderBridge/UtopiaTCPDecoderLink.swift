@@ -120,11 +120,7 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
 
     /// Encodes `message` and queues it for the I/O thread; returns the bytes it will write.
     @discardableResult
-    public func send(_ message: UtopiaMessage) -> [UInt8]? {
-        let bytes = UtopiaCodec.encode(message)
-        if exchange.enqueue(bytes) { wake.signal() }
-        return bytes
-    }
+    public func send(_ message: UtopiaMessage) -> [UInt8]? { exchange.send(message, waking: wake) }
 
     /// Drains the messages received since the last call, each with its bytes.
     public func receive() -> [WireMessage] { exchange.drainInbox() }

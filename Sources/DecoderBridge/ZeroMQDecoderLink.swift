@@ -142,12 +142,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// Encodes `message` and queues it for the I/O thread; returns the
     /// frame queued, byte for byte what the socket sends.
     @discardableResult
-    public func send(_ message: UtopiaMessage) -> [UInt8]? {
-        let bytes = UtopiaCodec.encode(message)
-        // The I/O thread drains the queue before it waits again; wake it only when it waits.
-        if exchange.enqueue(bytes) { wake.signal() }
-        return bytes
-    }
+    public func send(_ message: UtopiaMessage) -> [UInt8]? { exchange.send(message, waking: wake) }
 
     /// Drains the messages received since the last call, each with the
     /// bytes of the frame (or of its part) that carried it.
