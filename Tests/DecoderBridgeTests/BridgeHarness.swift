@@ -1,6 +1,7 @@
 import ZeroMQTransport
 import Foundation
 import DecoderBridge
+import UtopiaProtocol
 
 /// A ROUTER socket standing in for the decoder, in a private temporary folder.
 final class FakeDecoder {
@@ -52,4 +53,20 @@ func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
         usleep(1000)
     }
     return condition()
+}
+
+/// Sends SUBSCRIBE, HEARTBEAT and a calibration MODECHANGE until the decoder
+/// confirms the mode or `seconds` pass; returns everything received (empty
+/// when the decoder never answered).
+func handshake(_ link: ZeroMQDecoderLink, seconds: Double) -> [UtopiaMessage] {
+    var received: [UtopiaMessage] = []
+    _ = eventually(timeout: seconds) {
+        link.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTMHLQ")))
+        link.send(.heartbeat(Heartbeat(timestamp: 1)))
+        link.send(.modeChange(ModeChange(timestamp: 2, newMode: "Calibration.supervised")))
+        usleep(20_000)
+        received += link.receive().map(\.message)
+        return received.contains { if case .modeChange(let m) = $0 { return m.newMode == "Calibration.supervised" } else { return false } }
+    }
+    return received
 }

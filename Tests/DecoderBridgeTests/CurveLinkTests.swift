@@ -20,21 +20,6 @@ struct CurveLinkTests {
         return (try DecoderServer(endpoint: endpoint, curve: keys), endpoint, keys.keyPair.publicKey)
     }
 
-    /// Subscribes, says hello and asks for calibration until the decoder
-    /// confirms the mode or `seconds` pass; returns everything received.
-    private func handshake(_ link: ZeroMQDecoderLink, seconds: Double) -> [UtopiaMessage] {
-        var received: [UtopiaMessage] = []
-        _ = eventually(timeout: seconds) {
-            link.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTMHLQ")))
-            link.send(.heartbeat(Heartbeat(timestamp: 1)))
-            link.send(.modeChange(ModeChange(timestamp: 2, newMode: "Calibration.supervised")))
-            usleep(20_000)
-            received += link.receive().map(\.message)
-            return received.contains { if case .modeChange(let m) = $0 { return m.newMode == "Calibration.supervised" } else { return false } }
-        }
-        return received
-    }
-
     @Test("with an authorized key the engine is greeted and its mode confirmed over CURVE")
     func authorized() throws {
         let engine = try CurveKeyPair.generate()

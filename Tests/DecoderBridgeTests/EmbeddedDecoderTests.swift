@@ -11,25 +11,12 @@ import NoiseTagging
 /// context and over `ipc://`, through the same ZeroMQ code as two processes.
 @Suite("Embedded decoder", .serialized)
 struct EmbeddedDecoderTests {
-    func handshake(_ link: ZeroMQDecoderLink) -> [UtopiaMessage] {
-        var received: [UtopiaMessage] = []
-        _ = eventually(timeout: 10) {
-            link.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTMHLQ")))
-            link.send(.heartbeat(Heartbeat(timestamp: 1)))
-            link.send(.modeChange(ModeChange(timestamp: 2, newMode: "Calibration.supervised")))
-            usleep(20_000)
-            received += link.receive().map(\.message)
-            return received.contains { if case .modeChange(let m) = $0 { return m.newMode == "Calibration.supervised" } else { return false } }
-        }
-        return received
-    }
-
     @Test("over inproc:// the engine's link is greeted and its mode confirmed")
     func inproc() throws {
         let context = ZeroMQContext()
         let server = try DecoderServer(endpoint: "inproc://embedded-decoder", context: context)
         let link = try ZeroMQDecoderLink(endpoint: "inproc://embedded-decoder", context: context)
-        let received = handshake(link)
+        let received = handshake(link, seconds: 10)
         #expect(received.contains { if case .heartbeat(let h) = $0 { return h.stateMessage == "decoder ready" } else { return false } })
         #expect(received.contains { if case .modeChange(let m) = $0 { return m.newMode == "Calibration.supervised" } else { return false } })
         link.close()
@@ -46,7 +33,7 @@ struct EmbeddedDecoderTests {
         let server = try DecoderServer(endpoint: endpoint)
         let link = try ZeroMQDecoderLink(endpoint: endpoint)
         defer { link.close() }
-        let received = handshake(link)
+        let received = handshake(link, seconds: 10)
         #expect(received.contains { if case .modeChange(let m) = $0 { return m.newMode == "Calibration.supervised" } else { return false } })
         server.stop()
     }
