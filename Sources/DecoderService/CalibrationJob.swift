@@ -71,15 +71,29 @@ public struct CalibrationJob: Sendable {
             return CalibrationOutcome(decoder: nil, log: lines)
         }
         let preprocessor = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: settings.lineFrequency)
-        let trials = filteredTrials ?? (0..<h.nTrials).map { preprocessor.apply(toTrial: dataset.trial($0)) }
+        let trials = filteredTrials ?? dataset.preprocessedTrials(preprocessor)
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
+        let labels = dataset.labels.map(Int.init)
         let fitted: CalibratedDecoder
         let clock = ContinuousClock()
         let started = clock.now
+        var chosen = FitCandidate()
         do {
-            fitted = try CalibratedDecoder.fit(trials: trials, labels: dataset.labels.map(Int.init), codes: codes,
-                                               sampleRate: h.fs, targetErrorRate: settings.targetErrorRate,
+            // The live filter's band is the one scored live, so the choice is among its candidates.
+            var selection = SettingsSelection()
+            selection.candidates = selection.candidates.filter { $0.lowPass == nil }
+            let outcome = try selection.select(labels: labels, codes: codes, sampleRate: h.fs) { _ in trials }
+            chosen = outcome.chosen
+            fitted = try CalibratedDecoder.fit(trials: trials, labels: labels, codes: codes,
+                                               sampleRate: h.fs, settings: chosen.settings,
+                                               targetErrorRate: settings.targetErrorRate,
                                                updateInterval: settings.predictionInterval, trialClasses: trialClasses)
+            if let best = outcome.rankings.first {
+                lines.append("calibration chose \(chosen.summary) ("
+                             + String(format: "cross-validated accuracy %.2f at 1, 2, 4 s); runners-up ", best.accuracy)
+                             + outcome.rankings.dropFirst().prefix(2).map { String(format: "%.2f ", $0.accuracy) + $0.candidate.summary }
+                                .joined(separator: "; "))
+            }
         } catch {
             lines.append("calibration failed: \(error)")
             return CalibrationOutcome(decoder: nil, log: lines)
@@ -89,14 +103,15 @@ public struct CalibrationJob: Sendable {
         lines.append(String(format: "calibration: %d trials of %.1f s, %d classes; latency %.0f ms",
                             h.nTrials, Double(h.nSamples) / h.fs, h.nClasses, fitted.model.latency * 1000)
                      + (measuringFitTime ? String(format: "; fitted in %.2f s", seconds) : ""))
-        lines += crossValidation()
+        lines += crossValidation(chosen)
         lines.append(String(format: "recommended certaintyRequiredForPress %.6f (target error rate %.0f %%)",
                             fitted.recommendedCertainty, settings.targetErrorRate * 100))
         return CalibrationOutcome(decoder: fitted, log: lines)
     }
 
-    /// Cross-validated accuracy and decoding curve (5 chronological folds), as LOG lines.
-    private func crossValidation() -> [String] {
+    /// Cross-validated accuracy and decoding curve of the chosen settings
+    /// (5 chronological folds), as LOG lines.
+    private func crossValidation(_ chosen: FitCandidate) -> [String] {
         let h = dataset.header
         guard h.nTrials >= 5 else { return ["cross-validation needs at least 5 trials, \(h.nTrials) collected"] }
         var evaluation = OfflineEvaluation()
@@ -104,6 +119,7 @@ public struct CalibrationJob: Sendable {
         evaluation.lineFrequency = settings.lineFrequency
         evaluation.targetErrorRate = settings.targetErrorRate
         evaluation.updateInterval = settings.predictionInterval
+        evaluation.settings = chosen.settings
         let seconds = (Double(h.nSamples) / h.fs * 10).rounded(.down) / 10
         evaluation.lengths = [0.5, 1, 2, 4].filter { $0 < seconds - 0.05 } + [seconds]
         do {

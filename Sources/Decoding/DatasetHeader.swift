@@ -14,17 +14,26 @@ public struct DatasetHeader: Codable, Equatable, Sendable {
     public var nSamples: Int
     /// Number of classes (stimulus codes).
     public var nClasses: Int
+    /// Samples per channel of the continuous recording the trials were cut
+    /// from (`continuous.f32`), nil when the dataset holds the cut trials only.
+    public var nContinuous: Int?
+    /// Channel names, one per channel, when the source gave them.
+    public var channels: [String]?
+    /// What filtering the source applied before the dataset was written
+    /// (e.g. "1-65 Hz band-pass, 50 Hz notch"); nil: raw.
+    public var filtered: String?
+    /// Where the data came from: the file, the program, the format.
+    public var source: String?
 
     enum CodingKeys: String, CodingKey {
         case fs, nTrials = "n_trials", nChannels = "n_channels", nSamples = "n_samples", nClasses = "n_classes"
+        case nContinuous = "n_continuous", channels, filtered, source
     }
 
-    /// A header from its five fields.
-    ///
-    /// ```swift
-    /// let header = DatasetHeader(fs: 250, nTrials: 10, nChannels: 8, nSamples: 500, nClasses: 4)
-    /// ```
-    public init(fs: Double, nTrials: Int, nChannels: Int, nSamples: Int, nClasses: Int) {
+    /// A header from its five required fields (and optionally the others).
+    public init(fs: Double, nTrials: Int, nChannels: Int, nSamples: Int, nClasses: Int,
+                nContinuous: Int? = nil, channels: [String]? = nil, filtered: String? = nil, source: String? = nil) {
         (self.fs, self.nTrials, self.nChannels, self.nSamples, self.nClasses) = (fs, nTrials, nChannels, nSamples, nClasses)
+        (self.nContinuous, self.channels, self.filtered, self.source) = (nContinuous, channels, filtered, source)
     }
 }

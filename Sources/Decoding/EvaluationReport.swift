@@ -48,6 +48,13 @@ public struct EvaluationReport: Codable, Sendable {
     public var idleMinutes: Double = 0
     /// Presses the fold decoders made on the idle EEG at their recommended certainty: all false.
     public var idlePresses: Int = 0
+    /// The mains frequency found in the recording and notched with its
+    /// harmonics; nil when it was given or none stood out.
+    public var mainsFrequency: Double? = nil
+    /// Per fold, the settings its selection chose (empty without selection).
+    public var choices: [String] = []
+    /// Per fold, the selection's three best candidates with their scores.
+    public var rankings: [[SettingsSelection.Ranking]] = []
     /// False presses per minute of idle EEG (0 without idle data).
     ///
     /// ```swift

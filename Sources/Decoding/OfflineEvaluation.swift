@@ -30,10 +30,18 @@ public struct OfflineEvaluation: Sendable {
     /// False presses per minute the recommended certainty allows while the
     /// user looks at none of the codes.
     public var idlePressesPerMinute = 0.1
-    /// Mains frequency for the notch.
-    public var lineFrequency = 50.0
-    /// The model's settings.
+    /// Mains frequency for the notch; nil: found in the recording
+    /// (``MainsDetector``), notched with its harmonics, or 50 Hz alone
+    /// when none stands out.
+    public var lineFrequency: Double? = 50
+    /// The model's settings when ``selection`` is nil.
     public var settings = ReconvolutionSettings()
+    /// When set, each fold chooses its settings and band by
+    /// cross-validation on its own training trials (nested cross-validation),
+    /// as a live calibration does; ``settings`` is then unused.
+    public var selection: SettingsSelection?
+    /// The low-pass edge when ``selection`` is nil (nil: none).
+    public var lowPass: Double?
 
     /// An evaluation with the defaults (5 folds; 0.5, 1, 2, 4 s; 100 ms updates).
     ///
@@ -57,8 +65,15 @@ public struct OfflineEvaluation: Sendable {
         guard h.nTrials >= folds, folds >= 2 else {
             throw ReconvolutionError.notEnoughData("\(h.nTrials) trials for \(folds) folds")
         }
-        let pre = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: lineFrequency)
-        let trials = (0..<h.nTrials).map { pre.apply(toTrial: dataset.trial($0)) }
+        let mains = Self.mains(lineFrequency, of: dataset)
+        var bands: [Double?: [[[Double]]]] = [:]
+        func trials(lowPass: Double?) -> [[[Double]]] {
+            if let done = bands[lowPass] { return done }
+            let pre = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: mains.frequency,
+                                   lowPass: lowPass, harmonics: mains.harmonics)
+            bands[lowPass] = dataset.preprocessedTrials(pre)
+            return bands[lowPass]!
+        }
         let labels = dataset.labels.map(Int.init)
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
         let lengthSamples = lengths.map { Int(($0 * h.fs).rounded()) }.filter { $0 > 0 && $0 <= h.nSamples }
@@ -70,7 +85,10 @@ public struct OfflineEvaluation: Sendable {
                     "the idle dataset has \(idle.header.nChannels) channels at \(idle.header.fs) Hz; the calibration \(h.nChannels) at \(h.fs) Hz")
             }
         }
-        let idleTrials = idle.map { d in (0..<d.header.nTrials).map { pre.apply(toTrial: d.trial($0)) } } ?? []
+        let idlePreprocessing = { (lowPass: Double?) in
+            idle?.preprocessedTrials(Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: mains.frequency,
+                                                  lowPass: lowPass, harmonics: mains.harmonics)) ?? []
+        }
         let idleCodes = idle.map { d in (0..<d.header.nClasses).map { d.stimulus(ofClass: $0) } } ?? []
         var idlePresses = 0
         var idleSeconds = 0.0
@@ -83,11 +101,25 @@ public struct OfflineEvaluation: Sendable {
         var latencies: [Double] = [], thresholds: [Double] = []
         var presses = 0, rightPresses = 0, pressSeconds = 0.0
         var lastModel: ReconvolutionCCA?
+        var choices: [String] = []
+        var runnersUp: [[SettingsSelection.Ranking]] = []
 
         for fold in 0..<folds {
             let test = Self.block(fold, of: folds, count: h.nTrials)
             let train = (0..<h.nTrials).filter { !test.contains($0) }
             let start = clock.now
+            var candidate = FitCandidate(lowPass: lowPass, settings: settings)
+            if let selection {
+                let outcome = try selection.select(labels: train.map { labels[$0] }, codes: codes, sampleRate: h.fs) { band in
+                    let all = trials(lowPass: band)
+                    return train.map { all[$0] }
+                }
+                candidate = outcome.chosen
+                choices.append(candidate.summary)
+                runnersUp.append(Array(outcome.rankings.prefix(3)))
+            }
+            let settings = candidate.settings
+            let trials = trials(lowPass: candidate.lowPass)
             let model = try ReconvolutionCCA.fit(trials: train.map { trials[$0] }, labels: train.map { labels[$0] },
                                                  codes: codes, sampleRate: h.fs, settings: settings)
             fitTime += clock.now - start
@@ -131,6 +163,7 @@ public struct OfflineEvaluation: Sendable {
                 }
                 tested += 1
             }
+            let idleTrials = idle == nil ? [] : idlePreprocessing(candidate.lowPass)
             if !idleTrials.isEmpty {
                 let freshIdleScorer = model.scorer(for: idleCodes)
                 for trial in idleTrials {
@@ -167,7 +200,23 @@ public struct OfflineEvaluation: Sendable {
             pressedFraction: Double(presses) / Double(max(1, tested)),
             pressAccuracy: presses > 0 ? Double(rightPresses) / Double(presses) : 0,
             meanPressSeconds: presses > 0 ? pressSeconds / Double(presses) : 0,
-            idleMinutes: idleSeconds / 60, idlePresses: idlePresses)
+            idleMinutes: idleSeconds / 60, idlePresses: idlePresses,
+            mainsFrequency: mains.detected ? mains.frequency : nil, choices: choices, rankings: runnersUp)
+    }
+
+    /// The notch: the given frequency alone, or the mains found in the
+    /// dataset's signal with its harmonics, or 50 Hz alone.
+    static func mains(_ given: Double?, of dataset: TrialsDataset) -> (frequency: Double, harmonics: Bool, detected: Bool) {
+        if let given { return (given, false, false) }
+        let h = dataset.header
+        let signal: [[Double]]
+        if let context = dataset.context {
+            signal = (0..<h.nChannels).map(context.channel)
+        } else {
+            signal = (0..<h.nChannels).map { c in (0..<h.nTrials).flatMap { dataset.trial($0)[c] } }
+        }
+        if let found = MainsDetector.detect(signal, sampleRate: h.fs) { return (found, true, true) }
+        return (50, false, false)
     }
 
     /// The indices of chronological block `index` of `blocks` over `count` trials.

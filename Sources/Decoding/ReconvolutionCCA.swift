@@ -60,6 +60,15 @@ public struct ReconvolutionCCA: Sendable {
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
         settings: ReconvolutionSettings = ReconvolutionSettings()
     ) throws -> ReconvolutionCCA {
+        try fit(trials: trials, labels: labels, codes: codes, sampleRate: sampleRate, settings: settings, statistics: nil)
+    }
+
+    /// The fit, reusing the EEG sums of these very trials when a caller
+    /// fitting several settings on them has them already.
+    static func fit(
+        trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
+        settings: ReconvolutionSettings, statistics given: CovarianceSums?
+    ) throws -> ReconvolutionCCA {
         guard trials.count >= 2 else { throw ReconvolutionError.notEnoughData("\(trials.count) trial(s)") }
         guard labels.count == trials.count else { throw ReconvolutionError.shapeMismatch("\(trials.count) trials, \(labels.count) labels") }
         guard Set(labels).count >= 2 else { throw ReconvolutionError.notEnoughData("one class only") }
@@ -76,7 +85,7 @@ public struct ReconvolutionCCA: Sendable {
         }
         let encoder = EventEncoder(definition: settings.event, fitting: codes.map { Array($0.prefix(n)) })
         let lagCount = max(1, Int((settings.encodingLength * sampleRate).rounded()))
-        let statistics = CovarianceSums(trials: trials, labels: labels)
+        let statistics = given ?? CovarianceSums(trials: trials, labels: labels)
         let latency: Int
         if let fixed = settings.fixedLatency {
             latency = Int((fixed * sampleRate).rounded())
@@ -187,14 +196,11 @@ public struct ReconvolutionCCA: Sendable {
         var cxm = Matrix(rows: s.channels, columns: features)
         var meanM = [Double](repeating: 0, count: features)
         for (k, count) in s.classCounts {
-            let m = structureMatrix(onsets: encoder.onsets(of: Array(codes[k].prefix(n))), n: n, firstLag: firstLag, lagCount: lagCount)
+            let m = EventStructure(onsets: encoder.onsets(of: Array(codes[k].prefix(n))), samples: n,
+                                   firstLag: firstLag, lagCount: lagCount)
             cmm = cmm + m.gram().scaled(by: Double(count))
-            cxm = cxm + s.classSums[k]!.multiplied(by: m, transposingOther: true)
-            for f in 0..<features {
-                var sum = 0.0
-                for i in 0..<n { sum += m.elements[f * n + i] }
-                meanM[f] += sum * Double(count)
-            }
+            cxm = cxm + m.product(s.classSums[k]!)
+            for (f, sum) in m.rowSums().enumerated() { meanM[f] += sum * Double(count) }
         }
         meanM = meanM.map { $0 / total }
         for a in 0..<features {
@@ -225,19 +231,5 @@ public struct ReconvolutionCCA: Sendable {
         } catch let error as LinearAlgebraError {
             throw ReconvolutionError.singular(error)
         }
-    }
-
-    /// Rows: event × lag; row (e, l) holds the event's onsets delayed by `firstLag + l`.
-    static func structureMatrix(onsets: [[Int]], n: Int, firstLag: Int, lagCount: Int) -> Matrix {
-        var m = Matrix(rows: onsets.count * lagCount, columns: n)
-        for (e, list) in onsets.enumerated() {
-            for o in list {
-                for l in 0..<lagCount {
-                    let i = o + firstLag + l
-                    if i >= 0 && i < n { m.elements[(e * lagCount + l) * n + i] = 1 }
-                }
-            }
-        }
-        return m
     }
 }

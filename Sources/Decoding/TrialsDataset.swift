@@ -20,6 +20,9 @@ public struct TrialsDataset: Equatable, Sendable {
     public let labels: [Int32]
     /// V, classes × samples.
     public let stimulus: [UInt8]
+    /// The continuous recording the trials were cut from, when the source
+    /// was continuous (an imported recording); nil for cut trials only.
+    public let context: ContinuousContext?
 
     /// A dataset from its parts; throws ``DatasetError`` naming the part that
     /// disagrees with the header.
@@ -27,11 +30,28 @@ public struct TrialsDataset: Equatable, Sendable {
     /// ```swift
     /// let d = try TrialsDataset(header: header, data: x, labels: y, stimulus: v)
     /// ```
-    public init(header: DatasetHeader, data: [Float], labels: [Int32], stimulus: [UInt8]) throws {
+    public init(header: DatasetHeader, data: [Float], labels: [Int32], stimulus: [UInt8],
+                context: ContinuousContext? = nil) throws {
         let h = header
         guard h.fs > 0, h.fs.isFinite else { throw DatasetError.inconsistent(file: "header.json", reason: "fs must be positive, got \(h.fs)") }
         for (name, value) in [("n_trials", h.nTrials), ("n_channels", h.nChannels), ("n_samples", h.nSamples), ("n_classes", h.nClasses)] where value <= 0 {
             throw DatasetError.inconsistent(file: "header.json", reason: "\(name) must be positive, got \(value)")
+        }
+        if let context {
+            guard h.nContinuous == context.length, context.samples.count == h.nChannels * context.length else {
+                throw DatasetError.inconsistent(file: "continuous.f32", reason: "expected \(h.nChannels * (h.nContinuous ?? 0) * 4) bytes (n_channels × n_continuous × 4), found \(context.samples.count * 4)")
+            }
+            if let bad = context.samples.firstIndex(where: { !$0.isFinite }) {
+                throw DatasetError.inconsistent(file: "continuous.f32", reason: "value \(bad) is not finite")
+            }
+            guard context.onsets.count == h.nTrials else {
+                throw DatasetError.inconsistent(file: "onsets.i32", reason: "expected \(h.nTrials * 4) bytes (n_trials × 4), found \(context.onsets.count * 4)")
+            }
+            if let bad = context.onsets.firstIndex(where: { $0 < 0 || $0 + h.nSamples > context.length }) {
+                throw DatasetError.inconsistent(file: "onsets.i32", reason: "trial \(bad) starts at sample \(context.onsets[bad]): its \(h.nSamples) samples do not fit in the \(context.length) of continuous.f32")
+            }
+        } else if h.nContinuous != nil {
+            throw DatasetError.missingFile("continuous.f32")
         }
         let expectedX = h.nTrials * h.nChannels * h.nSamples
         guard data.count == expectedX else {
@@ -53,6 +73,46 @@ public struct TrialsDataset: Equatable, Sendable {
         self.data = data
         self.labels = labels
         self.stimulus = stimulus
+        self.context = context
+    }
+
+    /// A dataset cut from a continuous recording: trial `t` is the
+    /// `header.nSamples` samples of `continuous` (channels × `length`,
+    /// channel-major) from `onsets[t]`. `header.nContinuous` is set from it.
+    ///
+    /// ```swift
+    /// let d = try TrialsDataset(header: header, continuous: eeg, length: n, onsets: [250, 1500], labels: [3, 1], stimulus: v)
+    /// ```
+    public init(header: DatasetHeader, continuous: [Float], length: Int, onsets: [Int], labels: [Int32], stimulus: [UInt8]) throws {
+        var h = header
+        h.nContinuous = length
+        let context = ContinuousContext(samples: continuous, length: length, onsets: onsets)
+        var x: [Float] = []
+        if continuous.count == h.nChannels * length, onsets.count == h.nTrials,
+           onsets.allSatisfy({ $0 >= 0 && $0 + h.nSamples <= length }) {
+            x.reserveCapacity(h.nTrials * h.nChannels * h.nSamples)
+            for onset in onsets {
+                for c in 0..<h.nChannels { x += continuous[(c * length + onset)..<(c * length + onset + h.nSamples)] }
+            }
+        }
+        try self.init(header: h, data: x, labels: labels, stimulus: stimulus, context: context)
+    }
+
+    /// Every trial (trials × channels × samples) after `preprocessor`: with
+    /// a continuous context the filter runs once over the whole recording
+    /// (primed on its first sample) and the trials are cut from its output,
+    /// so no trial carries the filter's start-up; without one each trial is
+    /// filtered on its own, primed on its first sample. The one path by
+    /// which offline evaluation and calibration preprocess a dataset.
+    ///
+    /// ```swift
+    /// let trials = dataset.preprocessedTrials(Preprocessor(sampleRate: 250, channels: 8))
+    /// ```
+    public func preprocessedTrials(_ preprocessor: Preprocessor) -> [[[Double]]] {
+        guard let context else { return (0..<header.nTrials).map { preprocessor.apply(toTrial: trial($0)) } }
+        let continuous = (0..<header.nChannels).map(context.channel)
+        let clean = preprocessor.apply(toTrial: continuous)
+        return context.onsets.map { onset in clean.map { Array($0[onset..<(onset + header.nSamples)]) } }
     }
 
     /// Trial `index` as channels × samples.
@@ -95,6 +155,10 @@ public struct TrialsDataset: Equatable, Sendable {
         try write(Self.bytes(data.map { $0.bitPattern }), "X.f32", in: directory)
         try write(Self.bytes(labels.map { UInt32(bitPattern: $0) }), "y.i32", in: directory)
         try write(Data(stimulus), "V.u8", in: directory)
+        if let context {
+            try write(Self.bytes(context.samples.map { $0.bitPattern }), "continuous.f32", in: directory)
+            try write(Self.bytes(context.onsets.map { UInt32(bitPattern: Int32($0)) }), "onsets.i32", in: directory)
+        }
     }
 
     /// Reads and checks the folder; throws ``DatasetError`` naming the first
@@ -122,11 +186,21 @@ public struct TrialsDataset: Equatable, Sendable {
         let v = try load("V.u8", in: directory)
         guard x.count % 4 == 0 else { throw DatasetError.inconsistent(file: "X.f32", reason: "\(x.count) bytes is not a whole number of float32 values") }
         guard y.count % 4 == 0 else { throw DatasetError.inconsistent(file: "y.i32", reason: "\(y.count) bytes is not a whole number of int32 values") }
+        var context: ContinuousContext?
+        if let length = header.nContinuous {
+            guard length > 0 else { throw DatasetError.inconsistent(file: "header.json", reason: "n_continuous must be positive, got \(length)") }
+            let c = try load("continuous.f32", in: directory)
+            let o = try load("onsets.i32", in: directory)
+            guard c.count % 4 == 0 else { throw DatasetError.inconsistent(file: "continuous.f32", reason: "\(c.count) bytes is not a whole number of float32 values") }
+            guard o.count % 4 == 0 else { throw DatasetError.inconsistent(file: "onsets.i32", reason: "\(o.count) bytes is not a whole number of int32 values") }
+            context = ContinuousContext(samples: words(c).map { Float(bitPattern: $0) }, length: length,
+                                        onsets: words(o).map { Int(Int32(bitPattern: $0)) })
+        }
         return try TrialsDataset(
             header: header,
             data: words(x).map { Float(bitPattern: $0) },
             labels: words(y).map { Int32(bitPattern: $0) },
-            stimulus: [UInt8](v))
+            stimulus: [UInt8](v), context: context)
     }
 
     private static func load(_ name: String, in directory: URL) throws -> Data {

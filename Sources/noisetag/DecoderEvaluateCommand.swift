@@ -25,14 +25,26 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an SVG with the decoding curve, the responses and the spatial pattern.", valueName: "FILE.svg"))
     var plot: String?
 
-    @Option(help: "Event definition: refe (rising and falling edges) or duration.")
-    var event: EventDefinition = .risingFallingEdges
+    @Flag(help: "Evaluate one fixed setting (the defaults, or --event, --latency, --whitening, --low-pass) instead of choosing the settings in each fold by nested cross-validation.")
+    var fixed = false
 
-    @Option(help: ArgumentHelp("Use this stimulus-to-response latency instead of estimating it.", valueName: "MS"))
+    @Option(help: "Event definition: refe (rising and falling edges) or duration (implies --fixed).")
+    var event: EventDefinition?
+
+    @Option(help: ArgumentHelp("Use this stimulus-to-response latency instead of estimating it (implies --fixed).", valueName: "MS"))
     var latency: Double?
 
-    @Option(help: ArgumentHelp("Seconds of past samples the temporal whitening predicts from (0: score the filtered EEG as it is, as pyntbci's rCCA does).", valueName: "S"))
-    var whitening: Double = ReconvolutionSettings().whiteningLength
+    @Option(help: ArgumentHelp("Seconds of past samples the temporal whitening predicts from (0: score the filtered EEG as it is, as pyntbci's rCCA does; implies --fixed).", valueName: "S"))
+    var whitening: Double?
+
+    @Option(help: ArgumentHelp("Seconds of response modelled after each event (implies --fixed).", valueName: "S"))
+    var encodingLength: Double?
+
+    @Option(help: ArgumentHelp("Low-pass edge of the band in Hz (implies --fixed; default none: 3 Hz high-pass only).", valueName: "HZ"))
+    var lowPass: Double?
+
+    @Option(help: ArgumentHelp("Mains frequency to notch, or auto: found in the recording and notched with its harmonics (50 Hz alone when none stands out).", valueName: "HZ|auto"))
+    var lineFrequency: String = "auto"
 
     @Option(help: "Number of chronological folds.")
     var folds = 5
@@ -47,8 +59,17 @@ struct DecoderEvaluateCommand: ParsableCommand {
         if let latency, !(latency.isFinite && latency >= 0) {
             throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)")
         }
-        guard whitening.isFinite, (0...1).contains(whitening) else {
+        if let whitening, !(whitening.isFinite && (0...1).contains(whitening)) {
             throw ValidationError("--whitening: must be 0 to 1 seconds, got \(whitening)")
+        }
+        if let encodingLength, !(encodingLength.isFinite && encodingLength > 0 && encodingLength <= 2) {
+            throw ValidationError("--encoding-length: must be above 0 and at most 2 seconds, got \(encodingLength)")
+        }
+        if let lowPass, !(lowPass.isFinite && lowPass > 3) {
+            throw ValidationError("--low-pass: must be above the 3 Hz high-pass, got \(lowPass)")
+        }
+        guard lineFrequency == "auto" || Double(lineFrequency).map({ $0 > 0 && $0.isFinite }) == true else {
+            throw ValidationError("--line-frequency: a frequency in Hz or auto, got \(lineFrequency)")
         }
         guard calibrationFolds >= 2 else { throw ValidationError("--calibration-folds: must be at least 2, got \(calibrationFolds)") }
         guard folds >= 2 else { throw ValidationError("--folds: must be at least 2, got \(folds)") }
@@ -62,9 +83,16 @@ struct DecoderEvaluateCommand: ParsableCommand {
             evaluation.folds = folds
             evaluation.calibrationFolds = calibrationFolds
             evaluation.targetErrorRate = targetError
-            evaluation.settings.event = event
-            evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
-            evaluation.settings.whiteningLength = whitening
+            evaluation.lineFrequency = Double(lineFrequency)
+            if fixed || event != nil || latency != nil || whitening != nil || encodingLength != nil || lowPass != nil {
+                if let event { evaluation.settings.event = event }
+                evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
+                if let whitening { evaluation.settings.whiteningLength = whitening }
+                if let encodingLength { evaluation.settings.encodingLength = encodingLength }
+                evaluation.lowPass = lowPass
+            } else {
+                evaluation.selection = SettingsSelection()
+            }
             let idleData = try idle.map { try TrialsDataset.read(from: URL(fileURLWithPath: $0)) }
             let report = try evaluation.run(dataset, idle: idleData)
             if let plot {
@@ -96,6 +124,12 @@ struct DecoderEvaluateCommand: ParsableCommand {
         }
         out += "fit \(f(r.fitSeconds)) s per fold (calibrating certainty \(f(r.calibrationSeconds)) s); "
         out += "update \(f(r.updateMicroseconds, 1)) µs per \(r.classes)-class 100 ms step\n"
+        if let mains = r.mainsFrequency { out += "mains found at \(f(mains, 0)) Hz: notched with its harmonics\n" }
+        for (fold, choice) in r.choices.enumerated() {
+            let others = fold < r.rankings.count ? r.rankings[fold].dropFirst().map { "\(f($0.accuracy, 2)) \($0.candidate.summary)" } : []
+            let best = fold < r.rankings.count ? r.rankings[fold].first.map { f($0.accuracy, 2) + " " } ?? "" : ""
+            out += "fold \(fold + 1) chose \(best)\(choice)" + (others.isEmpty ? "" : "; runners-up " + others.joined(separator: "; ")) + "\n"
+        }
         out += "latency \(f(r.latency * 1000, 1)) ms (folds: \(r.latencies.map { f($0 * 1000, 0) }.joined(separator: ", ")) ms)\n"
         out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty, 5)) for \(f(r.targetErrorRate * 100, 0)) % errors; "
         out += "pressing there: \(f(r.pressedFraction * 100, 0)) % of trials pressed after \(f(r.meanPressSeconds, 2)) s on average, "

@@ -33,7 +33,7 @@ def test_simulated_dataset_reads_in_numpy_as_the_protocol_says(dataset):
 
 def test_evaluate_reports_the_decoding_curve_latency_and_plot(noisetag_bin, dataset, tmp_path):
     plot = tmp_path / "eval.svg"
-    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json", "--plot", str(plot)],
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json", "--fixed", "--plot", str(plot)],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
@@ -45,7 +45,7 @@ def test_evaluate_reports_the_decoding_curve_latency_and_plot(noisetag_bin, data
 
 
 def test_evaluate_text_names_latency_and_threshold(noisetag_bin, dataset):
-    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset], capture_output=True, text=True, timeout=600)
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--fixed"], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     assert "latency 40.0 ms" in run.stdout
     assert "recommended certaintyRequiredForPress" in run.stdout
@@ -104,7 +104,7 @@ def load_compare_script():
 def test_the_fitted_model_matches_pyntbci_rcca(noisetag_bin, dataset):
     """Same preprocessed trials, same latency: pyntbci's rCCA finds the same responses and spatial pattern."""
     import pyntbci
-    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json"], capture_output=True, text=True,
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json", "--fixed"], capture_output=True, text=True,
                          timeout=600)
     assert run.returncode == 0, run.stderr
     ours = json.loads(run.stdout)

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import Decoding
+
+@Suite struct ContinuousContextTests {
+    /// Two channels, 2,000 samples at 250 Hz: a 10 Hz wave on a large, drifting offset; trials at 300 and 1,200.
+    func dataset() throws -> TrialsDataset {
+        let n = 2000
+        var samples: [Float] = []
+        for c in 0..<2 {
+            for i in 0..<n {
+                let t = Double(i) / 250
+                let wave: Double = 20 * sin(2 * Double.pi * 10 * t + Double(c))
+                samples.append(Float(5000 + 125 * t + wave))
+            }
+        }
+        let header = DatasetHeader(fs: 250, nTrials: 2, nChannels: 2, nSamples: 500, nClasses: 2)
+        let v = [UInt8](repeating: 0, count: 500) + [UInt8](repeating: 1, count: 500)
+        return try TrialsDataset(header: header, continuous: samples, length: n, onsets: [300, 1200], labels: [0, 1], stimulus: v)
+    }
+
+    @Test func trialsAreCutFromTheContinuousRecording() throws {
+        let d = try dataset()
+        #expect(d.header.nContinuous == 2000)
+        #expect(d.trial(1)[1][0] == Double(d.context!.samples[2000 + 1200]))
+    }
+
+    @Test func preprocessingRunsOnTheContinuousSignalNotTheCutTrial() throws {
+        let d = try dataset()
+        let pre = Preprocessor(sampleRate: 250, channels: 2)
+        let continuous = pre.apply(toTrial: (0..<2).map(d.context!.channel))
+        let trials = d.preprocessedTrials(pre)
+        #expect(trials[1][0] == Array(continuous[0][1200..<1700]))
+        // Cut first and filtered on its own, the trial carries the filter's start-up; from the continuous signal it does not.
+        let alone = pre.apply(toTrial: d.trial(1))
+        let startUp = zip(alone[0].prefix(50), trials[1][0].prefix(50)).map { abs($0 - $1) }.max()!
+        #expect(startUp > 1)
+    }
+
+    @Test func theContextSurvivesWritingAndReading() throws {
+        let d = try dataset()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("context-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try d.write(to: folder)
+        #expect(try TrialsDataset.read(from: folder) == d)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("onsets.i32"))
+        #expect(throws: DatasetError.missingFile("onsets.i32")) { try TrialsDataset.read(from: folder) }
+    }
+
+    @Test func anOnsetPastTheRecordingIsOneLine() {
+        let header = DatasetHeader(fs: 250, nTrials: 1, nChannels: 1, nSamples: 100, nClasses: 1)
+        #expect(throws: DatasetError.inconsistent(file: "onsets.i32", reason: "trial 0 starts at sample 950: its 100 samples do not fit in the 1000 of continuous.f32")) {
+            try TrialsDataset(header: header, continuous: [Float](repeating: 0, count: 1000), length: 1000, onsets: [950],
+                              labels: [0], stimulus: [UInt8](repeating: 0, count: 100))
+        }
+    }
+}
