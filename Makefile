@@ -33,6 +33,8 @@ python-deps: system-deps
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install pytest
 	@$(PYTHON) -c "import brainflow" 2>/dev/null || $(PYTHON) -m pip install brainflow
 	@$(PYTHON) -c "import pylsl" 2>/dev/null || $(PYTHON) -m pip install pylsl
+	@$(PYTHON) -c "import pyxdf" 2>/dev/null || $(PYTHON) -m pip install pyxdf
+	@$(PYTHON) -c "import mne" 2>/dev/null || $(PYTHON) -m pip install mne
 
 build: system-deps
 	$(SWIFT) build

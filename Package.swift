@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "DecoderService", targets: ["DecoderService"]),
         .library(name: "Demo", targets: ["Demo"]),
         .library(name: "Replay", targets: ["Replay"]),
+        .library(name: "LabFormats", targets: ["LabFormats"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -42,6 +44,9 @@ let package = Package(
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]),
         .target(name: "ZeroMQTransport", dependencies: ["CZeroMQ"]),
+        .target(
+            name: "LabFormats",
+            dependencies: ["Decoding", "NoiseTagging", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "DecoderService", dependencies: ["Decoding", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport"]),
         .target(
             name: "DecoderBridge",
@@ -59,7 +64,7 @@ let package = Package(
             name: "noisetag",
             dependencies: [
                 "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding", "TerminalUI",
-                "ZeroMQTransport", "DecoderService", "Demo", "Replay",
+                "ZeroMQTransport", "DecoderService", "Demo", "Replay", "LabFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -73,6 +78,7 @@ let package = Package(
         .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging", "Decoding"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
+        .testTarget(name: "LabFormatsTests", dependencies: ["LabFormats", "Decoding", "NoiseTagging"]),
         .testTarget(name: "DemoTests", dependencies: ["Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -88,12 +88,7 @@ public struct CalibrationJob: Sendable {
                                                sampleRate: h.fs, settings: chosen.settings,
                                                targetErrorRate: settings.targetErrorRate,
                                                updateInterval: settings.predictionInterval, trialClasses: trialClasses)
-            if let best = outcome.rankings.first {
-                lines.append("calibration chose \(chosen.summary) ("
-                             + String(format: "cross-validated accuracy %.2f at 1, 2, 4 s); runners-up ", best.accuracy)
-                             + outcome.rankings.dropFirst().prefix(2).map { String(format: "%.2f ", $0.accuracy) + $0.candidate.summary }
-                                .joined(separator: "; "))
-            }
+            if !outcome.rankings.isEmpty { lines.append("calibration chose " + outcome.summary) }
         } catch {
             lines.append("calibration failed: \(error)")
             return CalibrationOutcome(decoder: nil, log: lines)

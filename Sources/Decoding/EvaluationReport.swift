@@ -51,10 +51,9 @@ public struct EvaluationReport: Codable, Sendable {
     /// The mains frequency found in the recording and notched with its
     /// harmonics; nil when it was given or none stood out.
     public var mainsFrequency: Double? = nil
-    /// Per fold, the settings its selection chose (empty without selection).
-    public var choices: [String] = []
-    /// Per fold, the selection's three best candidates with their scores.
-    public var rankings: [[SettingsSelection.Ranking]] = []
+    /// Per fold, what its selection chose, with the three best candidates
+    /// (empty without selection).
+    public var choices: [SettingsSelection.Outcome] = []
     /// False presses per minute of idle EEG (0 without idle data).
     ///
     /// ```swift

@@ -27,18 +27,20 @@ public struct FitCandidate: Sendable, Equatable, Codable {
         return "\(settings.event.rawValue), \(latency) + \(String(format: "%.2f", settings.encodingLength)) s, \(whitening), \(band)"
     }
 
-    /// The candidates a calibration chooses among: both event definitions;
-    /// the response from an estimated latency for 0.3 s, or from the
-    /// stimulus for 0.3 or 0.5 s (the latency inside the response, as
-    /// pyntbci's rCCA has it); whitening 0.08 s or none; the band from 3 Hz
-    /// with or without a 30 Hz low-pass. The defaults' candidate comes first,
-    /// so it wins ties.
+    /// The candidates a calibration chooses among, simplest first (the
+    /// order ``SettingsSelection`` prefers among candidates within one
+    /// standard error of the best): no whitening before whitening 0.08 s;
+    /// `refe` (two events) before `duration` (one per flash length); the
+    /// response from the stimulus for 0.3 s, then 0.5 s (the latency inside
+    /// the response, as pyntbci's rCCA has it), then from an estimated
+    /// latency for 0.3 s; the band from 3 Hz without, then with, a 30 Hz
+    /// low-pass.
     public static let standardGrid: [FitCandidate] = {
         var grid: [FitCandidate] = []
-        for lowPass in [nil, 30.0] as [Double?] {
+        for whitening in [0, ReconvolutionSettings().whiteningLength] {
             for event in [EventDefinition.risingFallingEdges, .duration] {
-                for (latency, length) in [(nil, 0.3), (0.0, 0.3), (0.0, 0.5)] as [(Double?, Double)] {
-                    for whitening in [ReconvolutionSettings().whiteningLength, 0] {
+                for (latency, length) in [(0.0, 0.3), (0.0, 0.5), (nil, 0.3)] as [(Double?, Double)] {
+                    for lowPass in [nil, 30.0] as [Double?] {
                         var s = ReconvolutionSettings()
                         s.event = event
                         s.fixedLatency = latency

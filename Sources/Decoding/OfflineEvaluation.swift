@@ -101,8 +101,7 @@ public struct OfflineEvaluation: Sendable {
         var latencies: [Double] = [], thresholds: [Double] = []
         var presses = 0, rightPresses = 0, pressSeconds = 0.0
         var lastModel: ReconvolutionCCA?
-        var choices: [String] = []
-        var runnersUp: [[SettingsSelection.Ranking]] = []
+        var choices: [SettingsSelection.Outcome] = []
 
         for fold in 0..<folds {
             let test = Self.block(fold, of: folds, count: h.nTrials)
@@ -115,8 +114,7 @@ public struct OfflineEvaluation: Sendable {
                     return train.map { all[$0] }
                 }
                 candidate = outcome.chosen
-                choices.append(candidate.summary)
-                runnersUp.append(Array(outcome.rankings.prefix(3)))
+                choices.append(outcome.keepingRankings(3))
             }
             let settings = candidate.settings
             let trials = trials(lowPass: candidate.lowPass)
@@ -201,7 +199,7 @@ public struct OfflineEvaluation: Sendable {
             pressAccuracy: presses > 0 ? Double(rightPresses) / Double(presses) : 0,
             meanPressSeconds: presses > 0 ? pressSeconds / Double(presses) : 0,
             idleMinutes: idleSeconds / 60, idlePresses: idlePresses,
-            mainsFrequency: mains.detected ? mains.frequency : nil, choices: choices, rankings: runnersUp)
+            mainsFrequency: mains.detected ? mains.frequency : nil, choices: choices)
     }
 
     /// The notch: the given frequency alone, or the mains found in the

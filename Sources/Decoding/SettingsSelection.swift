@@ -1,9 +1,15 @@
 /// Chooses how to fit the reference decoder for one person from their
 /// calibration alone: every ``FitCandidate`` is cross-validated on the
-/// calibration trials (chronological folds; each held-out trial scored by a
-/// model that never saw it) and the one with the highest mean accuracy at
-/// ``lengths`` wins, ties going to the larger mean margin (the true class's
-/// correlation minus the best other's), then to the earlier candidate.
+/// calibration trials (chronological folds, or leave-one-out for 20 trials
+/// or fewer; each held-out trial scored by a model that never saw it) for
+/// its mean accuracy at ``lengths``. The chosen one is the earliest
+/// candidate (the grid lists the simplest first) whose accuracy is within
+/// one standard error of the best's (√(a(1−a)/trials)): with ten
+/// calibration trials a one-trial lead is noise, and the simpler model is
+/// the better bet (the one-standard-error rule of Hastie, Tibshirani &
+/// Friedman, The Elements of Statistical Learning, §7.10). The rankings
+/// order by accuracy, then by mean margin (the true class's correlation
+/// minus the best other's).
 /// Candidates that differ only in whitening share one fit per fold, and
 /// every candidate of a band shares the fold's EEG sums, so the whole grid
 /// costs a few fits per fold. Run inside each outer fold of
@@ -19,8 +25,10 @@
 public struct SettingsSelection: Sendable {
     /// The candidates, the defaults' first.
     public var candidates = FitCandidate.standardGrid
-    /// Chronological folds (fewer when there are fewer trials).
+    /// Chronological folds; with ``leaveOneOutUpTo`` trials or fewer, one per trial.
     public var folds = 5
+    /// Up to this many trials, every trial is a fold of its own.
+    public var leaveOneOutUpTo = 20
     /// Trial lengths (seconds) whose accuracies are averaged; those longer
     /// than the trials are dropped, and the whole trial is used when none is left.
     public var lengths = [1.0, 2.0, 4.0]
@@ -39,11 +47,28 @@ public struct SettingsSelection: Sendable {
     }
 
     /// The winner and every candidate's result, best first.
-    public struct Outcome: Sendable, Equatable {
+    public struct Outcome: Sendable, Equatable, Codable {
         /// The candidate to fit.
         public let chosen: FitCandidate
+        /// Its cross-validated accuracy.
+        public let accuracy: Double
+        /// The best accuracy of any candidate, and the standard error within which a simpler one was preferred.
+        public let best: Double, standardError: Double
         /// Every candidate, best first.
         public let rankings: [Ranking]
+
+        /// The same outcome with only the `count` best rankings, for reports.
+        public func keepingRankings(_ count: Int) -> Outcome {
+            Outcome(chosen: chosen, accuracy: accuracy, best: best, standardError: standardError, rankings: Array(rankings.prefix(count)))
+        }
+
+        /// One line: the choice, its accuracy against the best's, the runners-up.
+        public var summary: String {
+            let head = "\(chosen.summary) (" + String(format: "%.2f; best %.2f ± %.2f", accuracy, best, standardError) + ")"
+            let others = rankings.filter { $0.candidate != chosen }.prefix(2)
+                .map { String(format: "%.2f ", $0.accuracy) + $0.candidate.summary }
+            return head + (others.isEmpty ? "" : "; runners-up " + others.joined(separator: "; "))
+        }
     }
 
     /// Cross-validates every candidate. `preprocessed(lowPass)` gives the
@@ -52,10 +77,10 @@ public struct SettingsSelection: Sendable {
     public func select(labels: [Int], codes: [[UInt8]], sampleRate: Double,
                        preprocessed: (Double?) throws -> [[[Double]]]) throws -> Outcome {
         guard !candidates.isEmpty else { throw ReconvolutionError.notEnoughData("no candidate settings to choose from") }
-        guard candidates.count > 1 else { return Outcome(chosen: candidates[0], rankings: []) }
+        guard candidates.count > 1 else { return Outcome(chosen: candidates[0], accuracy: .nan, best: .nan, standardError: 0, rankings: []) }
         var correct = [Double](repeating: 0, count: candidates.count)
         var margin = [Double](repeating: 0, count: candidates.count)
-        var scored = 0
+        var scored = 0, trialsScored = 0
         var bands: [Double?] = []
         for c in candidates where !bands.contains(c.lowPass) { bands.append(c.lowPass) }
         for band in bands {
@@ -64,8 +89,8 @@ public struct SettingsSelection: Sendable {
             guard count >= 2, let n = trials.first?.first?.count else { throw ReconvolutionError.notEnoughData("\(count) trial(s)") }
             var checkpoints = lengths.map { Int(($0 * sampleRate).rounded()) }.filter { $0 > 0 && $0 <= n }
             if checkpoints.isEmpty { checkpoints = [n] }
-            let folds = max(2, min(self.folds, count))
-            var tested = 0
+            let folds = count <= leaveOneOutUpTo ? count : max(2, min(self.folds, count))
+            var tested = 0, testedTrials = 0
             for fold in 0..<folds {
                 let test = OfflineEvaluation.block(fold, of: folds, count: count)
                 let train = (0..<count).filter { !test.contains($0) }
@@ -101,8 +126,10 @@ public struct SettingsSelection: Sendable {
                     }
                 }
                 tested += test.count * checkpoints.count
+                testedTrials += test.count
             }
             scored = max(scored, tested)
+            trialsScored = max(trialsScored, testedTrials)
         }
         guard scored > 0 else { throw ReconvolutionError.notEnoughData("no fold left two classes to train on") }
         let rankings = candidates.indices.map {
@@ -114,6 +141,10 @@ public struct SettingsSelection: Sendable {
             if x.margin != y.margin { return x.margin > y.margin }
             return a < b
         }
-        return Outcome(chosen: rankings[order[0]].candidate, rankings: order.map { rankings[$0] })
+        let best = rankings[order[0]].accuracy
+        let standardError = (best * (1 - best) / Double(max(1, trialsScored))).squareRoot()
+        let chosen = rankings.first { $0.accuracy >= best - standardError - 1e-12 } ?? rankings[order[0]]
+        return Outcome(chosen: chosen.candidate, accuracy: chosen.accuracy, best: best, standardError: standardError,
+                       rankings: order.map { rankings[$0] })
     }
 }

@@ -125,11 +125,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
         out += "fit \(f(r.fitSeconds)) s per fold (calibrating certainty \(f(r.calibrationSeconds)) s); "
         out += "update \(f(r.updateMicroseconds, 1)) µs per \(r.classes)-class 100 ms step\n"
         if let mains = r.mainsFrequency { out += "mains found at \(f(mains, 0)) Hz: notched with its harmonics\n" }
-        for (fold, choice) in r.choices.enumerated() {
-            let others = fold < r.rankings.count ? r.rankings[fold].dropFirst().map { "\(f($0.accuracy, 2)) \($0.candidate.summary)" } : []
-            let best = fold < r.rankings.count ? r.rankings[fold].first.map { f($0.accuracy, 2) + " " } ?? "" : ""
-            out += "fold \(fold + 1) chose \(best)\(choice)" + (others.isEmpty ? "" : "; runners-up " + others.joined(separator: "; ")) + "\n"
-        }
+        for (fold, choice) in r.choices.enumerated() { out += "fold \(fold + 1) chose \(choice.summary)\n" }
         out += "latency \(f(r.latency * 1000, 1)) ms (folds: \(r.latencies.map { f($0 * 1000, 0) }.joined(separator: ", ")) ms)\n"
         out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty, 5)) for \(f(r.targetErrorRate * 100, 0)) % errors; "
         out += "pressing there: \(f(r.pressedFraction * 100, 0)) % of trials pressed after \(f(r.meanPressSeconds, 2)) s on average, "

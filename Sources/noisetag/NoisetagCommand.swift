@@ -11,6 +11,6 @@ struct NoisetagCommand: ParsableCommand {
         commandName: "noisetag",
         abstract: "Brain-pressable buttons: noise-tagging engine tools.",
         subcommands: [CodesCommand.self, DemoCommand.self, RecordingsCommand.self, BenchCommand.self, DecoderCommand.self,
-                      TerminalCheckCommand.self, ReplayCommand.self]
+                      TerminalCheckCommand.self, ReplayCommand.self, DatasetCommand.self]
     )
 }

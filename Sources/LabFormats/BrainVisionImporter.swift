@@ -1,0 +1,135 @@
+import Foundation
+
+/// Reads a BrainVision recording (Brain Products' Recorder and many others):
+/// the header (.vhdr) names the data file (.eeg) and the marker file (.vmrk).
+///
+/// - Data: `DataFormat=BINARY` (`INT_16`, `UINT_16`, `INT_32`,
+///   `IEEE_FLOAT_32`, `IEEE_FLOAT_64`, little-endian unless
+///   `UseBigEndianOrder=YES`) or `ASCII` (`[ASCII Infos]` `DecimalSymbol`,
+///   `SkipLines`, `SkipColumns`), `MULTIPLEXED` or `VECTORIZED`.
+/// - Scaling: each value × its channel's resolution, in µV for the units
+///   µV/uV (and an empty unit), nV, mV and V; channels in other units keep
+///   value × resolution in their own unit, with a warning.
+/// - Markers: `Mk<n>=Type,Description,Position,Points,Channel[,Date]`; the
+///   text is `Type/Description` ("Stimulus/S253", "Response/R255",
+///   "Event/254"), as MNE and mne-bids name BrainVision markers, or the type
+///   alone when the description is empty ("New Segment"). A trial-start
+///   regex matches the description naturally at the end: `S253$`, or
+///   `^Stimulus/S253$` to be strict. Position is 1-based: sample = Position − 1;
+///   duration = Points / rate.
+/// - A missing marker file is a warning (no markers); a missing data file,
+///   an unknown format or an unreadable header field is an ``ImportError``.
+///
+/// ```swift
+/// let recording = try BrainVisionImporter.read(URL(fileURLWithPath: "session.vhdr"))
+/// ```
+public enum BrainVisionImporter {
+    /// The recording whose header is the .vhdr at `url`, or an ``ImportError``.
+    public static func read(_ url: URL) throws -> ContinuousRecording {
+        let name = url.lastPathComponent
+        let header = BrainVisionHeader(try HeaderText.read(url))
+        var warnings: [String] = []
+        guard header.firstLine.replacingOccurrences(of: " ", with: "").lowercased().hasPrefix("brainvisiondataexchangeheader")
+              || header.sections["common infos"] != nil else {
+            throw ImportError(name, "not a BrainVision header (first line \"\(header.firstLine.prefix(60))\")")
+        }
+        func required(_ section: String, _ key: String) throws -> String {
+            guard let v = header.value(section, key), !v.isEmpty else { throw ImportError(name, "[\(section)] has no \(key)") }
+            return v
+        }
+        let folder = url.deletingLastPathComponent()
+        let base = url.deletingPathExtension().lastPathComponent
+        func sibling(_ file: String) -> URL { folder.appendingPathComponent(file.replacingOccurrences(of: "$b", with: base)) }
+
+        let dataFile = try required("Common Infos", "DataFile")
+        let countText = try required("Common Infos", "NumberOfChannels")
+        guard let count = HeaderText.integer(countText), count >= 1, count <= 100_000 else {
+            throw ImportError(name, "NumberOfChannels is not a whole number from 1 to 100000: \"\(countText)\"")
+        }
+        let intervalText = try required("Common Infos", "SamplingInterval")
+        guard let interval = HeaderText.number(intervalText), interval > 0 else {
+            throw ImportError(name, "SamplingInterval (µs) is not a positive number: \"\(intervalText)\"")
+        }
+        let fs = 1e6 / interval
+        if let type = header.value("Common Infos", "DataType"), type.uppercased() != "TIMEDOMAIN" {
+            throw ImportError(name, "DataType=\(type) is not supported (only TIMEDOMAIN)")
+        }
+        let orientation = (header.value("Common Infos", "DataOrientation") ?? "MULTIPLEXED").uppercased()
+        guard orientation == "MULTIPLEXED" || orientation == "VECTORIZED" else {
+            throw ImportError(name, "DataOrientation=\(orientation) is not supported (MULTIPLEXED or VECTORIZED)")
+        }
+        let channels = try header.channels(count: count, name: name)
+
+        let dataURL = sibling(dataFile)
+        guard FileManager.default.fileExists(atPath: dataURL.path) else {
+            throw ImportError(name, "its data file \(dataURL.lastPathComponent) is missing (looked in \(folder.path))")
+        }
+        var scales: [Double] = []
+        var otherUnits: [String] = []
+        for channel in channels {
+            let perUnit = HeaderText.microvoltsPer(channel.unit)
+            if perUnit == nil { otherUnits.append("\(channel.name) (\(channel.unit))") }
+            scales.append(channel.resolution * (perUnit ?? 1))
+        }
+        if !otherUnits.isEmpty {
+            warnings.append("\(name): \(otherUnits.count) channel(s) not in a voltage unit, kept in their own: "
+                            + otherUnits.prefix(8).joined(separator: ", ") + (otherUnits.count > 8 ? ", …" : ""))
+        }
+        let format = (header.value("Common Infos", "DataFormat") ?? "BINARY").uppercased()
+        let vectorized = orientation == "VECTORIZED"
+        let samples: [[Float]]
+        switch format {
+        case "BINARY":
+            samples = try BrainVisionData.binary(try HeaderText.contents(dataURL), header: header, scales: scales,
+                                                 vectorized: vectorized, name: dataURL.lastPathComponent, warnings: &warnings)
+        case "ASCII":
+            samples = try BrainVisionData.ascii(try HeaderText.read(dataURL), header: header, scales: scales,
+                                                vectorized: vectorized, name: dataURL.lastPathComponent)
+        default:
+            throw ImportError(name, "DataFormat=\(format) is not supported (BINARY or ASCII)")
+        }
+
+        var markers: [RecordingMarker] = []
+        if let markerFile = header.value("Common Infos", "MarkerFile"), !markerFile.isEmpty {
+            let markerURL = sibling(markerFile)
+            if FileManager.default.fileExists(atPath: markerURL.path) {
+                markers = try self.markers(BrainVisionHeader(try HeaderText.read(markerURL)), fs: fs,
+                                           name: markerURL.lastPathComponent, warnings: &warnings)
+            } else {
+                warnings.append("\(name): its marker file \(markerURL.lastPathComponent) is missing; no markers")
+            }
+        } else {
+            warnings.append("\(name): names no MarkerFile; no markers")
+        }
+        let program = header.program.map { " from \($0)" } ?? ""
+        return ContinuousRecording(sampleRate: fs, channelNames: channels.map(\.name), samples: samples, markers: markers,
+                                   source: "BrainVision\(program), \(name)", warnings: warnings)
+    }
+
+    /// The markers of a .vmrk's `[Marker Infos]`, in position order.
+    static func markers(_ file: BrainVisionHeader, fs: Double, name: String, warnings: inout [String]) throws -> [RecordingMarker] {
+        let entries = (file.sections["marker infos"] ?? [:]).compactMap { key, value -> (Int, String)? in
+            guard key.hasPrefix("mk"), let n = Int(key.dropFirst(2)) else { return nil }
+            return (n, value)
+        }.sorted { $0.0 < $1.0 }
+        var markers: [RecordingMarker] = []
+        var unreadable: [String] = []
+        for (n, entry) in entries {
+            let fields = BrainVisionHeader.fields(entry)
+            guard fields.count >= 3, let position = HeaderText.integer(fields[2]), position >= 1 else {
+                unreadable.append("Mk\(n)")
+                continue
+            }
+            let type = fields[0], description = fields[1]
+            let points = fields.count > 3 ? HeaderText.integer(fields[3]) : nil
+            let text = description.isEmpty ? type : type.isEmpty ? description : "\(type)/\(description)"
+            markers.append(RecordingMarker(sample: position - 1, seconds: Double(position - 1) / fs,
+                                           duration: points.map { Double(max($0, 0)) / fs }, text: text))
+        }
+        if !unreadable.isEmpty {
+            warnings.append("\(name): \(unreadable.count) marker(s) without a readable position left out: "
+                            + unreadable.prefix(8).joined(separator: ", "))
+        }
+        return markers.enumerated().sorted { ($0.element.sample, $0.offset) < ($1.element.sample, $1.offset) }.map(\.element)
+    }
+}

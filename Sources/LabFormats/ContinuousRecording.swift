@@ -1,0 +1,59 @@
+/// A continuous EEG recording as a lab format holds it, before any trial is
+/// cut: every importer (XDF, BDF/EDF+, BrainVision, BIDS) reads its file into
+/// one, and ``MarkerTrialCutter`` turns it into a trials dataset.
+public struct ContinuousRecording: Sendable, Equatable {
+    /// Samples per second (nominal, or fitted from the time stamps where the
+    /// format gives them).
+    public var sampleRate: Double
+    /// Channel names, one per channel.
+    public var channelNames: [String]
+    /// Channels × samples, in the file's physical unit (µV where known).
+    public var samples: [[Float]]
+    /// The markers (triggers, annotations, marker-stream strings) in time order.
+    public var markers: [RecordingMarker]
+    /// A one-line description for the dataset header's `source`: format,
+    /// program, file name.
+    public var source: String
+    /// Filtering the source program says it applied, nil when none is stated.
+    public var filtered: String?
+    /// What the importer noticed and survived (clock resets, gaps, repaired
+    /// samples), one line each; empty when the file was clean.
+    public var warnings: [String] = []
+
+    /// Samples per channel.
+    public var sampleCount: Int { samples.first?.count ?? 0 }
+
+    /// A recording from its parts.
+    public init(sampleRate: Double, channelNames: [String], samples: [[Float]], markers: [RecordingMarker],
+                source: String, filtered: String? = nil, warnings: [String] = []) {
+        self.sampleRate = sampleRate
+        self.channelNames = channelNames
+        self.samples = samples
+        self.markers = markers
+        self.source = source
+        self.filtered = filtered
+        self.warnings = warnings
+    }
+}
+
+/// One marker of a ``ContinuousRecording``: a trigger value, an annotation or
+/// a marker-stream string, at a sample of the recording.
+public struct RecordingMarker: Sendable, Equatable {
+    /// The sample index (0-based) at or after the marker's time.
+    public var sample: Int
+    /// Seconds from the recording's first sample.
+    public var seconds: Double
+    /// Duration in seconds, where the format gives one.
+    public var duration: Double?
+    /// The marker's text: a marker string, an annotation, or a trigger value
+    /// in decimal (BDF Status, BrainVision "S253" stays "S253").
+    public var text: String
+
+    /// A marker from its parts.
+    public init(sample: Int, seconds: Double, duration: Double? = nil, text: String) {
+        self.sample = sample
+        self.seconds = seconds
+        self.duration = duration
+        self.text = text
+    }
+}

@@ -1,0 +1,22 @@
+/// Why a file could not be imported: one line naming the file (or the part
+/// of it) and the reason, never a crash.
+///
+/// ```swift
+/// do { _ = try LabFormatImporter.read(url) } catch let error as ImportError { print(error) }
+/// // "session.xdf: chunk 12 is truncated (needs 4096 bytes, 310 left)"
+/// ```
+public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file or part the error is about.
+    public let subject: String
+    /// Why it failed.
+    public let reason: String
+
+    /// An error about `subject`.
+    public init(_ subject: String, _ reason: String) {
+        self.subject = subject
+        self.reason = reason
+    }
+
+    /// "subject: reason".
+    public var description: String { "\(subject): \(reason)" }
+}

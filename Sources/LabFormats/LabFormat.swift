@@ -1,0 +1,57 @@
+import Foundation
+
+/// The recording formats `noisetag dataset import` reads, and detection of
+/// which one a file is from its content (not its name).
+///
+/// ```swift
+/// let format = try LabFormat.detect(URL(fileURLWithPath: "session.xdf"))  // .xdf
+/// ```
+public enum LabFormat: String, CaseIterable, Sendable {
+    /// A MindAffect hub savefile (text, one message per line): ``SavefileImporter``.
+    case savefile
+    /// LabRecorder XDF: ``XDFImporter``.
+    case xdf
+    /// BioSemi BDF (24-bit): `EDFImporter`.
+    case bdf
+    /// EDF / EDF+ (16-bit): `EDFImporter`.
+    case edf
+    /// BrainVision `.vhdr` + `.vmrk` + data: `BrainVisionImporter`.
+    case brainvision
+    /// A BIDS-EEG folder, or its `*_eeg.{bdf,edf,vhdr}` file beside a `*_events.tsv`: `BIDSImporter`.
+    case bids
+
+    /// Whether trials are cut by markers (and so need `--trial-start`,
+    /// `--label` and `--codes`); the savefile carries its own trials.
+    public var cutsByMarkers: Bool { self != .savefile }
+
+    /// The format of the file or folder at `url`, from its first bytes;
+    /// throws an ``ImportError`` when it is absent or none fits.
+    public static func detect(_ url: URL) throws -> LabFormat {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw ImportError(url.path, "no such file or folder")
+        }
+        if isFolder.boolValue { return .bids }
+        let head: [UInt8]
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            head = [UInt8](try handle.read(upToCount: 4096) ?? Data())
+        } catch {
+            throw ImportError(url.path, "cannot read: \(error.localizedDescription)")
+        }
+        let name = url.lastPathComponent
+        if let range = name.range(of: #"_eeg\.(bdf|edf|vhdr)$"#, options: [.regularExpression, .caseInsensitive]) {
+            let events = url.deletingLastPathComponent().appendingPathComponent(name[..<range.lowerBound] + "_events.tsv")
+            if FileManager.default.fileExists(atPath: events.path) { return .bids }
+        }
+        let text = String(decoding: head, as: UTF8.self)
+        if head.starts(with: Array("XDF:".utf8)) { return .xdf }
+        if head.starts(with: [0xFF] + Array("BIOSEMI".utf8)) { return .bdf }
+        if head.starts(with: Array("0       ".utf8)) { return .edf }
+        if text.contains("Brain Vision Data Exchange Header File") || text.contains("BrainVision Data Exchange Header File") { return .brainvision }
+        if text.hasPrefix("rts:") || text.hasPrefix("sts:") || text.contains(" t:DATAHEADER") { return .savefile }
+        if head.starts(with: [0x1F, 0x8B]) { throw ImportError(name, "gzip-compressed: gunzip it first") }
+        throw ImportError(name, "not a format noisetag imports (XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile)")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A 2-D NumPy `.npy` array of small integers (format versions 1 to 3):
+/// the magic `\x93NUMPY`, a version, a header dictionary with `descr`,
+/// `fortran_order` and `shape`, then the data. Accepts `|u1 |i1 <i2 <i4
+/// <i8 <f4 <f8` and bool; the values are returned as doubles, row-major.
+struct NPYArray: Sendable {
+    /// Rows, columns.
+    var shape: (rows: Int, columns: Int)
+    /// rows × columns values, row-major.
+    var values: [Double]
+
+    /// Parses `bytes`; `subject` names the file (or zip entry) in errors.
+    init(bytes: [UInt8], subject: String) throws {
+        var reader = ByteReader(bytes, subject: subject)
+        guard bytes.count >= 10, bytes.prefix(6).elementsEqual([0x93] + Array("NUMPY".utf8)) else {
+            throw ImportError(subject, "not a NumPy .npy array (no \\x93NUMPY magic)")
+        }
+        reader.offset = 6
+        let major = try reader.u8("the .npy version")
+        _ = try reader.u8("the .npy version")
+        let headerLength: Int
+        switch major {
+        case 1: headerLength = Int(try reader.unsigned(2, "the .npy header length"))
+        case 2, 3: headerLength = Int(try reader.unsigned(4, "the .npy header length"))
+        default: throw ImportError(subject, ".npy format version \(major) is not supported (1 to 3 are)")
+        }
+        let header = String(decoding: try reader.take(headerLength, "the .npy header"), as: UTF8.self)
+        guard let descr = Self.field("descr", in: header)?.trimmingCharacters(in: CharacterSet(charactersIn: "'\" ")) else {
+            throw ImportError(subject, "the .npy header has no 'descr'")
+        }
+        let fortran = Self.field("fortran_order", in: header)?.contains("True") ?? false
+        guard let shapeText = header.range(of: "'shape'").flatMap({ header[$0.upperBound...].firstRange(of: #/\(([^)]*)\)/#) }) else {
+            throw ImportError(subject, "the .npy header has no 'shape'")
+        }
+        let dims = header[shapeText].dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let sizes = dims.compactMap { Int($0) }
+        guard sizes.count == dims.count, sizes.count == 2, sizes.allSatisfy({ $0 > 0 && $0 < 1 << 24 }) else {
+            throw ImportError(subject, "the array has shape (\(dims.joined(separator: ", "))); codes must be 2-D, classes × bits")
+        }
+        let code = descr.replacingOccurrences(of: "=", with: "<")
+        let size: Int
+        switch code {
+        case "|u1", "<u1", "|i1", "<i1", "|b1", "<b1": size = 1
+        case "<i2": size = 2
+        case "<i4", "<f4": size = 4
+        case "<i8", "<f8": size = 8
+        default: throw ImportError(subject, "dtype \(descr) is not supported (|u1 |i1 <i2 <i4 <i8 <f4 <f8 or bool)")
+        }
+        let count = sizes[0] * sizes[1]
+        try reader.need(count * size, "the array data (\(sizes[0]) × \(sizes[1]) of \(descr))")
+        var values = [Double](repeating: 0, count: count)
+        for i in 0..<count {
+            let raw = try reader.unsigned(size, "the array data")
+            switch code {
+            case "|i1", "<i1": values[i] = Double(Int8(bitPattern: UInt8(raw)))
+            case "<i2": values[i] = Double(Int16(bitPattern: UInt16(raw)))
+            case "<i4": values[i] = Double(Int32(bitPattern: UInt32(raw)))
+            case "<i8": values[i] = Double(Int64(bitPattern: raw))
+            case "<f4": values[i] = Double(Float(bitPattern: UInt32(raw)))
+            case "<f8": values[i] = Double(bitPattern: raw)
+            default: values[i] = Double(raw)
+            }
+        }
+        if fortran {  // column-major on disk: transpose to row-major
+            var rowMajor = values
+            for r in 0..<sizes[0] { for c in 0..<sizes[1] { rowMajor[r * sizes[1] + c] = values[c * sizes[0] + r] } }
+            values = rowMajor
+        }
+        self.shape = (sizes[0], sizes[1])
+        self.values = values
+    }
+
+    /// The raw text after `'key':` up to the next comma outside brackets.
+    private static func field(_ key: String, in header: String) -> String? {
+        guard let range = header.range(of: "'\(key)':") else { return nil }
+        let rest = header[range.upperBound...]
+        return String(rest.prefix { $0 != "," && $0 != "}" })
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Repairs isolated non-finite samples (NaN, ±∞) of a recording by linear
+/// interpolation between the finite neighbours, and refuses a channel that
+/// holds no finite sample at all.
+enum SampleRepair {
+    /// Repairs `samples` (channels × samples) in place; returns one warning
+    /// per repaired channel. Throws an ``ImportError`` about `subject` when a
+    /// channel has no finite value. `rate` turns sample indices into seconds.
+    static func interpolateNonFinite(_ samples: inout [[Float]], names: [String], rate: Double, subject: String) throws -> [String] {
+        var warnings: [String] = []
+        for c in samples.indices {
+            let bad = samples[c].indices.filter { !samples[c][$0].isFinite }
+            guard !bad.isEmpty else { continue }
+            let name = c < names.count && !names[c].isEmpty ? names[c] : "\(c + 1)"
+            guard bad.count < samples[c].count else {
+                throw ImportError(subject, "channel \(name) holds no finite sample (all \(bad.count) are NaN or infinite)")
+            }
+            var row = samples[c]
+            var i = 0
+            while i < row.count {
+                guard !row[i].isFinite else { i += 1; continue }
+                var end = i
+                while end < row.count, !row[end].isFinite { end += 1 }
+                let before = i > 0 ? row[i - 1] : nil
+                let after = end < row.count ? row[end] : nil
+                for k in i..<end {
+                    switch (before, after) {
+                    case let (b?, a?): row[k] = b + (a - b) * Float(k - i + 1) / Float(end - i + 1)
+                    case let (b?, nil): row[k] = b
+                    case let (nil, a?): row[k] = a
+                    case (nil, nil): row[k] = 0
+                    }
+                }
+                i = end
+            }
+            samples[c] = row
+            let first = bad[0]
+            warnings.append("channel \(name): \(bad.count) NaN or infinite sample(s), the first at sample \(first) (\(String(format: "%.3f", Double(first) / rate)) s), replaced by linear interpolation")
+        }
+        return warnings
+    }
+}

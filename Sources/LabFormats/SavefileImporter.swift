@@ -1,0 +1,178 @@
+import Decoding
+import Foundation
+
+/// Reads a MindAffect hub savefile (one message per line, see
+/// ``SavefileLine``) into a trials dataset with its continuous context: the
+/// calibration trials (each NEWTARGET in `Calibration.supervised` mode to
+/// the next NEWTARGET or MODECHANGE), labelled with the class whose code
+/// object 0 (the cue mirror) showed, and the stimulus states as shown.
+///
+/// Clock: every message is placed by its server stamp `sts` (the hub's
+/// clock, which it derives from each client's `ts`), unwrapped from 32-bit
+/// milliseconds. Packets arrive in bursts, so the sample clock is a robust
+/// line of packet time against the index of the packet's last sample; its
+/// slope gives the rate, and each trial starts at the sample at or after
+/// its first STIMULUSEVENT. `V` is each class's state at each sample (the
+/// last event at or before the sample's time), by majority over the trials
+/// and objects showing that class.
+///
+/// ```swift
+/// let dataset = try SavefileImporter.read(URL(fileURLWithPath: "mindaffectBCI_exampledata.txt"))
+/// print(dataset.header.nTrials, dataset.header.fs)  // 10, ≈200
+/// ```
+public enum SavefileImporter {
+    /// The calibration trials in `url`; throws an ``ImportError`` naming the file.
+    public static func read(_ url: URL) throws -> TrialsDataset { try readWithWarnings(url).dataset }
+
+    /// The dataset and what was noticed and survived on the way (cut or
+    /// unreadable lines, a swapped DATAHEADER, repaired samples).
+    public static func readWithWarnings(_ url: URL) throws -> (dataset: TrialsDataset, warnings: [String]) {
+        let name = url.lastPathComponent
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ImportError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+        }
+        if data.starts(with: [0x1F, 0x8B]) { throw ImportError(name, "gzip-compressed: gunzip it first") }
+        let text = String(decoding: data, as: UTF8.self)
+        var warnings: [String] = []
+        var packets: [(time: Double, samples: [[Float]])] = []
+        var channels: Int?
+        var headerNumbers: (fs: Double, ch: Double)?
+        var trials: [SavefileTrial] = []
+        var inCalibration = false, inTrial = false
+        var messages = 0, bad: [Int] = []
+        var last: Int64?
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard let parsed = SavefileLine(line) else { continue }
+            messages += 1
+            guard Int64(Int32.min)...Int64(UInt32.max) ~= parsed.stamp else { bad.append(number + 1); continue }
+            var stamp = parsed.stamp
+            if let last {  // the nearest of stamp + k · 2³² to the previous line's
+                let wraps = (last - stamp + (1 << 31)) >> 32
+                stamp += wraps << 32
+            }
+            last = stamp
+            let time = Double(stamp) / 1000
+            switch parsed.message {
+            case "DATAPACKET":
+                guard parsed.complete, let packet = parsed.packet(), channels == nil || channels == packet.channels else { bad.append(number + 1); continue }
+                channels = packet.channels
+                packets.append((time, packet.samples))
+            case "DATAHEADER":
+                let fs = parsed.fields.firstMatch(of: #/fs\s*(-?[0-9.]+)/#).flatMap { Double($0.1) }
+                let ch = parsed.fields.firstMatch(of: #/ch\[\s*([0-9.]+)\s*\]/#).flatMap { Double($0.1) }
+                if let fs, let ch { headerNumbers = (fs, ch) }
+            case "MODECHANGE":
+                let mode = parsed.fields.firstMatch(of: #/mode:(\S+)/#).map { String($0.1) } ?? ""
+                inCalibration = mode.lowercased().hasPrefix("calibration")
+                inTrial = false
+            case "NEWTARGET":
+                inTrial = inCalibration
+                if inTrial { trials.append(SavefileTrial()) }
+            case "STIMULUSEVENT":
+                guard inTrial, !trials.isEmpty else { continue }
+                guard parsed.complete, let states = parsed.stimulusStates() else { bad.append(number + 1); continue }
+                trials[trials.count - 1].append(time: time, states: states)
+            default: break
+            }
+        }
+        guard messages > 0 else { throw ImportError(name, "not a MindAffect savefile (no line starts with \"rts:\" or \"sts:\" and holds \" t:\")") }
+        if !bad.isEmpty {
+            warnings.append("\(bad.count) cut or unreadable message line(s) ignored (line \(bad.prefix(5).map(String.init).joined(separator: ", "))\(bad.count > 5 ? ", …" : ""))")
+        }
+        guard let channels, !packets.isEmpty else { throw ImportError(name, "no DATAPACKET: the file holds no EEG") }
+        let clock = try fitClock(packets, name: name, warnings: &warnings)
+        if let (fs, ch) = headerNumbers {
+            if abs(ch - Double(channels)) > 0.5, abs(fs - Double(channels)) < 0.5, abs(ch / clock.rate - 1) < 0.05 {
+                warnings.append("the DATAHEADER gives the rate and channel count swapped (fs\(fs) ch[\(Int(ch))]); read as \(channels) channels at \(Int(ch)) Hz")
+            } else if abs(fs / clock.rate - 1) > 0.05 {
+                warnings.append("the packet times give \(String(format: "%.2f", clock.rate)) Hz, the DATAHEADER says \(fs)")
+            }
+        }
+        var continuous: [[Float]] = Array(repeating: [], count: channels)
+        for packet in packets { for sample in packet.samples { for c in 0..<channels { continuous[c].append(sample[c]) } } }
+        warnings += try SampleRepair.interpolateNonFinite(&continuous, names: [], rate: clock.rate, subject: name)
+        let length = continuous[0].count
+        let dataset = try cut(trials, continuous: continuous, length: length, clock: clock, name: name, warnings: &warnings)
+        return (dataset, warnings)
+    }
+
+    /// The fitted sample clock: sample `k` is at `origin + k · period` seconds.
+    struct Clock {
+        var origin: Double
+        var period: Double
+        var rate: Double { 1 / period }
+        func time(ofSample k: Int) -> Double { origin + Double(k) * period }
+        func sample(atOrAfter t: Double) -> Int { LineFit.ceilingIndex((t - origin) / period - 1e-6) }
+    }
+
+    private static func fitClock(_ packets: [(time: Double, samples: [[Float]])], name: String, warnings: inout [String]) throws -> Clock {
+        var x: [Double] = [], y: [Double] = []
+        var total = 0
+        let t0 = packets[0].time
+        for packet in packets where !packet.samples.isEmpty {
+            total += packet.samples.count
+            x.append(Double(total - 1))
+            y.append(packet.time - t0)
+        }
+        guard let fit = LineFit.robust(x: x, y: y, floor: 1e-3), fit.slope > 0, fit.slope.isFinite else {
+            throw ImportError(name, "cannot fit a sample clock: the DATAPACKET times do not advance with the samples")
+        }
+        let worst = zip(x, y).map { abs($1 - fit($0)) }.max() ?? 0
+        if worst > 0.5 {
+            warnings.append("packet times stray up to \(String(format: "%.3f", worst)) s from the fitted sample clock (dropped packets or a clock jump?)")
+        }
+        return Clock(origin: t0 + fit.intercept, period: fit.slope)
+    }
+
+    private static func cut(_ all: [SavefileTrial], continuous: [[Float]], length: Int, clock: Clock, name: String,
+                            warnings: inout [String]) throws -> TrialsDataset {
+        var trials = all.filter { $0.times.count >= 2 && $0.frames[0] != nil }
+        if trials.count < all.count {
+            warnings.append("\(all.count - trials.count) calibration trial(s) without stimulus events or without object 0 (the cue) left out")
+        }
+        guard !trials.isEmpty else { throw ImportError(name, "no calibration trial (no NEWTARGET with STIMULUSEVENTs showing object 0 in Calibration.supervised mode)") }
+        var onsets = trials.map { clock.sample(atOrAfter: $0.times[0]) }
+        let durations = zip(trials, onsets).map { clock.sample(atOrAfter: $0.times[$0.times.count - 1]) - $1 }
+        guard let n = durations.min(), n > 0 else { throw ImportError(name, "the calibration trials last less than one sample") }
+        let fits = onsets.indices.filter { onsets[$0] >= 0 && onsets[$0] + n <= length }
+        if fits.count < trials.count { warnings.append("\(trials.count - fits.count) calibration trial(s) outside the recorded EEG left out") }
+        guard !fits.isEmpty else { throw ImportError(name, "no calibration trial lies within the recorded EEG") }
+        trials = fits.map { trials[$0] }
+        onsets = fits.map { onsets[$0] }
+        var classes = StimulusClasses(frames: trials.map(\.times.count).min() ?? 0)
+        var instances: [(trial: Int, object: Int, k: Int)] = []
+        var labels: [Int32] = []
+        for (t, trial) in trials.enumerated() {
+            for object in trial.objects { instances.append((t, object, classes.classify(trial.frames[object] ?? []))) }
+            let target = classes.classify(trial.frames[0] ?? [])
+            labels.append(Int32(target))
+            if !instances.contains(where: { $0.trial == t && $0.k == target }) { instances.append((t, 0, target)) }
+        }
+        // Per trial and sample, the index of the last event at or before the sample's time.
+        let shownEvent: [[Int]] = trials.indices.map { t in
+            var e = 0
+            return (0..<n).map { s in
+                let time = clock.time(ofSample: onsets[t] + s)
+                while e + 1 < trials[t].times.count, trials[t].times[e + 1] <= time { e += 1 }
+                return e
+            }
+        }
+        var ones = [Int](repeating: 0, count: classes.codes.count * n), votes = [Int](repeating: 0, count: classes.codes.count)
+        for instance in instances {
+            guard let frames = trials[instance.trial].frames[instance.object] else { continue }
+            votes[instance.k] += 1
+            for s in 0..<n where frames[shownEvent[instance.trial][s]] == 1 { ones[instance.k * n + s] += 1 }
+        }
+        let stimulus = ones.indices.map { UInt8(ones[$0] * 2 > votes[$0 / n] ? 1 : 0) }
+        let source = "MindAffect savefile \(name): \(continuous.count) ch, \(String(format: "%.3f", clock.rate)) Hz fitted from the packet times"
+        let header = DatasetHeader(fs: clock.rate, nTrials: trials.count, nChannels: continuous.count, nSamples: n,
+                                   nClasses: classes.codes.count, source: source)
+        do {
+            return try TrialsDataset(header: header, continuous: continuous.flatMap { $0 }, length: length, onsets: onsets,
+                                     labels: labels, stimulus: stimulus)
+        } catch let error as DatasetError {
+            throw ImportError(name, error.description)
+        }
+    }
+}

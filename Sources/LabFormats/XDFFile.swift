@@ -1,0 +1,55 @@
+import Foundation
+
+/// The streams of an XDF file (https://github.com/sccn/xdf/wiki/Specifications):
+/// the magic `XDF:`, then chunks of a variable-length length, a 2-byte tag
+/// (1 FileHeader, 2 StreamHeader, 3 Samples, 4 ClockOffset, 5 Boundary,
+/// 6 StreamFooter) and the content; tags 2, 3, 4 and 6 start with the
+/// stream id. Every read is bounds-checked: a truncated or corrupt file is
+/// an ``ImportError`` naming the chunk.
+struct XDFFile: Sendable {
+    /// The streams, in the order their headers appear.
+    var streams: [XDFStream]
+
+    /// Parses `bytes`; `name` (the file name) is used in errors.
+    init(bytes: [UInt8], name: String) throws {
+        guard bytes.count >= 4, bytes.prefix(4).elementsEqual("XDF:".utf8) else {
+            throw ImportError(name, "not an XDF file (it does not start with \"XDF:\")")
+        }
+        var reader = ByteReader(bytes, offset: 4, subject: name)
+        var streams: [XDFStream] = []
+        var index: [UInt32: Int] = [:]
+        var chunk = 0
+        while reader.remaining > 0 {
+            chunk += 1
+            let length = try reader.varLength("chunk \(chunk)")
+            guard length >= 2 else { throw ImportError(name, "chunk \(chunk) has length \(length), too short for its tag") }
+            try reader.need(length, "chunk \(chunk)")
+            var body = ByteReader(Array(try reader.take(length, "chunk \(chunk)")), subject: name)
+            let tag = Int(try body.unsigned(2, "chunk \(chunk)"))
+            guard [2, 3, 4, 6].contains(tag) else { continue }  // FileHeader, Boundary, unknown: nothing needed
+            let id = UInt32(try body.unsigned(4, "chunk \(chunk) (stream id)"))
+            switch tag {
+            case 2:
+                let xml = String(decoding: body.bytes[body.offset...], as: UTF8.self)
+                let header = try XDFStreamHeader(xml: xml, subject: "\(name): chunk \(chunk)")
+                if index[id] == nil {
+                    index[id] = streams.count
+                    streams.append(XDFStream(id: id, header: header))
+                }
+            case 3:
+                guard let s = index[id] else { throw ImportError(name, "chunk \(chunk) holds samples of stream \(id) before its header") }
+                try streams[s].appendSamples(&body, chunk: chunk)
+            case 4:
+                guard let s = index[id] else { continue }
+                let time = try body.f64("chunk \(chunk) (clock offset)")
+                let offset = try body.f64("chunk \(chunk) (clock offset)")
+                if time.isFinite, offset.isFinite {
+                    streams[s].clockTimes.append(time)
+                    streams[s].clockValues.append(offset)
+                }
+            default: break
+            }
+        }
+        self.streams = streams
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Reads a LabRecorder XDF file into a ``ContinuousRecording``: the one EEG
+/// stream (its samples, channel labels and fitted sample clock) and the
+/// string markers of the one marker stream, placed on that clock.
+///
+/// Clocks: each stream's ClockOffset chunks are fitted with a robust line
+/// (offset against collection time) and every time stamp `t` becomes
+/// `t + offset(t)`, as pyxdf does by default. The EEG stamps are then fitted
+/// with a line per segment (see ``XDFSampleClock``): the fitted rate is the
+/// recording's rate, resets and gaps are reported in
+/// ``ContinuousRecording/warnings``, and each marker's sample is the one at
+/// or after its time. Isolated NaN samples are interpolated (and reported);
+/// a channel with no finite sample is refused.
+///
+/// ```swift
+/// let recording = try XDFImporter.read(URL(fileURLWithPath: "sub-01_task-cvep.xdf"), markers: "cvep-speller-stream")
+/// print(recording.sampleRate, recording.markers.count, recording.warnings)
+/// ```
+public enum XDFImporter {
+    /// The recording in `url`. `stream` names the EEG stream when the file
+    /// holds several numeric ones; `markers` names the marker stream when it
+    /// holds several string ones. Throws an ``ImportError`` (one line naming
+    /// the file) for anything it cannot use.
+    public static func read(_ url: URL, stream: String? = nil, markers: String? = nil) throws -> ContinuousRecording {
+        let name = url.lastPathComponent
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ImportError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+        }
+        let file = try XDFFile(bytes: [UInt8](data), name: name)
+        let eeg = try chooseEEG(file.streams, named: stream, file: name)
+        let marks = try chooseMarkers(file.streams, named: markers, file: name)
+        let subject = "\(name): stream \"\(eeg.header.name)\""
+        let clock = try XDFSampleClock(stamps: corrected(eeg), nominalRate: eeg.header.nominalRate, subject: subject)
+        var warnings = clock.warnings
+        if eeg.omittedStamps > 0, eeg.header.nominalRate <= 0 {
+            warnings.append("\(eeg.omittedStamps) EEG sample(s) came without a time stamp and the stream has no nominal rate")
+        }
+        let labels = eeg.header.labels.isEmpty ? (1...eeg.header.channelCount).map { "\($0)" } : eeg.header.labels
+        var samples = eeg.values
+        warnings += try SampleRepair.interpolateNonFinite(&samples, names: labels, rate: clock.rate, subject: subject)
+        let times = corrected(marks)
+        let placed = clock.locate(times)
+        let recordingMarkers = zip(placed, marks.strings).map { RecordingMarker(sample: $0.sample, seconds: $0.seconds, text: $1) }
+        let outside = recordingMarkers.filter { $0.sample < 0 || $0.sample >= eeg.sampleCount }.count
+        if outside > 0 {
+            warnings.append("\(outside) of \(recordingMarkers.count) marker(s) of \"\(marks.header.name)\" fall outside the EEG recording")
+        }
+        if eeg.header.nominalRate > 0, abs(clock.rate / eeg.header.nominalRate - 1) > 0.01 {
+            warnings.append("the time stamps give \(String(format: "%.3f", clock.rate)) Hz, more than 1 % off the nominal \(String(format: "%g", eeg.header.nominalRate)) Hz")
+        }
+        let source = "XDF \(name): EEG stream \"\(eeg.header.name)\" (\(eeg.header.channelCount) ch, \(String(format: "%.3f", clock.rate)) Hz fitted), markers \"\(marks.header.name)\""
+        return ContinuousRecording(sampleRate: clock.rate, channelNames: labels, samples: samples, markers: recordingMarkers,
+                                   source: source, warnings: warnings)
+    }
+
+    /// The stream's time stamps moved onto the recording clock by the robust
+    /// line through its clock offsets (none: unchanged; one: a constant).
+    static func corrected(_ stream: XDFStream) -> [Double] {
+        let times = stream.clockTimes, values = stream.clockValues
+        guard !times.isEmpty else { return stream.stamps }
+        let fit = LineFit.robust(x: times, y: values) ?? LineFit(intercept: values.sorted()[values.count / 2], slope: 0)
+        return stream.stamps.map { $0 + fit($0) }
+    }
+
+    private static func chooseEEG(_ streams: [XDFStream], named: String?, file: String) throws -> XDFStream {
+        let numeric = streams.filter { $0.header.format != .string }
+        if let named {
+            guard let chosen = numeric.first(where: { $0.header.name == named }) else {
+                throw ImportError(file, "no numeric stream named \"\(named)\" (numeric streams: \(list(numeric)))")
+            }
+            return chosen
+        }
+        let typed = numeric.filter { $0.header.type.lowercased() == "eeg" }
+        let candidates = typed.isEmpty ? numeric.filter { $0.header.nominalRate > 0 } : typed
+        guard let first = candidates.first else {
+            throw ImportError(file, "no EEG stream (no stream of type EEG and no numeric regular-rate stream; streams: \(list(streams)))")
+        }
+        guard candidates.count == 1 else {
+            throw ImportError(file, "several EEG streams (\(list(candidates))): choose one with --stream NAME")
+        }
+        return first
+    }
+
+    private static func chooseMarkers(_ streams: [XDFStream], named: String?, file: String) throws -> XDFStream {
+        let strings = streams.filter { $0.header.format == .string }
+        if let named {
+            guard let chosen = strings.first(where: { $0.header.name == named }) else {
+                throw ImportError(file, "no string marker stream named \"\(named)\" (string streams: \(list(strings)))")
+            }
+            return chosen
+        }
+        guard let first = strings.first else {
+            throw ImportError(file, "no marker stream (no stream of string markers; streams: \(list(streams)))")
+        }
+        guard strings.count == 1 else {
+            throw ImportError(file, "several marker streams (\(list(strings))): choose one with --markers NAME")
+        }
+        return first
+    }
+
+    private static func list(_ streams: [XDFStream]) -> String {
+        streams.isEmpty ? "none" : streams.map { "\"\($0.header.name)\" (\($0.header.type), \($0.header.format.rawValue))" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The sample clock of a regular-rate stream fitted from its time stamps:
+/// the stamps are split where they jump back (a clock reset) or skip ahead
+/// (a gap) by more than ``breakThreshold(nominalRate:)``, each segment gets
+/// its own least-squares line of time against sample index (as pyxdf's
+/// dejitter does), and the segments are joined back to back. Maps a time
+/// onto the sample at or after it.
+struct XDFSampleClock: Sendable {
+    /// One run of samples whose stamps follow a single line.
+    struct Segment: Sendable {
+        /// Index of its first sample in the whole stream.
+        var start: Int
+        /// Samples in it.
+        var count: Int
+        /// Time of its first sample.
+        var origin: Double
+        /// Seconds per sample.
+        var period: Double
+        /// Time of the instant after its last sample.
+        var end: Double { origin + Double(count) * period }
+    }
+
+    /// The segments in sample order.
+    var segments: [Segment]
+    /// The effective rate: samples over the fitted duration of all segments.
+    var rate: Double
+    /// What happened at each break, one line each.
+    var warnings: [String]
+
+    /// A jump of more than this many seconds between consecutive stamps is a
+    /// break: 10 nominal periods, at least 0.1 s (real streams such as the
+    /// OpenBCI GUI's jitter by up to about 35 ms).
+    static func breakThreshold(nominalRate: Double) -> Double { max(0.1, nominalRate > 0 ? 10 / nominalRate : 0) }
+
+    /// Fits `stamps` (already in the recording clock); `subject` names the
+    /// stream in errors.
+    init(stamps: [Double], nominalRate: Double, subject: String) throws {
+        guard !stamps.isEmpty else { throw ImportError(subject, "the EEG stream holds no samples") }
+        guard stamps.allSatisfy(\.isFinite) else { throw ImportError(subject, "the EEG stream has a time stamp that is not a finite number") }
+        let steps = zip(stamps.dropFirst(), stamps).map { $0 - $1 }.sorted()
+        let median = steps.isEmpty ? 0 : steps[steps.count / 2]
+        let nominalPeriod = nominalRate > 0 ? 1 / nominalRate : median
+        guard nominalPeriod > 0 else { throw ImportError(subject, "the EEG stream has no nominal rate and its time stamps do not advance") }
+        let threshold = Self.breakThreshold(nominalRate: 1 / nominalPeriod)
+        var starts = [0]
+        var warnings: [String] = []
+        for i in 1..<max(stamps.count, 1) {
+            let step = stamps[i] - stamps[i - 1]
+            guard step > threshold || step < -threshold else { continue }
+            starts.append(i)
+            let at = String(format: "%.3f", stamps[i - 1] - stamps[0])
+            if step < 0 {
+                warnings.append("EEG time stamps jump back \(String(format: "%.3f", -step)) s after sample \(i - 1) (\(at) s into the stream): a clock reset? the parts are fitted separately and joined")
+            } else {
+                let missing = LineFit.ceilingIndex(step / nominalPeriod - 0.5) - 1
+                warnings.append("EEG time stamps skip \(String(format: "%.3f", step)) s after sample \(i - 1) (\(at) s into the stream): about \(missing) sample(s) missing; the parts are fitted separately and joined back to back")
+            }
+        }
+        var segments: [Segment] = []
+        for (k, start) in starts.enumerated() {
+            let end = k + 1 < starts.count ? starts[k + 1] : stamps.count
+            let local = Array(stamps[start..<end])
+            let x = local.indices.map(Double.init)
+            var period = nominalPeriod, origin = local[0]
+            if let fit = LineFit.leastSquares(x: x, y: local), fit.slope > 0 {
+                if abs(fit.slope - nominalPeriod) <= 0.1 * nominalPeriod || nominalRate <= 0 {
+                    (period, origin) = (fit.slope, fit.intercept)
+                } else {
+                    warnings.append("EEG samples \(start)–\(end - 1): the time stamps give \(String(format: "%.3f", 1 / fit.slope)) Hz, more than 10 % off the nominal \(String(format: "%g", nominalRate)) Hz; the nominal rate is used there")
+                    origin = local.reduce(0, +) / Double(local.count) - period * Double(local.count - 1) / 2
+                }
+            }
+            segments.append(Segment(start: start, count: end - start, origin: origin, period: period))
+        }
+        let fitted = segments.filter { $0.count > 1 }
+        let duration = fitted.reduce(0) { $0 + Double($1.count - 1) * $1.period }
+        let samples = fitted.reduce(0) { $0 + $1.count - 1 }
+        self.rate = duration > 0 ? Double(samples) / duration : 1 / nominalPeriod
+        self.segments = segments
+        self.warnings = warnings
+    }
+
+    /// The sample at or after each of `times` (in time order of arrival) and
+    /// its seconds from the first sample. A time in a gap maps to the first
+    /// sample after the gap; after a clock reset (a time that jumps back)
+    /// the later segment holding it is chosen.
+    func locate(_ times: [Double]) -> [(sample: Int, seconds: Double)] {
+        var current = 0
+        var previous = -Double.infinity
+        let threshold = Self.breakThreshold(nominalRate: rate)
+        return times.map { t in
+            let holding = segments.indices.filter { t >= segments[$0].origin - segments[$0].period / 2 && t < segments[$0].end }
+            if t < previous - threshold, let later = holding.first(where: { $0 > current }) {
+                current = later
+            } else if !holding.contains(current) {
+                if let later = holding.first(where: { $0 > current }) { current = later } else if let any = holding.first { current = any } else if let next = segments.indices.first(where: { $0 > 0 && segments[$0].origin > t && segments[$0 - 1].end <= t && $0 >= current }) {
+                    previous = t
+                    return (segments[next].start, Double(segments[next].start) / rate)
+                } else if t < segments[0].origin {
+                    current = 0
+                } else if let last = segments.indices.last(where: { segments[$0].origin <= t }) {
+                    current = max(current, last)
+                }
+            }
+            previous = t
+            let s = segments[current]
+            let position = (t - s.origin) / s.period
+            let local = LineFit.ceilingIndex(position - 1e-6)
+            return (s.start + local, (Double(s.start) + position) / rate)
+        }
+    }
+}

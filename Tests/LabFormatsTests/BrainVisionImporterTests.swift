@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import LabFormats
+
+/// MNE's BrainVision test recording (expected values from MNE 1.13.2's
+/// read_raw_brainvision, in µV) and small headers the tests write.
+@Suite struct BrainVisionImporterTests {
+    static let fixture = LabFixtures.url("formats/brainvision/test.vhdr")
+
+    @Test func realRecordingReadsLikeMNE() throws {
+        let r = try BrainVisionImporter.read(Self.fixture)
+        #expect(r.sampleRate == 1000 && r.sampleCount == 7900 && r.channelNames.count == 32)
+        #expect(r.channelNames.prefix(3) == ["FP1", "FP2", "F3"] && r.channelNames.last == "ReRef")
+        // INT_16 × 0.5 µV; "Ch2=FP2,,0.5," and "Ch3=F3,,0.5" (no unit) are µV too.
+        #expect(r.samples[0][0] == -23.5 && r.samples[1][0] == -18 && r.samples[2][2] == -24 && r.samples[16][4000] == -9.5)
+        // ReRef is in "C": value × resolution in its own unit, as MNE's native unit.
+        #expect(r.samples[31][7899] == 221.5)
+        #expect(r.warnings == ["test.vhdr: 6 channel(s) not in a voltage unit, kept in their own: CP5 (BS), CP6 (µS), HL (ARU), HR (uS), Vb (S), ReRef (C)"])
+        #expect(r.markers.count == 14)
+        #expect(r.markers[0] == RecordingMarker(sample: 0, seconds: 0, duration: 0.001, text: "New Segment"))
+        #expect(r.markers[1] == RecordingMarker(sample: 486, seconds: 0.486, duration: 0, text: "Stimulus/S253"))
+        // The same onsets and texts as MNE's annotations (which leave out "New Segment").
+        #expect(r.markers.dropFirst().map(\.sample) == [486, 496, 1769, 1779, 3252, 3262, 4935, 4945, 5999, 6619, 6629, 7629, 7699])
+        #expect(r.markers.dropFirst().map(\.text) == ["Stimulus/S253", "Stimulus/S255", "Event/254", "Stimulus/S255", "Event/254",
+                                                      "Stimulus/S255", "Stimulus/S253", "Stimulus/S255", "Response/R255", "Event/254",
+                                                      "Stimulus/S255", "SyncStatus/Sync On", "Optic/O  1"])
+        #expect(r.source == "BrainVision from the Vision Recorder, test.vhdr")
+    }
+
+    @Test func trialStartRegexMatchesTheDescription() throws {
+        let r = try BrainVisionImporter.read(Self.fixture)
+        let start = try Regex("S253$")
+        #expect(r.markers.filter { $0.text.firstMatch(of: start) != nil }.map(\.sample) == [486, 4935])
+    }
+
+    /// Writes a header (Latin-1 if asked, CRLF line ends), its data and optionally a marker file.
+    static func write(_ header: String, data: [UInt8], markers: String? = nil, latin1: Bool = false) throws -> URL {
+        let dir = try ScratchFolder.make()
+        let crlf = header.replacingOccurrences(of: "\n", with: "\r\n")
+        let bytes = latin1 ? crlf.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } : Array(crlf.utf8)
+        try Data(bytes).write(to: dir.appendingPathComponent("rec.vhdr"))
+        try Data(data).write(to: dir.appendingPathComponent("rec.eeg"))
+        if let markers { try Data(markers.utf8).write(to: dir.appendingPathComponent("rec.vmrk")) }
+        return dir.appendingPathComponent("rec.vhdr")
+    }
+
+    static func header(format: String = "BINARY", orientation: String = "MULTIPLEXED", binary: String = "INT_16",
+                       channels: [String] = ["Ch1=Oz,,0.1,µV", "Ch2=P\\1z,,2,nV"], extra: String = "") -> String {
+        """
+        Brain Vision Data Exchange Header File Version 1.0
+        ; Data created by a test
+
+        [Common Infos]
+        Codepage=ANSI
+        DataFile=$b.eeg
+        MarkerFile=rec.vmrk
+        DataFormat=\(format)
+        DataOrientation=\(orientation)
+        NumberOfChannels=\(channels.count)
+        SamplingInterval=4000
+
+        [Binary Infos]
+        BinaryFormat=\(binary)
+        \(extra)
+        [Channel Infos]
+        \(channels.joined(separator: "\n"))
+
+        [Comment]
+        Ch1=not a channel
+        """
+    }
+
+    static func le<T: FixedWidthInteger>(_ values: [T]) -> [UInt8] { values.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } } }
+
+    @Test func latin1HeaderCRLFAndUnitConversions() throws {
+        let markers = "Brain Vision Data Exchange Marker File, Version 1.0\n[Marker Infos]\nMk2=Stimulus,S  1,3,1,0\nMk1=Comment,a\\1b,1,0,0\nMk3=Stimulus,bad\n"
+        let url = try Self.write(Self.header(), data: Self.le([Int16(10), 1000, -20, 2000, 30, -3000]), markers: markers, latin1: true)
+        let r = try BrainVisionImporter.read(url)
+        #expect(r.sampleRate == 250 && r.channelNames == ["Oz", "P,z"])
+        #expect(r.samples[0] == [1, -2, 3] && r.samples[1] == [2, 4, -6])  // 0.1 µV and 2 nV steps
+        #expect(r.markers == [RecordingMarker(sample: 0, seconds: 0, duration: 0, text: "Comment/a,b"),
+                              RecordingMarker(sample: 2, seconds: 0.008, duration: 0.004, text: "Stimulus/S  1")])
+        #expect(r.warnings == ["rec.vmrk: 1 marker(s) without a readable position left out: Mk3"])
+        #expect(r.source == "BrainVision from a test, rec.vhdr")
+    }
+
+    @Test func vectorizedFloatAndInt32() throws {
+        let floats = [Float(1.5), 2.5, -1, 0.25].flatMap { v in withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } }
+        let url = try Self.write(Self.header(orientation: "VECTORIZED", binary: "IEEE_FLOAT_32", channels: ["Ch1=A,,1,mV", "Ch2=B,,,V"]),
+                                 data: floats, markers: "")
+        let r = try BrainVisionImporter.read(url)
+        #expect(r.samples == [[1500, 2500], [-1e6, 250_000]])
+        let ints = try Self.write(Self.header(binary: "INT_32", extra: "UseBigEndianOrder=NO"), data: Self.le([Int32(-70000), 5]), markers: "")
+        #expect(try BrainVisionImporter.read(ints).samples == [[-7000], [0.01]])
+    }
+
+    @Test func asciiDataWithDecimalComma() throws {
+        let dir = try ScratchFolder.make()
+        let header = Self.header(format: "ASCII", extra: "[ASCII Infos]\nDecimalSymbol=,\nSkipLines=1\nSkipColumns=0")
+        try Data(header.utf8).write(to: dir.appendingPathComponent("rec.vhdr"))
+        try Data("Oz P,z\n1,5 10\n-2 20\n\n".utf8).write(to: dir.appendingPathComponent("rec.eeg"))
+        try Data("[Marker Infos]\n".utf8).write(to: dir.appendingPathComponent("rec.vmrk"))
+        let r = try BrainVisionImporter.read(dir.appendingPathComponent("rec.vhdr"))
+        #expect(r.samples[0] == [0.15, -0.2] && r.samples[1] == [0.02, 0.04])
+        try Data("Oz P,z\n1,5 x\n".utf8).write(to: dir.appendingPathComponent("rec.eeg"))
+        #expect(ScratchFolder.message { _ = try BrainVisionImporter.read(dir.appendingPathComponent("rec.vhdr")) }
+                == "rec.eeg: line 2: \"x\" is not a number")
+    }
+
+    @Test func missingMarkerFileIsAWarning() throws {
+        let url = try Self.write(Self.header(), data: Self.le([Int16(1), 2]))
+        let r = try BrainVisionImporter.read(url)
+        #expect(r.markers.isEmpty && r.warnings == ["rec.vhdr: its marker file rec.vmrk is missing; no markers"])
+    }
+
+    @Test func malformedHeadersAreOneLineErrors() throws {
+        let url = try Self.write(Self.header(), data: Self.le([Int16(1), 2]), markers: "")
+        try FileManager.default.removeItem(at: url.deletingLastPathComponent().appendingPathComponent("rec.eeg"))
+        #expect(ScratchFolder.message { _ = try BrainVisionImporter.read(url) }.hasPrefix("rec.vhdr: its data file rec.eeg is missing"))
+        func message(_ header: String, data: [UInt8] = Self.le([Int16(1), 2])) throws -> String {
+            let url = try Self.write(header, data: data, markers: "")
+            return ScratchFolder.message { _ = try BrainVisionImporter.read(url) }
+        }
+        #expect(try message(Self.header(format: "MATLAB")) == "rec.vhdr: DataFormat=MATLAB is not supported (BINARY or ASCII)")
+        #expect(try message(Self.header(binary: "INT_12")).hasPrefix("rec.eeg: BinaryFormat=INT_12 is not supported"))
+        #expect(try message(Self.header(channels: ["Ch1=Oz,,0.1,µV", "Ch2=Pz,,lots,µV"])) == "rec.vhdr: Ch2 (Pz): resolution is not a number: \"lots\"")
+        #expect(try message(Self.header(channels: ["Ch1=Oz,,0.1,µV", "Ch3=Pz"])) == "rec.vhdr: [Channel Infos] has no Ch2 for channel 2 of 2")
+        #expect(try message(Self.header().replacingOccurrences(of: "SamplingInterval=4000", with: "SamplingInterval=fast"))
+                == "rec.vhdr: SamplingInterval (µs) is not a positive number: \"fast\"")
+        #expect(try message(Self.header(), data: [1, 2, 3]) == "rec.eeg: holds no complete sample (3 bytes, 4 per sample of 2 channels)")
+        #expect(try message("hello\nworld") == "rec.vhdr: not a BrainVision header (first line \"hello\")")
+    }
+
+    @Test func partialLastSampleIsAWarning() throws {
+        let url = try Self.write(Self.header(), data: Self.le([Int16(1), 2, 3]), markers: "")
+        let r = try BrainVisionImporter.read(url)
+        #expect(r.sampleCount == 1 && r.warnings == ["rec.eeg: 2 bytes after the last whole sample ignored (INT_16, 2 channels)"])
+    }
+}

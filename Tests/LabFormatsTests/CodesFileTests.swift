@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import ZIPFoundation
+@testable import LabFormats
+
+@Suite struct CodesFileTests {
+    /// A .npy v1 file of `shape` with `descr` and the raw little-endian `payload`.
+    func npy(_ descr: String, shape: String, fortran: Bool = false, payload: [UInt8]) -> [UInt8] {
+        var header = "{'descr': '\(descr)', 'fortran_order': \(fortran ? "True" : "False"), 'shape': \(shape), }"
+        while (10 + header.utf8.count + 1) % 64 != 0 { header += " " }
+        header += "\n"
+        return [0x93] + Array("NUMPY".utf8) + [1, 0] + XDFBuilder.le(UInt16(header.utf8.count)) + Array(header.utf8) + payload
+    }
+
+    @Test func theSpellerNpzHoldsSixtyThreeCodes() throws {
+        let codes = try CodesFile.read(LabFixtures.url("mgold_61_6521.npz"))
+        #expect(codes.count == 63 && codes.allSatisfy { $0.count == 126 })
+        #expect(codes.allSatisfy { $0.allSatisfy { $0 <= 1 } } && Set(codes).count == 63)
+    }
+
+    @Test func npyDtypesAndOrdersAreRead() throws {
+        let u1 = try LabFixtures.scratch("u1.npy", npy("|u1", shape: "(2, 3)", payload: [0, 1, 1, 1, 0, 0]))
+        #expect(try CodesFile.read(u1) == [[0, 1, 1], [1, 0, 0]])
+        let f8 = try LabFixtures.scratch("f8.npy", npy("<f8", shape: "(2, 2)", payload: [0.0, 1, 1, 0].flatMap { XDFBuilder.le($0) }))
+        #expect(try CodesFile.read(f8) == [[0, 1], [1, 0]])
+        let i4 = try LabFixtures.scratch("i4.npy", npy("<i4", shape: "(2, 3)", fortran: true, payload: [Int32(0), 1, 1, 1, 0, 0].flatMap { XDFBuilder.le($0) }))
+        #expect(try CodesFile.read(i4) == [[0, 1, 0], [1, 1, 0]])
+        let bool = try LabFixtures.scratch("b.npy", npy("|b1", shape: "(1, 2)", payload: [1, 0]))
+        #expect(try CodesFile.read(bool) == [[1, 0]])
+    }
+
+    @Test func badArraysAreOneLine() throws {
+        let complex = try LabFixtures.scratch("c.npy", npy("<c16", shape: "(1, 1)", payload: Array(repeating: 0, count: 16)))
+        #expect(LabFixtures.message { _ = try CodesFile.read(complex) } == "c.npy: dtype <c16 is not supported (|u1 |i1 <i2 <i4 <i8 <f4 <f8 or bool)")
+        let two = try LabFixtures.scratch("two.npy", npy("|u1", shape: "(1, 3)", payload: [0, 2, 1]))
+        #expect(LabFixtures.message { _ = try CodesFile.read(two) } == "two.npy: value 2.0 at class 0, bit 1 is not 0 or 1")
+        let flat = try LabFixtures.scratch("flat.npy", npy("|u1", shape: "(3,)", payload: [0, 1, 1]))
+        #expect(LabFixtures.message { _ = try CodesFile.read(flat) }.hasPrefix("flat.npy: the array has shape (3); codes must be 2-D"))
+        let short = try LabFixtures.scratch("short.npy", npy("<f4", shape: "(2, 2)", payload: [0, 0, 0]))
+        #expect(LabFixtures.message { _ = try CodesFile.read(short) }.contains("truncated"))
+        let text = try LabFixtures.scratch("t.txt", Array("hello\nworld\n".utf8))
+        #expect(LabFixtures.message { _ = try CodesFile.read(text) }.hasPrefix("t.txt: not a .npz, .npy or readable codebook"))
+        #expect(LabFixtures.message { _ = try CodesFile.read(URL(fileURLWithPath: "/nonexistent/x.npz")) } == "/nonexistent/x.npz: no such file")
+    }
+
+    @Test func aDeflatedNpzIsRead() throws {
+        let payload = npy("|u1", shape: "(2, 4)", payload: [0, 1, 0, 1, 1, 1, 0, 0])
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("deflated-\(UUID().uuidString).npz")
+        let archive = try Archive(url: url, accessMode: .create)
+        try archive.addEntry(with: "other.npy", type: .file, uncompressedSize: Int64(payload.count), compressionMethod: .deflate) { position, size in
+            Data(payload[Int(position)..<(Int(position) + size)])
+        }
+        try archive.addEntry(with: "codes.npy", type: .file, uncompressedSize: Int64(payload.count), compressionMethod: .deflate) { position, size in
+            Data(payload[Int(position)..<(Int(position) + size)])
+        }
+        #expect(try CodesFile.read(url) == [[0, 1, 0, 1], [1, 1, 0, 0]])
+    }
+
+    @Test func aMindAffectCodebookIsRead() throws {
+        let codes = try CodesFile.read(LabFixtures.url("mgold_61_6521_psk_60hz.txt"))
+        #expect(codes.count > 2 && codes.allSatisfy { $0.count == codes[0].count })
+    }
+}

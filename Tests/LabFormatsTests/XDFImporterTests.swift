@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import LabFormats
+
+@Suite struct XDFImporterTests {
+    @Test func theFapraRecordingGivesTenLabelledTrials() throws {
+        let r = try XDFImporter.read(LabFixtures.url("fapra_sub-p001_ses-s001_run-001_task-training.xdf"))
+        #expect(r.samples.count == 8 && r.sampleCount == 16270)
+        #expect(abs(r.sampleRate - 250.249) < 0.01)
+        #expect(r.markers.count == 62 && r.markers[0].text == "start_cue;label=18;key=Y")
+        #expect(r.warnings.isEmpty)
+        let codes = try CodesFile.read(LabFixtures.url("mgold_61_6521.npz"))
+        let options = TrialCutOptions(trialStart: "^start_trial$", label: "label=(\\d+)", codes: codes, codeRate: 60, classes: 53)
+        let d = try MarkerTrialCutter.cut(r, options: options)
+        #expect(d.labels == [18, 18, 46, 2, 41, 19, 0, 43, 17, 31])
+        #expect(d.header.nClasses == 53 && d.header.nChannels == 8)
+        #expect(d.header.nSamples > 1000)
+    }
+
+    @Test func bciEssentialsNeedsTheMarkerStreamNamed() throws {
+        let url = LabFixtures.url("formats/bci_essentials_switch_example.xdf")
+        #expect(LabFixtures.message { _ = try XDFImporter.read(url) }.contains("several marker streams"))
+        let r = try XDFImporter.read(url, markers: "UnityMarkerStream")
+        #expect(r.samples.count == 16 && abs(r.sampleRate - 256) < 0.05)
+        #expect(r.channelNames.prefix(3) == ["F3", "Fz", "F4"])
+        #expect(r.markers.count == 71 && r.markers[0].text == "Trial Started")
+        #expect(r.markers.allSatisfy { $0.sample >= 0 && $0.sample < r.sampleCount })
+    }
+
+    @Test func aTruncatedFileIsOneLine() throws {
+        let bytes = [UInt8](try Data(contentsOf: LabFixtures.url("fapra_sub-p001_ses-s001_run-001_task-training.xdf")))
+        let url = try LabFixtures.scratch("cut.xdf", Array(bytes.prefix(300_000)))
+        let message = LabFixtures.message { _ = try XDFImporter.read(url) }
+        #expect(message.hasPrefix("cut.xdf: chunk ") && message.contains("truncated"), "\(message)")
+        let notXDF = try LabFixtures.scratch("x.xdf", Array("hello".utf8))
+        #expect(LabFixtures.message { _ = try XDFImporter.read(notXDF) } == "x.xdf: not an XDF file (it does not start with \"XDF:\")")
+        var badLength = XDFBuilder.simple()
+        badLength[4] = 3
+        let corrupt = try LabFixtures.scratch("c.xdf", badLength)
+        #expect(LabFixtures.message { _ = try XDFImporter.read(corrupt) }.contains("length field of 3 bytes"))
+    }
+
+    @Test func missingStreamsAreNamed() throws {
+        let url = try LabFixtures.scratch("nomarkers.xdf", XDFBuilder.simple(markerStream: false))
+        #expect(LabFixtures.message { _ = try XDFImporter.read(url) }.hasPrefix("nomarkers.xdf: no marker stream"))
+        var b = XDFBuilder()
+        b.stream(2, name: "cues", type: "Markers", channels: 1, rate: 0, format: "string")
+        let noEEG = try LabFixtures.scratch("noeeg.xdf", b.bytes)
+        #expect(LabFixtures.message { _ = try XDFImporter.read(noEEG) }.hasPrefix("noeeg.xdf: no EEG stream"))
+        let wrong = try LabFixtures.scratch("s.xdf", XDFBuilder.simple())
+        #expect(LabFixtures.message { _ = try XDFImporter.read(wrong, stream: "nope") }.contains("no numeric stream named \"nope\""))
+    }
+
+    @Test func markersLandOnTheSampleAtOrAfterThem() throws {
+        let url = try LabFixtures.scratch("m.xdf", XDFBuilder.simple(markers: [(1001.0, "a"), (1002.004, "b"), (999, "early")]))
+        let r = try XDFImporter.read(url)
+        #expect(r.channelNames == ["Oz", "Pz"] && abs(r.sampleRate - 100) < 1e-6)
+        #expect(r.markers.map(\.sample) == [100, 201, -100])
+        #expect(abs(r.markers[0].seconds - 1) < 1e-9)
+        #expect(r.warnings == ["1 of 3 marker(s) of \"cues\" fall outside the EEG recording"])
+    }
+
+    @Test func clockOffsetsAreApplied() throws {
+        var b = XDFBuilder()
+        b.stream(1, name: "amp", type: "EEG", channels: 1, rate: 100, format: "float32")
+        b.stream(2, name: "cues", type: "Markers", channels: 1, rate: 0, format: "string")
+        b.samples(1, stamps: (0..<300).map { 10 + Double($0) / 100 }, rows: (0..<300).map { [Float($0)] })
+        b.strings(2, stamps: [11], texts: ["x"])
+        b.clockOffset(2, time: 0, offset: 0.5)
+        b.clockOffset(2, time: 20, offset: 0.5)
+        let r = try XDFImporter.read(try LabFixtures.scratch("o.xdf", b.bytes))
+        #expect(r.markers.map(\.sample) == [150])
+    }
+
+    @Test func omittedStampsFollowTheNominalRate() throws {
+        let url = try LabFixtures.scratch("o.xdf", XDFBuilder.simple(n: 400, stamp: { $0 % 4 == 0 ? 1000 + Double($0) / 100 : nil }))
+        let r = try XDFImporter.read(url)
+        #expect(abs(r.sampleRate - 100) < 1e-6 && r.markers.map(\.sample) == [100])
+    }
+
+    @Test func isolatedNaNsAreInterpolatedAndAWholeNaNChannelRefused() throws {
+        let holed: (Int, Int) -> Float = { i, c in c == 1 && (i == 10 || i == 11) ? Float.nan : Float(i) }
+        let holes = try LabFixtures.scratch("nan.xdf", XDFBuilder.simple(value: holed))
+        let r = try XDFImporter.read(holes)
+        #expect(r.samples[1][10] == 10 && r.samples[1][11] == 11)
+        #expect(r.warnings == ["channel Pz: 2 NaN or infinite sample(s), the first at sample 10 (0.100 s), replaced by linear interpolation"])
+        let flat: (Int, Int) -> Float = { _, c in c == 0 ? Float.nan : 1 }
+        let dead = try LabFixtures.scratch("dead.xdf", XDFBuilder.simple(value: flat))
+        #expect(LabFixtures.message { _ = try XDFImporter.read(dead) } == "dead.xdf: stream \"amp\": channel Oz holds no finite sample (all 500 are NaN or infinite)")
+    }
+
+    @Test func aClockResetIsSegmentedAndReported() throws {
+        // 300 samples from t = 1000, then the clock restarts at t = 5.
+        let stamp: (Int) -> Double = { $0 < 300 ? 1000 + Double($0) / 100 : 5 + Double($0 - 300) / 100 }
+        let url = try LabFixtures.scratch("reset.xdf", XDFBuilder.simple(stamp: stamp, markers: [(1001, "first"), (5.5, "after reset")]))
+        let r = try XDFImporter.read(url)
+        #expect(r.sampleCount == 500 && abs(r.sampleRate - 100) < 1e-6)
+        #expect(r.markers.map(\.sample) == [100, 350])
+        #expect(r.warnings.count == 1 && r.warnings[0].hasPrefix("EEG time stamps jump back 997.990 s after sample 299"))
+    }
+
+    @Test func aGapIsSegmentedAndReported() throws {
+        let stamp: (Int) -> Double = { $0 < 200 ? 1000 + Double($0) / 100 : 1003 + Double($0 - 200) / 100 }
+        let url = try LabFixtures.scratch("gap.xdf", XDFBuilder.simple(stamp: stamp, markers: [(1002.5, "in gap"), (1003.5, "after")]))
+        let r = try XDFImporter.read(url)
+        #expect(r.markers.map(\.sample) == [200, 250])
+        #expect(r.warnings.first?.contains("skip 1.010 s after sample 199") == true)
+        #expect(r.warnings.first?.contains("about 100 sample(s) missing") == true)
+    }
+
+    @Test func jitterBelowTheBreakThresholdIsNoBreak() throws {
+        let url = try LabFixtures.scratch("jitter.xdf", XDFBuilder.simple(stamp: { 1000 + Double($0) / 100 + ($0 % 7 == 0 ? 0.03 : 0) }))
+        let r = try XDFImporter.read(url)
+        #expect(r.warnings.isEmpty && abs(r.sampleRate - 100) < 0.1)
+    }
+}
