@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
         .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
         .library(name: "Decoding", targets: ["Decoding"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "ZeroMQTransport", targets: ["ZeroMQTransport"]),
         .library(name: "DecoderService", targets: ["DecoderService"]),
@@ -36,6 +37,7 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]),
         .target(name: "UtopiaProtocol"),
         .target(name: "Decoding", dependencies: ["UtopiaProtocol", "CFFTW", "COpenBLAS"]),
+        .target(name: "Simulation", dependencies: ["Decoding", "UtopiaProtocol"]),
         .target(
             name: "NoiseTagging",
             dependencies: [
@@ -47,7 +49,7 @@ let package = Package(
         .target(
             name: "LabFormats",
             dependencies: ["Decoding", "NoiseTagging", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .target(name: "DecoderService", dependencies: ["Decoding", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport"]),
+        .target(name: "DecoderService", dependencies: ["Decoding", "Simulation", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport"]),
         .target(
             name: "DecoderBridge",
             dependencies: [
@@ -58,13 +60,13 @@ let package = Package(
         .target(
             name: "Demo",
             dependencies: ["NoiseTagging", "UtopiaProtocol", "DecoderBridge", "DecoderService", "Decoding",
-                           "TerminalUI", "ZeroMQTransport"]),
+                           "Simulation", "TerminalUI", "ZeroMQTransport"]),
         .target(name: "Replay", dependencies: ["NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
                 "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding", "TerminalUI",
-                "ZeroMQTransport", "DecoderService", "Demo", "Replay", "LabFormats",
+                "ZeroMQTransport", "DecoderService", "Simulation", "Demo", "Replay", "LabFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -73,13 +75,14 @@ let package = Package(
             path: "Examples/HeadlessButtons"),
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "UtopiaProtocol"]),
-        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "UtopiaProtocol"]),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Simulation", "UtopiaProtocol"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Decoding", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
-        .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
+        .testTarget(name: "DecoderServiceTests", dependencies: ["DecoderService", "Decoding", "Simulation", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging", "Decoding"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
         .testTarget(name: "LabFormatsTests", dependencies: ["LabFormats", "Decoding", "NoiseTagging"]),
-        .testTarget(name: "DemoTests", dependencies: ["Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "TerminalUI"]),
+        .testTarget(name: "DemoTests", dependencies: ["Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "Simulation", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 
 /// How the live decoder behaves: its timings, where calibrations are saved,
 /// and whether it simulates its own amplifier.

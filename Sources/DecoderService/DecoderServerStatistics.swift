@@ -1,3 +1,5 @@
+import UtopiaProtocol
+
 /// Counters of a running ``DecoderServer``, safe to read from any thread.
 ///
 /// ```swift

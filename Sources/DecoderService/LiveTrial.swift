@@ -1,4 +1,5 @@
-import Decoding
+import UtopiaProtocol
+
 /// One trial as the live decoder follows it: opened by a NEWTARGET, started
 /// by its first STIMULUSEVENT (whose objects it keeps), ended by the next
 /// NEWTARGET or mode change. Times are wire milliseconds on the stimulus
@@ -10,9 +11,6 @@ struct LiveTrial: Sendable {
     var newestStamp: Int32
     var objectIDs: [UInt8] = []
     var closedAt: Double?
-    var scorer: TrialScorer?
-    var lastScoredTime = -Double.infinity
-    var scoredSincePrediction = false
 
     init(mode: DecoderMode, newTargetStamp: Int32) {
         self.mode = mode

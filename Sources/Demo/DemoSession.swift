@@ -3,6 +3,7 @@ import DecoderService
 import Decoding
 import Foundation
 import NoiseTagging
+import Simulation
 import ZeroMQTransport
 
 /// One demo run's parts, wired: the decoder (the reference decoder on a

@@ -1,4 +1,4 @@
-import DecoderService
+import Simulation
 
 /// The simulated user's mind in Test: what a person spelling `goal` on the
 /// keyboard would look at next, given what is on screen. The next letter

@@ -11,7 +11,8 @@ struct DecoderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decoder",
         abstract: "Run the live reference decoder; simulate calibration datasets and evaluate the decoder on them.",
-        subcommands: [DecoderServeCommand.self, DecoderSimulateCommand.self, DecoderEvaluateCommand.self, DecoderAmplifierCommand.self],
+        subcommands: [DecoderServeCommand.self, DecoderSimulateCommand.self, DecoderEvaluateCommand.self, DecoderAmplifierCommand.self,
+                      DecoderStreamCommand.self],
         defaultSubcommand: DecoderServeCommand.self
     )
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DecoderBridge
 import DecoderService
 import Foundation
+import Simulation
 import ZeroMQTransport
 #if canImport(Glibc)
 import Glibc

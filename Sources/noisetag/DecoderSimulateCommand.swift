@@ -1,6 +1,7 @@
 import ArgumentParser
 import Decoding
 import Foundation
+import Simulation
 
 /// `noisetag decoder simulate`: records a trials dataset (Protocols/dataset.md)
 /// from the simulated amplifier and user (Protocols/simulator.md).

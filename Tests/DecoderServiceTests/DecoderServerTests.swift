@@ -2,6 +2,7 @@ import CZeroMQ
 import DecoderService
 import Decoding
 import Foundation
+import Simulation
 import Synchronization
 import Testing
 import UtopiaProtocol

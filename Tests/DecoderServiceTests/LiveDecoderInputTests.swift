@@ -1,5 +1,6 @@
 import DecoderService
 import Foundation
+import Simulation
 import Testing
 import UtopiaProtocol
 

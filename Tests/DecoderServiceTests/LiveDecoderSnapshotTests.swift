@@ -1,6 +1,7 @@
 import Decoding
 import DecoderService
 import Foundation
+import Simulation
 import Testing
 import UtopiaProtocol
 

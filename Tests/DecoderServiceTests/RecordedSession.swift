@@ -1,4 +1,5 @@
 import DecoderService
+import Simulation
 import UtopiaProtocol
 
 /// A live session with the simulated amplifier and user, its inputs

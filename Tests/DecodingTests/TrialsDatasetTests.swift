@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import Testing
 @testable import Decoding
 
@@ -31,14 +32,6 @@ import Testing
         #expect(header?["n_trials"] as? Int == 4)
         #expect(header?["n_samples"] as? Int == 125)
         #expect(try Data(contentsOf: url.appendingPathComponent("X.f32")).count == 4 * 8 * 125 * 4)
-    }
-
-    @Test func simulatedDatasetHasTheDeclaredShapeAndBalancedTargets() throws {
-        let dataset = try DatasetSimulation(classes: 3, trials: 9, seed: 4).record()
-        #expect(dataset.header == DatasetHeader(fs: 250, nTrials: 9, nChannels: 8, nSamples: 1050, nClasses: 3))
-        #expect((0..<3).allSatisfy { k in dataset.labels.filter { $0 == k }.count == 3 })
-        let code = dataset.stimulus(ofClass: 0)
-        #expect(code.contains(0) && code.contains(1))
     }
 
     @Test func aMissingFolderIsNamed() {

@@ -1,5 +1,5 @@
-import DecoderService
 import NoiseTagging
+import Simulation
 import UtopiaProtocol
 
 /// A decoder stand-in on the engine's in-memory link for scenario tests on

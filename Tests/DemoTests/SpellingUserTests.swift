@@ -1,4 +1,4 @@
-import DecoderService
+import Simulation
 import TerminalUI
 import Testing
 @testable import Demo

@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 
 /// The EEG a simulated amplifier records when nothing is seen: 1/f

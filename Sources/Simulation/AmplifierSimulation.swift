@@ -1,4 +1,3 @@
-import Decoding
 import UtopiaProtocol
 
 /// The decoder's simulated amplifier on the wire clock: its samples start at
@@ -10,9 +9,19 @@ import UtopiaProtocol
 /// var simulation = AmplifierSimulation(DecoderSimulation(snr: 0.05, seed: 1, gaze: .target), origin: WireClock.milliseconds())
 /// simulation.newTrial(at: stamp, calibrating: true)
 /// simulation.receive(event)
-/// let packets = simulation.packets(upTo: WireClock.milliseconds() - 60)
+/// let packets = simulation.packets(upTo: WireClock.milliseconds() - AmplifierSimulation.lag)
 /// ```
 public struct AmplifierSimulation: Sendable {
+    /// How far (ms) the simulated amplifier's packets trail the wire clock:
+    /// the STIMULUSEVENTs of a frame reach it before the samples that frame
+    /// lights, as they would a real amplifier. The decoder's built-in
+    /// amplifier and ``SimulatedAcquisition`` both ask for packets this far behind.
+    ///
+    /// ```swift
+    /// let packets = simulation.packets(upTo: WireClock.milliseconds() - AmplifierSimulation.lag)
+    /// ```
+    public static let lag = 60.0
+
     /// The header the simulated amplifier sends.
     public let header: DataHeader
     private var amplifier: SimulatedAmplifier
@@ -115,7 +124,7 @@ public struct AmplifierSimulation: Sendable {
     /// The DATAPACKETs of every whole packet recorded before wire time `now` (ms), stamped on the wire clock.
     ///
     /// ```swift
-    /// for packet in simulation.packets(upTo: now - 60) { stream.receive(packet) }
+    /// for packet in simulation.packets(upTo: now - AmplifierSimulation.lag) { stream.receive(packet) }
     /// ```
     public mutating func packets(upTo now: Double) -> [DataPacket] {
         let local = now - origin

@@ -1,5 +1,3 @@
-import Decoding
-
 /// The decoder's built-in simulated amplifier: who is recorded, how strongly
 /// the screen shows in the EEG, and where the simulated user looks.
 ///

@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 
 /// A simulated person's brain, drawn from a seed: the spatial pattern of the

@@ -58,6 +58,6 @@ public struct SimulatedAcquisition: Sendable {
     /// for packet in acquisition.packets(upTo: WireClock.milliseconds()) { send(packet) }
     /// ```
     public mutating func packets(upTo now: Double) -> [DataPacket] {
-        simulation.packets(upTo: now - LiveDecoder.simulationLag)
+        simulation.packets(upTo: now - AmplifierSimulation.lag)
     }
 }

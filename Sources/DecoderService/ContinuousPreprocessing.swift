@@ -1,0 +1,117 @@
+import Decoding
+import UtopiaProtocol
+
+/// The live decoder's EEG after acquisition: filtered continuously by the
+/// ``Preprocessor``'s filter (primed once, so no transient at trial starts),
+/// the last stretch kept raw and filtered in a ``SampleHistory``, and its
+/// quality assessed for SIGNALQUALITY and the signal view. Started anew by
+/// each DATAHEADER.
+struct ContinuousPreprocessing: Sendable {
+    /// Mains frequency (Hz) the filter notches and the quality measures.
+    let lineFrequency: Double
+    /// Seconds between SIGNALQUALITY reports.
+    let qualityInterval: Double
+    /// The samples kept; nil before the first DATAHEADER.
+    private(set) var history: SampleHistory?
+    private var filter: SOSFilter?
+    private var filterPrimed = false
+    private var quality: SignalQualityEstimator?
+    private var lastQualityProblems: [String?] = []
+    private var assessment: [ChannelQuality]?
+    private var labels: [String] = []
+    private var samplesReceived = 0
+    private var nonFinite = NonFiniteSamples()
+    private var lastQualityAt = -Double.infinity
+
+    init(lineFrequency: Double, qualityInterval: Double) {
+        self.lineFrequency = lineFrequency
+        self.qualityInterval = qualityInterval
+    }
+
+    /// The sample rate of the current EEG; nil before the first DATAHEADER.
+    var sampleRate: Double? { quality?.sampleRate }
+
+    /// True when EEG is already running in another format than `header`'s
+    /// (a calibration collected on it no longer fits).
+    func changesFormat(_ header: DataHeader) -> Bool {
+        guard let history else { return false }
+        return history.channels != Int(header.channelCount) || quality?.sampleRate != Double(header.sampleRate)
+    }
+
+    /// Starts over for the EEG `header` announces: a fresh filter, history and quality estimate.
+    mutating func start(with header: DataHeader) {
+        let channels = Int(header.channelCount)
+        let rate = Double(header.sampleRate)
+        filter = Preprocessor(sampleRate: rate, channels: channels, lineFrequency: lineFrequency).filter
+        filterPrimed = false
+        history = SampleHistory(channels: channels)
+        quality = SignalQualityEstimator(channels: channels, sampleRate: rate, lineFrequency: lineFrequency)
+        lastQualityProblems = []
+        assessment = nil
+        labels = header.labels
+        samplesReceived = 0
+        nonFinite = NonFiniteSamples()
+    }
+
+    /// Takes a block of repaired samples (`asSent` holds them as they came
+    /// when the stream repaired any), then forgets samples older than 30 s
+    /// except from `keepFrom` (wire ms) on. Returns the time it kept from,
+    /// or nil when the block was not taken (no EEG started, or another
+    /// channel count).
+    mutating func ingest(_ block: SampleBlock, asSent: [[Double]]?, keepingFrom keepFrom: Double) -> Double? {
+        guard var filter, var history, var quality, block.samples.count == history.channels else { return nil }
+        quality.append(asSent ?? block.samples)
+        if let asSent { nonFinite.record(asSent, first: samplesReceived) }
+        if !filterPrimed {
+            filter.prime(with: block.samples.map { $0.first ?? 0 })
+            filterPrimed = true
+        }
+        let clean = filter.process(block.samples)
+        history.append(times: block.times, raw: block.samples, filtered: clean)
+        samplesReceived += block.times.count
+        let horizon = min(keepFrom, (history.latestTime ?? 0) - 30_000)
+        history.forget(before: horizon)
+        if !nonFinite.isEmpty { nonFinite.forget(before: samplesReceived - history.count) }
+        self.filter = filter
+        self.history = history
+        self.quality = quality
+        return horizon
+    }
+
+    /// Sends SIGNALQUALITY when `qualityInterval` has passed since the
+    /// last, logging the channels' problems when they change.
+    mutating func reportQualityIfDue(into outbox: inout DecoderOutbox) {
+        guard outbox.now - lastQualityAt >= qualityInterval * 1000, let quality else { return }
+        lastQualityAt = outbox.now
+        let assessment = quality.assess()
+        self.assessment = assessment
+        outbox.send(.signalQuality(SignalQuality(timestamp: outbox.stamp,
+                                                 quality: assessment.map { Float($0.quality.isFinite ? $0.quality : 1) })))
+        let problems = assessment.map(\.problem)
+        if problems != lastQualityProblems {
+            let bad = problems.enumerated().compactMap { index, problem in problem.map { "channel \(index + 1): \($0)" } }
+            if !bad.isEmpty { outbox.log("signal quality: " + bad.joined(separator: "; ")) }
+            else if !lastQualityProblems.isEmpty { outbox.log("signal quality: every channel has data") }
+            lastQualityProblems = problems
+        }
+    }
+
+    /// The last `seconds` of raw EEG as received (non-finite samples
+    /// restored) with the latest quality assessment; see ``LiveDecoder/signalSnapshot(seconds:)``.
+    func signalSnapshot(seconds: Double) -> SignalSnapshot {
+        guard let history, history.count > 0, let rate = quality?.sampleRate else { return .empty }
+        let wanted = seconds > 0 ? min(Double(history.count), (seconds * rate).rounded()) : 0
+        let first = history.count - Int(wanted)
+        let channels = (0..<history.channels).map { c in
+            let label = c < labels.count ? labels[c] : ""
+            let figure = assessment.flatMap { c < $0.count ? $0[c] : nil }
+            var samples = Array(history.raw[c][first...])
+            nonFinite.restore(into: &samples, channel: c, first: samplesReceived - samples.count)
+            return SignalSnapshot.Channel(name: label.isEmpty ? String(c + 1) : label,
+                                          samples: samples,
+                                          quality: figure.map { SignalSnapshot.noiseToSignal(noiseFraction: $0.quality) },
+                                          reason: figure?.problem)
+        }
+        return SignalSnapshot(sampleRate: rate, sampleCount: samplesReceived, channels: channels)
+    }
+}

@@ -1,0 +1,89 @@
+import Decoding
+import Foundation
+import UtopiaProtocol
+
+/// The live decoder's predictions: during a prediction trial it scores
+/// each new stretch of filtered EEG against the model's templates of the
+/// codes shown (a ``TrialScorer`` that grows with the trial), and every
+/// `interval` seconds sends PREDICTEDTARGETPROB for the best object and
+/// PREDICTEDTARGETDIST for all, with the model's error probability.
+struct LivePrediction: Sendable {
+    /// Seconds between predictions.
+    let interval: Double
+    /// Predictions (PREDICTEDTARGETPROB) sent so far.
+    private(set) var sent = 0
+    private var lastPredictionAt = -Double.infinity
+    /// The open trial's scores so far.
+    private var scorer: TrialScorer?
+    private var lastScoredTime = -Double.infinity
+    private var scoredSincePrediction = false
+
+    init(interval: Double) {
+        self.interval = interval
+    }
+
+    /// A new trial starts: its scores start from nothing.
+    mutating func startTrial() {
+        scorer = nil
+        lastScoredTime = -Double.infinity
+        scoredSincePrediction = false
+    }
+
+    /// Scores the samples of `trial` that arrived since the last call and
+    /// predicts when due; nothing outside a started prediction trial, without
+    /// a model or without EEG.
+    mutating func update(trial: LiveTrial?, model: CalibratedDecoder?, history: SampleHistory?, sampleRate: Double?,
+                         timeline: StimulusTimeline, into outbox: inout DecoderOutbox) {
+        guard let trial, trial.mode == .prediction, let start = trial.start,
+              let decoder = model, let history, let rate = sampleRate else { return }
+        let objects = trial.objectIDs.filter { $0 != 0 }
+        guard !objects.isEmpty else { return }
+        let first = history.firstIndex(after: max(start - 0.001, lastScoredTime))
+        let last = history.firstIndex(after: trial.end)
+        if first < last {
+            let whitening = decoder.model.whitening
+            let window = decoder.model.latencySamples + (decoder.model.kernels.first?.count ?? 0) + 2 + whitening.order
+            let from = max(0, first - window)
+            let times = Array(history.times[from..<last])
+            // Before the trial's first frame every object was dark, as in calibration.
+            let states = timeline.states(of: objects, at: times).map { row in
+                zip(row, times).map { $1 < start ? 0 : $0 }
+            }
+            let templates = decoder.model.templates(for: states).map { Array(whitening.apply($0)[(first - from)...]) }
+            var scorer = self.scorer ?? TrialScorer(spatialFilter: decoder.model.spatialFilter, objects: objects.count,
+                                                    whitening: whitening)
+            scorer.append(history.filtered.map { Array($0[first..<last]) }, templates: templates)
+            self.scorer = scorer
+            lastScoredTime = history.times[last - 1]
+            scoredSincePrediction = true
+        }
+        if scoredSincePrediction, let scorer, scorer.sampleCount > 0, outbox.now - lastPredictionAt >= interval * 1000 {
+            lastPredictionAt = outbox.now
+            scoredSincePrediction = false
+            predict(scores: scorer.scores(), seconds: Double(scorer.sampleCount) / rate, objects: objects,
+                    stamp: trial.newestStamp, decoder: decoder, into: &outbox)
+        }
+    }
+
+    private mutating func predict(scores: [Double], seconds: Double, objects: [UInt8], stamp: Int32,
+                                  decoder: CalibratedDecoder, into outbox: inout DecoderOutbox) {
+        guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return }
+        var perr = decoder.certainty.errorProbability(scores: scores, seconds: seconds)
+        if !perr.isFinite { perr = 1 }
+        perr = min(max(perr, 0), 1)
+        if objects[best] <= 127 {
+            outbox.send(.predictedTargetProb(PredictedTargetProb(timestamp: stamp, objID: Int8(objects[best]),
+                                                                 errorProbability: Float(perr))))
+            sent += 1
+        }
+        // The rest of the probability is shared by the other objects by their scores.
+        let weights = scores.enumerated().map { $0.offset == best ? 0 : exp(20 * ($0.element - scores[best])) }
+        let total = weights.reduce(0, +)
+        let probabilities = scores.indices.map { k -> Float in
+            if k == best { return Float(1 - perr) }
+            let p = total > 0 ? perr * weights[k] / total : perr / Double(max(1, scores.count - 1))
+            return Float(p.isFinite ? p : 0)
+        }
+        outbox.send(.predictedTargetDist(PredictedTargetDist(timestamp: stamp, objIDs: objects, probabilities: probabilities)))
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// What a ``RecordingPlayback`` measured: each prediction trial's target,
+/// press and time to the press, the totals, the certainty it pressed at
+/// and the decoder's LOG lines about its calibration. Encodes to the JSON
+/// `noisetag decoder stream --json` prints.
+///
+/// ```swift
+/// let report = try RecordingPlayer.run(&playback, endpoint: endpoint)
+/// print(report.summary)
+/// let json = try JSONEncoder().encode(report)
+/// ```
+public struct PlaybackReport: Codable, Sendable, Equatable {
+    /// One prediction trial.
+    public struct Trial: Codable, Sendable, Equatable {
+        /// The dataset's trial number, from 1.
+        public var trial: Int
+        /// The object looked at (class + 1).
+        public var target: Int
+        /// The object pressed, nil when no prediction reached the certainty.
+        public var pressed: Int?
+        /// Seconds of the trial's stimulation before the press.
+        public var seconds: Double?
+        /// Predictions the decoder sent during the trial.
+        public var predictions: Int
+        /// The object of the trial's last prediction, if any.
+        public var finalPrediction: Int?
+        /// The certainty (1 − Perr) of the trial's last prediction, if any.
+        public var finalCertainty: Double?
+
+        private enum CodingKeys: String, CodingKey {
+            case trial, target, pressed, seconds, predictions, finalPrediction, finalCertainty
+        }
+
+        /// Encodes every field, an absent one as null (no press: `"pressed": null`).
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(trial, forKey: .trial)
+            try c.encode(target, forKey: .target)
+            try c.encode(pressed, forKey: .pressed)
+            try c.encode(seconds, forKey: .seconds)
+            try c.encode(predictions, forKey: .predictions)
+            try c.encode(finalPrediction, forKey: .finalPrediction)
+            try c.encode(finalCertainty, forKey: .finalCertainty)
+        }
+
+        /// The trial's line: `trial 7: target 3, pressed 3 after 1.20 s (correct)`.
+        public var line: String {
+            var text = "trial \(trial): target \(target), "
+            if let pressed, let seconds {
+                text += "pressed \(pressed) after \(String(format: "%.2f", seconds)) s (\(pressed == target ? "correct" : "wrong"))"
+            } else {
+                text += "no press"
+                if let finalPrediction, let finalCertainty {
+                    text += " (last prediction \(finalPrediction) at certainty \(String(format: "%.4f", finalCertainty)))"
+                } else {
+                    text += " (no prediction)"
+                }
+            }
+            return text
+        }
+    }
+
+    /// Trials in the recording.
+    public var trials = 0
+    /// The dataset's numbers (from 1) of the trials played as calibration.
+    public var calibrationTrials: [Int] = []
+    /// The trials played as prediction trials, in the order played.
+    public var predictionTrials: [Trial] = []
+    /// The certainty a press needed.
+    public var certainty: Double?
+    /// Where it came from: "decoder" (its CERTAINTYTHRESHOLD) or "--certainty".
+    public var certaintySource = "decoder"
+    /// The decoder's recommended threshold, when it sent one.
+    public var decoderThreshold: Double?
+    /// The decoder's LOG lines about calibration (choice, latency, cross-validated accuracy, curve, threshold).
+    public var calibrationLog: [String] = []
+    /// How many times the recording's pace it was streamed at.
+    public var speed = 1.0
+
+    /// Prediction trials with a press.
+    public var presses: Int { predictionTrials.filter { $0.pressed != nil }.count }
+    /// Presses of the target.
+    public var correct: Int { predictionTrials.filter { $0.pressed != nil && $0.pressed == $0.target }.count }
+    /// Prediction trials without a press.
+    public var withoutPress: Int { predictionTrials.count - presses }
+    /// Correct presses over presses; nil without a press.
+    public var accuracy: Double? { presses > 0 ? Double(correct) / Double(presses) : nil }
+    /// Mean seconds to a press; nil without a press.
+    public var meanSelectionSeconds: Double? {
+        let times = predictionTrials.compactMap(\.seconds)
+        return times.isEmpty ? nil : times.reduce(0, +) / Double(times.count)
+    }
+
+    /// An empty report.
+    public init() {}
+
+    /// The totals as one line: `5 prediction trials: 4 presses, 4 correct (accuracy 100 % among presses), …`.
+    public var summary: String {
+        let accuracyText = accuracy.map { String(format: "%.0f %%", $0 * 100) } ?? "n/a"
+        let meanText = meanSelectionSeconds.map { String(format: "%.2f s", $0) } ?? "n/a"
+        return "\(predictionTrials.count) prediction trials after \(calibrationTrials.count) calibration trials: "
+            + "\(presses) presses, \(correct) correct (accuracy \(accuracyText) among presses), "
+            + "\(withoutPress) without press; mean selection time \(meanText)"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case trials, calibrationTrials, predictionTrials, certainty, certaintySource, decoderThreshold, calibrationLog, speed
+        case presses, correct, accuracy, withoutPress, meanSelectionSeconds
+    }
+
+    /// Encodes the fields and the totals.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(trials, forKey: .trials)
+        try c.encode(calibrationTrials, forKey: .calibrationTrials)
+        try c.encode(predictionTrials, forKey: .predictionTrials)
+        try c.encode(certainty, forKey: .certainty)
+        try c.encode(certaintySource, forKey: .certaintySource)
+        try c.encode(decoderThreshold, forKey: .decoderThreshold)
+        try c.encode(calibrationLog, forKey: .calibrationLog)
+        try c.encode(speed, forKey: .speed)
+        try c.encode(presses, forKey: .presses)
+        try c.encode(correct, forKey: .correct)
+        try c.encode(accuracy, forKey: .accuracy)
+        try c.encode(withoutPress, forKey: .withoutPress)
+        try c.encode(meanSelectionSeconds, forKey: .meanSelectionSeconds)
+    }
+
+    /// Decodes the fields (the totals are recomputed).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        trials = try c.decode(Int.self, forKey: .trials)
+        calibrationTrials = try c.decode([Int].self, forKey: .calibrationTrials)
+        predictionTrials = try c.decode([Trial].self, forKey: .predictionTrials)
+        certainty = try c.decodeIfPresent(Double.self, forKey: .certainty)
+        certaintySource = try c.decode(String.self, forKey: .certaintySource)
+        decoderThreshold = try c.decodeIfPresent(Double.self, forKey: .decoderThreshold)
+        calibrationLog = try c.decode([String].self, forKey: .calibrationLog)
+        speed = try c.decode(Double.self, forKey: .speed)
+    }
+}

@@ -1,0 +1,185 @@
+import Decoding
+import UtopiaProtocol
+
+/// The live decoder's trials: it opens one at each NEWTARGET in
+/// calibration or prediction, starts it at its first STIMULUSEVENT, closes
+/// it at the next NEWTARGET or mode change, and once the EEG has reached a
+/// closed calibration trial's end cuts the trial out of the
+/// ``SampleHistory`` as a ``CalibrationTrial``. It keeps the STIMULUSEVENTs'
+/// ``StimulusTimeline`` (what each object showed when) and turns the
+/// calibration into a ``TrialsDataset``.
+struct TrialCutter: Sendable {
+    /// What every object showed when, on the wire clock.
+    private(set) var timeline = StimulusTimeline()
+    /// The trial running now, if any.
+    private(set) var openTrial: LiveTrial?
+    /// Calibration trials collected since the last RESET.
+    private(set) var calibration: [CalibrationTrial] = []
+    /// Closed calibration trials whose EEG has not all arrived yet.
+    private var closedTrials: [LiveTrial] = []
+    private var lastEventStamp: Int32?
+    private var eventTime = 0.0
+
+    /// True while closed calibration trials wait for their EEG.
+    var isWaitingForEEG: Bool { !closedTrials.isEmpty }
+    /// True when calibration trials were collected or wait for their EEG.
+    var hasCalibration: Bool { !calibration.isEmpty || !closedTrials.isEmpty }
+    /// The start of the oldest trial still to be cut or scored: samples from here on must be kept.
+    var earliestStart: Double? { ([openTrial?.start] + closedTrials.map(\.start)).compactMap { $0 }.min() }
+
+    // MARK: Trials
+
+    /// Takes one frame: unwraps its timestamp onto the timeline and starts
+    /// or extends the open trial. Returns false for an event whose
+    /// timestamp went back (counted by the timeline, otherwise ignored).
+    mutating func receive(_ event: StimulusEvent) -> Bool {
+        if let last = lastEventStamp {
+            let step = event.timestamp &- last
+            guard step >= 0 else {
+                timeline.receive(event)     // counted there
+                return false
+            }
+            eventTime += Double(step)
+        } else {
+            eventTime = Double(event.timestamp)
+        }
+        lastEventStamp = event.timestamp
+        timeline.receive(event)
+        if var current = openTrial {
+            if current.start == nil {
+                current.start = eventTime
+                current.objectIDs = event.objIDs
+            }
+            current.lastEvent = eventTime
+            current.newestStamp = event.timestamp
+            openTrial = current
+        }
+        return true
+    }
+
+    /// Opens a trial in `mode` at a NEWTARGET stamped `stamp`.
+    mutating func open(mode: DecoderMode, newTargetStamp stamp: Int32) {
+        openTrial = LiveTrial(mode: mode, newTargetStamp: stamp)
+    }
+
+    /// Closes the open trial at wire time `now`; a started calibration trial waits to be cut.
+    mutating func close(now: Double) {
+        guard var current = openTrial else { return }
+        openTrial = nil
+        if current.mode == .calibration, current.start != nil {
+            current.closedAt = now
+            closedTrials.append(current)
+        }
+    }
+
+    /// Forgets the calibration trials, collected and waiting.
+    mutating func forgetCalibration() {
+        calibration.removeAll()
+        closedTrials.removeAll()
+    }
+
+    /// Forgets stimulus states before `time` (wire ms).
+    mutating func forgetStimuli(before time: Double) {
+        timeline.forget(before: time)
+    }
+
+    // MARK: Cutting
+
+    /// Cuts the closed calibration trials whose EEG has arrived out of
+    /// `history`; a trial keeps waiting up to 3 s after it closed, and a
+    /// trial that cannot be cut is dropped with a LOG line.
+    mutating func cut(from history: SampleHistory?, sampleRate: Double?, into outbox: inout DecoderOutbox) {
+        guard !closedTrials.isEmpty else { return }
+        let now = outbox.now
+        var waiting: [LiveTrial] = []
+        for closed in closedTrials {
+            guard let start = closed.start else { continue }
+            guard let history, let latest = history.latestTime else {
+                if now - (closed.closedAt ?? now) < 3000 { waiting.append(closed) }
+                continue
+            }
+            guard latest >= closed.end else {
+                if now - (closed.closedAt ?? now) < 3000 { waiting.append(closed) } else { outbox.log("calibration trial dropped: its EEG never arrived") }
+                continue
+            }
+            let first = history.firstIndex(atOrAfter: start)
+            let last = history.firstIndex(atOrAfter: closed.end)
+            guard first < last, let firstTime = history.times.first, firstTime <= start + 1000 / (sampleRate ?? 250) else {
+                outbox.log("calibration trial dropped: no EEG covers it")
+                continue
+            }
+            guard closed.objectIDs.contains(0) else {
+                outbox.log("calibration trial dropped: its STIMULUSEVENTs carry no cued target (object 0)")
+                continue
+            }
+            let times = Array(history.times[first..<last])
+            let eeg = history.raw.map { Array($0[first..<last]) }
+            let filtered = history.filtered.map { Array($0[first..<last]) }
+            calibration.append(CalibrationTrial(eeg: eeg, filtered: filtered, objectIDs: closed.objectIDs,
+                                                states: timeline.states(of: closed.objectIDs, at: times)))
+        }
+        closedTrials = waiting
+    }
+
+    /// Gives up on the closed trials still waiting for their EEG, with a LOG line for each.
+    mutating func dropWaiting(into outbox: inout DecoderOutbox) {
+        for dropped in closedTrials where dropped.start != nil {
+            outbox.log("calibration trial dropped: no EEG reached its end (\(Int(dropped.end - dropped.start!)) ms)")
+        }
+        closedTrials.removeAll()
+    }
+
+    // MARK: The calibration as a dataset
+
+    /// The row of `rows` showing the same code as `row`: trials start at
+    /// different phases of the 60 Hz frames against the samples, so the same
+    /// code sampled in two trials differs by a sample at some edges; two
+    /// different codes differ in about half of their samples.
+    static func matchingRow(_ row: [UInt8], in rows: [[UInt8]]) -> Int? {
+        rows.firstIndex { other in
+            var differences = 0
+            for (a, b) in zip(row, other) where a != b { differences += 1 }
+            return differences * 10 <= row.count
+        }
+    }
+
+    /// The calibration as a trials dataset at `sampleRate`: the classes are
+    /// the distinct codes shown (so that trials with translated codes still
+    /// fit one `V`; a class's `V` row is its first trial's), the label is the
+    /// cued target's; and for each trial the classes it showed.
+    func calibrationDataset(sampleRate: Double) throws -> (TrialsDataset, [[Int]]) {
+        let n = calibration.map(\.sampleCount).min() ?? 0
+        let channels = calibration.first?.eeg.count ?? 0
+        var rows: [[UInt8]] = []
+        var labels: [Int32] = []
+        var shown: [[Int]] = []
+        for trial in calibration {
+            var classes: [Int] = []
+            for (id, states) in zip(trial.objectIDs, trial.states) where id != 0 {
+                let row = Array(states.prefix(n))
+                if let index = Self.matchingRow(row, in: rows) { classes.append(index) } else {
+                    rows.append(row)
+                    classes.append(rows.count - 1)
+                }
+            }
+            let target = Array(trial.states[trial.objectIDs.firstIndex(of: 0)!].prefix(n))
+            if let index = Self.matchingRow(target, in: rows) { labels.append(Int32(index)) } else {
+                rows.append(target)
+                labels.append(Int32(rows.count - 1))
+            }
+            if !classes.contains(Int(labels[labels.count - 1])) { classes.append(Int(labels[labels.count - 1])) }
+            shown.append(Array(Set(classes)).sorted())
+        }
+        var data: [Float] = []
+        data.reserveCapacity(calibration.count * channels * n)
+        for trial in calibration { for channel in trial.eeg { data += channel.prefix(n).map { Float($0) } } }
+        let header = DatasetHeader(fs: sampleRate, nTrials: calibration.count, nChannels: channels,
+                                   nSamples: n, nClasses: rows.count)
+        return (try TrialsDataset(header: header, data: data, labels: labels, stimulus: rows.flatMap { $0 }), shown)
+    }
+
+    /// The first `samples` of each calibration trial as the continuous filter gave them.
+    func filteredTrials(samples n: Int) -> [[[Double]]] {
+        calibration.map { trial in trial.filtered.map { Array($0.prefix(n)) } }
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Decoding
+import Foundation
+import LabFormats
+
+extension LabFormat: ExpressibleByArgument {}
+
+/// The options that say how to read a lab recording (format, streams,
+/// markers, codes), shared by `noisetag dataset import` and `noisetag
+/// decoder stream`, and the one path that turns a recording into a
+/// ``TrialsDataset`` with its continuous context.
+///
+/// ```swift
+/// @OptionGroup var source: RecordingImportOptions
+/// func validate() throws { try source.check(file: file) }
+/// let (dataset, warnings, format) = try source.importRecording(file)
+/// ```
+struct RecordingImportOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The format, when not detected from the content: \(LabFormat.allCases.map(\.rawValue).joined(separator: "|")).", valueName: "FORMAT"))
+    var format: LabFormat?
+
+    @Option(help: ArgumentHelp("XDF: the EEG stream's name, when there are several.", valueName: "NAME"))
+    var stream: String?
+
+    @Option(help: ArgumentHelp("XDF: the marker stream's name, when there are several.", valueName: "NAME"))
+    var markers: String?
+
+    @Option(help: ArgumentHelp("Regular expression matching the marker that starts each trial.", valueName: "REGEX"))
+    var trialStart: String?
+
+    @Option(help: ArgumentHelp("Regular expression whose first group is the class, on the latest marker at or before the trial start.", valueName: "REGEX"))
+    var label: String?
+
+    @Option(help: ArgumentHelp("The codes: .npz, .npy or MindAffect codebook text (classes × bits).", valueName: "FILE"))
+    var codes: String?
+
+    @Option(help: ArgumentHelp("Code bits per second.", valueName: "HZ"))
+    var codeRate: Double = 60
+
+    @Option(help: ArgumentHelp("Keep the first N codes as the classes.", valueName: "N"))
+    var classes: Int?
+
+    @Option(help: ArgumentHelp("Trial length (default: the shortest gap between trial starts).", valueName: "S"))
+    var trialSeconds: Double?
+
+    /// True when any option beyond the defaults was given (they apply to lab recordings only).
+    var anyGiven: Bool {
+        format != nil || stream != nil || markers != nil || trialStart != nil || label != nil || codes != nil
+            || classes != nil || trialSeconds != nil || codeRate != 60
+    }
+
+    /// Checks the options against each other and against `file`'s format
+    /// (usage errors, exit 64); a file that cannot be detected is left for
+    /// ``importRecording(_:)`` to report.
+    ///
+    /// ```swift
+    /// func validate() throws { try source.check(file: file) }
+    /// ```
+    func check(file: String) throws {
+        guard codeRate > 0, codeRate.isFinite else { throw ValidationError("--code-rate: must be positive, got \(codeRate)") }
+        if let classes, classes < 2 { throw ValidationError("--classes: must be at least 2, got \(classes)") }
+        if let trialSeconds, !(trialSeconds > 0 && trialSeconds.isFinite) { throw ValidationError("--trial-seconds: must be positive, got \(trialSeconds)") }
+        guard let kind = format ?? (try? LabFormat.detect(URL(fileURLWithPath: file))) else { return }  // importRecording reports why
+        if kind != .xdf, stream != nil || markers != nil { throw ValidationError("--stream and --markers apply to XDF recordings only") }
+        if !kind.cutsByMarkers, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil {
+            throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --codes, --classes and --trial-seconds do not apply")
+        }
+        if kind.cutsByMarkers {
+            let missing = [("--trial-start", trialStart), ("--label", label), ("--codes", codes)].filter { $0.1 == nil }.map(\.0)
+            if !missing.isEmpty {
+                throw ValidationError("\(kind.rawValue) recordings are cut by markers: \(missing.joined(separator: ", ")) needed")
+            }
+        }
+    }
+
+    /// Reads `file` as a trials dataset with its continuous context, the
+    /// importer's warnings (what was noticed and survived) and the format
+    /// read. Every failure is a ``CommandFailure`` of one line.
+    ///
+    /// ```swift
+    /// let (dataset, warnings, format) = try source.importRecording("mindaffectBCI_exampledata.txt")
+    /// ```
+    func importRecording(_ file: String) throws -> (TrialsDataset, [String], LabFormat) {
+        let url = URL(fileURLWithPath: file)
+        do {
+            let kind = try format ?? LabFormat.detect(url)
+            let (dataset, warnings) = try read(kind, url)
+            return (dataset, warnings, kind)
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    private func read(_ kind: LabFormat, _ url: URL) throws -> (TrialsDataset, [String]) {
+        let recording: ContinuousRecording
+        switch kind {
+        case .savefile: return try SavefileImporter.readWithWarnings(url)
+        case .xdf: recording = try XDFImporter.read(url, stream: stream, markers: markers)
+        case .bdf, .edf: recording = try EDFImporter.read(url)
+        case .brainvision: recording = try BrainVisionImporter.read(url)
+        case .bids: recording = try BIDSImporter.read(url)
+        }
+        guard let trialStart, let label, let codes else {
+            throw CommandFailure("\(kind.rawValue) recordings are cut by markers: --trial-start, --label and --codes are needed")
+        }
+        let options = TrialCutOptions(trialStart: trialStart, label: label, codes: try CodesFile.read(URL(fileURLWithPath: codes)),
+                                      codeRate: codeRate, classes: classes, trialSeconds: trialSeconds)
+        return (try MarkerTrialCutter.cut(recording, options: options), recording.warnings)
+    }
+}
