@@ -14,6 +14,8 @@ public struct EvaluationReport: Codable, Sendable {
     public var channels: Int
     /// Sample rate in Hz.
     public var sampleRate: Double
+    /// The recording's own rate, above ``sampleRate`` when it was decimated for decoding.
+    public var recordedSampleRate: Double
     /// Number of chronological folds.
     public var folds: Int
     /// One row per evaluated length.

@@ -198,8 +198,8 @@ public struct ReconvolutionCCA: Sendable {
         for (k, count) in s.classCounts {
             let m = EventStructure(onsets: encoder.onsets(of: Array(codes[k].prefix(n))), samples: n,
                                    firstLag: firstLag, lagCount: lagCount)
-            cmm = cmm + m.gram().scaled(by: Double(count))
-            cxm = cxm + m.product(s.classSums[k]!)
+            m.addGram(weight: Double(count), to: &cmm)
+            m.addProduct(s.classSums[k]!, to: &cxm)
             for (f, sum) in m.rowSums().enumerated() { meanM[f] += sum * Double(count) }
         }
         meanM = meanM.map { $0 / total }
