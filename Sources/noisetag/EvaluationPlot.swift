@@ -3,7 +3,8 @@ import Foundation
 
 /// An SVG page of an offline evaluation: the decoding curve (accuracy and
 /// predicted vs actual error over trial length), the estimated responses per
-/// event, and the spatial pattern per channel.
+/// event, and the spatial pattern per channel; below them, the settings each
+/// fold's selection chose and the mains found, when there are any.
 ///
 /// ```swift
 /// let svg = EvaluationPlot(report: report).svg
@@ -17,8 +18,13 @@ struct EvaluationPlot {
 
     var svg: String {
         let width = 3 * (panelWidth + margin) + margin
-        let height = panelHeight + 2 * margin + 20
+        var notes = report.choices.enumerated().map { "fold \($0.offset + 1) chose \($0.element.chosen.summary)" + String(format: " (%.2f)", $0.element.accuracy) }
+        if let mains = report.mainsFrequency { notes.append(String(format: "mains found at %.0f Hz: notched with its harmonics", mains)) }
+        let height = panelHeight + 2 * margin + 20 + 15 * Double(notes.count)
         var body = ""
+        for (i, note) in notes.enumerated() {
+            body += "<text x=\"\(margin)\" y=\"\(panelHeight + 2 * margin + 24 + 15 * Double(i))\">\(note)</text>\n"
+        }
         body += panel(index: 0, title: "Decoding curve", xLabel: "trial length (s)", content: curve)
         body += panel(index: 1, title: "Responses (latency \(String(format: "%.0f", report.latency * 1000)) ms)", xLabel: "lag (ms)", content: kernels)
         body += panel(index: 2, title: "Spatial pattern", xLabel: "channel", content: pattern)
