@@ -96,7 +96,7 @@ public struct CalibrationJob: Sendable {
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         lines.append(String(format: "calibration: %d trials of %.1f s, %d classes; latency %.0f ms",
-                            h.nTrials, Double(h.nSamples) / h.fs, h.nClasses, fitted.model.latency * 1000)
+                            h.nTrials, Double(h.nSamples) / h.fs, h.nClasses, fitted.model.responseLatency * 1000)
                      + (measuringFitTime ? String(format: "; fitted in %.2f s", seconds) : ""))
         lines += crossValidation(chosen)
         lines.append(String(format: "recommended certaintyRequiredForPress %.6f (target error rate %.0f %%)",

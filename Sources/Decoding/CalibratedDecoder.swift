@@ -119,7 +119,7 @@ public struct CalibratedDecoder: Sendable {
             let train = (0..<trials.count).filter { !test.contains($0) }
             guard Set(train.map { labels[$0] }).count >= 2 else { continue }
             let model = try ReconvolutionCCA.fit(trials: train.map { trials[$0] }, labels: train.map { labels[$0] },
-                                                 codes: codes, sampleRate: sampleRate, settings: inner)
+                                                 codes: codes, sampleRate: sampleRate, settings: inner, measuringLatency: false)
             let templates = model.templates(for: codes)
             let longTemplates = model.templates(for: longCodes)
             for i in test {

@@ -24,6 +24,7 @@ public struct CholeskyFactor: Sendable {
         var n = Int32(matrix.rows)
         var uplo = Int8(UInt8(ascii: "U"))
         var info: Int32 = 0
+        _ = Matrix.oneBLASThreadPerCaller
         // C boundary: dpotrf overwrites the (symmetric, so layout-free) matrix with its factor.
         a.withUnsafeMutableBufferPointer { p in
             dpotrf_(&uplo, &n, p.baseAddress, &n, &info)

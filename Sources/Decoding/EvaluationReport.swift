@@ -14,6 +14,8 @@ public struct EvaluationReport: Codable, Sendable {
     public var channels: Int
     /// Sample rate in Hz.
     public var sampleRate: Double
+    /// The recording's own rate, above ``sampleRate`` when it was decimated for decoding.
+    public var recordedSampleRate: Double
     /// Number of chronological folds.
     public var folds: Int
     /// One row per evaluated length.
@@ -24,7 +26,8 @@ public struct EvaluationReport: Codable, Sendable {
     public var calibrationSeconds: Double
     /// Mean microseconds per incremental update (one `updateInterval` of samples, all classes).
     public var updateMicroseconds: Double
-    /// Estimated latency per fold, in seconds.
+    /// The response's measured onset per fold, in seconds (whether or not
+    /// the fold's model window starts there).
     public var latencies: [Double]
     /// Recommended `certaintyRequiredForPress` per fold.
     public var recommendedCertainties: [Double]
@@ -34,6 +37,8 @@ public struct EvaluationReport: Codable, Sendable {
     public var spatialPattern: [Double]
     /// The last fold's responses, per event.
     public var kernels: [[Double]]
+    /// Where the last fold's response window (``kernels``) starts, in seconds after the stimulus.
+    public var kernelStart: Double = 0
     /// Names of the events of `kernels`.
     public var eventLabels: [String]
     /// Fraction of test trials in which the certainty reached the fold's

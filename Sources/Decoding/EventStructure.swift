@@ -19,8 +19,14 @@ struct EventStructure: Sendable {
 
     /// M·Mᵀ (features × features).
     func gram() -> Matrix {
+        var g = Matrix(rows: features, columns: features)
+        addGram(weight: 1, to: &g)
+        return g
+    }
+
+    /// Adds `weight` · M·Mᵀ to `g` (features × features) in place.
+    func addGram(weight: Double, to g: inout Matrix) {
         let lags = lagCount, events = onsets.count
-        var g = Matrix(rows: events * lags, columns: events * lags)
         // For a pair of onsets o (event a) and p (event b), row (a, l) meets row (b, l + o − p)
         // at the same sample for every l where both lags and the sample are valid: a run along
         // one diagonal, kept as +1/−1 marks and summed at the end.
@@ -52,12 +58,11 @@ struct EventStructure: Sendable {
                     for l in 0..<lags {
                         running += marks[d + l]
                         let l2 = l + shift
-                        if running != 0, l2 >= 0, l2 < lags { g.elements[(a * lags + l) * g.columns + b * lags + l2] = Double(running) }
+                        if running != 0, l2 >= 0, l2 < lags { g.elements[(a * lags + l) * g.columns + b * lags + l2] += weight * Double(running) }
                     }
                 }
             }
         }
-        return g
     }
 
     /// Each row's sum: how many of the event's delayed onsets fall inside the trial.
@@ -72,6 +77,12 @@ struct EventStructure: Sendable {
     /// X·Mᵀ for X of `x.rows` channels × `samples` (channels × features).
     func product(_ x: Matrix) -> Matrix {
         var out = Matrix(rows: x.rows, columns: features)
+        addProduct(x, to: &out)
+        return out
+    }
+
+    /// Adds X·Mᵀ to `out` (channels × features) in place.
+    func addProduct(_ x: Matrix, to out: inout Matrix) {
         for (e, list) in onsets.enumerated() {
             for o in list {
                 let valid = lags(of: o)
@@ -82,7 +93,6 @@ struct EventStructure: Sendable {
                 }
             }
         }
-        return out
     }
 
     /// The matrix itself, dense: the reference the sparse products are tested against.

@@ -27,6 +27,7 @@ public enum GeneralizedEigenproblem {
         var info: Int32 = 0
         var lwork = Int32(max(1, 3 * a.rows - 1) * 8)
         var work = [Double](repeating: 0, count: Int(lwork))
+        _ = Matrix.oneBLASThreadPerCaller
         // C boundary: dsygv overwrites A with the eigenvectors (column-major, so
         // our rows) and B with its Cholesky factor.
         aElements.withUnsafeMutableBufferPointer { ap in

@@ -96,6 +96,7 @@ public struct Matrix: Equatable, Sendable {
         let outColumns = transposingOther ? other.rows : other.columns
         var out = Matrix(rows: rows, columns: outColumns)
         guard rows > 0, outColumns > 0, columns > 0 else { return out }
+        _ = Self.oneBLASThreadPerCaller
         // C boundary: dgemm reads both operands and writes the result through pointers.
         elements.withUnsafeBufferPointer { a in
             other.elements.withUnsafeBufferPointer { b in
@@ -119,6 +120,7 @@ public struct Matrix: Equatable, Sendable {
     public func gram() -> Matrix {
         var out = Matrix(rows: rows, columns: rows)
         guard rows > 0, columns > 0 else { return out }
+        _ = Self.oneBLASThreadPerCaller
         // C boundary: dsyrk reads the matrix and writes the upper triangle of the result.
         elements.withUnsafeBufferPointer { a in
             out.elements.withUnsafeMutableBufferPointer { c in
@@ -179,4 +181,10 @@ public struct Matrix: Equatable, Sendable {
         for i in 0..<rows { out[i, i] += nu }
         return out
     }
+
+    /// OpenBLAS's own worker threads, set once to one per caller before
+    /// any BLAS or LAPACK call: the decoder's matrices are small (channels
+    /// and lags, not thousands), so its threads spin more than they work,
+    /// and the decoder runs its folds on the cores itself.
+    static let oneBLASThreadPerCaller: Void = openblas_set_num_threads(1)
 }

@@ -40,6 +40,9 @@ public struct OfflineEvaluation: Sendable {
     /// cross-validation on its own training trials (nested cross-validation),
     /// as a live calibration does; ``settings`` is then unused.
     public var selection: SettingsSelection?
+    /// The highest rate decoded: a faster recording is decimated first
+    /// (``TrialsDataset/decimated(toAtMost:)``).
+    public var maximumRate = 256.0
     /// The low-pass edge when ``selection`` is nil (nil: none).
     public var lowPass: Double?
 
@@ -60,7 +63,9 @@ public struct OfflineEvaluation: Sendable {
     /// let report = try OfflineEvaluation().run(dataset, idle: try TrialsDataset.read(from: idleFolder))
     /// print(report.idlePressesPerMinute)
     /// ```
-    public func run(_ dataset: TrialsDataset, idle: TrialsDataset? = nil) throws -> EvaluationReport {
+    public func run(_ recorded: TrialsDataset, idle recordedIdle: TrialsDataset? = nil) throws -> EvaluationReport {
+        let dataset = try recorded.decimated(toAtMost: maximumRate)
+        let idle = try recordedIdle?.decimated(toAtMost: maximumRate)
         let h = dataset.header
         guard h.nTrials >= folds, folds >= 2 else {
             throw ReconvolutionError.notEnoughData("\(h.nTrials) trials for \(folds) folds")
@@ -76,7 +81,8 @@ public struct OfflineEvaluation: Sendable {
         }
         let labels = dataset.labels.map(Int.init)
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
-        let lengthSamples = lengths.map { Int(($0 * h.fs).rounded()) }.filter { $0 > 0 && $0 <= h.nSamples }
+        let reported = lengths.filter { Int(($0 * h.fs).rounded()) > 0 && Int(($0 * h.fs).rounded()) <= h.nSamples }
+        let lengthSamples = reported.map { Int(($0 * h.fs).rounded()) }
         let chunk = max(1, Int((updateInterval * h.fs).rounded()))
         let clock = ContinuousClock()
         if let idle {
@@ -127,7 +133,7 @@ public struct OfflineEvaluation: Sendable {
                 settings: settings, latency: model.latency, folds: calibrationFolds, targetErrorRate: targetErrorRate,
                 idlePressesPerMinute: idlePressesPerMinute, updateInterval: updateInterval)
             calibrationTime += clock.now - calibrationStart
-            latencies.append(model.latency)
+            latencies.append(model.responseLatency)
             thresholds.append(threshold)
             lastModel = model
             let freshScorer = model.scorer(for: codes)     // templates whitened once per fold; copied per trial
@@ -180,7 +186,7 @@ public struct OfflineEvaluation: Sendable {
             }
         }
         let rows = lengthSamples.enumerated().map { j, n in
-            let seconds = Double(n) / h.fs
+            let seconds = reported[j]
             let accuracy = Double(correct[j]) / Double(tested)
             return EvaluationRow(
                 seconds: seconds, accuracy: accuracy,
@@ -189,11 +195,12 @@ public struct OfflineEvaluation: Sendable {
         }
         func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
         return EvaluationReport(
-            classes: h.nClasses, trials: h.nTrials, channels: h.nChannels, sampleRate: h.fs, folds: folds, rows: rows,
+            classes: h.nClasses, trials: h.nTrials, channels: h.nChannels, sampleRate: h.fs,
+            recordedSampleRate: recorded.header.fs, folds: folds, rows: rows,
             fitSeconds: seconds(fitTime) / Double(folds), calibrationSeconds: seconds(calibrationTime) / Double(folds),
             updateMicroseconds: updates > 0 ? seconds(updateTime) / Double(updates) * 1e6 : 0,
             latencies: latencies, recommendedCertainties: thresholds, targetErrorRate: targetErrorRate,
-            spatialPattern: lastModel?.spatialPattern ?? [], kernels: lastModel?.kernels ?? [],
+            spatialPattern: lastModel?.spatialPattern ?? [], kernels: lastModel?.kernels ?? [], kernelStart: lastModel?.latency ?? 0,
             eventLabels: lastModel?.encoder.labels ?? [],
             pressedFraction: Double(presses) / Double(max(1, tested)),
             pressAccuracy: presses > 0 ? Double(rightPresses) / Double(presses) : 0,

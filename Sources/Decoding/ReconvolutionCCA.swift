@@ -39,6 +39,21 @@ public struct ReconvolutionCCA: Sendable {
     /// Estimated (or fixed) latency in samples.
     public let latencySamples: Int
 
+    /// The response's onset as estimated from the calibration (see the
+    /// type's notes), in samples; nil when a fit inside settings selection
+    /// skipped it because its window starts at a fixed latency.
+    public let measuredLatencySamples: Int?
+
+    /// The measured onset in seconds: the subject's stimulus-to-response
+    /// latency, whether or not the model's window starts there (a window
+    /// from the stimulus holds the latency inside its response); the
+    /// window's start when it was not measured.
+    ///
+    /// ```swift
+    /// print(String(format: "response onset %.0f ms", model.responseLatency * 1000))
+    /// ```
+    public var responseLatency: Double { Double(measuredLatencySamples ?? latencySamples) / sampleRate }
+
     /// The latency in seconds.
     ///
     /// ```swift
@@ -51,23 +66,26 @@ public struct ReconvolutionCCA: Sendable {
 
     /// Fits the model to `trials` (each channels × samples), their class
     /// `labels`, and the classes' `codes` (each: stimulus state per sample,
-    /// at least as long as a trial).
+    /// at least as long as a trial). With `measuringLatency` (the default)
+    /// the response's onset is estimated even when the settings fix where
+    /// the window starts (``responseLatency``); without, it is skipped there.
     ///
     /// ```swift
     /// let model = try ReconvolutionCCA.fit(trials: eeg, labels: y, codes: v, sampleRate: 250)
     /// ```
     public static func fit(
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
-        settings: ReconvolutionSettings = ReconvolutionSettings()
+        settings: ReconvolutionSettings = ReconvolutionSettings(), measuringLatency: Bool = true
     ) throws -> ReconvolutionCCA {
-        try fit(trials: trials, labels: labels, codes: codes, sampleRate: sampleRate, settings: settings, statistics: nil)
+        try fit(trials: trials, labels: labels, codes: codes, sampleRate: sampleRate, settings: settings, statistics: nil,
+                measuringLatency: measuringLatency)
     }
 
     /// The fit, reusing the EEG sums of these very trials when a caller
     /// fitting several settings on them has them already.
     static func fit(
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
-        settings: ReconvolutionSettings, statistics given: CovarianceSums?
+        settings: ReconvolutionSettings, statistics given: CovarianceSums?, measuringLatency: Bool = false
     ) throws -> ReconvolutionCCA {
         guard trials.count >= 2 else { throw ReconvolutionError.notEnoughData("\(trials.count) trial(s)") }
         guard labels.count == trials.count else { throw ReconvolutionError.shapeMismatch("\(trials.count) trials, \(labels.count) labels") }
@@ -86,10 +104,7 @@ public struct ReconvolutionCCA: Sendable {
         let encoder = EventEncoder(definition: settings.event, fitting: codes.map { Array($0.prefix(n)) })
         let lagCount = max(1, Int((settings.encodingLength * sampleRate).rounded()))
         let statistics = given ?? CovarianceSums(trials: trials, labels: labels)
-        let latency: Int
-        if let fixed = settings.fixedLatency {
-            latency = Int((fixed * sampleRate).rounded())
-        } else {
+        func estimatedLatency() throws -> Int {
             let before = Int((0.1 * sampleRate).rounded())
             // The wide fit has many more parameters: shrink its covariance more.
             var wideSettings = settings
@@ -97,14 +112,22 @@ public struct ReconvolutionCCA: Sendable {
             let wide = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: -before,
                                  lagCount: before + Int((settings.maximumLatency * sampleRate).rounded()) + lagCount,
                                  settings: wideSettings)
-            latency = onset(of: wide.kernels, before: before)
+            return onset(of: wide.kernels, before: before)
+        }
+        let latency: Int, measured: Int?
+        if let fixed = settings.fixedLatency {
+            latency = Int((fixed * sampleRate).rounded())
+            measured = measuringLatency ? try estimatedLatency() : nil
+        } else {
+            latency = try estimatedLatency()
+            measured = latency
         }
         let fit = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: latency,
                             lagCount: lagCount, settings: settings)
         var model = ReconvolutionCCA(
             settings: settings, sampleRate: sampleRate, encoder: encoder, spatialFilter: fit.w,
             spatialPattern: fit.pattern, kernels: fit.kernels, canonicalCorrelation: fit.rho,
-            latencySamples: latency, whitening: .identity)
+            latencySamples: latency, measuredLatencySamples: measured, whitening: .identity)
         let order = max(0, Int((settings.whiteningLength * sampleRate).rounded()))
         if order > 0 {
             // The background left when each trial's fitted response is taken out.
@@ -198,8 +221,8 @@ public struct ReconvolutionCCA: Sendable {
         for (k, count) in s.classCounts {
             let m = EventStructure(onsets: encoder.onsets(of: Array(codes[k].prefix(n))), samples: n,
                                    firstLag: firstLag, lagCount: lagCount)
-            cmm = cmm + m.gram().scaled(by: Double(count))
-            cxm = cxm + m.product(s.classSums[k]!)
+            m.addGram(weight: Double(count), to: &cmm)
+            m.addProduct(s.classSums[k]!, to: &cxm)
             for (f, sum) in m.rowSums().enumerated() { meanM[f] += sum * Double(count) }
         }
         meanM = meanM.map { $0 / total }

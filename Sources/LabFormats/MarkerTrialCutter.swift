@@ -61,6 +61,16 @@ public enum MarkerTrialCutter {
         if let seconds = options.trialSeconds {
             guard seconds.isFinite, seconds > 0 else { throw ImportError("--trial-seconds", "must be positive, got \(seconds)") }
             samples = Int((seconds * fs).rounded())
+        } else if let trialEnd = options.trialEnd {
+            let end: Regex<AnyRegexOutput>
+            do { end = try Regex(trialEnd) } catch { throw ImportError("--trial-end", "not a regular expression: \(trialEnd)") }
+            let spans = starts.compactMap { s in
+                recording.markers[(s + 1)...].first { $0.text.firstMatch(of: end) != nil }.map { $0.sample - recording.markers[s].sample }
+            }
+            guard let shortest = spans.filter({ $0 > 0 }).min() else {
+                throw ImportError("--trial-end", "no marker after a trial start matches \(trialEnd)")
+            }
+            samples = shortest
         } else {
             let gaps = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
             samples = min(gaps.min() ?? Int.max, n - (onsets.last ?? 0))

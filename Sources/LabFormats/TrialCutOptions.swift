@@ -19,6 +19,10 @@ public struct TrialCutOptions: Sendable {
     /// Trial length in seconds (nil: the shortest gap between trial starts,
     /// capped at the recording's end).
     public var trialSeconds: Double?
+    /// A regular expression a marker's text matches when it ends a trial;
+    /// without ``trialSeconds``, trials are as long as the shortest span from
+    /// a start to the first end marker after it.
+    public var trialEnd: String?
 
     /// Options from their parts.
     public init(trialStart: String, label: String, codes: [[UInt8]], codeRate: Double = 60,

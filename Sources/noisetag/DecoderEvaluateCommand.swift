@@ -113,7 +113,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
 
     static func text(_ r: EvaluationReport) -> String {
         func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
-        var out = "\(r.trials) trials, \(r.classes) classes, \(r.channels) channels at \(f(r.sampleRate, 0)) Hz; \(r.folds) chronological folds\n"
+        var out = "\(r.trials) trials, \(r.classes) classes, \(r.channels) channels at \(f(r.sampleRate, 0)) Hz"
+            + (r.recordedSampleRate > r.sampleRate * 1.01 ? " (decimated from \(f(r.recordedSampleRate, 0)) Hz)" : "")
+            + "; \(r.folds) chronological folds\n"
         out += "length_s  accuracy  itr_bpm  predicted_err  actual_err\n"
         for row in r.rows {
             out += [f(row.seconds, 1).padding(toLength: 8, withPad: " ", startingAt: 0),

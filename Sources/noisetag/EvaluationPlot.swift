@@ -3,7 +3,8 @@ import Foundation
 
 /// An SVG page of an offline evaluation: the decoding curve (accuracy and
 /// predicted vs actual error over trial length), the estimated responses per
-/// event, and the spatial pattern per channel.
+/// event, and the spatial pattern per channel; below them, the settings each
+/// fold's selection chose and the mains found, when there are any.
 ///
 /// ```swift
 /// let svg = EvaluationPlot(report: report).svg
@@ -17,10 +18,15 @@ struct EvaluationPlot {
 
     var svg: String {
         let width = 3 * (panelWidth + margin) + margin
-        let height = panelHeight + 2 * margin + 20
+        var notes = report.choices.enumerated().map { "fold \($0.offset + 1) chose \($0.element.chosen.summary)" + String(format: " (%.2f)", $0.element.accuracy) }
+        if let mains = report.mainsFrequency { notes.append(String(format: "mains found at %.0f Hz: notched with its harmonics", mains)) }
+        let height = panelHeight + 2 * margin + 20 + 15 * Double(notes.count)
         var body = ""
+        for (i, note) in notes.enumerated() {
+            body += "<text x=\"\(margin)\" y=\"\(panelHeight + 2 * margin + 24 + 15 * Double(i))\">\(note)</text>\n"
+        }
         body += panel(index: 0, title: "Decoding curve", xLabel: "trial length (s)", content: curve)
-        body += panel(index: 1, title: "Responses (latency \(String(format: "%.0f", report.latency * 1000)) ms)", xLabel: "lag (ms)", content: kernels)
+        body += panel(index: 1, title: "Responses (onset \(String(format: "%.0f", report.latency * 1000)) ms)", xLabel: "lag (ms)", content: kernels)
         body += panel(index: 2, title: "Spatial pattern", xLabel: "channel", content: pattern)
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="11">
@@ -76,7 +82,7 @@ struct EvaluationPlot {
             let label = e < report.eventLabels.count ? report.eventLabels[e] : "event \(e)"
             s += "<text x=\"\(x0 + panelWidth - 6)\" y=\"\(y0 + 14 + 13 * Double(e))\" text-anchor=\"end\" fill=\"\(color)\">\(label)</text>\n"
         }
-        let startMs = report.latency * 1000, endMs = startMs + Double(count) / report.sampleRate * 1000
+        let startMs = report.kernelStart * 1000, endMs = startMs + Double(count) / report.sampleRate * 1000
         s += "<text x=\"\(x0)\" y=\"\(y0 + panelHeight + 14)\">\(String(format: "%.0f", startMs))</text>"
         s += "<text x=\"\(x0 + panelWidth)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"end\">\(String(format: "%.0f", endMs))</text>\n"
         return s

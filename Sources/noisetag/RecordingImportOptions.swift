@@ -40,13 +40,16 @@ struct RecordingImportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Keep the first N codes as the classes.", valueName: "N"))
     var classes: Int?
 
-    @Option(help: ArgumentHelp("Trial length (default: the shortest gap between trial starts).", valueName: "S"))
+    @Option(help: ArgumentHelp("Trial length (default: the shortest trial by --trial-end, else the shortest gap between trial starts).", valueName: "S"))
     var trialSeconds: Double?
+
+    @Option(help: ArgumentHelp("A regular expression a marker matches when it ends a trial: the trials are as long as the shortest start-to-end.", valueName: "REGEX"))
+    var trialEnd: String?
 
     /// True when any option beyond the defaults was given (they apply to lab recordings only).
     var anyGiven: Bool {
         format != nil || stream != nil || markers != nil || trialStart != nil || label != nil || codes != nil
-            || classes != nil || trialSeconds != nil || codeRate != 60
+            || classes != nil || trialSeconds != nil || trialEnd != nil || codeRate != 60
     }
 
     /// Checks the options against each other and against `file`'s format
@@ -62,8 +65,8 @@ struct RecordingImportOptions: ParsableArguments {
         if let trialSeconds, !(trialSeconds > 0 && trialSeconds.isFinite) { throw ValidationError("--trial-seconds: must be positive, got \(trialSeconds)") }
         guard let kind = format ?? (try? LabFormat.detect(URL(fileURLWithPath: file))) else { return }  // importRecording reports why
         if kind != .xdf, stream != nil || markers != nil { throw ValidationError("--stream and --markers apply to XDF recordings only") }
-        if !kind.cutsByMarkers, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil {
-            throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --codes, --classes and --trial-seconds do not apply")
+        if !kind.cutsByMarkers, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil || trialEnd != nil {
+            throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --codes, --classes, --trial-seconds and --trial-end do not apply")
         }
         if kind.cutsByMarkers {
             let missing = [("--trial-start", trialStart), ("--label", label), ("--codes", codes)].filter { $0.1 == nil }.map(\.0)
@@ -105,8 +108,9 @@ struct RecordingImportOptions: ParsableArguments {
         guard let trialStart, let label, let codes else {
             throw CommandFailure("\(kind.rawValue) recordings are cut by markers: --trial-start, --label and --codes are needed")
         }
-        let options = TrialCutOptions(trialStart: trialStart, label: label, codes: try CodesFile.read(URL(fileURLWithPath: codes)),
+        var options = TrialCutOptions(trialStart: trialStart, label: label, codes: try CodesFile.read(URL(fileURLWithPath: codes)),
                                       codeRate: codeRate, classes: classes, trialSeconds: trialSeconds)
+        options.trialEnd = trialEnd
         return (try MarkerTrialCutter.cut(recording, options: options), recording.warnings)
     }
 }

@@ -37,7 +37,7 @@ import UtopiaProtocol
         session.mode("Prediction.static")
         session.wait(200)
         let model = try #require(session.decoder.model)
-        #expect(abs(model.model.latency - 0.040) <= 0.004)
+        #expect(abs(model.model.responseLatency - 0.040) <= 0.004)
         let thresholds = session.sent.compactMap { if case .certaintyThreshold(let t) = $0 { return t.threshold } else { return nil } }
         #expect(thresholds.count == 1 && thresholds[0] >= 0.5 && thresholds[0] <= 1)
         #expect(session.logs().contains { $0.contains("cross-validated accuracy") })

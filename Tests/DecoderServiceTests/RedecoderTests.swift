@@ -13,7 +13,7 @@ import UtopiaProtocol
         #expect(redecoding.undecodableRecords == 0)
         #expect(redecoding.calibrations.count == 1)
         let fitted = try #require(redecoding.calibrations.first?.decoder)
-        #expect(abs(fitted.model.latency - 0.040) <= 0.004)
+        #expect(abs(fitted.model.responseLatency - 0.040) <= 0.004)
         #expect(redecoding.logLines.contains { $0.contains("cross-validated accuracy") })
         #expect(!redecoding.logLines.contains { $0.contains("fitted in") })
         let thresholds = redecoding.messages.compactMap { if case .certaintyThreshold(let t) = $0.message { return t.threshold } else { return nil } }

@@ -34,6 +34,17 @@ import Testing
         #expect(try MarkerTrialCutter.cut(recording(), options: options).header.nSamples == 300)
     }
 
+    @Test func trialEndMarkersGiveTheShortestSpan() throws {
+        var options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
+        options.trialEnd = "^end$"
+        // From each start to the first end marker after it: 700 − 100 and 700 − 400.
+        #expect(try MarkerTrialCutter.cut(recording(), options: options).header.nSamples == 300)
+        options.trialEnd = "^never$"
+        #expect(throws: ImportError("--trial-end", "no marker after a trial start matches ^never$")) {
+            try MarkerTrialCutter.cut(recording(), options: options)
+        }
+    }
+
     @Test func badOptionsGetOneLineNamingTheOption() {
         func error(_ options: TrialCutOptions) -> String {
             do { _ = try MarkerTrialCutter.cut(recording(), options: options); return "no error" } catch { return "\(error)" }
