@@ -111,6 +111,7 @@ public struct LiveDecoder: Sendable {
         case .reset:
             acquisition.record(message, now: now)
             forgetCalibration(reason: "RESET")
+            trials.restartStimulusClock()
         case .dataHeader(let header):
             if let accepted = acquisition.receive(header, now: now) { start(with: accepted) }
         case .dataPacket(let packet):

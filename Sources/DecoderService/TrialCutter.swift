@@ -72,6 +72,16 @@ struct TrialCutter: Sendable {
         }
     }
 
+    /// Starts the stimulus clock afresh at a RESET (a new session, whose
+    /// engine's stamps may lie before the last ones seen): the open trial
+    /// and the timeline are dropped and the next STIMULUSEVENT is taken
+    /// whatever its stamp.
+    mutating func restartStimulusClock() {
+        openTrial = nil
+        lastEventStamp = nil
+        timeline.restart()
+    }
+
     /// Forgets the calibration trials, collected and waiting.
     mutating func forgetCalibration() {
         calibration.removeAll()

@@ -60,6 +60,19 @@ public struct StimulusTimeline: Sendable {
         }
     }
 
+    /// Starts afresh for a new session whose clock may have restarted (a
+    /// RESET): every change and the latest stamp forgotten, so the next
+    /// event is taken whatever its stamp; ``outOfOrderEvents`` keeps counting.
+    ///
+    /// ```swift
+    /// timeline.restart()
+    /// ```
+    public mutating func restart() {
+        changes.removeAll()
+        lastStamp = nil
+        unwrapped = 0
+    }
+
     /// Forgets changes before `time`, keeping each object's state then.
     ///
     /// ```swift
