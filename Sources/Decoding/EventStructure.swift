@@ -18,51 +18,63 @@ struct EventStructure: Sendable {
     }
 
     /// M·Mᵀ (features × features).
-    func gram() -> Matrix {
-        var g = Matrix(rows: features, columns: features)
-        addGram(weight: 1, to: &g)
-        return g
-    }
+    func gram() -> Matrix { Self.weightedGram([(self, 1)]) }
 
-    /// Adds `weight` · M·Mᵀ to `g` (features × features) in place.
-    func addGram(weight: Double, to g: inout Matrix) {
-        let lags = lagCount, events = onsets.count
-        // For a pair of onsets o (event a) and p (event b), row (a, l) meets row (b, l + o − p)
-        // at the same sample for every l where both lags and the sample are valid: a run along
-        // one diagonal, kept as +1/−1 marks and summed at the end.
-        var marks = [Int](repeating: 0, count: (2 * lags - 1) * (lags + 1))
-        for a in 0..<events {
-            for b in 0..<events {
-                for i in marks.indices { marks[i] = 0 }
-                let other = onsets[b]
-                var first = 0
-                for o in onsets[a] {
-                    while first < other.count, other[first] <= o - lags { first += 1 }
-                    var j = first
-                    while j < other.count, other[j] < o + lags {
-                        let p = other[j]
-                        let shift = o - p                      // row (b, l + shift)
-                        let valid = self.lags(of: o)
-                        let lo = max(valid.lowerBound, -shift), hi = min(valid.upperBound, lags - shift)
-                        if lo < hi {
-                            let d = (shift + lags - 1) * (lags + 1)
-                            marks[d + lo] += 1
-                            marks[d + hi] -= 1
+    /// `Σ wᵢ · MᵢMᵢᵀ` over structures with the same events, lags, first lag
+    /// and length (a fit's classes weighted by their trial counts).
+    ///
+    /// For a pair of onsets o (event a) and p (event b), row (a, l) meets
+    /// row (b, l + o − p) at the same sample for every l where both lags and
+    /// the sample are valid: a run along one diagonal of block (a, b), kept
+    /// as +w/−w marks at its ends. The marks of every structure add up
+    /// first, and each diagonal is summed once at the end, so the cost is
+    /// the onset pairs of every structure plus one pass over the matrix,
+    /// not one pass per structure.
+    static func weightedGram(_ terms: [(EventStructure, Double)]) -> Matrix {
+        guard let shape = terms.first?.0 else { return Matrix(rows: 0, columns: 0) }
+        let lags = shape.lagCount, events = shape.onsets.count
+        let diagonal = lags + 1, block = (2 * lags - 1) * diagonal
+        var marks = [Double](repeating: 0, count: events * events * block)
+        for (m, weight) in terms {
+            precondition(m.lagCount == lags && m.onsets.count == events && m.firstLag == shape.firstLag && m.samples == shape.samples,
+                         "the structures of one Gram share their events, lags and length")
+            for a in 0..<events {
+                for b in 0..<events {
+                    let other = m.onsets[b], base = (a * events + b) * block
+                    var first = 0
+                    for o in m.onsets[a] {
+                        while first < other.count, other[first] <= o - lags { first += 1 }
+                        let valid = m.lags(of: o)
+                        var j = first
+                        while j < other.count, other[j] < o + lags {
+                            let shift = o - other[j]                      // row (b, l + shift)
+                            let lo = max(valid.lowerBound, -shift), hi = min(valid.upperBound, lags - shift)
+                            if lo < hi {
+                                let d = base + (shift + lags - 1) * diagonal
+                                marks[d + lo] += weight
+                                marks[d + hi] -= weight
+                            }
+                            j += 1
                         }
-                        j += 1
-                    }
-                }
-                for shift in (1 - lags)..<lags {
-                    let d = (shift + lags - 1) * (lags + 1)
-                    var running = 0
-                    for l in 0..<lags {
-                        running += marks[d + l]
-                        let l2 = l + shift
-                        if running != 0, l2 >= 0, l2 < lags { g.elements[(a * lags + l) * g.columns + b * lags + l2] += weight * Double(running) }
                     }
                 }
             }
         }
+        var g = Matrix(rows: events * lags, columns: events * lags)
+        for a in 0..<events {
+            for b in 0..<events {
+                let base = (a * events + b) * block
+                for shift in (1 - lags)..<lags {
+                    let d = base + (shift + lags - 1) * diagonal
+                    var running = 0.0
+                    for l in max(0, -shift)..<min(lags, lags - shift) {
+                        running += marks[d + l]
+                        if running != 0 { g.elements[(a * lags + l) * g.columns + b * lags + l + shift] = running }
+                    }
+                }
+            }
+        }
+        return g
     }
 
     /// Each row's sum: how many of the event's delayed onsets fall inside the trial.

@@ -215,16 +215,17 @@ public struct ReconvolutionCCA: Sendable {
     ) throws -> Solution {
         let features = encoder.eventCount * lagCount
         let total = Double(s.total)
-        var cmm = Matrix(rows: features, columns: features)
         var cxm = Matrix(rows: s.channels, columns: features)
         var meanM = [Double](repeating: 0, count: features)
+        var terms: [(EventStructure, Double)] = []
         for (k, count) in s.classCounts {
             let m = EventStructure(onsets: encoder.onsets(of: Array(codes[k].prefix(n))), samples: n,
                                    firstLag: firstLag, lagCount: lagCount)
-            m.addGram(weight: Double(count), to: &cmm)
+            terms.append((m, Double(count)))
             m.addProduct(s.classSums[k]!, to: &cxm)
             for (f, sum) in m.rowSums().enumerated() { meanM[f] += sum * Double(count) }
         }
+        var cmm = EventStructure.weightedGram(terms)
         meanM = meanM.map { $0 / total }
         for a in 0..<features {
             for b in 0..<features { cmm[a, b] = cmm[a, b] / total - meanM[a] * meanM[b] }

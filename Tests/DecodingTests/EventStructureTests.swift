@@ -17,4 +17,12 @@ import Testing
         for i in x.elements.indices { x.elements[i] = Double((i * 37) % 11) - 5 }
         #expect(m.product(x) == x.multiplied(by: dense, transposingOther: true))
     }
+
+    @Test func aWeightedSumOfGramsIsTheSumOfEachStructuresGram() {
+        let a = EventStructure(onsets: [[0, 3, 9, 17], [2, 11, 19]], samples: 20, firstLag: -2, lagCount: 6)
+        let b = EventStructure(onsets: [[1, 5, 6, 15], [8]], samples: 20, firstLag: -2, lagCount: 6)
+        let sum = EventStructure.weightedGram([(a, 2), (b, 3)])
+        let expected = a.dense().gram().scaled(by: 2) + b.dense().gram().scaled(by: 3)
+        #expect(sum == expected)
+    }
 }
