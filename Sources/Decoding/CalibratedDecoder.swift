@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 /// A reference decoder ready for use: a reconvolution CCA fitted on a whole
 /// calibration, a certainty model calibrated by inner chronological
@@ -102,73 +103,86 @@ public struct CalibratedDecoder: Sendable {
         latency: Double, folds: Int, targetErrorRate: Double, idlePressesPerMinute: Double, updateInterval: Double,
         foils foilCount: Int = 12, foilSeconds: Double = 10, trialClasses: [[Int]]? = nil
     ) throws -> (CertaintyModel, Double) {
-        var inner = settings
-        inner.fixedLatency = latency
+        let inner = { var s = settings; s.fixedLatency = latency; return s }()
         let chunk = max(1, Int((updateInterval * sampleRate).rounded()))
+        let codeLength = codes.first?.count ?? 0
+        let longLength = max(codeLength, Int((foilSeconds * sampleRate).rounded()))
+        let longCodes = codes.map { code in (0..<longLength).map { code[$0 % max(1, code.count)] } }
+        // Each inner fold on its own (both cores), merged in fold order: the same result as one after another.
+        let innerFolds = max(2, min(folds, trials.count))
+        let parts = Mutex<[Result<CalibrationPart, Error>?]>(Array(repeating: nil, count: innerFolds))
+        DispatchQueue.concurrentPerform(iterations: innerFolds) { fold in
+            let outcome = Result { () throws -> CalibrationPart in
+                var part = CalibrationPart()
+                let test = OfflineEvaluation.block(fold, of: innerFolds, count: trials.count)
+                let train = (0..<trials.count).filter { !test.contains($0) }
+                guard Set(train.map { labels[$0] }).count >= 2 else { return part }
+                let fft = RealFFT(size: longLength)
+                let model = try ReconvolutionCCA.fit(trials: train.map { trials[$0] }, labels: train.map { labels[$0] },
+                                                     codes: codes, sampleRate: sampleRate, settings: inner, measuringLatency: false)
+                let templates = model.templates(for: codes)
+                let longTemplates = model.templates(for: longCodes)
+                for i in test {
+                    let n = trials[i][0].count
+                    let shown = trialClasses.map { $0[i] }.flatMap { $0.count >= 2 ? $0 : nil } ?? Array(codes.indices)
+                    var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: shown.map { templates[$0] },
+                                                   whitening: model.whitening)
+                    var trajectory: [CertaintyExample] = []
+                    var position = 0
+                    while position < n {
+                        let end = min(position + chunk, n)
+                        scorer.append(trials[i].map { Array($0[position..<end]) })
+                        position = end
+                        let scores = scorer.scores()
+                        let best = scores.indices.max { scores[$0] < scores[$1] }!
+                        trajectory.append(.init(scores: scores, seconds: Double(position) / sampleRate, correct: shown[best] == labels[i]))
+                    }
+                    part.examples += trajectory
+                    part.trajectories.append(trajectory)
+
+                    // Surrogates: the filtered EEG from this trial on (wrapping round the
+                    // calibration) for `foilSeconds`, its spectrum with random phases.
+                    var filtered: [Double] = []
+                    var next = i
+                    while filtered.count < longLength {
+                        filtered += model.filter(trials[next])
+                        next = (next + 1) % trials.count
+                    }
+                    filtered.removeLast(filtered.count - longLength)
+                    var generator = SeededGenerator(seed: 0x5eed_0000 &+ UInt64(i))
+                    // The shown classes' long templates, whitened once for all of this trial's surrogates.
+                    let freshFoilScorer = IncrementalScorer(spatialFilter: [1], templates: shown.map { longTemplates[$0] },
+                                                            whitening: model.whitening)
+                    for _ in 0..<max(1, foilCount) {
+                        let phases = (0..<(longLength / 2)).map { _ in Double.random(in: 0..<(2 * .pi), using: &generator) }
+                        let noise = fft.withPhases(of: filtered, phases: phases)
+                        var foilScorer = freshFoilScorer
+                        var foil: [CertaintyExample] = []
+                        var at = 0
+                        while at < longLength {
+                            let end = min(at + chunk, longLength)
+                            foilScorer.append([Array(noise[at..<end])])
+                            at = end
+                            foil.append(.init(scores: foilScorer.scores(), seconds: Double(at) / sampleRate, correct: false))
+                        }
+                        part.foils.append(foil)
+                    }
+                    part.foilMinutes += Double(longLength) / sampleRate / 60 * Double(max(1, foilCount))
+                }
+                return part
+            }
+            parts.withLock { $0[fold] = outcome }
+        }
         var examples: [CertaintyExample] = []
         var trajectories: [[CertaintyExample]] = []
         var foils: [[CertaintyExample]] = []
         var foilMinutes = 0.0
-        let codeLength = codes.first?.count ?? 0
-        let longLength = max(codeLength, Int((foilSeconds * sampleRate).rounded()))
-        let longCodes = codes.map { code in (0..<longLength).map { code[$0 % max(1, code.count)] } }
-        let fft = RealFFT(size: longLength)
-        let innerFolds = max(2, min(folds, trials.count))
-        for fold in 0..<innerFolds {
-            let test = OfflineEvaluation.block(fold, of: innerFolds, count: trials.count)
-            let train = (0..<trials.count).filter { !test.contains($0) }
-            guard Set(train.map { labels[$0] }).count >= 2 else { continue }
-            let model = try ReconvolutionCCA.fit(trials: train.map { trials[$0] }, labels: train.map { labels[$0] },
-                                                 codes: codes, sampleRate: sampleRate, settings: inner, measuringLatency: false)
-            let templates = model.templates(for: codes)
-            let longTemplates = model.templates(for: longCodes)
-            for i in test {
-                let n = trials[i][0].count
-                let shown = trialClasses.map { $0[i] }.flatMap { $0.count >= 2 ? $0 : nil } ?? Array(codes.indices)
-                var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: shown.map { templates[$0] },
-                                               whitening: model.whitening)
-                var trajectory: [CertaintyExample] = []
-                var position = 0
-                while position < n {
-                    let end = min(position + chunk, n)
-                    scorer.append(trials[i].map { Array($0[position..<end]) })
-                    position = end
-                    let scores = scorer.scores()
-                    let best = scores.indices.max { scores[$0] < scores[$1] }!
-                    trajectory.append(.init(scores: scores, seconds: Double(position) / sampleRate, correct: shown[best] == labels[i]))
-                }
-                examples += trajectory
-                trajectories.append(trajectory)
-
-                // Surrogates: the filtered EEG from this trial on (wrapping round the
-                // calibration) for `foilSeconds`, its spectrum with random phases.
-                var filtered: [Double] = []
-                var next = i
-                while filtered.count < longLength {
-                    filtered += model.filter(trials[next])
-                    next = (next + 1) % trials.count
-                }
-                filtered.removeLast(filtered.count - longLength)
-                var generator = SeededGenerator(seed: 0x5eed_0000 &+ UInt64(i))
-                // The shown classes' long templates, whitened once for all of this trial's surrogates.
-                let freshFoilScorer = IncrementalScorer(spatialFilter: [1], templates: shown.map { longTemplates[$0] },
-                                                        whitening: model.whitening)
-                for _ in 0..<max(1, foilCount) {
-                    let phases = (0..<(longLength / 2)).map { _ in Double.random(in: 0..<(2 * .pi), using: &generator) }
-                    let noise = fft.withPhases(of: filtered, phases: phases)
-                    var foilScorer = freshFoilScorer
-                    var foil: [CertaintyExample] = []
-                    var at = 0
-                    while at < longLength {
-                        let end = min(at + chunk, longLength)
-                        foilScorer.append([Array(noise[at..<end])])
-                        at = end
-                        foil.append(.init(scores: foilScorer.scores(), seconds: Double(at) / sampleRate, correct: false))
-                    }
-                    foils.append(foil)
-                }
-                foilMinutes += Double(longLength) / sampleRate / 60 * Double(max(1, foilCount))
-            }
+        for result in parts.withLock({ $0 }) {
+            guard let part = try result?.get() else { continue }
+            examples += part.examples
+            trajectories += part.trajectories
+            foils += part.foils
+            foilMinutes += part.foilMinutes
         }
         guard !examples.isEmpty else { throw ReconvolutionError.notEnoughData("no fold left two classes to train on") }
         let certainty = try CertaintyModel.fit(examples)
@@ -179,5 +193,13 @@ public struct CalibratedDecoder: Sendable {
             targetErrorRate: targetErrorRate,
             idlePressRate: idlePressesPerMinute * foilMinutes / Double(max(1, foils.count)))
         return (certainty, threshold)
+    }
+
+    /// One inner fold's share of the certainty calibration.
+    struct CalibrationPart: Sendable {
+        var examples: [CertaintyExample] = []
+        var trajectories: [[CertaintyExample]] = []
+        var foils: [[CertaintyExample]] = []
+        var foilMinutes = 0.0
     }
 }

@@ -55,3 +55,23 @@ import Testing
         }
     }
 }
+
+@Suite struct DecimationTests {
+    @Test func aFastRecordingIsDecodedAtMost256HzWithItsTrialsAndCodesAligned() throws {
+        // 1024 Hz, one channel of a 10 Hz wave on an offset, trials at 1000 and 3001.
+        let n = 8192
+        let samples = (0..<n).map { Float(300 + 10 * sin(2 * Double.pi * 10 * Double($0) / 1024)) }
+        let v = (0..<2).flatMap { k in (0..<2048).map { UInt8(($0 / 64 + k) % 2) } }
+        let d = try TrialsDataset(header: DatasetHeader(fs: 1024, nTrials: 2, nChannels: 1, nSamples: 2048, nClasses: 2),
+                                  continuous: samples, length: n, onsets: [1000, 3001], labels: [0, 1], stimulus: v)
+        let down = try d.decimated(toAtMost: 256)
+        #expect(down.header.fs == 256 && down.header.nSamples == 512 && down.header.nContinuous == 2048)
+        #expect(down.context?.onsets == [250, 751])           // the first kept sample at or after each onset
+        #expect(down.stimulus(ofClass: 1).prefix(17) == ArraySlice([UInt8](repeating: 1, count: 16) + [0]))
+        // No start-up transient from the offset, and the 10 Hz wave passes the anti-alias filter.
+        let x = down.context!.channel(0)
+        #expect(abs(x[0] - 300) < 0.5)
+        #expect((x[1000..<1500].max() ?? 0) > 309 && (x[1000..<1500].min() ?? 0) < 291)
+        #expect(try d.decimated(toAtMost: 2048) == d)
+    }
+}
