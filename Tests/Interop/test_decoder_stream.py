@@ -8,12 +8,13 @@ every process is ended whatever happens.
 """
 import json
 import os
-import signal
 import subprocess
 import threading
 import time
 
 import pytest
+
+from interop_harness import collect_lines, stop_process, wait_for_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE = os.path.join(ROOT, "Tests", "Fixtures", "mindaffectBCI_exampledata.txt")
@@ -28,25 +29,14 @@ class Decoder:
         self.process = subprocess.Popen(
             [binary, "decoder", "--endpoint", self.endpoint, "--prediction-interval", "0.01", "--no-save"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread = threading.Thread(target=collect_lines, args=(self.process.stdout, self.lines), daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 20
-        while not any("decoder listening" in line for line in self.lines):
-            assert time.monotonic() < deadline and self.process.poll() is None, self.lines
-            time.sleep(0.05)
-
-    def _read(self):
-        for raw in iter(self.process.stdout.readline, b""):
-            self.lines.append(raw.decode("utf-8", errors="replace").rstrip("\n"))
+        if not wait_for_text(self.lines, "decoder listening", 20):
+            self.stop()
+            raise AssertionError(self.lines)
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop_process(self.process)
         self.thread.join(5)
 
 
