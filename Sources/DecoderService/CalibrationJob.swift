@@ -70,7 +70,8 @@ public struct CalibrationJob: Sendable {
             lines.append("calibration has one class only (every trial cued the same code): no model fitted")
             return CalibrationOutcome(decoder: nil, log: lines)
         }
-        let preprocessor = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: settings.lineFrequency)
+        let preprocessor = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: settings.lineFrequency,
+                                        reference: settings.reference)
         let trials = filteredTrials ?? dataset.preprocessedTrials(preprocessor)
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
         let labels = dataset.labels.map(Int.init)
@@ -112,6 +113,7 @@ public struct CalibrationJob: Sendable {
         var evaluation = OfflineEvaluation()
         evaluation.folds = 5
         evaluation.lineFrequency = settings.lineFrequency
+        evaluation.reference = settings.reference
         evaluation.targetErrorRate = settings.targetErrorRate
         evaluation.updateInterval = settings.predictionInterval
         evaluation.settings = chosen.settings

@@ -9,6 +9,8 @@ import UtopiaProtocol
 struct ContinuousPreprocessing: Sendable {
     /// Mains frequency (Hz) the filter notches and the quality measures.
     let lineFrequency: Double
+    /// The re-reference applied to each block before the filter.
+    let reference: ChannelReference
     /// Seconds between SIGNALQUALITY reports.
     let qualityInterval: Double
     /// The samples kept; nil before the first DATAHEADER.
@@ -23,8 +25,9 @@ struct ContinuousPreprocessing: Sendable {
     private var nonFinite = NonFiniteSamples()
     private var lastQualityAt = -Double.infinity
 
-    init(lineFrequency: Double, qualityInterval: Double) {
+    init(lineFrequency: Double, reference: ChannelReference = .asRecorded, qualityInterval: Double) {
         self.lineFrequency = lineFrequency
+        self.reference = reference
         self.qualityInterval = qualityInterval
     }
 
@@ -62,11 +65,12 @@ struct ContinuousPreprocessing: Sendable {
         guard var filter, var history, var quality, block.samples.count == history.channels else { return nil }
         quality.append(asSent ?? block.samples)
         if let asSent { nonFinite.record(asSent, first: samplesReceived) }
+        let referenced = reference.apply(to: block.samples)
         if !filterPrimed {
-            filter.prime(with: block.samples.map { $0.first ?? 0 })
+            filter.prime(with: referenced.map { $0.first ?? 0 })
             filterPrimed = true
         }
-        let clean = filter.process(block.samples)
+        let clean = filter.process(referenced)
         history.append(times: block.times, raw: block.samples, filtered: clean)
         samplesReceived += block.times.count
         let horizon = min(keepFrom, (history.latestTime ?? 0) - 30_000)

@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 
 /// The decoder's settings as a JSON object, for `--decoder-settings FILE`:
@@ -33,13 +34,14 @@ extension DecoderServerSettings: Codable {
     }
 
     private static let folderKey = "calibrationFolder"
+    private static let referenceKey = "reference"
 
     /// Every key a file may hold, in the order they are written.
     ///
     /// ```swift
     /// DecoderServerSettings.fileKeys   // ["predictionInterval", …, "calibrationFolder"]
     /// ```
-    public static var fileKeys: [String] { numbers().map(\.key) + [folderKey] }
+    public static var fileKeys: [String] { numbers().map(\.key) + [referenceKey, folderKey] }
 
     /// Reads the keys present over the defaults; throws `DecodingError`
     /// naming the key for an unknown key, a wrong type or a value out of range.
@@ -61,6 +63,13 @@ extension DecoderServerSettings: Codable {
                         debugDescription: "\(value)\(unit) is outside \(number.range.lowerBound)...\(number.range.upperBound)\(unit)")
                 }
                 self[keyPath: number.path] = value
+            } else if key.stringValue == Self.referenceKey {
+                let text = try container.decode(String.self, forKey: key)
+                guard let value = ChannelReference(rawValue: text) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                           debugDescription: "\"\(text)\" is neither \"none\" nor \"average\"")
+                }
+                reference = value
             } else if key.stringValue == Self.folderKey {
                 if try container.decodeNil(forKey: key) {
                     calibrationFolder = nil
@@ -88,6 +97,7 @@ extension DecoderServerSettings: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for number in Self.numbers() { try container.encode(self[keyPath: number.path], forKey: Key(number.key)) }
+        try container.encode(reference.rawValue, forKey: Key(Self.referenceKey))
         if let calibrationFolder {
             try container.encode(calibrationFolder.path, forKey: Key(Self.folderKey))
         } else {

@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 import Simulation
 
@@ -24,6 +25,8 @@ public struct DecoderServerSettings: Equatable, Sendable {
     public var targetErrorRate = 0.05
     /// Mains frequency of the notch filter and the signal-quality estimate, Hz.
     public var lineFrequency = 50.0
+    /// The channels' re-reference before the filter (none: as recorded).
+    public var reference = ChannelReference.asRecorded
     /// Where each calibration is saved as a trials dataset (`Protocols/dataset.md`); nil saves none.
     public var calibrationFolder: URL?
     /// The built-in simulated amplifier; nil takes EEG from acquisition clients.

@@ -61,7 +61,8 @@ public struct LiveDecoder: Sendable {
     public init(settings: DecoderServerSettings, now: Double, recordingInput: Bool = false) {
         self.settings = settings
         acquisition = EEGAcquisition(simulation: settings.simulation, now: now, recordingInput: recordingInput)
-        signal = ContinuousPreprocessing(lineFrequency: settings.lineFrequency, qualityInterval: settings.qualityInterval)
+        signal = ContinuousPreprocessing(lineFrequency: settings.lineFrequency, reference: settings.reference,
+                                         qualityInterval: settings.qualityInterval)
         calibration = LiveCalibration(settings: settings)
         prediction = LivePrediction(interval: settings.predictionInterval)
         outbox = DecoderOutbox(now: now)

@@ -34,6 +34,8 @@ public struct OfflineEvaluation: Sendable {
     /// (``MainsDetector``), notched with its harmonics, or 50 Hz alone
     /// when none stands out.
     public var lineFrequency: Double? = 50
+    /// The re-reference before filtering.
+    public var reference = ChannelReference.asRecorded
     /// The model's settings when ``selection`` is nil.
     public var settings = ReconvolutionSettings()
     /// When set, each fold chooses its settings and band by
@@ -75,7 +77,7 @@ public struct OfflineEvaluation: Sendable {
         func trials(lowPass: Double?) -> [[[Double]]] {
             if let done = bands[lowPass] { return done }
             let pre = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: mains.frequency,
-                                   lowPass: lowPass, harmonics: mains.harmonics)
+                                   lowPass: lowPass, harmonics: mains.harmonics, reference: reference)
             bands[lowPass] = dataset.preprocessedTrials(pre)
             return bands[lowPass]!
         }
@@ -93,7 +95,7 @@ public struct OfflineEvaluation: Sendable {
         }
         let idlePreprocessing = { (lowPass: Double?) in
             idle?.preprocessedTrials(Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: mains.frequency,
-                                                  lowPass: lowPass, harmonics: mains.harmonics)) ?? []
+                                                  lowPass: lowPass, harmonics: mains.harmonics, reference: reference)) ?? []
         }
         let idleCodes = idle.map { d in (0..<d.header.nClasses).map { d.stimulus(ofClass: $0) } } ?? []
         var idlePresses = 0

@@ -20,6 +20,9 @@
 public struct Preprocessor: Sendable {
     /// The filter, fresh (from rest); copy it to stream.
     public let filter: SOSFilter
+    /// The re-reference applied before the filter (``apply(toTrial:)``;
+    /// a stream applies it to each chunk before its copy of ``filter``).
+    public let reference: ChannelReference
 
     /// The preprocessing for `channels` channels at `sampleRate`: the
     /// high-pass, a low-pass when `lowPass` is below the Nyquist frequency,
@@ -31,7 +34,8 @@ public struct Preprocessor: Sendable {
     /// let band = Preprocessor(sampleRate: 250, channels: 8, lineFrequency: 50, lowPass: 30, harmonics: true)
     /// ```
     public init(sampleRate: Double, channels: Int, lineFrequency: Double = 50, highPass: Double = 3,
-                lowPass: Double? = nil, harmonics: Bool = false) {
+                lowPass: Double? = nil, harmonics: Bool = false, reference: ChannelReference = .asRecorded) {
+        self.reference = reference
         var f = SOSFilter.highPass(frequency: highPass, order: 2, sampleRate: sampleRate, channels: channels)
         if let lowPass, lowPass < 0.45 * sampleRate {
             f = f.followed(by: .lowPass(frequency: lowPass, order: 4, sampleRate: sampleRate, channels: channels))
@@ -52,8 +56,9 @@ public struct Preprocessor: Sendable {
     /// let clean = preprocessor.apply(toTrial: raw)
     /// ```
     public func apply(toTrial trial: [[Double]]) -> [[Double]] {
+        let referenced = reference.apply(to: trial)
         var f = filter
-        f.prime(with: trial.map { $0.first ?? 0 })
-        return f.process(trial)
+        f.prime(with: referenced.map { $0.first ?? 0 })
+        return f.process(referenced)
     }
 }

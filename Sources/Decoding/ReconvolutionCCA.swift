@@ -239,7 +239,14 @@ public struct ReconvolutionCCA: Sendable {
             // P = (Cmm⁻¹ Cmx)ᵀ, then Cxm Cmm⁻¹ Cmx w = ρ² Cxx w.
             let p = try CholeskyFactor(cmm).solve(cxm)
             let between = cxm.multiplied(by: p, transposingOther: true)
-            let (values, vectors) = try GeneralizedEigenproblem.solve(a: between, b: cxx)
+            let (values, vectors): ([Double], Matrix)
+            do {
+                (values, vectors) = try GeneralizedEigenproblem.solve(a: between, b: cxx)
+            } catch LinearAlgebraError.notPositiveDefinite where settings.gammaX < 1e-6 {
+                // A rank-deficient EEG covariance (channels re-referenced to their average,
+                // a channel duplicated): the least shrinkage that makes it definite.
+                (values, vectors) = try GeneralizedEigenproblem.solve(a: between, b: s.covariance.shrunk(by: 1e-6))
+            }
             var w = vectors.row(values.count - 1)
             var r = [Double](repeating: 0, count: features)
             for c in 0..<s.channels { for f in 0..<features { r[f] += p[c, f] * w[c] } }

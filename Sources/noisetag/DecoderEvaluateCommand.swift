@@ -46,6 +46,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Mains frequency to notch, or auto: found in the recording and notched with its harmonics (50 Hz alone when none stands out).", valueName: "HZ|auto"))
     var lineFrequency: String = "auto"
 
+    @Option(help: "Re-reference the channels before filtering: none (as recorded) or average (common average).")
+    var reference: ChannelReference = .asRecorded
+
     @Option(help: "Number of chronological folds.")
     var folds = 5
 
@@ -84,6 +87,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             evaluation.calibrationFolds = calibrationFolds
             evaluation.targetErrorRate = targetError
             evaluation.lineFrequency = Double(lineFrequency)
+            evaluation.reference = reference
             if fixed || event != nil || latency != nil || whitening != nil || encodingLength != nil || lowPass != nil {
                 if let event { evaluation.settings.event = event }
                 evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
@@ -141,3 +145,5 @@ struct DecoderEvaluateCommand: ParsableCommand {
 }
 
 extension EventDefinition: ExpressibleByArgument {}
+
+extension ChannelReference: ExpressibleByArgument {}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DecoderBridge
 import DecoderService
+import Decoding
 import Foundation
 import Simulation
 import ZeroMQTransport
@@ -76,6 +77,9 @@ struct DecoderServeCommand: ParsableCommand {
     @Option(help: "Mains frequency, Hz (50 or 60).")
     var lineFrequency = 50.0
 
+    @Option(help: "Re-reference the channels before filtering: none (as recorded) or average (common average).")
+    var reference: ChannelReference = .asRecorded
+
     @Flag(help: "Do not save calibrations as datasets.")
     var noSave = false
 
@@ -107,6 +111,7 @@ struct DecoderServeCommand: ParsableCommand {
         var settings = DecoderServerSettings()
         settings.predictionInterval = predictionInterval
         settings.lineFrequency = lineFrequency
+        settings.reference = reference
         if !noSave { settings.calibrationFolder = recordings.store.root.appendingPathComponent("decoder-calibrations", isDirectory: true) }
         if simulate {
             var simulation = DecoderSimulation(snr: snr, seed: seed, gaze: GazeScript(argument: user)!)

@@ -30,7 +30,9 @@ import Testing
         // What it writes it reads back.
         let data = try JSONEncoder().encode(expected)
         #expect(try JSONDecoder().decode(DecoderServerSettings.self, from: data) == expected)
-        #expect(DecoderServerSettings.fileKeys.count == 7)
+        #expect(DecoderServerSettings.fileKeys.count == 8)
+        #expect(try Self.load(#"{"reference": "average"}"#).reference == .commonAverage)
+        #expect(Self.error(#"{"reference": "linked-ears"}"#) != nil)
     }
 
     @Test func anUnknownKeyABadTypeOrAValueOutOfRangeNamesFileAndKey() throws {

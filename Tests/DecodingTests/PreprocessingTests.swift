@@ -167,3 +167,18 @@ import Testing
         #expect(got == expected)
     }
 }
+
+@Suite struct ChannelReferenceTests {
+    @Test func theCommonAverageTakesOutWhatEveryChannelShares() {
+        let shared = (0..<100).map { sin(Double($0) / 5) * 40 }
+        let block = [shared.map { $0 + 1 }, shared.map { $0 - 1 }, shared]
+        let referenced = ChannelReference.commonAverage.apply(to: block)
+        #expect(referenced[0].allSatisfy { abs($0 - 1) < 1e-9 } && referenced[1].allSatisfy { abs($0 + 1) < 1e-9 })
+        #expect(ChannelReference.asRecorded.apply(to: block) == block)
+        #expect(ChannelReference.commonAverage.apply(to: [shared]) == [shared], "one channel has nothing to average against")
+        // The preprocessor re-references before its filter.
+        let pre = Preprocessor(sampleRate: 250, channels: 3, reference: .commonAverage)
+        let out = pre.apply(toTrial: block)
+        #expect(out[2].map(abs).max()! < 1e-6)
+    }
+}
