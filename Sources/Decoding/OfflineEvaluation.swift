@@ -74,11 +74,14 @@ public struct OfflineEvaluation: Sendable {
         }
         let mains = Self.mains(lineFrequency, of: dataset)
         var bands: [Double?: [[[Double]]]] = [:]
+        var idleBands: [Double?: [[[Double]]]] = [:]
+        func preprocessor(_ lowPass: Double?) -> Preprocessor {
+            Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: mains.frequency,
+                         lowPass: lowPass, harmonics: mains.harmonics, reference: reference)
+        }
         func trials(lowPass: Double?) -> [[[Double]]] {
             if let done = bands[lowPass] { return done }
-            let pre = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: mains.frequency,
-                                   lowPass: lowPass, harmonics: mains.harmonics, reference: reference)
-            bands[lowPass] = dataset.preprocessedTrials(pre)
+            bands[lowPass] = dataset.preprocessedTrials(preprocessor(lowPass))
             return bands[lowPass]!
         }
         let labels = dataset.labels.map(Int.init)
@@ -93,9 +96,11 @@ public struct OfflineEvaluation: Sendable {
                     "the idle dataset has \(idle.header.nChannels) channels at \(idle.header.fs) Hz; the calibration \(h.nChannels) at \(h.fs) Hz")
             }
         }
-        let idlePreprocessing = { (lowPass: Double?) in
-            idle?.preprocessedTrials(Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: mains.frequency,
-                                                  lowPass: lowPass, harmonics: mains.harmonics, reference: reference)) ?? []
+        func preprocessedIdle(lowPass: Double?) -> [[[Double]]] {
+            guard let idle else { return [] }
+            if let done = idleBands[lowPass] { return done }
+            idleBands[lowPass] = idle.preprocessedTrials(preprocessor(lowPass))
+            return idleBands[lowPass]!
         }
         let idleCodes = idle.map { d in (0..<d.header.nClasses).map { d.stimulus(ofClass: $0) } } ?? []
         var idlePresses = 0
@@ -169,7 +174,7 @@ public struct OfflineEvaluation: Sendable {
                 }
                 tested += 1
             }
-            let idleTrials = idle == nil ? [] : idlePreprocessing(candidate.lowPass)
+            let idleTrials = preprocessedIdle(lowPass: candidate.lowPass)
             if !idleTrials.isEmpty {
                 let freshIdleScorer = model.scorer(for: idleCodes)
                 for trial in idleTrials {
@@ -220,7 +225,8 @@ public struct OfflineEvaluation: Sendable {
         if let context = dataset.context {
             signal = (0..<h.nChannels).map(context.channel)
         } else {
-            signal = (0..<h.nChannels).map { c in (0..<h.nTrials).flatMap { dataset.trial($0)[c] } }
+            let trials = (0..<h.nTrials).map(dataset.trial)
+            signal = (0..<h.nChannels).map { c in trials.flatMap { $0[c] } }
         }
         if let found = MainsDetector.detect(signal, sampleRate: h.fs) { return (found, true, true) }
         return (50, false, false)
