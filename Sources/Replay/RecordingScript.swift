@@ -207,7 +207,7 @@ public struct RecordingScript: Sendable {
                                           value: ModeChangeRecord(from: change.from, to: change.to, explanation: change.explanation)))
             case "recordingStarted":
                 format = (try decode(StartLine.self)).format ?? 1
-            case "trialPhase", "noPress", "feedbackStarted", "feedbackEnded", "actionRan", "clickSound", "sound", "blocked",
+            case "trialPhase", "noPress", "selectionRevised", "feedbackStarted", "feedbackEnded", "actionRan", "clickSound", "sound", "blocked",
                  "unblocked", "trialsRunning", "unitPushed", "unitPopped", "unitUpdated", "modeConfirmed", "codebookLoaded",
                  "missedFrame", "decoderConnection", "decoderProblem", "notice", "refused", "lifecycle",
                  "recordingEnded", "recordingProblem", "recordingLinesDropped":

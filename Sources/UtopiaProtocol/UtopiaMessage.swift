@@ -23,6 +23,8 @@ public enum UtopiaMessage: Equatable, Sendable {
     case subscribe(Subscribe)
     /// Extension message: a decoder-recommended certainty threshold.
     case certaintyThreshold(CertaintyThreshold)
+    /// Extension message: a decoder's better guess about an earlier trial.
+    case selectionRevised(SelectionRevised)
 
     /// The message's int32 millisecond timestamp.
     ///
@@ -45,6 +47,7 @@ public enum UtopiaMessage: Equatable, Sendable {
         case .signalQuality(let m): return m.timestamp
         case .subscribe(let m): return m.timestamp
         case .certaintyThreshold(let m): return m.timestamp
+        case .selectionRevised(let m): return m.timestamp
         }
     }
 
@@ -259,5 +262,26 @@ public struct CertaintyThreshold: Equatable, Sendable {
     public init(timestamp: Int32, threshold: Float) {
         self.timestamp = timestamp
         self.threshold = threshold
+    }
+}
+
+/// SELECTIONREVISED ("V", an extension of this project): the decoder now
+/// believes the user looked at another object in an earlier trial (a
+/// zero-training decoder revises its labels as it learns). The trial is
+/// named by the timestamp of the NEWTARGET that started it.
+///
+/// ```swift
+/// let revised = SelectionRevised(timestamp: 9000, trialStamp: 4200, objID: 3)
+/// ```
+public struct SelectionRevised: Equatable, Sendable {
+    public var timestamp: Int32
+    /// The timestamp of the NEWTARGET that started the trial.
+    public var trialStamp: Int32
+    /// The object the decoder now believes was looked at.
+    public var objID: UInt8
+    public init(timestamp: Int32, trialStamp: Int32, objID: UInt8) {
+        self.timestamp = timestamp
+        self.trialStamp = trialStamp
+        self.objID = objID
     }
 }

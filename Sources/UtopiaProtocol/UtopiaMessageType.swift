@@ -34,6 +34,9 @@ public enum UtopiaMessageType: UInt8, CaseIterable, Sendable {
     /// "T", CERTAINTYTHRESHOLD: the decoder's recommended certainty; an
     /// extension of this project, not in the MindAffect reference.
     case certaintyThreshold = 0x54
+    /// "V", SELECTIONREVISED: the decoder's better guess about an earlier
+    /// trial; an extension of this project, not in the MindAffect reference.
+    case selectionRevised = 0x56
 
     /// The upper-case name the reference uses, for example "PREDICTEDTARGETPROB".
     ///
@@ -56,6 +59,7 @@ public enum UtopiaMessageType: UInt8, CaseIterable, Sendable {
         case .signalQuality: return "SIGNALQUALITY"
         case .subscribe: return "SUBSCRIBE"
         case .certaintyThreshold: return "CERTAINTYTHRESHOLD"
+        case .selectionRevised: return "SELECTIONREVISED"
         }
     }
 
@@ -112,6 +116,7 @@ extension UtopiaMessage {
         case .signalQuality: return .signalQuality
         case .subscribe: return .subscribe
         case .certaintyThreshold: return .certaintyThreshold
+        case .selectionRevised: return .selectionRevised
         }
     }
 }

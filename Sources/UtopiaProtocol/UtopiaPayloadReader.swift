@@ -37,6 +37,8 @@ enum UtopiaPayloadReader {
         case .signalQuality:
             return .signalQuality(SignalQuality(timestamp: timestamp, quality: p.float32s(at: 4, count: (p.count - 4) / 4)))
         case .subscribe: return .subscribe(Subscribe(timestamp: timestamp, messageIDs: string(p[4...])))
+        case .selectionRevised:
+            return .selectionRevised(SelectionRevised(timestamp: timestamp, trialStamp: p.int32(at: 4), objID: p.uint8(at: 8)))
         case .certaintyThreshold:
             return .certaintyThreshold(CertaintyThreshold(timestamp: timestamp, threshold: p.float32(at: 4)))
         }

@@ -28,6 +28,7 @@ enum UtopiaPayloadValidator {
             return byteCount % 4 == 0 ? nil : .misalignedValues(type, byteCount: byteCount, stride: 4)
         case .subscribe: return invalidText(type, field: "message ids", p, from: 4)
         case .certaintyThreshold: return exactLength(type, 8, p)
+        case .selectionRevised: return exactLength(type, 9, p)
         }
     }
 
@@ -35,7 +36,7 @@ enum UtopiaPayloadValidator {
     static func minimumLength(of type: UtopiaMessageType) -> Int {
         switch type {
         case .dataPacket, .certaintyThreshold: return 8
-        case .predictedTargetProb: return 9
+        case .predictedTargetProb, .selectionRevised: return 9
         case .dataHeader: return 12
         case .stimulusEvent, .predictedTargetDist, .selection: return 5
         case .heartbeat, .newTarget, .reset, .modeChange, .log, .signalQuality, .subscribe: return 4

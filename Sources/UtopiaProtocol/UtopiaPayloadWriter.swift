@@ -29,6 +29,7 @@ enum UtopiaPayloadWriter {
         case .signalQuality(let m): length = 4 + 4 * m.quality.count
         case .subscribe(let m): length = 4 + m.messageIDs.utf8.count
         case .certaintyThreshold: length = 8
+        case .selectionRevised: length = 9
         }
         guard length <= UtopiaCodec.maximumPayloadLength else {
             throw .payloadTooLarge(message.messageType, length: length)
@@ -71,6 +72,9 @@ enum UtopiaPayloadWriter {
         case .signalQuality(let m): buffer.appendLittleEndian(m.quality)
         case .subscribe(let m): buffer.append(contentsOf: m.messageIDs.utf8)
         case .certaintyThreshold(let m): buffer.appendLittleEndian(m.threshold)
+        case .selectionRevised(let m):
+            buffer.appendLittleEndian(m.trialStamp)
+            buffer.append(m.objID)
         }
     }
 

@@ -101,6 +101,28 @@ struct ModeTests {
         #expect(h.controller.mode == .test)
     }
 
+    @Test("a decoder's revision of an ended trial becomes an event naming the trial, the control and what was pressed")
+    func selectionRevised() throws {
+        let h = try EngineHarness { try $0.set(value: .int(5), for: .nZeroTrainTrials) }
+        h.controller.set(mode: .zeroTrain)
+        h.start()
+        h.run(until: 2)
+        h.predict(objectID: 1, perr: 0.001)
+        h.run(for: 0.1)
+        let pressed = try #require(h.presses.first)
+        #expect(pressed.control == "b1")
+        let stamp = try #require(h.link.sent.compactMap { if case .newTarget(let n) = $0 { return n.timestamp } else { return nil } }.first)
+        h.link.deliver(.selectionRevised(SelectionRevised(timestamp: h.clock.utopiaTimestamp, trialStamp: stamp, objID: 3)))
+        h.link.deliver(.selectionRevised(SelectionRevised(timestamp: h.clock.utopiaTimestamp, trialStamp: stamp &+ 12345, objID: 2)))
+        h.link.deliver(.selectionRevised(SelectionRevised(timestamp: h.clock.utopiaTimestamp, trialStamp: stamp, objID: 99)))
+        h.run(for: 0.1)
+        let revisions = h.kinds.compactMap { if case .selectionRevised(let r) = $0 { return r } else { return nil } }
+        #expect(revisions == [.init(trial: pressed.trial!, control: "b3", objectID: 3, pressed: "b1")],
+                "an unknown trial or an object the trial did not show is ignored")
+        let line = try #require(h.events.first { if case .selectionRevised = $0.kind { return true } else { return false } }?.jsonLine)
+        #expect(line.contains("\"type\":\"selectionRevised\"") && line.contains("\"control\":\"b3\"") && line.contains("\"pressed\":\"b1\""))
+    }
+
     @Test("DataCollection stops trials after nDataCollectionTrials")
     func dataCollection() throws {
         let h = try EngineHarness {

@@ -8,7 +8,7 @@ struct UtopiaFixtureTests {
         let fixtures = try UtopiaFixture.loadAll()
         #expect(fixtures.count == 42)
         let types = Set(fixtures.map(\.message.messageType))
-        #expect(types == Set(UtopiaMessageType.allCases).subtracting([.certaintyThreshold]))
+        #expect(types == Set(UtopiaMessageType.allCases).subtracting([.certaintyThreshold, .selectionRevised]))
     }
 
     @Test(arguments: try UtopiaFixture.loadAll())
@@ -57,5 +57,17 @@ struct UtopiaFixtureTests {
         let bytes: [UInt8] = [0x54, 0x00, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00, 0x66, 0x66, 0x66, 0x3F]
         #expect(UtopiaCodec.encode(message) == bytes)
         #expect(try UtopiaCodec.decode(frame: bytes) == [message])
+    }
+
+    /// "V", version 0, length 9, int32 timestamp 7, int32 trial stamp 4200 (0x1068), uint8 object 3.
+    @Test func selectionRevisedLayout() throws {
+        let message = UtopiaMessage.selectionRevised(SelectionRevised(timestamp: 7, trialStamp: 4200, objID: 3))
+        let bytes: [UInt8] = [0x56, 0x00, 0x09, 0x00, 0x07, 0x00, 0x00, 0x00, 0x68, 0x10, 0x00, 0x00, 0x03]
+        #expect(UtopiaCodec.encode(message) == bytes)
+        #expect(try UtopiaCodec.decode(frame: bytes) == [message])
+        var short = bytes
+        short.removeLast()
+        short[2] = 0x08
+        #expect(throws: UtopiaDecodingError.self) { try UtopiaCodec.decode(frame: short) }
     }
 }

@@ -23,6 +23,9 @@ extension NoiseTagController {
             }
         case .certaintyThreshold(let advice):
             adoptThreshold(Double(advice.threshold))
+        case .selectionRevised(let revision):
+            guard let ended = endedTrials[revision.trialStamp], let control = ended.controls[Int(revision.objID)] else { return }
+            emit(.selectionRevised(.init(trial: ended.number, control: control, objectID: Int(revision.objID), pressed: ended.pressed)))
         default:
             break
         }

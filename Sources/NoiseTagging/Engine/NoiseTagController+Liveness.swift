@@ -2,9 +2,9 @@ import UtopiaProtocol
 
 extension NoiseTagController {
     /// The message ids the engine subscribes to: predictions (P, F), the
-    /// threshold extension (T), mode confirmations (M), heartbeats (H), the
+    /// threshold extension (T), revised selections (V, extension), mode confirmations (M), heartbeats (H), the
     /// decoder's log lines (L) and signal quality (Q).
-    public static let subscribedMessageIDs = "PFTMHLQ"
+    public static let subscribedMessageIDs = "PFTVMHLQ"
 
     /// Whether the engine hears its decoder.
     ///

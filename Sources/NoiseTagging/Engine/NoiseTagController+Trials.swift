@@ -191,12 +191,23 @@ extension NoiseTagController {
                                target: trial.target?.control.noiseTagName,
                                pressed: pressed?.control.noiseTagName, duration: now - trial.startTime)))
         recorder?.record(trial.record(ending: ending, pressed: pressed, certainty: certainty, at: now))
+        rememberEnded(trial, pressed: pressed)
         addBlock(.betweenTrials, duration: settings.doubleFor(.timeInBetweenTrials))
         units.last?.delegate.trialEnded(ending: ending, pressed: pressed?.control)
         if case .stopped = ending { return }
         trialsInMode += 1
         if case .pressed = ending, trial.mode == .zeroTrain { zeroTrainPressed = true }
         advanceModeAfterTrial(trial.mode)
+    }
+
+    /// Keeps the last 256 ended trials for a decoder's revision of one of them.
+    private func rememberEnded(_ trial: Trial, pressed: FlickerEntry?) {
+        var controls: [Int: String] = [:]
+        for entry in trial.entries { controls[entry.objectID] = entry.control.noiseTagName }
+        endedTrials[trial.startStamp] = (trial.number, controls, pressed?.control.noiseTagName)
+        if endedTrials.count > 256, let oldest = endedTrials.min(by: { $0.value.number < $1.value.number }) {
+            endedTrials[oldest.key] = nil
+        }
     }
 
     private func advanceModeAfterTrial(_ mode: NoiseTagMode) {

@@ -56,6 +56,9 @@ public final class NoiseTagController {
     var trialCount = 0
     var trialsInMode = 0
     var zeroTrainPressed = false
+    /// The last ended trials by the timestamp of their NEWTARGET, for a
+    /// decoder's SELECTIONREVISED: number, controls by object ID, pressed control.
+    var endedTrials: [Int32: (number: Int, controls: [Int: String], pressed: String?)] = [:]
     /// True while the engine itself writes the `mode` setting (see `applyModeChange`).
     var engineSetsMode = false
     var modeConfirmation: (mode: NoiseTagMode, deadline: Double)?

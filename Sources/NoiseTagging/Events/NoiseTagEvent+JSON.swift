@@ -62,6 +62,9 @@ extension NoiseTagEvent.Kind {
         case .noPress(let trial):
             try c.encode("noPress", forKey: "type")
             try c.encode(trial, forKey: "trial")
+        case .selectionRevised(let revision):
+            try c.encode("selectionRevised", forKey: "type")
+            try revision.encode(to: encoder)
         case .feedbackStarted(let mode, let source, let duration):
             try c.encode("feedbackStarted", forKey: "type")
             try c.encode(mode, forKey: "mode")

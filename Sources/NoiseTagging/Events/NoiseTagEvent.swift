@@ -30,6 +30,9 @@ public struct NoiseTagEvent: Equatable, Sendable {
         case trialEnded(TrialEnd)
         case press(Press)
         case noPress(trial: Int)
+        /// The decoder now believes an earlier trial meant another control
+        /// (a zero-training decoder revising what it learned): "trial 3 was probably X".
+        case selectionRevised(SelectionRevision)
         case feedbackStarted(mode: ClickFeedbackMode, source: PressSource?, duration: Double)
         case feedbackEnded
         case actionRan(control: String, timing: Double)
@@ -93,6 +96,18 @@ public struct NoiseTagEvent: Equatable, Sendable {
     }
 
     /// A press.
+    /// A decoder's better guess about an earlier trial.
+    public struct SelectionRevision: Equatable, Codable, Sendable {
+        /// The trial's number.
+        public var trial: Int
+        /// The control the decoder now believes the user looked at.
+        public var control: String
+        /// Its object ID.
+        public var objectID: Int
+        /// The control pressed in that trial, nil when it ended without a press.
+        public var pressed: String?
+    }
+
     public struct Press: Equatable, Codable, Sendable {
         /// The trial the press ended, nil for a touch between trials.
         public var trial: Int?
