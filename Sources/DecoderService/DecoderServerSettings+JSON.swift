@@ -33,6 +33,11 @@ extension DecoderServerSettings: Codable {
          ("lineFrequency", \.lineFrequency, 1...999, "Hz")]
     }
 
+    /// The whole-number keys, each with its setting and the values it accepts.
+    private static func integers() -> [(key: String, path: WritableKeyPath<DecoderServerSettings, Int>, range: ClosedRange<Int>)] {
+        [("zeroTrainTrials", \.zeroTrainTrials, 1...1000), ("adaptEvery", \.adaptEvery, 0...1000)]
+    }
+
     private static let folderKey = "calibrationFolder"
     private static let referenceKey = "reference"
 
@@ -41,7 +46,7 @@ extension DecoderServerSettings: Codable {
     /// ```swift
     /// DecoderServerSettings.fileKeys   // ["predictionInterval", …, "calibrationFolder"]
     /// ```
-    public static var fileKeys: [String] { numbers().map(\.key) + [referenceKey, folderKey] }
+    public static var fileKeys: [String] { numbers().map(\.key) + integers().map(\.key) + [referenceKey, folderKey] }
 
     /// Reads the keys present over the defaults; throws `DecodingError`
     /// naming the key for an unknown key, a wrong type or a value out of range.
@@ -63,6 +68,18 @@ extension DecoderServerSettings: Codable {
                         debugDescription: "\(value)\(unit) is outside \(number.range.lowerBound)...\(number.range.upperBound)\(unit)")
                 }
                 self[keyPath: number.path] = value
+            } else if let integer = Self.integers().first(where: { $0.key == key.stringValue }) {
+                let number = try container.decode(Double.self, forKey: key)
+                guard let value = Int(exactly: number) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                           debugDescription: "expected a whole number, got \(number)")
+                }
+                guard integer.range.contains(value) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: container,
+                        debugDescription: "\(value) is outside \(integer.range.lowerBound)...\(integer.range.upperBound)")
+                }
+                self[keyPath: integer.path] = value
             } else if key.stringValue == Self.referenceKey {
                 let text = try container.decode(String.self, forKey: key)
                 guard let value = ChannelReference(rawValue: text) else {
@@ -97,6 +114,7 @@ extension DecoderServerSettings: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for number in Self.numbers() { try container.encode(self[keyPath: number.path], forKey: Key(number.key)) }
+        for integer in Self.integers() { try container.encode(self[keyPath: integer.path], forKey: Key(integer.key)) }
         try container.encode(reference.rawValue, forKey: Key(Self.referenceKey))
         if let calibrationFolder {
             try container.encode(calibrationFolder.path, forKey: Key(Self.folderKey))

@@ -28,6 +28,14 @@ public struct DecoderServerSettings: Equatable, Sendable {
     /// The channels' re-reference before the filter (none: as recorded).
     public var reference = ChannelReference.asRecorded
     /// Where each calibration is saved as a trials dataset (`Protocols/dataset.md`); nil saves none.
+    /// Prediction trials a decoder without a calibration learns unsupervised
+    /// (zero training) before it fits the supervised decoder on the labels
+    /// it learned (the engine's `nZeroTrainTrials`; default 10).
+    public var zeroTrainTrials = 10
+    /// Once a supervised model exists, it is fitted again after every this
+    /// many pressed prediction trials, each learned with the pressed object
+    /// as its label (0: never; default 10).
+    public var adaptEvery = 10
     public var calibrationFolder: URL?
     /// The built-in simulated amplifier; nil takes EEG from acquisition clients.
     public var simulation: DecoderSimulation?

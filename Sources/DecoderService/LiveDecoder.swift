@@ -47,6 +47,7 @@ public struct LiveDecoder: Sendable {
     private var trials = TrialCutter()
     private var calibration: LiveCalibration
     private var prediction: LivePrediction
+    private var zeroTraining: LiveZeroTraining
     private var outbox: DecoderOutbox
 
     /// A decoder in idle mode; with `settings.simulation` its amplifier
@@ -65,6 +66,10 @@ public struct LiveDecoder: Sendable {
                                          qualityInterval: settings.qualityInterval)
         calibration = LiveCalibration(settings: settings)
         prediction = LivePrediction(interval: settings.predictionInterval)
+        // Each unsupervised prediction fits a model per object: at most four a second.
+        zeroTraining = LiveZeroTraining(zeroTrainTrials: settings.zeroTrainTrials, adaptEvery: settings.adaptEvery,
+                                        interval: max(settings.predictionInterval, 0.25))
+        trials.keepsPredictions = true
         outbox = DecoderOutbox(now: now)
         if let header = acquisition.startSimulation(now: now) { start(with: header) }
     }
@@ -80,7 +85,7 @@ public struct LiveDecoder: Sendable {
     /// at the wire time it was consumed: the DATAHEADER its EEG started
     /// with, every DATAHEADER and DATAPACKET it took from acquisition
     /// clients or from its simulated amplifier (the simulated user's EEG),
-    /// and every STIMULUSEVENT, NEWTARGET, MODECHANGE and RESET. Messages
+    /// and every STIMULUSEVENT, NEWTARGET, MODECHANGE, RESET and SELECTION. Messages
     /// that do not change it (HEARTBEAT, LOG, SUBSCRIBE, …) and client EEG
     /// ignored while the simulated amplifier runs are not kept. Empty when
     /// not recording input. A ``Redecoder`` runs a fresh decoder on them.
@@ -117,6 +122,11 @@ public struct LiveDecoder: Sendable {
             if let accepted = acquisition.receive(header, now: now) { start(with: accepted) }
         case .dataPacket(let packet):
             if let accepted = acquisition.receive(packet, now: now) { ingest(accepted) }
+        case .selection(let selection):
+            acquisition.record(message, now: now)
+            if let open = trials.openTrial, open.mode == .prediction {
+                zeroTraining.heardSelection(of: selection.objID, inTrial: open.newTargetStamp)
+            }
         default: break
         }
         return outbox.take()
@@ -133,10 +143,20 @@ public struct LiveDecoder: Sendable {
         outbox.now = now
         for accepted in acquisition.simulatedPackets(upTo: now) { ingest(accepted) }
         trials.cut(from: signal.history, sampleRate: signal.sampleRate, into: &outbox)
+        let finished = trials.takeFinishedPredictions()
+        if !finished.isEmpty, zeroTraining.learn(finished, hasModel: calibration.model != nil, sampleRate: signal.sampleRate,
+                                                 trials: &trials, into: &outbox) {
+            calibration.request(at: outbox.now)
+        }
         calibration.assembleIfDue(from: &trials, sampleRate: signal.sampleRate, into: &outbox)
         if mode == .prediction {
-            prediction.update(trial: trials.openTrial, model: calibration.model, history: signal.history,
-                              sampleRate: signal.sampleRate, timeline: trials.timeline, into: &outbox)
+            if calibration.model == nil {
+                zeroTraining.update(trial: trials.openTrial, history: signal.history, sampleRate: signal.sampleRate,
+                                    timeline: trials.timeline, prediction: &prediction, into: &outbox)
+            } else {
+                prediction.update(trial: trials.openTrial, model: calibration.model, history: signal.history,
+                                  sampleRate: signal.sampleRate, timeline: trials.timeline, into: &outbox)
+            }
         }
         signal.reportQualityIfDue(into: &outbox)
         acquisition.logProblems(outOfOrderEvents: trials.timeline.outOfOrderEvents, into: &outbox)
@@ -149,8 +169,9 @@ public struct LiveDecoder: Sendable {
         trials.open(mode: mode, newTargetStamp: stamp)
         prediction.startTrial()
         acquisition.newTrial(at: stamp, calibrating: mode == .calibration)
-        if mode == .prediction, calibration.isAbsent {
-            outbox.log("prediction trial without a calibrated model: calibrate first")
+        if mode == .prediction, !zeroTraining.handedOver, calibration.isAbsent || zeroTraining.active {
+            outbox.log("prediction trial without a calibrated model: learning without labels (zero training, "
+                       + "\(zeroTraining.learnedCount) of \(settings.zeroTrainTrials) trials learned)")
         }
     }
 
@@ -175,6 +196,7 @@ public struct LiveDecoder: Sendable {
         if !trials.calibration.isEmpty || calibration.model != nil { outbox.log("\(reason): calibration data and model forgotten") }
         trials.forgetCalibration()
         calibration.forget()
+        zeroTraining.forget()
     }
 
     private mutating func start(with header: DataHeader) {

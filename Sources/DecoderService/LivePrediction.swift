@@ -67,8 +67,17 @@ struct LivePrediction: Sendable {
 
     private mutating func predict(scores: [Double], seconds: Double, objects: [UInt8], stamp: Int32,
                                   decoder: CalibratedDecoder, into outbox: inout DecoderOutbox) {
+        announce(scores: scores, errorProbability: decoder.certainty.errorProbability(scores: scores, seconds: seconds),
+                 objects: objects, stamp: stamp, sharpness: 20, into: &outbox)
+    }
+
+    /// Sends PREDICTEDTARGETPROB for the best of `scores` with `errorProbability`
+    /// (clamped to 0…1, 1 when not finite) and PREDICTEDTARGETDIST: the best
+    /// object gets 1 − Perr and the others share Perr by `exp(sharpness · (score − best))`.
+    mutating func announce(scores: [Double], errorProbability: Double, objects: [UInt8], stamp: Int32, sharpness: Double,
+                           into outbox: inout DecoderOutbox) {
         guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return }
-        var perr = decoder.certainty.errorProbability(scores: scores, seconds: seconds)
+        var perr = errorProbability
         if !perr.isFinite { perr = 1 }
         perr = min(max(perr, 0), 1)
         if objects[best] <= 127 {
@@ -77,7 +86,7 @@ struct LivePrediction: Sendable {
             sent += 1
         }
         // The rest of the probability is shared by the other objects by their scores.
-        let weights = scores.enumerated().map { $0.offset == best ? 0 : exp(20 * ($0.element - scores[best])) }
+        let weights = scores.enumerated().map { $0.offset == best ? 0 : exp(sharpness * ($0.element - scores[best])) }
         let total = weights.reduce(0, +)
         let probabilities = scores.indices.map { k -> Float in
             if k == best { return Float(1 - perr) }

@@ -6,6 +6,8 @@ import UtopiaProtocol
 /// timeline's scale.
 struct LiveTrial: Sendable {
     let mode: DecoderMode
+    /// The timestamp of the NEWTARGET that opened it (how the engine names the trial).
+    let newTargetStamp: Int32
     var start: Double?
     var lastEvent = 0.0
     var newestStamp: Int32
@@ -14,6 +16,7 @@ struct LiveTrial: Sendable {
 
     init(mode: DecoderMode, newTargetStamp: Int32) {
         self.mode = mode
+        self.newTargetStamp = newTargetStamp
         newestStamp = newTargetStamp
     }
 

@@ -17,6 +17,12 @@ struct TrialCutter: Sendable {
     private(set) var calibration: [CalibrationTrial] = []
     /// Closed calibration trials whose EEG has not all arrived yet.
     private var closedTrials: [LiveTrial] = []
+    /// Closed prediction trials waiting for their EEG, kept when ``keepsPredictions``.
+    private var closedPredictions: [LiveTrial] = []
+    /// Prediction trials cut out, to be taken by ``takeFinishedPredictions()``.
+    private var finishedPredictions: [FinishedPrediction] = []
+    /// True when prediction trials are cut out too (for the decoder to learn from).
+    var keepsPredictions = false
     private var lastEventStamp: Int32?
     private var eventTime = 0.0
 
@@ -25,7 +31,9 @@ struct TrialCutter: Sendable {
     /// True when calibration trials were collected or wait for their EEG.
     var hasCalibration: Bool { !calibration.isEmpty || !closedTrials.isEmpty }
     /// The start of the oldest trial still to be cut or scored: samples from here on must be kept.
-    var earliestStart: Double? { ([openTrial?.start] + closedTrials.map(\.start)).compactMap { $0 }.min() }
+    var earliestStart: Double? {
+        ([openTrial?.start] + closedTrials.map(\.start) + closedPredictions.map(\.start)).compactMap { $0 }.min()
+    }
 
     // MARK: Trials
 
@@ -69,6 +77,9 @@ struct TrialCutter: Sendable {
         if current.mode == .calibration, current.start != nil {
             current.closedAt = now
             closedTrials.append(current)
+        } else if current.mode == .prediction, current.start != nil, keepsPredictions {
+            current.closedAt = now
+            closedPredictions.append(current)
         }
     }
 
@@ -86,6 +97,24 @@ struct TrialCutter: Sendable {
     mutating func forgetCalibration() {
         calibration.removeAll()
         closedTrials.removeAll()
+        closedPredictions.removeAll()
+        finishedPredictions.removeAll()
+    }
+
+    /// Replaces the calibration with trials the decoder labelled itself (zero training).
+    mutating func replaceCalibration(with trials: [CalibrationTrial]) {
+        calibration = trials
+    }
+
+    /// Adds a calibration trial the decoder labelled itself (a learned prediction trial).
+    mutating func addCalibration(_ trial: CalibrationTrial) {
+        calibration.append(trial)
+    }
+
+    /// The prediction trials cut out since the last call, oldest first.
+    mutating func takeFinishedPredictions() -> [FinishedPrediction] {
+        defer { finishedPredictions.removeAll() }
+        return finishedPredictions
     }
 
     /// Forgets stimulus states before `time` (wire ms).
@@ -99,6 +128,7 @@ struct TrialCutter: Sendable {
     /// `history`; a trial keeps waiting up to 3 s after it closed, and a
     /// trial that cannot be cut is dropped with a LOG line.
     mutating func cut(from history: SampleHistory?, sampleRate: Double?, into outbox: inout DecoderOutbox) {
+        cutPredictions(from: history, now: outbox.now)
         guard !closedTrials.isEmpty else { return }
         let now = outbox.now
         var waiting: [LiveTrial] = []
@@ -132,6 +162,31 @@ struct TrialCutter: Sendable {
     }
 
     /// Gives up on the closed trials still waiting for their EEG, with a LOG line for each.
+    /// Cuts the closed prediction trials whose EEG has arrived; drops those
+    /// still without it 3 s after they closed, or not covered by the history.
+    private mutating func cutPredictions(from history: SampleHistory?, now: Double) {
+        guard !closedPredictions.isEmpty else { return }
+        var waiting: [LiveTrial] = []
+        for closed in closedPredictions {
+            guard let start = closed.start else { continue }
+            guard let history, let latest = history.latestTime, latest >= closed.end else {
+                if now - (closed.closedAt ?? now) < 3000 { waiting.append(closed) }
+                continue
+            }
+            let first = history.firstIndex(atOrAfter: start)
+            let last = history.firstIndex(atOrAfter: closed.end)
+            guard first < last, let firstTime = history.times.first, firstTime <= start + 20 else { continue }
+            let objects = closed.objectIDs.filter { $0 != 0 }
+            guard !objects.isEmpty else { continue }
+            let times = Array(history.times[first..<last])
+            finishedPredictions.append(FinishedPrediction(
+                newTargetStamp: closed.newTargetStamp, eeg: history.raw.map { Array($0[first..<last]) },
+                filtered: history.filtered.map { Array($0[first..<last]) }, objectIDs: objects,
+                states: timeline.states(of: objects, at: times)))
+        }
+        closedPredictions = waiting
+    }
+
     mutating func dropWaiting(into outbox: inout DecoderOutbox) {
         for dropped in closedTrials where dropped.start != nil {
             outbox.log("calibration trial dropped: no EEG reached its end (\(Int(dropped.end - dropped.start!)) ms)")

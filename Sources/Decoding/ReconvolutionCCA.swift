@@ -207,7 +207,7 @@ public struct ReconvolutionCCA: Sendable {
         return first - before
     }
 
-    private struct Solution { var w: [Double]; var pattern: [Double]; var kernels: [[Double]]; var rho: Double }
+    struct Solution { var w: [Double]; var pattern: [Double]; var kernels: [[Double]]; var rho: Double }
 
     private static func solve(
         _ s: CovarianceSums, codes: [[UInt8]], encoder: EventEncoder, n: Int,
@@ -233,8 +233,22 @@ public struct ReconvolutionCCA: Sendable {
         for c in 0..<s.channels {
             for f in 0..<features { cxm[c, f] = cxm[c, f] / total - s.mean[c] * meanM[f] }
         }
-        let cxx = s.covariance.shrunk(by: settings.gammaX)
-        cmm = cmm.shrunk(by: settings.gammaM)
+        return try solve(covariance: s.covariance, cxm: cxm, cmm: cmm, eventCount: encoder.eventCount, lagCount: lagCount,
+                         settings: settings)
+    }
+
+    /// The canonical pair from the covariances themselves: `Cxx` (channels²),
+    /// `Cxm` (channels × event·lag features) and `Cmm` (features²), shrunk
+    /// by the settings' `gammaX` and `gammaM`. Also the zero-training
+    /// learner's solve, which keeps these covariances as running sums.
+    static func solve(
+        covariance: Matrix, cxm: Matrix, cmm given: Matrix, eventCount: Int, lagCount: Int,
+        settings: ReconvolutionSettings
+    ) throws -> Solution {
+        let features = eventCount * lagCount
+        let channels = covariance.rows
+        let cxx = covariance.shrunk(by: settings.gammaX)
+        let cmm = given.shrunk(by: settings.gammaM)
         do {
             // P = (Cmm⁻¹ Cmx)ᵀ, then Cxm Cmm⁻¹ Cmx w = ρ² Cxx w.
             let p = try CholeskyFactor(cmm).solve(cxm)
@@ -245,19 +259,19 @@ public struct ReconvolutionCCA: Sendable {
             } catch LinearAlgebraError.notPositiveDefinite where settings.gammaX < 1e-6 {
                 // A rank-deficient EEG covariance (channels re-referenced to their average,
                 // a channel duplicated): the least shrinkage that makes it definite.
-                (values, vectors) = try GeneralizedEigenproblem.solve(a: between, b: s.covariance.shrunk(by: 1e-6))
+                (values, vectors) = try GeneralizedEigenproblem.solve(a: between, b: covariance.shrunk(by: 1e-6))
             }
             var w = vectors.row(values.count - 1)
             var r = [Double](repeating: 0, count: features)
-            for c in 0..<s.channels { for f in 0..<features { r[f] += p[c, f] * w[c] } }
+            for c in 0..<channels { for f in 0..<features { r[f] += p[c, f] * w[c] } }
             // Sign: the strongest value of the first event's response is positive.
             let firstEvent = r[0..<lagCount]
             if let strongest = firstEvent.max(by: { abs($0) < abs($1) }), strongest < 0 {
                 w = w.map { -$0 }
                 r = r.map { -$0 }
             }
-            let pattern = cxx.multiplied(by: Matrix(rows: 1, columns: s.channels, elements: w), transposingOther: true).elements
-            let kernels = (0..<encoder.eventCount).map { e in Array(r[(e * lagCount)..<((e + 1) * lagCount)]) }
+            let pattern = cxx.multiplied(by: Matrix(rows: 1, columns: channels, elements: w), transposingOther: true).elements
+            let kernels = (0..<eventCount).map { e in Array(r[(e * lagCount)..<((e + 1) * lagCount)]) }
             return Solution(w: w, pattern: pattern, kernels: kernels, rho: max(0, values.last ?? 0).squareRoot())
         } catch let error as LinearAlgebraError {
             throw ReconvolutionError.singular(error)

@@ -39,6 +39,8 @@ public struct DemoOptions: Sendable {
     public var signalCheckSeconds = 6.0
     /// Seconds the calibration results stay on screen.
     public var resultsSeconds = 5.0
+    /// Type from the first trial without calibration (ZeroTrain mode).
+    public var zeroTrain = false
     /// Where recordings (and the decoder's calibration datasets) go.
     public var recordings: RecordingStore = .standard
 

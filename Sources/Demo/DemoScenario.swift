@@ -32,6 +32,10 @@ public final class DemoScenario {
     public var signalCheckSeconds = 6.0
     /// How long the results stay on screen before Test starts, s.
     public var resultsSeconds = 5.0
+    /// True to skip calibration: after the signal check the keyboard is
+    /// spelled on in ZeroTrain mode, the decoder learning without labels
+    /// (the engine moves on to Test after `nZeroTrainTrials`).
+    public var zeroTraining = false
     /// How long the decoder may take to fit before the demo goes on without its threshold, s.
     public var fitTimeout = 120.0
     /// How long trials stay blocked while the popup slides in, s.
@@ -50,6 +54,7 @@ public final class DemoScenario {
     public private(set) var lastNoticeTime: Double?
 
     private var summaryCounts = DemoSummary(threshold: 0, thresholdFromDecoder: false)
+    private var signalCheckEnded: Double?
     private var selectionTimes: [Double] = []
     private var intendedByTrial: [Int: String] = [:]
     private var switchedToTest = false
@@ -95,7 +100,7 @@ public final class DemoScenario {
         let now = controller.clock.now
         switch stage {
         case .signalCheck(let until):
-            if now >= until { beginCalibration() }
+            if now >= until { zeroTraining ? beginZeroTraining() : beginCalibration() }
         case .calibration:
             if switchedToTest {
                 switchedToTest = false
@@ -116,6 +121,7 @@ public final class DemoScenario {
             if keyboard.typed != declinedText { declinedText = nil }
             if !goal.isEmpty, keyboard.typed == goal, declinedText == nil {
                 // The text is complete as the last key's feedback starts: no trial may start on the keyboard meanwhile.
+                if summaryCounts.secondsToGoal == nil, let signalCheckEnded { summaryCounts.secondsToGoal = now - signalCheckEnded }
                 if controller.isShowingFeedback { holdTrials() } else { openPopup(now: now) }
             }
         case .confirming:
@@ -154,7 +160,7 @@ public final class DemoScenario {
     /// ```
     public func skipWaiting() {
         switch stage {
-        case .signalCheck: beginCalibration()
+        case .signalCheck: zeroTraining ? beginZeroTraining() : beginCalibration()
         case .results: beginSpelling()
         default: break
         }
@@ -235,11 +241,20 @@ public final class DemoScenario {
 
     private func beginCalibration() {
         reports.markCalibrationStart()
+        if signalCheckEnded == nil { signalCheckEnded = controller.clock.now }
         calibrationTrialsStarted = 0
         switchedToTest = false
         controller.set(mode: .trainGeneric, withExplanation: "demo: calibration")
         controller.trialsAreRunning = true
         stage = .calibration
+    }
+
+    private func beginZeroTraining() {
+        signalCheckEnded = controller.clock.now
+        summaryCounts.threshold = controller.settings.doubleFor(.certaintyRequiredForPress)
+        controller.set(mode: .zeroTrain, withExplanation: "demo: typing without calibration (zero training)")
+        controller.trialsAreRunning = true
+        stage = .spelling
     }
 
     private func beginSpelling() {
@@ -282,11 +297,11 @@ public final class DemoScenario {
         switch event.kind {
         case .modeChanged(.trainGeneric, .test, _):
             if stage == .calibration { switchedToTest = true }
-        case .trialStarted(let start) where start.mode == .test:
+        case .trialStarted(let start) where start.mode == .test || start.mode == .zeroTrain:
             if let intended = user?.intended { intendedByTrial[start.trial] = intended }
         case .trialStarted(let start) where start.mode == .trainGeneric:
             if stage == .calibration { calibrationTrialsStarted += 1 }
-        case .press(let press) where controller.mode == .test:
+        case .press(let press) where controller.mode == .test || controller.mode == .zeroTrain:
             switch press.source {
             case .brain:
                 summaryCounts.brainPresses += 1
@@ -299,10 +314,13 @@ public final class DemoScenario {
             }
         case .refused(let call, let reason):
             note("\(call) refused: \(reason)")
+        case .selectionRevised(let revision):
+            summaryCounts.revisions += 1
+            note("trial \(revision.trial) was probably \(revision.control)" + (revision.pressed.map { " (pressed: \($0))" } ?? ""))
         case .trialEnded(let end):
             lastTrialEnd = event.time
             intendedByTrial[end.trial] = nil
-            guard end.mode == .test else { return }
+            guard end.mode == .test || end.mode == .zeroTrain else { return }
             switch end.ending {
             case .stopped: return
             case .pressed(.brain): selectionTimes.append(end.duration)

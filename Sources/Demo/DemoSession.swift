@@ -99,6 +99,7 @@ public final class DemoSession {
         scenario = DemoScenario(controller: controller, keyboard: keyboard, reports: reports, user: user, goal: options.goal)
         scenario.signalCheckSeconds = options.signalCheckSeconds
         scenario.resultsSeconds = options.resultsSeconds
+        scenario.zeroTraining = options.zeroTrain
         let reports = reports
         controller.observeDecoderTraffic { reports.hear($0) }
         controller.startRecording(in: options.recordings)

@@ -37,6 +37,11 @@ public struct DemoSummary: Equatable, Sendable {
     public var missedFrames = 0
     /// Mean time from trial start to brain press, s (nil without presses).
     public var meanSelectionTime: Double?
+    /// Seconds from the end of the signal check to the goal's last letter
+    /// (calibration, fitting and results included), nil before it is typed.
+    public var secondsToGoal: Double?
+    /// Revisions the decoder announced (zero training: "trial 3 was probably X").
+    public var revisions = 0
 
     /// Share of judged brain presses that were right, nil when none was judged.
     ///
@@ -69,6 +74,8 @@ public struct DemoSummary: Equatable, Sendable {
             "typed: \"\(typed)\"" + (sent.map { $0 == typed ? " (confirmed)" : " (sent \"\($0)\")" } ?? " (not confirmed)"),
             "missed frames: \(missedFrames)",
             "mean selection time: " + (meanSelectionTime.map { "\(f($0, 2)) s" } ?? "no brain press"),
+            "time to the last letter: " + (secondsToGoal.map { "\(f($0, 1)) s after the signal check" } ?? "not typed"),
+            "revised selections: \(revisions)",
         ]
     }
 }

@@ -49,6 +49,15 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: "Re-reference the channels before filtering: none (as recorded) or average (common average).")
     var reference: ChannelReference = .asRecorded
 
+    @Flag(help: "Also replay the trials in recorded order with their labels hidden, as a zero-training session (ZeroTrain mode): per trial the target, the control selected (or none) and when.")
+    var zeroTrain = false
+
+    @Option(help: ArgumentHelp("With --zero-train: unsupervised trials before the supervised decoder takes over on the learned labels (nZeroTrainTrials).", valueName: "N"))
+    var zeroTrainTrials = ZeroTrainingEvaluation().zeroTrainTrials
+
+    @Option(help: ArgumentHelp("With --zero-train: after the hand-over, fit again after every N pressed trials, each labelled with what was pressed (0: never).", valueName: "N"))
+    var adaptEvery = ZeroTrainingEvaluation().refitEvery
+
     @Option(help: "Number of chronological folds.")
     var folds = 5
 
@@ -75,6 +84,8 @@ struct DecoderEvaluateCommand: ParsableCommand {
             throw ValidationError("--line-frequency: a frequency in Hz or auto, got \(lineFrequency)")
         }
         guard calibrationFolds >= 2 else { throw ValidationError("--calibration-folds: must be at least 2, got \(calibrationFolds)") }
+        guard adaptEvery >= 0 else { throw ValidationError("--adapt-every: must be 0 (never) or more, got \(adaptEvery)") }
+        guard zeroTrainTrials >= 1 else { throw ValidationError("--zero-train-trials: must be at least 1, got \(zeroTrainTrials)") }
         guard folds >= 2 else { throw ValidationError("--folds: must be at least 2, got \(folds)") }
         guard targetError > 0, targetError < 1 else { throw ValidationError("--target-error: must be between 0 and 1, got \(targetError)") }
     }
@@ -99,20 +110,70 @@ struct DecoderEvaluateCommand: ParsableCommand {
             }
             let idleData = try idle.map { try TrialsDataset.read(from: URL(fileURLWithPath: $0)) }
             let report = try evaluation.run(dataset, idle: idleData)
+            var zeroTraining: ZeroTrainingOutcome?
+            if zeroTrain {
+                var replay = ZeroTrainingEvaluation()
+                replay.zeroTrainTrials = zeroTrainTrials
+                replay.refitEvery = adaptEvery
+                replay.lineFrequency = Double(lineFrequency)
+                replay.reference = reference
+                replay.targetErrorRate = targetError
+                if evaluation.selection == nil { replay.selection = nil }
+                zeroTraining = try replay.run(dataset)
+            }
             if let plot {
-                try Data(EvaluationPlot(report: report).svg.utf8).write(to: URL(fileURLWithPath: plot))
+                try Data(EvaluationPlot(report: report, zeroTraining: zeroTraining).svg.utf8).write(to: URL(fileURLWithPath: plot))
             }
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                var object = try JSONSerialization.jsonObject(with: try encoder.encode(report)) as? [String: Any] ?? [:]
+                if let zeroTraining {
+                    object["zeroTrainTrials"] = try JSONSerialization.jsonObject(with: try encoder.encode(zeroTraining.trials))
+                    let summary = ZeroTrainingSummary(zeroTrainTrials: zeroTrainTrials, learnedLabels: zeroTraining.learnedLabels,
+                                                      learnedLabelAccuracy: zeroTraining.learnedLabelAccuracy,
+                                                      revisions: zeroTraining.revisions, learnSeconds: zeroTraining.learnSeconds,
+                                                      wrongPressesInFirstTen: zeroTraining.wrongPresses(to: 10),
+                                                      pressedRightFromEleven: zeroTraining.accuracy(from: 10),
+                                                      rightAtFourSecondsFromEleven: zeroTraining.classificationAccuracy(from: 10))
+                    // Through the encoder: a Double put straight into the dictionary loses its fraction on Linux.
+                    object["zeroTraining"] = try JSONSerialization.jsonObject(with: try encoder.encode(summary))
+                }
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
             } else {
                 print(Self.text(report), terminator: "")
+                if let zeroTraining { print(Self.text(zeroTraining, supervised: report), terminator: "") }
             }
         } catch {
             FileHandle.standardError.write(Data("noisetag decoder evaluate: \(error)\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    static func text(_ z: ZeroTrainingOutcome, supervised r: EvaluationReport) -> String {
+        func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
+        var out = "zero training (labels hidden, trials in recorded order):\n"
+        out += "trial  target  selected  seconds  at_4s   decoder\n"
+        for t in z.trials {
+            out += [String(t.trial).padding(toLength: 5, withPad: " ", startingAt: 0),
+                    String(t.target).padding(toLength: 6, withPad: " ", startingAt: 0),
+                    (t.selected.map(String.init) ?? "none").padding(toLength: 8, withPad: " ", startingAt: 0),
+                    (t.seconds.map { f($0, 1) } ?? "-").padding(toLength: 7, withPad: " ", startingAt: 0),
+                    (t.classified.map(String.init) ?? "-").padding(toLength: 6, withPad: " ", startingAt: 0),
+                    t.phase == .zeroTraining ? "unsupervised" : "supervised"].joined(separator: "  ") + "\n"
+        }
+        let handOver = z.learnedLabels.count
+        out += "learned labels right: \(f(z.learnedLabelAccuracy * 100, 0)) % of the \(handOver) unsupervised trials "
+        out += "(\(z.revisions) revised on the way; learning took \(f(z.learnSeconds, 2)) s)\n"
+        out += "wrong presses in trials 1-10: \(z.wrongPresses(to: 10)); from trial 11: "
+        out += "\(f(z.accuracy(from: 10) * 100, 1)) % pressed right (supervised \(r.folds)-fold: "
+        out += "\(f(r.pressedFraction * r.pressAccuracy * 100, 1)) %), "
+        out += "\(f(z.classificationAccuracy(from: 10) * 100, 1)) % right at 4 s"
+        if let four = r.rows.first(where: { $0.seconds == 4 }) ?? r.rows.last {
+            out += " (supervised: \(f(four.accuracy * 100, 1)) % at \(f(four.seconds, 1)) s)"
+        }
+        return out + "\n"
     }
 
     static func text(_ r: EvaluationReport) -> String {
@@ -147,3 +208,15 @@ struct DecoderEvaluateCommand: ParsableCommand {
 extension EventDefinition: ExpressibleByArgument {}
 
 extension ChannelReference: ExpressibleByArgument {}
+
+/// The zero-training replay's totals in `decoder evaluate --zero-train --json`.
+struct ZeroTrainingSummary: Encodable {
+    var zeroTrainTrials: Int
+    var learnedLabels: [Int]
+    var learnedLabelAccuracy: Double
+    var revisions: Int
+    var learnSeconds: Double
+    var wrongPressesInFirstTen: Int
+    var pressedRightFromEleven: Double
+    var rightAtFourSecondsFromEleven: Double
+}

@@ -64,6 +64,9 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Simulated subject and noise seed.")
     var seed: UInt64 = 1
 
+    @Flag(help: "Type from the first trial without calibration: ZeroTrain mode, the embedded decoder learning while the user types.")
+    var zeroTrain = false
+
     @Option(help: "Seconds of signal check before calibration.")
     var signalCheck = 6.0
 
@@ -119,6 +122,9 @@ struct DemoCommand: ParsableCommand {
             if decoderKey.count == CurveKey.z85Count {
                 do { _ = try CurveKey(z85: decoderKey) } catch { throw ValidationError("--decoder-key: \(error)") }
             }
+        }
+        if zeroTrain, scriptedTrials {
+            throw ValidationError("--zero-train runs the walk-through; --trials, --controls, --mode and --decoder run scripted trials")
         }
         if decoder != nil, user == .none {
             throw ValidationError("--user none runs the embedded decoder; it cannot be combined with --decoder")
@@ -179,6 +185,7 @@ extension DemoCommand {
         options.snr = snr
         options.seed = seed
         options.signalCheckSeconds = signalCheck
+        options.zeroTrain = zeroTrain
         options.recordings = recordings.store
         if !headless {
             // Checked before anything starts, so a bad terminal leaves no recording behind.

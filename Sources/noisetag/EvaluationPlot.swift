@@ -4,7 +4,11 @@ import Foundation
 /// An SVG page of an offline evaluation: the decoding curve (accuracy and
 /// predicted vs actual error over trial length), the estimated responses per
 /// event, and the spatial pattern per channel; below them, the settings each
-/// fold's selection chose and the mains found, when there are any.
+/// fold's selection chose and the mains found, when there are any. With a
+/// zero-training replay, a fourth panel: its learning curve (right presses
+/// and right classifications at 4 s over the last ten trials, by trial
+/// number) beside the supervised
+/// decoder's cross-validated accuracy at its longest length.
 ///
 /// ```swift
 /// let svg = EvaluationPlot(report: report).svg
@@ -12,12 +16,16 @@ import Foundation
 /// ```
 struct EvaluationPlot {
     let report: EvaluationReport
+    let zeroTraining: ZeroTrainingOutcome?
     private let panelWidth = 300.0, panelHeight = 220.0, margin = 45.0
 
-    init(report: EvaluationReport) { self.report = report }
+    init(report: EvaluationReport, zeroTraining: ZeroTrainingOutcome? = nil) {
+        self.report = report
+        self.zeroTraining = zeroTraining
+    }
 
     var svg: String {
-        let width = 3 * (panelWidth + margin) + margin
+        let width = Double(zeroTraining == nil ? 3 : 4) * (panelWidth + margin) + margin
         var notes = report.choices.enumerated().map { "fold \($0.offset + 1) chose \($0.element.chosen.summary)" + String(format: " (%.2f)", $0.element.accuracy) }
         if let mains = report.mainsFrequency { notes.append(String(format: "mains found at %.0f Hz: notched with its harmonics", mains)) }
         let height = panelHeight + 2 * margin + 20 + 15 * Double(notes.count)
@@ -28,6 +36,9 @@ struct EvaluationPlot {
         body += panel(index: 0, title: "Decoding curve", xLabel: "trial length (s)", content: curve)
         body += panel(index: 1, title: "Responses (onset \(String(format: "%.0f", report.latency * 1000)) ms)", xLabel: "lag (ms)", content: kernels)
         body += panel(index: 2, title: "Spatial pattern", xLabel: "channel", content: pattern)
+        if zeroTraining != nil {
+            body += panel(index: 3, title: "Zero training: learning curve", xLabel: "trial", content: learningCurve)
+        }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="11">
             <rect width="100%" height="100%" fill="white"/>
@@ -102,6 +113,41 @@ struct EvaluationPlot {
                 + "fill=\"\(v >= 0 ? "#2ca02c" : "#9467bd")\"/>\n"
             s += "<text x=\"\(x0 + (Double(c) + 0.5) * slot)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"middle\">\(c)</text>\n"
         }
+        return s
+    }
+
+    /// Right presses and right classifications at 4 s over the last ten trials
+    /// (fewer at the start), by trial number.
+    private func learningCurve(_ x0: Double, _ y0: Double) -> String {
+        guard let trials = zeroTraining?.trials, !trials.isEmpty else { return "" }
+        let count = Double(trials.count)
+        func point(_ trial: Double, _ v: Double) -> (Double, Double) {
+            (x0 + (trial - 1) / max(1, count - 1) * panelWidth, y0 + (1 - v) * panelHeight)
+        }
+        let running = trials.indices.map { i -> (Double, Double) in
+            let window = trials[max(0, i - 9)...i]
+            return point(Double(trials[i].trial), Double(window.filter { $0.selected == $0.target }.count) / Double(window.count))
+        }
+        let classified = trials.indices.map { i -> (Double, Double) in
+            let window = trials[max(0, i - 9)...i]
+            return point(Double(trials[i].trial), Double(window.filter { $0.classified == $0.target }.count) / Double(window.count))
+        }
+        var s = polyline(classified, color: "#98df8a", dashed: true)
+        s += polyline(running, color: "#2ca02c")
+        if let supervised = report.rows.last {
+            s += polyline([point(1, supervised.accuracy), point(count, supervised.accuracy)], color: "#1f77b4", dashed: true)
+            s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight - 36)\" fill=\"#1f77b4\">supervised \(report.folds)-fold at \(String(format: "%g", supervised.seconds)) s (dashed)</text>\n"
+        }
+        if let handOver = trials.firstIndex(where: { $0.phase == .supervised }) {
+            let (x, _) = point(Double(trials[handOver].trial), 0)
+            s += "<line x1=\"\(x)\" y1=\"\(y0)\" x2=\"\(x)\" y2=\"\(y0 + panelHeight)\" stroke=\"#999\" stroke-dasharray=\"2,2\"/>\n"
+            s += "<text x=\"\(x + 3)\" y=\"\(y0 + 26)\" fill=\"#666\">hand-over</text>\n"
+        }
+        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight - 22)\" fill=\"#2ca02c\">zero training, last 10 trials:</text>\n"
+        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight - 8)\" fill=\"#2ca02c\">right presses; right at 4 s (dashed)</text>\n"
+        s += "<text x=\"\(x0)\" y=\"\(y0 + panelHeight + 14)\">1</text>"
+        s += "<text x=\"\(x0 + panelWidth)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"end\">\(trials.count)</text>\n"
+        s += "<text x=\"\(x0 - 4)\" y=\"\(y0 + 4)\" text-anchor=\"end\">1</text><text x=\"\(x0 - 4)\" y=\"\(y0 + panelHeight)\" text-anchor=\"end\">0</text>\n"
         return s
     }
 }

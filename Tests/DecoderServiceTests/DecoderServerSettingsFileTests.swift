@@ -30,7 +30,11 @@ import Testing
         // What it writes it reads back.
         let data = try JSONEncoder().encode(expected)
         #expect(try JSONDecoder().decode(DecoderServerSettings.self, from: data) == expected)
-        #expect(DecoderServerSettings.fileKeys.count == 8)
+        #expect(DecoderServerSettings.fileKeys.count == 10)
+        let learning = try Self.load(#"{"zeroTrainTrials": 6, "adaptEvery": 0}"#)
+        #expect(learning.zeroTrainTrials == 6 && learning.adaptEvery == 0)
+        #expect(Self.error(#"{"zeroTrainTrials": 0}"#)?.description.contains("key 'zeroTrainTrials': 0 is outside 1...1000") == true)
+        #expect(Self.error(#"{"adaptEvery": 2.5}"#)?.description.contains("key 'adaptEvery': expected a whole number, got 2.5") == true)
         #expect(try Self.load(#"{"reference": "average"}"#).reference == .commonAverage)
         #expect(Self.error(#"{"reference": "linked-ears"}"#) != nil)
     }

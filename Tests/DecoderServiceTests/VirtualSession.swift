@@ -36,8 +36,9 @@ struct VirtualSession {
         if let job = decoder.takeCalibrationJob() { sent += decoder.adopt(job.run(), now: now) }
     }
 
-    /// One trial: NEWTARGET, a 0.5 s cue, `seconds` of flicker; with `cued`, object 0 copies that object.
-    mutating func trial(seconds: Double, cued: Int? = nil) {
+    /// One trial: NEWTARGET, a 0.5 s cue, `seconds` of flicker; with `cued`, object 0 copies that object;
+    /// with `pressing`, a SELECTION of that object as the flicker ends (as the engine sends on a press).
+    mutating func trial(seconds: Double, cued: Int? = nil, pressing: UInt8? = nil) {
         send(.newTarget(NewTarget(timestamp: stamp)))
         wait(500)
         let frames = Int(seconds * 60)
@@ -53,6 +54,7 @@ struct VirtualSession {
             send(.stimulusEvent(StimulusEvent(timestamp: stamp, objIDs: ids, objStates: states)))
             step()
         }
+        if let pressing { send(.selection(Selection(timestamp: stamp, objID: pressing))) }
         let end = now + 1000 / 60
         while now < end { now += 5; step() }
         send(.stimulusEvent(StimulusEvent(timestamp: stamp, objIDs: codes.indices.map { UInt8($0 + 1) },

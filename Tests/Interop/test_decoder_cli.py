@@ -44,6 +44,31 @@ def test_evaluate_reports_the_decoding_curve_latency_and_plot(noisetag_bin, data
     assert svg.startswith("<svg") and "Decoding curve" in svg and "Spatial pattern" in svg
 
 
+def test_evaluate_zero_train_replays_the_trials_in_order_with_their_labels_hidden(noisetag_bin, dataset, tmp_path):
+    plot = tmp_path / "zt.svg"
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json", "--fixed", "--zero-train",
+                          "--plot", str(plot)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    trials = report["zeroTrainTrials"]
+    y = np.fromfile(os.path.join(dataset, "y.i32"), dtype="<i4")
+    assert [t["trial"] for t in trials] == list(range(1, 46))
+    assert [t["target"] for t in trials] == y.tolist()
+    for t in trials:
+        assert {"trial", "target", "selected", "seconds"} <= set(t)
+        assert (t["selected"] is None) == (t["seconds"] is None)
+    assert [t["phase"] for t in trials] == ["zeroTraining"] * 10 + ["supervised"] * 35
+    early_wrong = [t for t in trials[:10] if t["selected"] is not None and t["selected"] != t["target"]]
+    assert len(early_wrong) <= 1, trials[:10]
+    later = trials[10:]
+    assert sum(t["selected"] == t["target"] for t in later) >= 0.9 * len(later)
+    assert report["zeroTraining"]["learnedLabelAccuracy"] >= 0.9 and report["rows"]
+    assert "Zero training: learning curve" in plot.read_text()
+    text = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--fixed", "--zero-train", "--zero-train-trials", "0"],
+                          capture_output=True, text=True, timeout=60)
+    assert text.returncode == 64 and "--zero-train-trials: must be at least 1" in text.stderr
+
+
 def test_evaluate_text_names_latency_and_threshold(noisetag_bin, dataset):
     run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--fixed"], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr

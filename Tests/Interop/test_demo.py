@@ -77,11 +77,38 @@ def test_headless_demo_spells_the_goal_on_the_embedded_decoder(noisetag_bin, tmp
         assert abs(new["duration"] - old["duration"]) <= 0.1, trial
 
 
+def test_headless_zero_training_demo_types_without_calibration(noisetag_bin, tmp_path):
+    # A short goal keeps the suite quick; HELLO WORLD and the hand-over are in the README's figures
+    # and in the live decoder's Swift tests.
+    result = run_headless(noisetag_bin, str(tmp_path / "rec"), "--goal", "HELLO", "--zero-train")
+    out = result.stdout.decode()
+    assert result.returncode == 0, out[-3000:] + result.stderr.decode()[-2000:]
+    summary = out[out.index("summary:"):]
+    assert 'typed: "HELLO" (confirmed)' in summary
+    assert "calibration accuracy: not reported" in summary
+    presses = re.search(r"brain presses: (\d+), correct (\d+) of (\d+)", summary)
+    brain, correct, judged = map(int, presses.groups())
+    assert judged == brain and brain >= 6 and correct >= 0.9 * judged, summary
+    assert re.search(r"time to the last letter: \d+\.\d s after the signal check", summary), summary
+    stages = [s.split(":")[0] for s in re.findall(r"stage: (\w[\w ]*)", out)]
+    assert stages[:2] == ["signal check", "spelling"] and "calibration" not in stages and stages[-1] == "finished"
+    assert "trial 1 ZeroTrain" in out
+    assert "decoder: zero training: trial 1 of 10 learned" in out
+    # The recording replays identically.
+    for name in sorted(os.listdir(tmp_path / "rec")):
+        if name == "decoder-calibrations":
+            continue
+        replay = subprocess.run([noisetag_bin, "replay", str(tmp_path / "rec" / name), "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        assert replay.returncode == 0 and json.loads(replay.stdout)["diverged"] == 0, (name, replay.stdout.decode()[-3000:])
+
+
 @pytest.mark.parametrize("args,message", [
     (["--goal", "HI 2U"], "'2' is not on the keyboard"),
     (["--calibration-trials", "2"], "--calibration-trials must be 5...1000"),
     (["--user", "none", "--decoder", "tcp://127.0.0.1:1"], "cannot be combined with --decoder"),
     (["--user", "somebody"], "--user"),
+    (["--zero-train", "--trials", "3"], "--zero-train runs the walk-through"),
 ])
 def test_bad_demo_flags_are_usage_errors(noisetag_bin, tmp_path, args, message):
     result = subprocess.run([noisetag_bin, "demo", "--headless"] + args, stdout=subprocess.PIPE,

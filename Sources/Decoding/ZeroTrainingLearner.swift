@@ -1,0 +1,389 @@
+import Foundation
+
+/// Reconvolution CCA learned without labels, while the user spells
+/// (Thielen et al. 2021, J. Neural Eng. 18 056007, "From full calibration
+/// to zero training for a code-modulated visual evoked potentials BCI").
+/// It keeps every finished trial with the codes that were on screen and a
+/// label it chose itself, and the running sums a reconvolution fit needs
+/// (`Σ XXᵀ`, `Σ X Mᵀ`, `Σ M Mᵀ` and the means) over the trials as labelled.
+///
+/// - A trial (finished or still running) is scored by *hypothesis*: for
+///   each code `k` on screen, the canonical correlation ρₖ of the fit over
+///   the learned trials plus this trial labelled `k`. The code the user
+///   looked at is the one under which the whole session is best explained
+///   by one spatial filter and one response. With no learned trial, the
+///   trial is explained on its own; a short one fits every hypothesis
+///   about equally well, which is why ``errorProbability(scores:)`` holds
+///   back.
+/// - The first ``beamUpTo`` trials are labelled by beam search: the
+///   ``beamWidth`` best labellings of the trials so far are each extended by
+///   every code of the new trial, and the best by the session's canonical
+///   correlation are kept. A first trial of a few seconds among 36 codes
+///   ranks the code looked at near the top but not always first; keeping
+///   several labellings lets the next trials decide (committing to the best
+///   at once learned one simulated subject in three wrong from the first
+///   trial on, and stayed wrong).
+/// - After that, a finished trial is added with its best hypothesis as its
+///   label; then every label is revised (hard expectation-maximisation):
+///   fit the model on the labels, decode every trial with it (correlation of
+///   the spatially filtered trial with each code's predicted response),
+///   relabel, and repeat until no label changes. ``add(_:codes:)`` returns
+///   the earlier trials whose label changed.
+///
+/// The model is fixed where a supervised calibration chooses
+/// (``defaultSettings``): without labels there is nothing to cross-validate
+/// against until enough trials exist, and the hand-over to a supervised
+/// fit on the learned labels does that choice.
+///
+/// ```swift
+/// var learner = ZeroTrainingLearner(sampleRate: 240, channels: 8)
+/// let scores = learner.hypothesisScores(partialTrial, codes: onScreen)   // while the trial runs
+/// let perr = ZeroTrainingLearner.errorProbability(scores: scores)
+/// let revised = learner.add(finishedTrial, codes: onScreen)              // after it ends
+/// ```
+public struct ZeroTrainingLearner: Sendable {
+    /// A learned trial: its filtered EEG, the codes on screen (each as long
+    /// as the trial) and the label chosen for it (an index into `codes`).
+    public struct Trial: Sendable {
+        /// Channels × samples, flattened row by row.
+        let eeg: Matrix
+        /// The codes on screen, one per object.
+        public let codes: [[UInt8]]
+        /// The index into ``codes`` the learner believes the user looked at.
+        public internal(set) var label: Int
+        /// The event structure of each code.
+        let structures: [EventStructure]
+    }
+
+    /// A label that changed when a later trial taught the learner better.
+    public struct Revision: Sendable, Equatable {
+        /// The trial's index among the learned trials (0 = the first).
+        public var trial: Int
+        /// Its label before.
+        public var from: Int
+        /// Its label now.
+        public var to: Int
+    }
+
+    /// The model a zero-training session starts from: the response from the
+    /// stimulus on for 0.5 s (the window holds the latency, which cannot be
+    /// estimated before labels exist: a 0.3 s window missed most of a
+    /// 165 ms-latency response and learned every label of the FaPra
+    /// recording wrong, 0.5 s learned all ten right), rising and falling
+    /// edges as events (two responses, learnable from the fewest samples),
+    /// no whitening, and ten times the supervised shrinkage of the structure
+    /// covariance (`gammaM` 0.1): choosing labels to fit the EEG best also
+    /// fits its noise, and with the supervised 0.01 a simulated subject's
+    /// wrong labelling explained ten 4.2 s trials better (ρ 0.42) than the
+    /// true one (0.38).
+    public static let defaultSettings: ReconvolutionSettings = {
+        var s = ReconvolutionSettings()
+        s.gammaM = 0.1
+        s.event = .risingFallingEdges
+        s.fixedLatency = 0
+        s.encodingLength = 0.5
+        s.whiteningLength = 0
+        return s
+    }()
+
+    /// Seconds of trial before hypothesis scores are trusted at all: the
+    /// calibration-free certainty assumes the wrong codes' scores are
+    /// exchangeable draws, which fails while the codes still share most of
+    /// their bits and the window is hardly longer than one response (at
+    /// 0.1 to 0.3 s it pressed wrong on real EEG; from 1 s, 60 bits at
+    /// 60 Hz, it held on the eight real sets).
+    public static let minimumSeconds = 1.0
+
+    /// Samples per second.
+    public let sampleRate: Double
+    /// EEG channels.
+    public let channels: Int
+    /// The model's settings (latency fixed: the window starts there).
+    public let settings: ReconvolutionSettings
+    /// The trials learned so far, in order.
+    public private(set) var trials: [Trial] = []
+    /// Hard-EM sweeps at most per added trial.
+    public var maximumSweeps = 8
+    /// Labellings kept while the first trials are learned (beam search).
+    public var beamWidth = 8
+    /// Trials learned by beam search before the best labelling is kept
+    /// alone and revised by hard EM.
+    public var beamUpTo = 12
+
+    /// One labelling of the learned trials with its label-dependent sums.
+    private struct Labelling: Sendable {
+        var labels: [Int]
+        var sxm: Matrix
+        var smm: Matrix
+        var sm: [Double]
+        var rho: Double
+    }
+
+    /// The labellings under consideration (empty after ``beamUpTo`` trials).
+    private var beam: [Labelling] = []
+
+    /// The labels chosen so far, one per learned trial.
+    public var labels: [Int] { trials.map(\.label) }
+
+    private let encoder: EventEncoder
+    private let firstLag: Int
+    private let lagCount: Int
+    private var samples = 0
+    private var sxx: Matrix
+    private var sx: [Double]
+    private var sxm: Matrix
+    private var smm: Matrix
+    private var sm: [Double]
+
+    /// A learner with nothing learned, for EEG of `channels` channels at
+    /// `sampleRate`, preprocessed as a calibration's would be.
+    ///
+    /// ```swift
+    /// var learner = ZeroTrainingLearner(sampleRate: 240, channels: 8)
+    /// ```
+    public init(sampleRate: Double, channels: Int, settings: ReconvolutionSettings = ZeroTrainingLearner.defaultSettings) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.settings = settings
+        encoder = EventEncoder(definition: .risingFallingEdges, fitting: [])
+        firstLag = Int(((settings.fixedLatency ?? 0) * sampleRate).rounded())
+        lagCount = max(1, Int((settings.encodingLength * sampleRate).rounded()))
+        let features = encoder.eventCount * lagCount
+        sxx = Matrix(rows: channels, columns: channels)
+        sx = [Double](repeating: 0, count: channels)
+        sxm = Matrix(rows: channels, columns: features)
+        smm = Matrix(rows: features, columns: features)
+        sm = [Double](repeating: 0, count: features)
+    }
+
+    /// For each of `codes` (the codes on screen, each at least as long as the
+    /// trial), the canonical correlation of the fit over the learned trials
+    /// plus `trial` (channels × samples, finished or still running) labelled
+    /// with that code. Empty for an empty trial; 0 where a fit fails.
+    ///
+    /// ```swift
+    /// let scores = learner.hypothesisScores(trial, codes: onScreen)
+    /// let best = scores.indices.max { scores[$0] < scores[$1] }
+    /// ```
+    public func hypothesisScores(_ trial: [[Double]], codes: [[UInt8]]) -> [Double] {
+        let n = trial.first?.count ?? 0
+        guard n > 0, trial.count == channels, !codes.isEmpty else { return [] }
+        let x = Matrix(rows: channels, columns: n, elements: trial.flatMap { $0 })
+        var xx = sxx + x.gram()
+        var xs = sx
+        for c in 0..<channels { for s in 0..<n { xs[c] += x.elements[c * n + s] } }
+        let total = Double(samples + n)
+        xx = centred(xx, xs, xs, total)
+        return codes.map { code in
+            let m = structure(of: code, samples: n)
+            var xm = sxm
+            m.addProduct(x, to: &xm)
+            let mm = smm + m.gram()
+            var ms = sm
+            for (f, v) in m.rowSums().enumerated() { ms[f] += v }
+            let solution = try? ReconvolutionCCA.solve(
+                covariance: xx, cxm: centred(xm, xs, ms, total), cmm: centred(mm, ms, ms, total),
+                eventCount: encoder.eventCount, lagCount: lagCount, settings: settings)
+            return solution?.rho ?? 0
+        }
+    }
+
+    /// Learns a finished trial (channels × samples, filtered) shown with
+    /// `codes` (one per object on screen, each at least as long): labels it
+    /// with its best hypothesis, then revises every label by hard EM.
+    /// Returns the earlier trials whose label changed. A trial of the wrong
+    /// channel count, with no samples or no codes is not learned.
+    ///
+    /// ```swift
+    /// for revision in learner.add(trial, codes: onScreen) { print("trial \(revision.trial) was \(revision.to)") }
+    /// ```
+    @discardableResult
+    public mutating func add(_ trial: [[Double]], codes: [[UInt8]]) -> [Revision] {
+        let n = trial.first?.count ?? 0
+        guard n > 0, trial.count == channels, !codes.isEmpty, codes.allSatisfy({ $0.count >= n }),
+              trial.allSatisfy({ $0.count == n && $0.allSatisfy(\.isFinite) }) else { return [] }
+        let before = labels
+        let x = Matrix(rows: channels, columns: n, elements: trial.flatMap { $0 })
+        let structures = codes.map { structure(of: $0, samples: n) }
+        if trials.count < beamUpTo {
+            let scores = hypothesisScores(trial, codes: codes)
+            trials.append(Trial(eeg: x, codes: codes.map { Array($0.prefix(n)) }, label: 0, structures: structures))
+            addShared(x)
+            extendBeam(x, structures: structures, soloScores: scores)
+            if trials.count == beamUpTo {
+                beam = []
+                revise()
+            }
+        } else {
+            let scores = hypothesisScores(trial, codes: codes)
+            let label = scores.indices.max { scores[$0] < scores[$1] } ?? 0
+            trials.append(Trial(eeg: x, codes: codes.map { Array($0.prefix(n)) }, label: label, structures: structures))
+            addShared(x)
+            include(trials.count - 1, sign: 1)
+            revise()
+        }
+        return before.indices.compactMap { i in
+            trials[i].label == before[i] ? nil : Revision(trial: i, from: before[i], to: trials[i].label)
+        }
+    }
+
+    /// Adds a trial's EEG to the label-independent sums.
+    private mutating func addShared(_ x: Matrix) {
+        sxx = sxx + x.gram()
+        for c in 0..<channels { for s in 0..<x.columns { sx[c] += x.elements[c * x.columns + s] } }
+        samples += x.columns
+    }
+
+    /// Every labelling of the beam extended by every code of the new (last)
+    /// trial, scored by the session's canonical correlation; the best
+    /// ``beamWidth`` are kept and the best of all becomes the labels.
+    /// `soloScores` (the new trial's hypothesis scores over the best
+    /// labelling) break ties.
+    private mutating func extendBeam(_ x: Matrix, structures: [EventStructure], soloScores: [Double]) {
+        let total = Double(samples)
+        let covariance = centred(sxx, sx, sx, total)
+        let contributions = structures.map { m in (product: m.product(x), gram: m.gram(), sums: m.rowSums()) }
+        let starts = beam.isEmpty ? [Labelling(labels: [], sxm: sxm, smm: smm, sm: sm, rho: 0)] : beam
+        var scored: [(start: Int, code: Int, rho: Double)] = []
+        for (b, start) in starts.enumerated() {
+            for (k, c) in contributions.enumerated() {
+                let ms = zip(start.sm, c.sums).map { $0 + $1 }
+                let solution = try? ReconvolutionCCA.solve(
+                    covariance: covariance, cxm: centred(start.sxm + c.product, sx, ms, total),
+                    cmm: centred(start.smm + c.gram, ms, ms, total),
+                    eventCount: encoder.eventCount, lagCount: lagCount, settings: settings)
+                scored.append((b, k, (solution?.rho ?? 0) + 1e-9 * (k < soloScores.count ? soloScores[k] : 0)))
+            }
+        }
+        beam = scored.sorted { $0.rho > $1.rho }.prefix(beamWidth).map { pick in
+            let start = starts[pick.start], c = contributions[pick.code]
+            return Labelling(labels: start.labels + [pick.code], sxm: start.sxm + c.product, smm: start.smm + c.gram,
+                             sm: zip(start.sm, c.sums).map { $0 + $1 }, rho: pick.rho)
+        }
+        let best = beam[0]
+        for i in trials.indices { trials[i].label = best.labels[i] }
+        sxm = best.sxm
+        smm = best.smm
+        sm = best.sm
+    }
+
+    /// The spatial filter and responses of the fit over the learned trials
+    /// as labelled, as `(spatialFilter, kernels)`; nil before any trial or
+    /// when the fit fails.
+    ///
+    /// ```swift
+    /// if let (w, kernels) = learner.currentFit() { print(w, kernels[0].count) }
+    /// ```
+    public func currentFit() -> (spatialFilter: [Double], kernels: [[Double]])? {
+        guard let s = solution() else { return nil }
+        return (s.w, s.kernels)
+    }
+
+    /// The probability that the best of `scores` is not what the user looked
+    /// at, without any calibration: the best is compared with the spread of
+    /// the others (their mean and standard deviation, estimated from only
+    /// `K − 1` values, so a Student-t with `K − 2` degrees of freedom and
+    /// the predictive factor `√(1 + 1/(K − 1))`), and the chance that any
+    /// of the `K − 1` others would reach it is bounded by `K − 1` times one
+    /// tail (Bonferroni). 1 with fewer than 3 scores, NaN or flat scores.
+    ///
+    /// ```swift
+    /// let perr = ZeroTrainingLearner.errorProbability(scores: [0.31, 0.30, 0.45, 0.29])
+    /// ```
+    public static func errorProbability(scores: [Double]) -> Double {
+        let k = scores.count
+        guard k >= 3, scores.allSatisfy(\.isFinite), let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return 1 }
+        let others = scores.enumerated().filter { $0.offset != best }.map(\.element)
+        let mean = others.reduce(0, +) / Double(others.count)
+        let variance = others.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(others.count - 1)
+        guard variance > 0 else { return 1 }
+        let t = (scores[best] - mean) / (variance * (1 + 1 / Double(others.count))).squareRoot()
+        let tail = StudentT.upperTail(t, degreesOfFreedom: Double(k - 2))
+        return min(1, max(0, Double(k - 1) * tail))
+    }
+
+    /// The correlation of each learned trial's spatially filtered EEG with
+    /// each of its codes' predicted responses under `solution`.
+    func correlations(of index: Int, with solution: ReconvolutionCCA.Solution) -> [Double] {
+        let trial = trials[index]
+        let n = trial.eeg.columns
+        var filtered = [Double](repeating: 0, count: n)
+        for c in 0..<channels {
+            let w = solution.w[c]
+            for s in 0..<n { filtered[s] += w * trial.eeg.elements[c * n + s] }
+        }
+        return trial.structures.map { m in
+            var template = [Double](repeating: 0, count: n)
+            for (e, list) in m.onsets.enumerated() {
+                for o in list {
+                    for l in 0..<lagCount {
+                        let i = o + firstLag + l
+                        if i >= 0 && i < n { template[i] += solution.kernels[e][l] }
+                    }
+                }
+            }
+            return Self.correlation(filtered, template)
+        }
+    }
+
+    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
+        let n = Double(a.count)
+        guard n > 1 else { return 0 }
+        let ma = a.reduce(0, +) / n, mb = b.reduce(0, +) / n
+        var ab = 0.0, aa = 0.0, bb = 0.0
+        for i in a.indices {
+            let x = a[i] - ma, y = b[i] - mb
+            ab += x * y; aa += x * x; bb += y * y
+        }
+        return aa > 0 && bb > 0 ? ab / (aa * bb).squareRoot() : 0
+    }
+
+    private mutating func revise() {
+        guard trials.count >= 2 else { return }
+        for _ in 0..<maximumSweeps {
+            guard let solution = solution() else { return }
+            var changed = false
+            for i in trials.indices {
+                let scores = correlations(of: i, with: solution)
+                guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }), best != trials[i].label else { continue }
+                include(i, sign: -1)
+                trials[i].label = best
+                include(i, sign: 1)
+                changed = true
+            }
+            if !changed { return }
+        }
+    }
+
+    private func solution() -> ReconvolutionCCA.Solution? {
+        guard samples > 0 else { return nil }
+        let total = Double(samples)
+        return try? ReconvolutionCCA.solve(
+            covariance: centred(sxx, sx, sx, total), cxm: centred(sxm, sx, sm, total), cmm: centred(smm, sm, sm, total),
+            eventCount: encoder.eventCount, lagCount: lagCount, settings: settings)
+    }
+
+    /// Adds (sign 1) or takes out (−1) learned trial `index`'s label-dependent sums.
+    private mutating func include(_ index: Int, sign: Double) {
+        let trial = trials[index]
+        let m = trial.structures[trial.label]
+        var product = Matrix(rows: channels, columns: sxm.columns)
+        m.addProduct(trial.eeg, to: &product)
+        sxm = sxm + product.scaled(by: sign)
+        smm = smm + m.gram().scaled(by: sign)
+        for (f, v) in m.rowSums().enumerated() { sm[f] += sign * v }
+    }
+
+    private func structure(of code: [UInt8], samples n: Int) -> EventStructure {
+        EventStructure(onsets: encoder.onsets(of: Array(code.prefix(n))), samples: n, firstLag: firstLag, lagCount: lagCount)
+    }
+
+    /// `sums / total − a·bᵀ / total²`: a covariance from raw sums.
+    private func centred(_ sums: Matrix, _ a: [Double], _ b: [Double], _ total: Double) -> Matrix {
+        var out = sums.scaled(by: 1 / total)
+        for i in 0..<out.rows {
+            for j in 0..<out.columns { out.elements[i * out.columns + j] -= a[i] * b[j] / (total * total) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,117 @@
+/// What a ``ZeroTrainingEvaluation`` found, trial by trial.
+public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
+    /// Who decoded a trial.
+    public enum Phase: String, Sendable, Codable {
+        /// The unsupervised learner.
+        case zeroTraining
+        /// The supervised decoder fitted on the learned labels.
+        case supervised
+    }
+
+    /// One trial.
+    public struct Trial: Sendable, Codable, Equatable {
+        /// Number in recorded order, from 1.
+        public var trial: Int
+        /// The class the user looked at.
+        public var target: Int
+        /// The class pressed, nil when the trial ended without a press.
+        public var selected: Int?
+        /// Seconds into the trial at the press.
+        public var seconds: Double?
+        /// Who decoded it.
+        public var phase: Phase
+        /// The class ranked best at the evaluation's classification length
+        /// (4 s, or the whole trial when shorter), pressed or not.
+        public var classified: Int?
+
+        /// A trial's result.
+        ///
+        /// ```swift
+        /// let first = ZeroTrainingOutcome.Trial(trial: 1, target: 4, selected: nil, seconds: nil, phase: .zeroTraining)
+        /// ```
+        public init(trial: Int, target: Int, selected: Int?, seconds: Double?, phase: Phase, classified: Int? = nil) {
+            self.classified = classified
+            self.trial = trial
+            self.target = target
+            self.selected = selected
+            self.seconds = seconds
+            self.phase = phase
+        }
+
+        private enum CodingKeys: String, CodingKey { case trial, target, selected, seconds, phase, classified }
+
+        /// Writes `selected` and `seconds` as null when the trial ended without a press.
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(trial, forKey: .trial)
+            try c.encode(target, forKey: .target)
+            try c.encode(selected, forKey: .selected)
+            try c.encode(seconds, forKey: .seconds)
+            try c.encode(phase, forKey: .phase)
+            try c.encode(classified, forKey: .classified)
+        }
+
+        /// Reads a trial as ``encode(to:)`` writes it.
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(trial: try c.decode(Int.self, forKey: .trial), target: try c.decode(Int.self, forKey: .target),
+                      selected: try c.decodeIfPresent(Int.self, forKey: .selected),
+                      seconds: try c.decodeIfPresent(Double.self, forKey: .seconds),
+                      phase: try c.decode(Phase.self, forKey: .phase),
+                      classified: try c.decodeIfPresent(Int.self, forKey: .classified))
+        }
+    }
+
+    /// Every trial, in recorded order.
+    public var trials: [Trial]
+    /// The labels the learner ended with for the unsupervised trials.
+    public var learnedLabels: [Int]
+    /// Label changes of earlier trials, over the unsupervised stretch.
+    public var revisions: Int
+    /// Seconds spent learning finished trials (adding and revising).
+    public var learnSeconds: Double
+
+    /// Correct presses among the trials at positions `first..<last` (0-based:
+    /// `from: 10` is trial 11 onwards; a trial without a press counts as
+    /// not correct).
+    ///
+    /// ```swift
+    /// let later = outcome.accuracy(from: 10)
+    /// ```
+    public func accuracy(from first: Int = 0, to last: Int? = nil) -> Double {
+        let range = trials.filter { $0.trial > first && $0.trial <= (last ?? Int.max) }
+        guard !range.isEmpty else { return 0 }
+        return Double(range.filter { $0.selected == $0.target }.count) / Double(range.count)
+    }
+
+    /// Trials at positions `first..<last` (0-based) classified right at the
+    /// classification length, pressed or not.
+    ///
+    /// ```swift
+    /// let atFourSeconds = outcome.classificationAccuracy(from: 10)
+    /// ```
+    public func classificationAccuracy(from first: Int = 0, to last: Int? = nil) -> Double {
+        let range = trials.filter { $0.trial > first && $0.trial <= (last ?? Int.max) }
+        guard !range.isEmpty else { return 0 }
+        return Double(range.filter { $0.classified == $0.target }.count) / Double(range.count)
+    }
+
+    /// Presses of the wrong class among the trials at positions `first..<last` (0-based).
+    ///
+    /// ```swift
+    /// let early = outcome.wrongPresses(to: 10)
+    /// ```
+    public func wrongPresses(from first: Int = 0, to last: Int? = nil) -> Int {
+        trials.filter { $0.trial > first && $0.trial <= (last ?? Int.max) && $0.selected != nil && $0.selected != $0.target }.count
+    }
+
+    /// Learned labels that match the targets, over the unsupervised trials.
+    ///
+    /// ```swift
+    /// print(outcome.learnedLabelAccuracy)
+    /// ```
+    public var learnedLabelAccuracy: Double {
+        guard !learnedLabels.isEmpty else { return 0 }
+        return Double(zip(learnedLabels, trials).filter { $0 == $1.target }.count) / Double(learnedLabels.count)
+    }
+}

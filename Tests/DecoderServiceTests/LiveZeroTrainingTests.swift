@@ -1,0 +1,77 @@
+import Decoding
+import DecoderService
+import Foundation
+import Simulation
+import Testing
+import UtopiaProtocol
+
+/// The live decoder without a calibration: it predicts from the first
+/// prediction trial, learns each finished trial without labels, says when
+/// it believes an earlier trial meant another object, and hands over to
+/// the supervised decoder fitted on what it learned.
+@Suite struct LiveZeroTrainingTests {
+    static let goals: [UInt8] = [3, 7, 1, 9, 5, 2, 8, 4, 6]
+
+    static func settings() -> DecoderServerSettings {
+        var settings = DecoderServerSettings()
+        settings.simulation = DecoderSimulation(snr: 0.05, seed: 3, gaze: .goals(goals))
+        settings.zeroTrainTrials = 5
+        return settings
+    }
+
+    @Test func itTypesWithoutCalibrationLearnsAndHandsOver() throws {
+        var session = VirtualSession(settings: Self.settings(), objects: 9)
+        session.mode("Prediction.static")
+        session.wait(5_000)       // the signal check: the filters settle before the first trial
+        var lastPredictions: [Int8] = []
+        var firstPredictionTimes: [Double] = []
+        for t in 0..<7 {
+            let before = session.sent.count
+            let trialStart = session.now
+            // The first ZeroTrain trial lasts until a sure press (maxDurationFirstZeroTrainClick), the others less.
+            session.trial(seconds: t == 0 ? 8 : 4)
+            let predictions = session.predictions(from: before)
+            #expect(predictions.allSatisfy { $0.errorProbability.isFinite && (0...1).contains($0.errorProbability) })
+            if let last = predictions.last { lastPredictions.append(last.objID) }
+            if t < 2 { firstPredictionTimes.append(Double(predictions.first?.timestamp ?? 0) - trialStart) }
+        }
+        // Before an interim model exists (two learned trials), predictions only once a trial
+        // holds a second of EEG (0.5 s of it is the cue).
+        #expect(firstPredictionTimes.allSatisfy { $0 >= 1_000 + 500 - 20 }, "\(firstPredictionTimes)")
+        #expect(zip(lastPredictions, Self.goals).filter { $0 == Int8($1) }.count >= 6, "\(lastPredictions) \(session.logs().filter { $0.contains("zero") })")
+        let logs = session.logs()
+        #expect(logs.contains { $0.contains("zero training: trial 1 of 5 learned") })
+        #expect(logs.contains { $0.contains("5 trials learned; fitting the supervised decoder on their labels") })
+        let model = try #require(session.decoder.model, "the hand-over fitted a supervised model")
+        #expect(abs(model.model.responseLatency - 0.040) <= 0.008)
+        #expect(session.sent.contains { if case .certaintyThreshold = $0 { return true } else { return false } })
+    }
+
+    @Test func aPressTheLearnerDisagreesWithIsRevisedForTheEngine() throws {
+        var session = VirtualSession(settings: Self.settings(), objects: 9)
+        session.mode("Prediction.static")
+        session.wait(5_000)       // the signal check: the filters settle before the first trial
+        let wrong = Self.goals[0] % 9 + 1
+        let firstStamp = session.stamp
+        session.trial(seconds: 8, pressing: wrong)
+        session.trial(seconds: 1.2)
+        let revisions = session.sent.compactMap { if case .selectionRevised(let r) = $0 { return r } else { return nil } }
+        let first = try #require(revisions.first { $0.trialStamp == firstStamp }, "\(session.logs())")
+        #expect(first.objID == Self.goals[0])
+        #expect(!revisions.contains { $0.trialStamp != firstStamp && $0.objID == wrong })
+    }
+
+    @Test func aResetForgetsWhatWasLearned() {
+        var session = VirtualSession(settings: Self.settings(), objects: 9)
+        session.mode("Prediction.static")
+        session.wait(5_000)       // the signal check: the filters settle before the first trial
+        session.trial(seconds: 4)
+        session.trial(seconds: 1.2)
+        #expect(session.logs().contains { $0.contains("zero training: trial 1 of 5 learned") })
+        session.send(.reset(Reset(timestamp: session.stamp)))
+        let before = session.sent.count
+        session.trial(seconds: 4)
+        session.trial(seconds: 1.2)
+        #expect(session.logs(from: before).contains { $0.contains("zero training: trial 1 of 5 learned") })
+    }
+}
