@@ -47,6 +47,9 @@ public final class DecoderServer: @unchecked Sendable {
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
     private let mailbox = FitMailbox()
+    /// The fits running on worker threads: ``stop()`` waits for them, so
+    /// that none is still inside BLAS when the process exits.
+    private let fits = DispatchGroup()
 
     /// How often the decoder's thread publishes ``signalSnapshot``, ms.
     static let snapshotInterval = 100.0
@@ -104,7 +107,8 @@ public final class DecoderServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops the thread and closes the socket; later calls do nothing.
+    /// Stops the thread and closes the socket, after any fit still running
+    /// has ended (an exit during a fit crashed inside BLAS); later calls do nothing.
     ///
     /// ```swift
     /// server.stop()
@@ -117,6 +121,7 @@ public final class DecoderServer: @unchecked Sendable {
         guard wasRunning else { return }
         wake.signal()
         finished.wait()
+        fits.wait()
         authentication?.cancel()
     }
 
@@ -146,9 +151,11 @@ public final class DecoderServer: @unchecked Sendable {
     /// Fits on a worker thread so that heartbeats, predictions and signal
     /// quality go on meanwhile; the outcome comes back through `state` and a wake-up.
     private func startFit(_ job: CalibrationJob) {
-        let thread = Thread { [mailbox, wake] in
+        fits.enter()
+        let thread = Thread { [mailbox, wake, fits] in
             mailbox.post(job.run())
             wake.signal()
+            fits.leave()
         }
         thread.name = "noisetag-decoder-fit"
         thread.start()

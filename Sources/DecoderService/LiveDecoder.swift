@@ -9,8 +9,9 @@ import UtopiaProtocol
 /// a ``CalibratedDecoder`` when calibration ends (sending LOG lines with the
 /// cross-validated accuracy and decoding curve, and the recommended
 /// certainty as CERTAINTYTHRESHOLD), predicts during prediction trials
-/// (PREDICTEDTARGETPROB and …DIST every `predictionInterval`), and reports
-/// SIGNALQUALITY. Bad input is counted and logged, never fatal, and no
+/// (PREDICTEDTARGETPROB and …DIST every `predictionInterval`; without a
+/// model it learns while the user types, and says SELECTIONREVISED when it
+/// revises an earlier trial), and reports SIGNALQUALITY. Bad input is counted and logged, never fatal, and no
 /// output is ever NaN. ``DecoderServer`` drives it from its socket thread;
 /// tests and ``Redecoder`` drive it directly. Started with
 /// `recordingInput: true` it keeps every input it consumes as a
@@ -19,7 +20,9 @@ import UtopiaProtocol
 /// One part per job: ``EEGAcquisition`` (EEG intake, simulated amplifier,
 /// input records), ``ContinuousPreprocessing`` (filter, history, signal
 /// quality), ``TrialCutter`` (trials and calibration trials),
-/// ``LiveCalibration`` (fits) and ``LivePrediction``.
+/// ``LiveCalibration`` (fits), ``LivePrediction`` and ``LiveZeroTraining``
+/// (prediction without a model, learning without labels, learning from
+/// presses).
 ///
 /// ```swift
 /// var decoder = LiveDecoder(settings: DecoderServerSettings(), now: WireClock.milliseconds())

@@ -17,9 +17,13 @@ import UtopiaProtocol
 ///   supervised use), which scores the trials in between; after
 ///   `zeroTrainTrials` the last such fit is the hand-over.
 /// - With a supervised model, every pressed trial of at least
-///   ``ZeroTrainingLearner/minimumSeconds`` becomes a calibration trial
+///   ``ZeroTrainingLearner/minimumSeconds`` and at least as long as the
+///   calibration's shortest trial (a calibration dataset keeps one length,
+///   so a shorter one would cut all the others) becomes a calibration trial
 ///   labelled with the pressed object, and after every `adaptEvery` of them
-///   the decoder is fitted again.
+///   the decoder is fitted again. After a zero-training hand-over the
+///   calibration is as short as the learned trials and presses qualify;
+///   after a cued calibration of 4 s trials, presses at 1 to 2 s do not.
 struct LiveZeroTraining: Sendable {
     /// Trials learned without labels before the hand-over.
     let zeroTrainTrials: Int
@@ -112,8 +116,10 @@ struct LiveZeroTraining: Sendable {
             let seconds = Double(trial.sampleCount) / (sampleRate ?? 250)
             if !active, !handedOver, !hasModel { active = true }
             guard active else {
+                // The calibration keeps one trial length: a shorter trial would cut every other one to its length.
+                let shortest = Double(trials.calibration.map(\.sampleCount).min() ?? 0) / (sampleRate ?? 250)
                 guard hasModel, adaptEvery > 0, let object = pressed[trial.newTargetStamp],
-                      seconds >= ZeroTrainingLearner.minimumSeconds, let labelled = trial.labelled(object) else { continue }
+                      seconds >= max(ZeroTrainingLearner.minimumSeconds, shortest), let labelled = trial.labelled(object) else { continue }
                 trials.addCalibration(labelled)
                 adaptedSinceFit += 1
                 if adaptedSinceFit >= adaptEvery {

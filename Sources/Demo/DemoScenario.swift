@@ -209,6 +209,11 @@ public final class DemoScenario {
         summary.typed = keyboard.typed
         summary.missedFrames = missedFrames
         summary.meanSelectionTime = selectionTimes.isEmpty ? nil : selectionTimes.reduce(0, +) / Double(selectionTimes.count)
+        if zeroTraining {
+            // The decoder recommends thresholds as it learns: the one in force now.
+            summary.threshold = controller.settings.doubleFor(.certaintyRequiredForPress)
+            summary.thresholdFromDecoder = !reports.thresholds.isEmpty
+        }
         return summary
     }
 

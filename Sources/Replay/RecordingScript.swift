@@ -153,22 +153,22 @@ public struct RecordingScript: Sendable {
         if !unknown.isEmpty { notes.append("\(name): settings this engine does not know are ignored: \(unknown.joined(separator: ", "))") }
     }
 
-    private struct EventHead: Decodable {
+    struct EventHead: Decodable {
         var type: String
         var time: Double
     }
 
-    private struct SettingLine: Decodable {
+    struct SettingLine: Decodable {
         var title: String
         var value: String
         var source: SettingSource?
     }
 
-    private struct StartLine: Decodable {
+    struct StartLine: Decodable {
         var format: Int?
     }
 
-    private struct ModeLine: Decodable {
+    struct ModeLine: Decodable {
         var from: String
         var to: String
         var explanation: String?

@@ -124,16 +124,14 @@ struct EvaluationPlot {
         func point(_ trial: Double, _ v: Double) -> (Double, Double) {
             (x0 + (trial - 1) / max(1, count - 1) * panelWidth, y0 + (1 - v) * panelHeight)
         }
-        let running = trials.indices.map { i -> (Double, Double) in
-            let window = trials[max(0, i - 9)...i]
-            return point(Double(trials[i].trial), Double(window.filter { $0.selected == $0.target }.count) / Double(window.count))
+        func lastTen(_ right: (ZeroTrainingOutcome.Trial) -> Bool) -> [(Double, Double)] {
+            trials.indices.map { i in
+                let window = trials[max(0, i - 9)...i]
+                return point(Double(trials[i].trial), Double(window.filter(right).count) / Double(window.count))
+            }
         }
-        let classified = trials.indices.map { i -> (Double, Double) in
-            let window = trials[max(0, i - 9)...i]
-            return point(Double(trials[i].trial), Double(window.filter { $0.classified == $0.target }.count) / Double(window.count))
-        }
-        var s = polyline(classified, color: "#98df8a", dashed: true)
-        s += polyline(running, color: "#2ca02c")
+        var s = polyline(lastTen { $0.classified == $0.target }, color: "#98df8a", dashed: true)
+        s += polyline(lastTen { $0.selected == $0.target }, color: "#2ca02c")
         if let supervised = report.rows.last {
             s += polyline([point(1, supervised.accuracy), point(count, supervised.accuracy)], color: "#1f77b4", dashed: true)
             s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight - 36)\" fill=\"#1f77b4\">supervised \(report.folds)-fold at \(String(format: "%g", supervised.seconds)) s (dashed)</text>\n"
