@@ -35,7 +35,7 @@ struct LiveZeroTraining: Sendable {
     private(set) var learner: ZeroTrainingLearner?
     /// The learned trials, in order (their NEWTARGET stamps and objects).
     private var learned: [FinishedPrediction] = []
-    /// What the engine pressed in each trial (SELECTION), by NEWTARGET stamp.
+    /// What the engine pressed in each trial not yet learned from (SELECTION), by NEWTARGET stamp.
     private var pressed: [Int32: UInt8] = [:]
     /// What the decoder last said each learned trial was, by NEWTARGET stamp.
     private var said: [Int32: UInt8] = [:]
@@ -113,6 +113,8 @@ struct LiveZeroTraining: Sendable {
                         trials: inout TrialCutter, into outbox: inout DecoderOutbox) -> Bool {
         var fit = false
         for trial in finished {
+            // What the engine pressed in this trial is needed only now.
+            defer { pressed[trial.newTargetStamp] = nil }
             let seconds = Double(trial.sampleCount) / (sampleRate ?? 250)
             if !active, !handedOver, !hasModel { active = true }
             guard active else {

@@ -162,7 +162,7 @@ public struct ReconvolutionCCA: Sendable {
     /// let templates = model.templates(for: GoldCodeSet.codes(count: 36).map(upsampled))
     /// ```
     public func templates(for codes: [[UInt8]]) -> [[Double]] {
-        codes.map { template(onsets: encoder.onsets(of: $0), length: $0.count) }
+        codes.map { Self.template(onsets: encoder.onsets(of: $0), length: $0.count, kernels: kernels, latency: latencySamples) }
     }
 
     /// Applies the spatial filter to one trial (channels × samples).
@@ -180,12 +180,15 @@ public struct ReconvolutionCCA: Sendable {
         return out
     }
 
-    private func template(onsets: [[Int]], length: Int) -> [Double] {
+    /// The response predicted for events at `onsets` (per event): each
+    /// event's kernel added from `latency` samples after each of its onsets.
+    /// Also the zero-training learner's decoding step.
+    static func template(onsets: [[Int]], length: Int, kernels: [[Double]], latency: Int) -> [Double] {
         var t = [Double](repeating: 0, count: length)
         for (e, list) in onsets.enumerated() {
             for o in list {
                 for (l, value) in kernels[e].enumerated() {
-                    let i = o + latencySamples + l
+                    let i = o + latency + l
                     if i >= 0 && i < length { t[i] += value }
                 }
             }

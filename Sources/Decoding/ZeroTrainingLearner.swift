@@ -206,10 +206,9 @@ public struct ZeroTrainingLearner: Sendable {
         let x = Matrix(rows: channels, columns: n, elements: trial.flatMap { $0 })
         let structures = codes.map { structure(of: $0, samples: n) }
         if trials.count < beamUpTo {
-            let scores = hypothesisScores(trial, codes: codes)
             trials.append(Trial(eeg: x, codes: codes.map { Array($0.prefix(n)) }, label: 0, structures: structures))
             addShared(x)
-            extendBeam(x, structures: structures, soloScores: scores)
+            extendBeam(x, structures: structures)
             if trials.count == beamUpTo {
                 beam = []
                 revise()
@@ -236,10 +235,9 @@ public struct ZeroTrainingLearner: Sendable {
 
     /// Every labelling of the beam extended by every code of the new (last)
     /// trial, scored by the session's canonical correlation; the best
-    /// ``beamWidth`` are kept and the best of all becomes the labels.
-    /// `soloScores` (the new trial's hypothesis scores over the best
-    /// labelling) break ties.
-    private mutating func extendBeam(_ x: Matrix, structures: [EventStructure], soloScores: [Double]) {
+    /// ``beamWidth`` are kept and the best of all becomes the labels (equal
+    /// correlations in the order of the labellings, then of the codes).
+    private mutating func extendBeam(_ x: Matrix, structures: [EventStructure]) {
         let total = Double(samples)
         let covariance = centred(sxx, sx, sx, total)
         let contributions = structures.map { m in (product: m.product(x), gram: m.gram(), sums: m.rowSums()) }
@@ -252,10 +250,11 @@ public struct ZeroTrainingLearner: Sendable {
                     covariance: covariance, cxm: centred(start.sxm + c.product, sx, ms, total),
                     cmm: centred(start.smm + c.gram, ms, ms, total),
                     eventCount: encoder.eventCount, lagCount: lagCount, settings: settings)
-                scored.append((b, k, (solution?.rho ?? 0) + 1e-9 * (k < soloScores.count ? soloScores[k] : 0)))
+                scored.append((b, k, solution?.rho ?? 0))
             }
         }
-        beam = scored.sorted { $0.rho > $1.rho }.prefix(beamWidth).map { pick in
+        let ranked = scored.sorted { ($0.rho, -$0.start, -$0.code) > ($1.rho, -$1.start, -$1.code) }
+        beam = ranked.prefix(beamWidth).map { pick in
             let start = starts[pick.start], c = contributions[pick.code]
             return Labelling(labels: start.labels + [pick.code], sxm: start.sxm + c.product, smm: start.smm + c.gram,
                              sm: zip(start.sm, c.sums).map { $0 + $1 }, rho: pick.rho)
@@ -265,18 +264,6 @@ public struct ZeroTrainingLearner: Sendable {
         sxm = best.sxm
         smm = best.smm
         sm = best.sm
-    }
-
-    /// The spatial filter and responses of the fit over the learned trials
-    /// as labelled, as `(spatialFilter, kernels)`; nil before any trial or
-    /// when the fit fails.
-    ///
-    /// ```swift
-    /// if let (w, kernels) = learner.currentFit() { print(w, kernels[0].count) }
-    /// ```
-    public func currentFit() -> (spatialFilter: [Double], kernels: [[Double]])? {
-        guard let s = solution() else { return nil }
-        return (s.w, s.kernels)
     }
 
     /// The probability that the best of `scores` is not what the user looked
@@ -313,15 +300,7 @@ public struct ZeroTrainingLearner: Sendable {
             for s in 0..<n { filtered[s] += w * trial.eeg.elements[c * n + s] }
         }
         return trial.structures.map { m in
-            var template = [Double](repeating: 0, count: n)
-            for (e, list) in m.onsets.enumerated() {
-                for o in list {
-                    for l in 0..<lagCount {
-                        let i = o + firstLag + l
-                        if i >= 0 && i < n { template[i] += solution.kernels[e][l] }
-                    }
-                }
-            }
+            let template = ReconvolutionCCA.template(onsets: m.onsets, length: n, kernels: solution.kernels, latency: firstLag)
             return Self.correlation(filtered, template)
         }
     }
