@@ -50,16 +50,6 @@ public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
             try c.encode(phase, forKey: .phase)
             try c.encode(classified, forKey: .classified)
         }
-
-        /// Reads a trial as ``encode(to:)`` writes it.
-        public init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(trial: try c.decode(Int.self, forKey: .trial), target: try c.decode(Int.self, forKey: .target),
-                      selected: try c.decodeIfPresent(Int.self, forKey: .selected),
-                      seconds: try c.decodeIfPresent(Double.self, forKey: .seconds),
-                      phase: try c.decode(Phase.self, forKey: .phase),
-                      classified: try c.decodeIfPresent(Int.self, forKey: .classified))
-        }
     }
 
     /// Every trial, in recorded order.

@@ -71,7 +71,9 @@ import Testing
         #expect(outcome.learnedLabelAccuracy >= 0.9)
         #expect(outcome.classificationAccuracy(from: 10) >= 0.9)
         #expect(outcome.accuracy(from: 10) >= 0.85)
-        let json = String(decoding: try JSONEncoder().encode(outcome.trials), as: UTF8.self)
+        let data = try JSONEncoder().encode(outcome.trials)
+        #expect(try JSONDecoder().decode([ZeroTrainingOutcome.Trial].self, from: data) == outcome.trials, "nulls read back as no press")
+        let json = String(decoding: data, as: UTF8.self)
         #expect(json.contains("\"trial\":1,") || json.contains("\"trial\":1}"))
     }
 
