@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Demo", targets: ["Demo"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "LabFormats", targets: ["LabFormats"]),
+        .library(name: "Study", targets: ["Study"]),
         .executable(name: "noisetag", targets: ["noisetag"]),
     ],
     dependencies: [
@@ -48,7 +49,8 @@ let package = Package(
         .target(name: "ZeroMQTransport", dependencies: ["CZeroMQ"]),
         .target(
             name: "LabFormats",
-            dependencies: ["Decoding", "NoiseTagging", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+            dependencies: ["Decoding", "NoiseTagging", "UtopiaProtocol", "DecoderService",
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "DecoderService", dependencies: ["Decoding", "Simulation", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport"]),
         .target(
             name: "DecoderBridge",
@@ -62,11 +64,15 @@ let package = Package(
             dependencies: ["NoiseTagging", "UtopiaProtocol", "DecoderBridge", "DecoderService", "Decoding",
                            "Simulation", "TerminalUI", "ZeroMQTransport"]),
         .target(name: "Replay", dependencies: ["NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService"]),
+        .target(
+            name: "Study",
+            dependencies: ["NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService", "Simulation", "Demo", "TerminalUI",
+                           "Replay"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
                 "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding", "TerminalUI",
-                "ZeroMQTransport", "DecoderService", "Simulation", "Demo", "Replay", "LabFormats",
+                "ZeroMQTransport", "DecoderService", "Simulation", "Demo", "Replay", "LabFormats", "Study",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
@@ -82,6 +88,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging", "Decoding"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
         .testTarget(name: "LabFormatsTests", dependencies: ["LabFormats", "Decoding", "NoiseTagging"]),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "NoiseTagging", "Demo", "DecoderService", "Decoding", "CZeroMQ"]),
         .testTarget(name: "DemoTests", dependencies: ["Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "Simulation", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -148,6 +148,21 @@ public final class DecoderServer: @unchecked Sendable {
     /// ```
     public var signalSnapshot: SignalSnapshot { state.withLock { $0.signalSnapshot } }
 
+    /// Fits a model on `dataset` (a calibration saved earlier: a study
+    /// session resumed after its calibration step) as if its trials had just
+    /// been collected: on a worker thread, adopted by the decoder's thread,
+    /// which then sends its LOG lines and CERTAINTYTHRESHOLD to every peer.
+    /// The dataset is not saved again.
+    ///
+    /// ```swift
+    /// server.fit(try TrialsDataset.read(from: savedCalibration))
+    /// ```
+    public func fit(_ dataset: TrialsDataset) {
+        var settings = self.settings
+        settings.calibrationFolder = nil
+        startFit(CalibrationJob(dataset: dataset, settings: settings))
+    }
+
     /// Fits on a worker thread so that heartbeats, predictions and signal
     /// quality go on meanwhile; the outcome comes back through `state` and a wake-up.
     private func startFit(_ job: CalibrationJob) {

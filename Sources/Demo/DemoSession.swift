@@ -36,6 +36,9 @@ public final class DemoSession {
     public let decoder: DecoderServer?
     /// The endpoint the engine talks to.
     public let endpoint: String
+    /// Where the simulated user looks (the simulated amplifier reads it when
+    /// each trial starts); unused without a simulated user.
+    public let focus: GazeFocus
     private let link: any BridgeLink
     private let context: ZeroMQContext?
 
@@ -53,6 +56,7 @@ public final class DemoSession {
     public init(options: DemoOptions, settings: NoiseTagSettings = NoiseTagSettings()) throws(Failure) {
         self.options = options
         let focus = GazeFocus()
+        self.focus = focus
         let inputWriter = DecoderInputWriter()
         var server: DecoderServer?
         var context: ZeroMQContext?

@@ -10,7 +10,7 @@ struct NoisetagCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "noisetag",
         abstract: "Brain-pressable buttons: noise-tagging engine tools.",
-        subcommands: [CodesCommand.self, DemoCommand.self, RecordingsCommand.self, BenchCommand.self, DecoderCommand.self,
+        subcommands: [CodesCommand.self, DemoCommand.self, SessionCommand.self, RecordingsCommand.self, BenchCommand.self, DecoderCommand.self,
                       TerminalCheckCommand.self, ReplayCommand.self, DatasetCommand.self]
     )
 }

@@ -1,0 +1,310 @@
+import Foundation
+import NoiseTagging
+
+/// A study session's protocol: the same steps, in order, for every
+/// participant. Read from a JSON file (Protocols/session.md, with its JSON
+/// Schema); every field is checked when it is read, so a bad protocol
+/// fails before the participant sits down, with one line naming the step
+/// and the field (``SessionProtocolError``).
+///
+/// ```swift
+/// let study = try SessionProtocol.load(from: URL(fileURLWithPath: "Examples/protocols/full-study.json"))
+/// print(study.name, study.steps.map(\.name))
+/// ```
+public struct SessionProtocol: Sendable, Equatable {
+    /// The protocol's name.
+    public var name: String
+    /// A longer description, if any.
+    public var description: String?
+    /// Engine settings for the whole session, by title name.
+    public var settings: [String: NoiseTagSettingValue]
+    /// The steps, in order.
+    public var steps: [SessionStep]
+    /// The protocol exactly as read (kept in the session folder).
+    public var json: JSONValue
+
+    /// The step kinds a protocol may name.
+    public static let kinds = ["instructions", "signalCheck", "calibration", "copySpell", "freeSpell", "noControl",
+                               "zeroTrain", "break", "questionnaire"]
+
+    /// Reads and checks the protocol at `url`.
+    public static func load(from url: URL) throws(SessionProtocolError) -> SessionProtocol {
+        let source = url.lastPathComponent
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw SessionProtocolError(source: url.path, step: nil, kind: nil, field: nil,
+                                       reason: FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file")
+        }
+        return try parse(data, source: source)
+    }
+
+    /// Reads and checks a protocol from JSON `data`; `source` names it in errors.
+    public static func parse(_ data: Data, source: String = "protocol") throws(SessionProtocolError) -> SessionProtocol {
+        let value: JSONValue
+        do { value = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
+            throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil, reason: "is not valid JSON (\(Self.jsonProblem(error)))")
+        }
+        return try parse(value, source: source)
+    }
+
+    /// Checks a protocol already read as JSON.
+    public static func parse(_ value: JSONValue, source: String = "protocol") throws(SessionProtocolError) -> SessionProtocol {
+        var top = FieldReader(source: source, step: nil, kind: nil, object: [:])
+        guard let object = value.object else { throw top.error(nil, "must be a JSON object, not \(value.typeName)") }
+        top.object = object
+        try top.allow(["name", "description", "settings", "steps"])
+        let name = try top.string("name") ?? "session"
+        let description = try top.string("description")
+        let settings = try top.settings()
+        guard let stepsValue = object["steps"] else { throw top.error("steps", "is missing (a list of steps)") }
+        guard let list = stepsValue.array else { throw top.error("steps", "must be an array of steps, not \(stepsValue.typeName)") }
+        guard !list.isEmpty else { throw top.error("steps", "is empty: a protocol needs at least one step") }
+        var steps: [SessionStep] = []
+        var names = Set<String>()
+        for (index, item) in list.enumerated() {
+            let step = try parseStep(item, number: index + 1, source: source)
+            guard names.insert(step.name).inserted else {
+                throw SessionProtocolError(source: source, step: index + 1, kind: step.kind.name, field: "name",
+                                           reason: "\"\(step.name)\" is already the name of an earlier step (give each step its own name)")
+            }
+            steps.append(step)
+        }
+        return SessionProtocol(name: name, description: description, settings: settings, steps: steps, json: value)
+    }
+
+    private static func parseStep(_ value: JSONValue, number: Int, source: String) throws(SessionProtocolError) -> SessionStep {
+        var r = FieldReader(source: source, step: number, kind: nil, object: [:])
+        guard let object = value.object else { throw r.error(nil, "must be a JSON object, not \(value.typeName)") }
+        r.object = object
+        guard let kind = try r.string("kind") else { throw r.error("kind", "is missing (one of \(kinds.joined(separator: ", ")))") }
+        guard kinds.contains(kind) else { throw r.error("kind", "\"\(kind)\" is not a step kind (one of \(kinds.joined(separator: ", ")))") }
+        r.kind = kind
+        let common = ["kind", "name", "settings"]
+        let parsed: SessionStep.Kind
+        switch kind {
+        case "instructions":
+            try r.allow(common + ["text", "continueOn", "seconds"])
+            let text = try r.requiredString("text")
+            let mode = try r.string("continueOn") ?? "key"
+            guard let continueOn = SessionStep.Continue(rawValue: mode) else { throw r.error("continueOn", "\"\(mode)\" must be \"key\" or \"seconds\"") }
+            let seconds = try r.seconds("seconds")
+            if continueOn == .seconds, seconds == nil { throw r.error("seconds", "is missing (continueOn is \"seconds\")") }
+            parsed = .instructions(text: text, continueOn: continueOn, seconds: seconds)
+        case "signalCheck":
+            try r.allow(common + ["seconds", "maxNoise", "channelMaxNoise", "minGoodChannels", "onFailure", "attempts"])
+            let seconds = try r.requiredSeconds("seconds")
+            var criteria = SessionStep.SignalCriteria()
+            if let limit = try r.number("maxNoise") {
+                guard (0...1).contains(limit) else { throw r.error("maxNoise", "\(limit) must be between 0 and 1 (the noise fraction of a channel)") }
+                criteria.maxNoise = limit
+            }
+            if let channels = r.object["channelMaxNoise"] {
+                guard let map = channels.object else { throw r.error("channelMaxNoise", "must be an object of channel number → limit, not \(channels.typeName)") }
+                for (key, limitValue) in map {
+                    guard let channel = Int(key), channel >= 1 else { throw r.error("channelMaxNoise", "\"\(key)\" is not a channel number (1, 2, …)") }
+                    guard let limit = limitValue.number, (0...1).contains(limit) else {
+                        throw r.error("channelMaxNoise", "channel \(key): the limit must be a number between 0 and 1")
+                    }
+                    criteria.channelMaxNoise[channel] = limit
+                }
+            }
+            criteria.minimumGoodChannels = try r.integer("minGoodChannels", in: 1...1024)
+            let failure = try r.string("onFailure") ?? "repeat"
+            guard let onFailure = SessionStep.OnFailure(rawValue: failure) else {
+                throw r.error("onFailure", "\"\(failure)\" must be \"repeat\", \"stop\" or \"continue\"")
+            }
+            let attempts = try r.integer("attempts", in: 1...20) ?? 3
+            parsed = .signalCheck(seconds: seconds, criteria: criteria, onFailure: onFailure, attempts: attempts)
+        case "calibration":
+            try r.allow(common + ["trials", "trialSeconds", "layout"])
+            guard let trials = try r.integer("trials", in: 2...500) else { throw r.error("trials", "is missing (the number of cued trials, 2 or more)") }
+            let trialSeconds = try r.seconds("trialSeconds")
+            let layout = try r.string("layout") ?? "keyboard"
+            guard layout == "keyboard" else { throw r.error("layout", "\"\(layout)\" is not a layout (\"keyboard\": the 28-key speller)") }
+            parsed = .calibration(trials: trials, trialSeconds: trialSeconds, layout: layout)
+        case "copySpell":
+            try r.allow(common + ["text", "timeLimit"])
+            parsed = .copySpell(text: try r.spellable("text"), timeLimit: try r.seconds("timeLimit") ?? 300)
+        case "freeSpell":
+            try r.allow(common + ["seconds", "untilWord", "text"])
+            let seconds = try r.seconds("seconds")
+            let word = try r.object["untilWord"] == nil ? nil : r.spellable("untilWord")
+            if seconds == nil, word == nil { throw r.error(nil, "needs \"seconds\", \"untilWord\" or both") }
+            let text = try r.object["text"] == nil ? (word ?? "HELLO WORLD") : r.spellable("text")
+            parsed = .freeSpell(seconds: seconds, untilWord: word, text: text)
+        case "noControl":
+            try r.allow(common + ["seconds"])
+            parsed = .noControl(seconds: try r.requiredSeconds("seconds"))
+        case "zeroTrain":
+            try r.allow(common + ["text", "timeLimit"])
+            parsed = .zeroTrain(text: try r.spellable("text"), timeLimit: try r.seconds("timeLimit") ?? 300)
+        case "break":
+            try r.allow(common + ["seconds", "skippable"])
+            parsed = .rest(seconds: try r.requiredSeconds("seconds"), skippable: try r.bool("skippable") ?? true)
+        default:
+            try r.allow(common + ["items"])
+            parsed = .questionnaire(items: try r.items())
+        }
+        let settings = try r.settings()
+        let name = try r.string("name") ?? (kind == "break" ? "break \(number)" : kind)
+        guard !name.isEmpty else { throw r.error("name", "is empty") }
+        return SessionStep(name: name, kind: parsed, settings: settings)
+    }
+
+    private static func jsonProblem(_ error: Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            return (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}
+
+/// Reads one object's fields with errors that name them.
+struct FieldReader {
+    let source: String
+    let step: Int?
+    var kind: String?
+    var object: [String: JSONValue]
+
+    func error(_ field: String?, _ reason: String) -> SessionProtocolError {
+        SessionProtocolError(source: source, step: step, kind: kind, field: field, reason: reason)
+    }
+
+    func allow(_ fields: [String]) throws(SessionProtocolError) {
+        for key in object.keys.sorted() where !fields.contains(key) {
+            throw error(key, "is not a field of \(kind.map { "a \($0) step" } ?? "a protocol") (fields: \(fields.joined(separator: ", ")))")
+        }
+    }
+
+    func string(_ field: String) throws(SessionProtocolError) -> String? {
+        guard let value = object[field] else { return nil }
+        guard let text = value.string else { throw error(field, "must be a string, not \(value.typeName)") }
+        return text
+    }
+
+    func requiredString(_ field: String) throws(SessionProtocolError) -> String {
+        guard let text = try string(field) else { throw error(field, "is missing") }
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw error(field, "is empty") }
+        return text
+    }
+
+    /// Text the keyboard can type (letters A–Z and spaces), upper-cased.
+    func spellable(_ field: String) throws(SessionProtocolError) -> String {
+        let text = try requiredString(field).uppercased()
+        if let bad = text.first(where: { !(("A"..."Z").contains($0) || $0 == " ") }) {
+            throw error(field, "'\(bad)' is not on the keyboard (letters A-Z and spaces only)")
+        }
+        return text
+    }
+
+    func number(_ field: String) throws(SessionProtocolError) -> Double? {
+        guard let value = object[field] else { return nil }
+        guard let number = value.number, number.isFinite else { throw error(field, "must be a number, not \(value.typeName)") }
+        return number
+    }
+
+    func bool(_ field: String) throws(SessionProtocolError) -> Bool? {
+        guard let value = object[field] else { return nil }
+        guard case .bool(let flag) = value else { throw error(field, "must be true or false, not \(value.typeName)") }
+        return flag
+    }
+
+    func seconds(_ field: String) throws(SessionProtocolError) -> Double? {
+        guard let seconds = try number(field) else { return nil }
+        guard seconds > 0, seconds <= 86_400 else { throw error(field, "\(Self.show(seconds)) s must be more than 0 and at most a day") }
+        return seconds
+    }
+
+    func requiredSeconds(_ field: String) throws(SessionProtocolError) -> Double {
+        guard let seconds = try seconds(field) else { throw error(field, "is missing (seconds)") }
+        return seconds
+    }
+
+    func integer(_ field: String, in range: ClosedRange<Int>) throws(SessionProtocolError) -> Int? {
+        guard let number = try number(field) else { return nil }
+        guard number == number.rounded(), let value = Int(exactly: number) else { throw error(field, "\(Self.show(number)) must be a whole number") }
+        guard range.contains(value) else { throw error(field, "\(value) must be from \(range.lowerBound) to \(range.upperBound)") }
+        return value
+    }
+
+    /// Engine settings overrides: each name a setting title, each value of its type.
+    func settings() throws(SessionProtocolError) -> [String: NoiseTagSettingValue] {
+        guard let value = object["settings"] else { return [:] }
+        guard let map = value.object else { throw error("settings", "must be an object of setting name → value, not \(value.typeName)") }
+        let scratch = NoiseTagSettings()
+        var settings: [String: NoiseTagSettingValue] = [:]
+        for (name, item) in map.sorted(by: { $0.key < $1.key }) {
+            let setting: NoiseTagSettingValue
+            switch item {
+            case .bool(let flag): setting = .bool(flag)
+            case .string(let text): setting = .text(text)
+            case .number(let number):
+                if let title = NoiseTagSettingTitles(name: name), case .int = scratch.value(for: title) {
+                    guard let whole = Int(exactly: number) else { throw error("settings", "\(name): \(Self.show(number)) must be a whole number") }
+                    setting = .int(whole)
+                } else {
+                    setting = .double(number)
+                }
+            default: throw error("settings", "\(name): \(item.typeName) is not a setting value")
+            }
+            do { try scratch.set(value: setting, forTitleNamed: name) } catch {
+                let text = "\(error)"
+                throw self.error("settings", text.contains(name) ? text : "\(name): \(text)")
+            }
+            settings[name] = setting
+        }
+        return settings
+    }
+
+    func items() throws(SessionProtocolError) -> [QuestionnaireItem] {
+        guard let value = object["items"] else { throw error("items", "is missing (a list of questions)") }
+        guard let list = value.array, !list.isEmpty else { throw error("items", "must be a non-empty array of questions") }
+        var items: [QuestionnaireItem] = []
+        for (index, entry) in list.enumerated() {
+            let field = "items[\(index + 1)]"
+            guard let object = entry.object else { throw error(field, "must be an object, not \(entry.typeName)") }
+            let r = FieldReader(source: source, step: step, kind: kind, object: object)
+            do throws(SessionProtocolError) {
+                try r.allow(["id", "question", "type", "scale", "labels", "choices"])
+                let id = try r.requiredString("id")
+                guard !items.contains(where: { $0.id == id }) else { throw r.error("id", "\"\(id)\" is already the id of an earlier item") }
+                let question = try r.requiredString("question")
+                let type = try r.string("type") ?? "likert"
+                guard let style = QuestionnaireItem.Style(rawValue: type) else { throw r.error("type", "\"\(type)\" must be \"likert\" or \"choice\"") }
+                switch style {
+                case .likert:
+                    if object["choices"] != nil { throw r.error("choices", "belongs to a choice item, not a Likert one") }
+                    let scale = try r.integer("scale", in: 2...9) ?? 5
+                    let labels = try r.strings("labels") ?? []
+                    guard labels.isEmpty || labels.count == 2 else { throw r.error("labels", "must name the two ends of the scale (low, high)") }
+                    items.append(QuestionnaireItem(id: id, question: question, style: .likert, scale: scale, labels: labels))
+                case .choice:
+                    if object["scale"] != nil { throw r.error("scale", "belongs to a Likert item; a choice has \"choices\"") }
+                    guard let choices = try r.strings("choices"), (2...9).contains(choices.count) else {
+                        throw r.error("choices", "must list 2 to 9 choices (answered with keys 1…9)")
+                    }
+                    items.append(QuestionnaireItem(id: id, question: question, style: .choice, scale: choices.count, labels: choices))
+                }
+            } catch {
+                throw SessionProtocolError(source: source, step: step, kind: kind, field: error.field.map { "\(field).\($0)" } ?? field,
+                                           reason: error.reason)
+            }
+        }
+        return items
+    }
+
+    func strings(_ field: String) throws(SessionProtocolError) -> [String]? {
+        guard let value = object[field] else { return nil }
+        guard let list = value.array else { throw error(field, "must be an array of strings, not \(value.typeName)") }
+        var texts: [String] = []
+        for item in list {
+            guard let text = item.string, !text.isEmpty else { throw error(field, "must hold non-empty strings only") }
+            texts.append(text)
+        }
+        return texts
+    }
+
+    static func show(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+    }
+}

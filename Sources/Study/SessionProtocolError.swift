@@ -1,0 +1,27 @@
+/// Why a session protocol cannot be run: one line naming the file, the
+/// step (number and kind) and the field, and the reason.
+///
+/// ```swift
+/// do { _ = try SessionProtocol.load(from: url) } catch { print(error) }
+/// // study.json: step 3 (copySpell): field "text": '2' is not on the keyboard (letters A-Z and spaces only)
+/// ```
+public struct SessionProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file (or "protocol" for one given as data).
+    public let source: String
+    /// The step's 1-based number, nil for the protocol's own fields.
+    public let step: Int?
+    /// The step's kind when known.
+    public let kind: String?
+    /// The field, nil when the problem is the whole step or file.
+    public let field: String?
+    /// What is wrong.
+    public let reason: String
+
+    /// The one line shown to the researcher.
+    public var description: String {
+        var text = source + ": "
+        if let step { text += "step \(step)" + (kind.map { " (\($0))" } ?? "") + ": " }
+        if let field { text += "field \"\(field)\": " }
+        return text + reason
+    }
+}

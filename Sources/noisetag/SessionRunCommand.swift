@@ -1,0 +1,192 @@
+import ArgumentParser
+import Demo
+import Foundation
+import NoiseTagging
+import Study
+import TerminalUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by SIGINT and SIGTERM; the headless session ends at the next frame.
+nonisolated(unsafe) private var sessionInterrupted: sig_atomic_t = 0
+
+/// `noisetag session run PROTOCOL.json`: runs a study session's steps,
+/// full-screen or headless, writing each step's result as it ends.
+struct SessionRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a study session's protocol (full-screen, or --headless with a simulated participant).",
+        discussion: """
+        Makes a session folder in --recordings named after the start time and --participant, \
+        holding session.json (the protocol, the participant), steps.jsonl (one result per \
+        finished step, on disk the moment the step ends) and the engine's recordings. The \
+        reference decoder runs inside this process; --user simulated (the default) simulates \
+        the amplifier and the participant, who does what each step asks; --user none waits \
+        for an acquisition client (a real amplifier streamer) and a person at the keys. \
+        --resume SESSION continues a session folder at the first step without a result (a \
+        step cut short by Ctrl-C or a crash runs again; a signal check that stopped the \
+        session is checked again). Exits 0 when every step ran, 1 when a step stopped the \
+        session or something failed (one line names it), 2 after --max-seconds, 130 on Ctrl-C.
+        """)
+
+    @Argument(help: ArgumentHelp("The protocol (JSON; Protocols/session.md). Not with --resume.", valueName: "PROTOCOL"))
+    var protocolFile: String?
+
+    @Option(help: "The participant's identifier (letters, digits, - and _).")
+    var participant = "anonymous"
+
+    @Flag(help: "Run without a terminal display (the simulated participant takes part).")
+    var headless = false
+
+    @Option(help: ArgumentHelp("Continue this session folder at its next step.", valueName: "SESSION"))
+    var resume: String?
+
+    @Option(help: "With the embedded decoder: simulated (a simulated amplifier and participant) or none (an acquisition client streams EEG, a person answers).")
+    var user: DemoUser = .simulated
+
+    @Option(help: "Simulated SNR (power ratio).")
+    var snr = 0.05
+
+    @Option(help: "Simulated participant's seed (EEG noise, questionnaire answers).")
+    var seed: UInt64 = 1
+
+    @Option(help: "Give up after this many seconds (exit 2); 0 waits for ever.")
+    var maxSeconds: Double = 0
+
+    @OptionGroup var recordings: RecordingsOption
+
+    func validate() throws {
+        if resume == nil, protocolFile == nil { throw ValidationError("give a PROTOCOL file, or --resume SESSION") }
+        if resume != nil, protocolFile != nil { throw ValidationError("--resume continues a session with its own protocol; give no PROTOCOL") }
+        if let problem = SessionFolder.problem(withParticipant: participant) { throw ValidationError("--participant: \(problem)") }
+        guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
+        guard maxSeconds >= 0, maxSeconds.isFinite else { throw ValidationError("--max-seconds must be >= 0") }
+        if headless, user == .none { throw ValidationError("--headless needs the simulated participant (--user simulated)") }
+    }
+
+    func run() throws {
+        let plan: SessionProtocol
+        let folder: SessionFolder
+        var startAt = 0
+        var restoring: URL?
+        if let resume {
+            do { folder = try SessionFolder.open(URL(fileURLWithPath: resume, isDirectory: true)) } catch { throw CommandFailure("--resume: \(error)") }
+            do { plan = try folder.sessionProtocol() } catch { throw CommandFailure("\(error)") }
+            let point: SessionFolder.ResumePoint
+            do { point = try folder.resumePoint(in: plan) } catch { throw CommandFailure("\(error)") }
+            guard point.step < plan.steps.count else {
+                throw CommandFailure("--resume: \(folder.url.lastPathComponent): all \(plan.steps.count) steps are done; nothing left to run")
+            }
+            startAt = point.step
+            restoring = point.calibration
+        } else {
+            do { plan = try SessionProtocol.load(from: URL(fileURLWithPath: protocolFile ?? "")) } catch { throw CommandFailure("\(error)") }
+            let root = recordings.store.root
+            do { try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true) } catch {
+                throw CommandFailure("recordings folder \(root.path): cannot be created (\(error.localizedDescription))")
+            }
+            let manifest = SessionManifest(participant: participant, protocolFile: protocolFile ?? "", protocol: plan.json,
+                                           startedWallTime: Date().timeIntervalSince1970, seed: seed, simulated: user == .simulated,
+                                           snr: user == .simulated ? snr : nil)
+            do { folder = try SessionFolder.create(in: root, manifest: manifest) } catch { throw CommandFailure("\(error)") }
+        }
+        if !headless {
+            do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) } catch {
+                FileHandle.standardError.write(Data("noisetag session run: \(error); run with --headless to run without a terminal\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+        var options = DemoOptions()
+        options.simulatedUser = folder.manifest.simulated
+        options.snr = folder.manifest.snr ?? snr
+        options.seed = folder.manifest.seed
+        options.recordings = RecordingStore(root: folder.url)
+        let demo: DemoSession
+        do { demo = try DemoSession(options: options) } catch { throw CommandFailure("\(error)") }
+        defer { demo.close() }
+        let participant = folder.manifest.simulated ? SimulatedParticipant(focus: demo.focus, seed: folder.manifest.seed) : nil
+        let scenario = SessionScenario(session: demo, plan: plan, folder: folder, participant: participant,
+                                       startAt: startAt, restoringCalibration: restoring)
+        let status = headless ? runHeadless(scenario, folder: folder) : try runFullScreen(scenario, demo: demo)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    private func runFullScreen(_ scenario: SessionScenario, demo: DemoSession) throws -> Int32 {
+        try TerminalSession.run { terminal in
+            let runner = TerminalRunner(session: terminal, loop: FrameLoop(controller: demo.controller, waiter: RealTimeFrameWaiter()))
+            let screen = SessionScreen(scenario: scenario, snapshot: { demo.decoder?.signalSnapshot ?? .empty })
+            scenario.start()
+            let status = runner.run(screen) {
+                scenario.step()
+                return false
+            }
+            if status != 0 { return status }
+            if case .stopped = scenario.ending { return 1 }
+            return 0
+        }
+    }
+
+    private func runHeadless(_ scenario: SessionScenario, folder: SessionFolder) -> Int32 {
+        signal(SIGINT) { _ in sessionInterrupted = 1 }
+        signal(SIGTERM) { _ in sessionInterrupted = 1 }
+        let controller = scenario.session.controller
+        let out = FileHandle.standardOutput
+        func say(_ text: String) { out.write(Data((String(format: "%9.3f ", controller.clock.now) + text + "\n").utf8)) }
+        say("session: \(scenario.plan.name), participant \(folder.manifest.participant), \(scenario.plan.steps.count) steps")
+        say("session folder: \(folder.url.path)")
+        scenario.onResult = { result in say("step \(result.step) \(result.name): \(result.outcome) after \(String(format: "%.1f", result.duration)) s"
+                                           + Self.summary(of: result)) }
+        let loop = FrameLoop(controller: controller, waiter: RealTimeFrameWaiter())
+        scenario.start()
+        let start = controller.clock.now
+        var shownStep = -1, notices = 0
+        while scenario.ending == nil {
+            loop.step()
+            scenario.step()
+            if scenario.index != shownStep, let step = scenario.currentStep {
+                shownStep = scenario.index
+                say("step \(scenario.index + 1) of \(scenario.plan.steps.count): \(step.name) (\(step.kind.name))")
+            }
+            for notice in scenario.notices.dropFirst(notices) { say("session: " + notice) }
+            notices = scenario.notices.count
+            if sessionInterrupted != 0 {
+                say("interrupted: step \(scenario.index + 1) has no result; --resume runs it again")
+                return 130
+            }
+            if maxSeconds > 0, controller.clock.now - start > maxSeconds {
+                say("gave up after --max-seconds \(maxSeconds)")
+                return 2
+            }
+        }
+        switch scenario.ending {
+        case .stopped(let why)?:
+            say("session stopped: \(why)")
+            return 1
+        default:
+            say("session completed: \(scenario.results.count) steps in \(String(format: "%.1f", controller.clock.now - start)) s")
+            return 0
+        }
+    }
+
+    /// A short summary of a result's measures for the log line.
+    static func summary(of result: StepResult) -> String {
+        let m = result.measures
+        func number(_ key: String) -> Double? { m[key]?.number }
+        switch result.kind {
+        case "signalCheck":
+            return "; \(Int(number("goodChannels") ?? 0)) of \(m["channels"]?.array?.count ?? 0) channels good"
+        case "calibration":
+            return "; accuracy " + (number("accuracy").map { "\(Int(($0 * 100).rounded())) %" } ?? "not reported")
+                + String(format: ", certainty required %.4f", number("certaintyRequired") ?? 0)
+        case "copySpell", "freeSpell", "zeroTrain":
+            return "; typed \"\(m["typed"]?.string ?? "")\", \(Int(number("correctPresses") ?? 0)) of \(Int(number("judgedPresses") ?? 0)) presses right"
+        case "noControl":
+            return String(format: "; %d false presses (%.2f per minute)", Int(number("falsePresses") ?? 0), number("falsePressesPerMinute") ?? 0)
+        case "questionnaire":
+            return "; " + result.answers.map { "\($0.item)=\($0.answer)" }.joined(separator: ", ")
+        default:
+            return ""
+        }
+    }
+}

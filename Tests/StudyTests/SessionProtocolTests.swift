@@ -1,0 +1,104 @@
+import Foundation
+import Study
+import Testing
+
+/// Protocols are checked when read: the examples load, and every kind of
+/// mistake gets one line naming the file, the step and the field.
+@Suite struct SessionProtocolTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples/protocols")
+
+    static func problem(_ json: String) -> String? {
+        do {
+            _ = try SessionProtocol.parse(Data(json.utf8), source: "p.json")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func theExampleProtocolsLoadWithEveryStepKindAmongThem() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.examples.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(files.count >= 3)
+        var kinds = Set<String>()
+        for file in files {
+            let plan = try SessionProtocol.load(from: Self.examples.appendingPathComponent(file))
+            #expect(!plan.steps.isEmpty, "\(file)")
+            kinds.formUnion(plan.steps.map(\.kind.name))
+        }
+        #expect(kinds == Set(SessionProtocol.kinds))
+        let full = try SessionProtocol.load(from: Self.examples.appendingPathComponent("full-study.json"))
+        #expect(full.steps.map(\.kind.name) == ["instructions", "signalCheck", "calibration", "break", "instructions", "copySpell",
+                                                "instructions", "noControl", "questionnaire"])
+        guard case .copySpell(let text, let limit) = full.steps[5].kind else { Issue.record("step 6 is not copySpell"); return }
+        #expect(text.filter { $0 != " " }.count >= 17 && limit == 240)
+    }
+
+    @Test func fieldsAreReadWithTheirDefaults() throws {
+        let plan = try SessionProtocol.parse(Data("""
+        {"steps": [{"kind": "signalCheck", "seconds": 5, "channelMaxNoise": {"3": 0.2}},
+                   {"kind": "calibration", "trials": 8, "settings": {"timeInBetweenTrials": 0.5, "nGenericTrainTrials": 9}},
+                   {"kind": "freeSpell", "untilWord": "done"},
+                   {"kind": "break", "seconds": 2},
+                   {"kind": "questionnaire", "items": [{"id": "a", "question": "Q?"}]}]}
+        """.utf8))
+        #expect(plan.name == "session")
+        guard case .signalCheck(5, let criteria, .repeat, 3) = plan.steps[0].kind else { Issue.record("\(plan.steps[0])"); return }
+        #expect(criteria.limit(channel: 3) == 0.2 && criteria.limit(channel: 1) == 0.5 && criteria.minimumGoodChannels == nil)
+        #expect(plan.steps[1].kind == .calibration(trials: 8, trialSeconds: nil, layout: "keyboard"))
+        #expect(plan.steps[1].settings["nGenericTrainTrials"] == .int(9))
+        #expect(plan.steps[1].settings["timeInBetweenTrials"] == .double(0.5))
+        #expect(plan.steps[2].kind == .freeSpell(seconds: nil, untilWord: "DONE", text: "DONE"))
+        #expect(plan.steps[3].kind == .rest(seconds: 2, skippable: true) && plan.steps[3].name == "break 4")
+        guard case .questionnaire(let items) = plan.steps[4].kind else { Issue.record("not a questionnaire"); return }
+        #expect(items == [QuestionnaireItem(id: "a", question: "Q?", style: .likert, scale: 5, labels: [])])
+    }
+
+    @Test(arguments: [
+        ("[1]", "p.json: must be a JSON object, not an array"),
+        ("{\"steps\": []}", "p.json: field \"steps\": is empty: a protocol needs at least one step"),
+        ("{\"name\": \"x\"}", "p.json: field \"steps\": is missing (a list of steps)"),
+        ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2}], \"colour\": 1}",
+         "p.json: field \"colour\": is not a field of a protocol (fields: name, description, settings, steps)"),
+        ("{\"steps\": [{\"seconds\": 2}]}", "p.json: step 1: field \"kind\": is missing (one of instructions, signalCheck, calibration, copySpell, freeSpell, noControl, zeroTrain, break, questionnaire)"),
+        ("{\"steps\": [{\"kind\": \"nap\"}]}", "p.json: step 1: field \"kind\": \"nap\" is not a step kind (one of instructions, signalCheck, calibration, copySpell, freeSpell, noControl, zeroTrain, break, questionnaire)"),
+        ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2}, {\"kind\": \"copySpell\", \"text\": \"HI 2U\"}]}",
+         "p.json: step 2 (copySpell): field \"text\": '2' is not on the keyboard (letters A-Z and spaces only)"),
+        ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 1.5}]}", "p.json: step 1 (calibration): field \"trials\": 1.5 must be a whole number"),
+        ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 1}]}", "p.json: step 1 (calibration): field \"trials\": 1 must be from 2 to 500"),
+        ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 10, \"layout\": \"grid\"}]}",
+         "p.json: step 1 (calibration): field \"layout\": \"grid\" is not a layout (\"keyboard\": the 28-key speller)"),
+        ("{\"steps\": [{\"kind\": \"noControl\", \"seconds\": -5}]}", "p.json: step 1 (noControl): field \"seconds\": -5 s must be more than 0 and at most a day"),
+        ("{\"steps\": [{\"kind\": \"noControl\", \"seconds\": \"60\"}]}", "p.json: step 1 (noControl): field \"seconds\": must be a number, not a string"),
+        ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 5, \"skippable\": 1}]}", "p.json: step 1 (break): field \"skippable\": must be true or false, not a number"),
+        ("{\"steps\": [{\"kind\": \"freeSpell\"}]}", "p.json: step 1 (freeSpell): needs \"seconds\", \"untilWord\" or both"),
+        ("{\"steps\": [{\"kind\": \"instructions\", \"text\": \"Hi\", \"continueOn\": \"seconds\"}]}",
+         "p.json: step 1 (instructions): field \"seconds\": is missing (continueOn is \"seconds\")"),
+        ("{\"steps\": [{\"kind\": \"signalCheck\", \"seconds\": 5, \"maxNoise\": 2}]}",
+         "p.json: step 1 (signalCheck): field \"maxNoise\": 2.0 must be between 0 and 1 (the noise fraction of a channel)"),
+        ("{\"steps\": [{\"kind\": \"signalCheck\", \"seconds\": 5, \"onFailure\": \"retry\"}]}",
+         "p.json: step 1 (signalCheck): field \"onFailure\": \"retry\" must be \"repeat\", \"stop\" or \"continue\""),
+        ("{\"steps\": [{\"kind\": \"noControl\", \"seconds\": 5, \"settings\": {\"certaintyRequiredForPress\": 2}}]}",
+         "p.json: step 1 (noControl): field \"settings\": certaintyRequiredForPress: 2.0 is outside 0.0...1.0"),
+        ("{\"steps\": [{\"kind\": \"noControl\", \"seconds\": 5, \"settings\": {\"flickerSpeed\": 2}}]}",
+         "p.json: step 1 (noControl): field \"settings\": unknown setting title 'flickerSpeed'"),
+        ("{\"steps\": [{\"kind\": \"questionnaire\", \"items\": [{\"id\": \"a\", \"question\": \"Q\", \"type\": \"choice\", \"choices\": [\"yes\"]}]}]}",
+         "p.json: step 1 (questionnaire): field \"items[1].choices\": must list 2 to 9 choices (answered with keys 1…9)"),
+        ("{\"steps\": [{\"kind\": \"questionnaire\", \"items\": [{\"id\": \"a\", \"question\": \"Q\"}, {\"id\": \"a\", \"question\": \"R\"}]}]}",
+         "p.json: step 1 (questionnaire): field \"items[2].id\": \"a\" is already the id of an earlier item"),
+        ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2, \"name\": \"rest\"}, {\"kind\": \"break\", \"seconds\": 2, \"name\": \"rest\"}]}",
+         "p.json: step 2 (break): field \"name\": \"rest\" is already the name of an earlier step (give each step its own name)"),
+    ])
+    func aBadProtocolIsOneLineNamingTheStepAndTheField(json: String, expected: String) {
+        #expect(Self.problem(json) == expected)
+    }
+
+    @Test func notJSONAndMissingFilesAreNamed() {
+        #expect(Self.problem("{\"steps\": [") != nil)
+        #expect(Self.problem("{\"steps\": [")!.hasPrefix("p.json: is not valid JSON"))
+        #expect(throws: SessionProtocolError.self) { try SessionProtocol.load(from: URL(fileURLWithPath: "/nonexistent/study.json")) }
+        do { _ = try SessionProtocol.load(from: URL(fileURLWithPath: "/nonexistent/study.json")) } catch {
+            #expect(error.description == "/nonexistent/study.json: no such file")
+        }
+    }
+}
