@@ -67,6 +67,11 @@ public final class SessionScenario {
     public let folder: SessionFolder
     /// The simulated participant, nil when a person takes part.
     public let participant: SimulatedParticipant?
+    /// True when the simulated participant also presses the keys (reads the
+    /// instructions and continues, answers questions): headless. False in
+    /// full screen, where the person at the terminal presses them while the
+    /// simulated participant only gazes.
+    public var participantPressesKeys = true
     /// How long a fit may take before the step goes on without the decoder's threshold, s.
     public var fitTimeout = 120.0
     /// Called with each result once it is on disk.
@@ -217,7 +222,7 @@ public final class SessionScenario {
         case .resting(let until):
             if now >= until { endStep("done", measures: ["seconds": .number(now - startTime)]) }
         case .question(let item, let since):
-            guard case .questionnaire(let items) = currentStep?.kind, let participant else { break }
+            guard case .questionnaire(let items) = currentStep?.kind, let participant, participantPressesKeys else { break }
             if now - since >= SimulatedParticipant.answerSeconds { answer(participant.answer(items[item])) }
         case .closing(let outcome):
             if !controller.trialInProgress, !controller.isShowingFeedback { endSpelling(outcome) }
@@ -294,7 +299,9 @@ public final class SessionScenario {
             stopTrials()
             switch continueOn {
             case .seconds: phase = .instructions(until: now + (seconds ?? 0))
-            case .key: phase = .instructions(until: participant == nil ? nil : now + SimulatedParticipant.readingSeconds(text))
+            case .key:
+                let reads = participant != nil && participantPressesKeys
+                phase = .instructions(until: reads ? now + SimulatedParticipant.readingSeconds(text) : nil)
             }
         case .signalCheck(let seconds, _, _, _):
             signalAttempts = 1

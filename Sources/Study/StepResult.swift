@@ -24,7 +24,9 @@ public struct StepResult: Sendable, Equatable, Codable {
     public var measures: [String: JSONValue]
     /// A questionnaire's answers, in item order (empty for other steps).
     public var answers: [Answer]
-    /// The engine recording folders (names) it wrote into.
+    /// The engine recording folders it wrote into, each named as it was
+    /// while open ("2026-11-25 16.27.19 +0000 App started"): a closed
+    /// folder's name begins with it (" – training 2026-…" is added on closing).
     public var recordings: [String]
 
     /// One questionnaire answer.

@@ -109,6 +109,11 @@ struct SessionRunCommand: ParsableCommand {
         let scenario = SessionScenario(session: demo, plan: plan, folder: folder, participant: participant,
                                        startAt: startAt, restoringCalibration: restoring)
         let status = headless ? runHeadless(scenario, folder: folder) : try runFullScreen(scenario, demo: demo)
+        if !headless {
+            let done = (try? folder.results().count) ?? 0
+            let state = scenario.ending == .completed ? "completed" : "stopped at step \(scenario.index + 1); --resume continues there"
+            print("session \(state): \(done) of \(plan.steps.count) steps have results in \(folder.url.path)")
+        }
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -116,6 +121,7 @@ struct SessionRunCommand: ParsableCommand {
         try TerminalSession.run { terminal in
             let runner = TerminalRunner(session: terminal, loop: FrameLoop(controller: demo.controller, waiter: RealTimeFrameWaiter()))
             let screen = SessionScreen(scenario: scenario, snapshot: { demo.decoder?.signalSnapshot ?? .empty })
+            scenario.participantPressesKeys = false
             scenario.start()
             let status = runner.run(screen) {
                 scenario.step()

@@ -69,3 +69,53 @@ def interop(noisetag_bin, socket_folder):
         yield session
     finally:
         session.close()
+
+
+class StudySession:
+    """One headless run of Examples/protocols/demo-session.json, killed with SIGKILL
+    during its copy-spelling step (after calibration) and resumed: what several
+    test files read (the session folder, both runs' output)."""
+
+    def __init__(self, folder, first, resumed, wall_seconds):
+        self.folder = folder            # the session folder
+        self.first = first              # stdout of the run that was killed
+        self.resumed = resumed          # CompletedProcess of the --resume run
+        self.wall_seconds = wall_seconds
+
+
+@pytest.fixture(scope="session")
+def demo_session(noisetag_bin):
+    import signal
+    import time
+    root = tempfile.mkdtemp(prefix="nt-session-")
+    protocol = os.path.join(ROOT, "Examples", "protocols", "demo-session.json")
+    out_path = os.path.join(root, "first.out")
+    started = time.monotonic()
+    with open(out_path, "wb") as out:
+        process = subprocess.Popen([noisetag_bin, "session", "run", protocol, "--headless", "--participant", "P01",
+                                    "--recordings", os.path.join(root, "rec")], stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and process.poll() is None:
+            with open(out_path, "rb") as f:
+                if b"of 6: copySpell" in f.read():
+                    break
+            time.sleep(0.2)
+        time.sleep(1.0)         # into the copy-spelling step: it has begun, not ended
+        assert process.poll() is None, open(out_path, "rb").read().decode()[-3000:]
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+    first = open(out_path, "rb").read().decode()
+    sessions = [n for n in os.listdir(os.path.join(root, "rec")) if " session P01" in n]
+    assert len(sessions) == 1, sessions
+    folder = os.path.join(root, "rec", sessions[0])
+    resumed = subprocess.run([noisetag_bin, "session", "run", "--resume", folder, "--headless"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    try:
+        yield StudySession(folder, first, resumed, time.monotonic() - started)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

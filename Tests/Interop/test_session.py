@@ -1,0 +1,192 @@
+"""`noisetag session run`: study protocols run as steps, each step's result on
+disk the moment it ends.
+
+- The demo protocol headless, killed with SIGKILL in the middle of a step and
+  resumed: every finished step kept, the cut step run again, the decoder
+  fitted again on the saved calibration, and every step's result written once.
+- SIGKILL at many moments of a protocol of short steps: after every kill the
+  results are whole lines, in order, a prefix of the protocol; --resume
+  finishes it.
+- Full screen under tmux: instructions continue on a key, a question is
+  answered with a number key, a break is skipped with Enter.
+- Bad protocols, flags and folders: one line naming the step and the field.
+"""
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from test_demo import tmux  # noqa: F401  (the fixture: a private tmux server)
+
+
+def results(folder):
+    with open(os.path.join(folder, "steps.jsonl")) as f:
+        text = f.read()
+    lines = text.split("\n")
+    assert lines[-1] == "", "a result line must end with a line break: %r" % lines[-1]
+    return [json.loads(line) for line in lines[:-1]]
+
+
+def test_demo_session_killed_mid_step_resumes_and_keeps_every_result(noisetag_bin, demo_session):
+    resumed = demo_session.resumed
+    out = resumed.stdout.decode()
+    assert resumed.returncode == 0, out[-3000:] + resumed.stderr.decode()[-2000:]
+    # The first run got through calibration and was killed in copy-spelling: that step has no result there.
+    assert "step 3 calibration: done" in demo_session.first
+    assert "step 4 copySpell" not in demo_session.first.split("of 6: copySpell", 1)[1]
+    # The resumed run starts at step 4 with the decoder fitted again on the saved calibration.
+    assert re.search(r"step 4 of 6: copySpell", out) and "fitting the decoder again on the saved calibration" in out, out
+    assert "step 1 of 6" not in out and "session completed: 3 steps" in out, out
+    steps = results(demo_session.folder)
+    assert [s["step"] for s in steps] == [1, 2, 3, 4, 5, 6]
+    assert [s["kind"] for s in steps] == ["instructions", "signalCheck", "calibration", "copySpell", "noControl", "questionnaire"]
+    assert [s["outcome"] for s in steps] == ["done", "passed", "done", "done", "done", "done"]
+    for earlier, later in zip(steps, steps[1:]):
+        assert earlier["end_time"] <= later["start_time"] + 1e-6
+        assert earlier["end_wall_time"] <= later["start_wall_time"] + 0.01
+    calibration, copy, no_control, questions = steps[2], steps[3], steps[4], steps[5]
+    assert calibration["measures"]["accuracy"] >= 0.8 and calibration["measures"]["thresholdFromDecoder"] is True
+    assert os.path.isdir(os.path.join(demo_session.folder, calibration["measures"]["calibrationDataset"]))
+    assert copy["measures"]["typed"] == "HI" and copy["measures"]["correctPresses"] == copy["measures"]["judgedPresses"] >= 2
+    assert all(s["pressed"] == s["intended"] for s in copy["measures"]["selections"] if s["source"] == "brain")
+    assert no_control["measures"]["seconds"] >= 20 and no_control["measures"]["falsePressesPerMinute"] <= 3
+    assert [a["item"] for a in questions["answers"]] == ["comfort", "again"]
+    assert questions["answers"][1]["answer"] in ["yes", "no", "not sure"]
+    # The manifest keeps the protocol whole; the engine's recordings are inside the session folder.
+    manifest = json.load(open(os.path.join(demo_session.folder, "session.json")))
+    assert manifest["participant"] == "P01" and manifest["protocol"]["name"] == "Demo session"
+    # A step names each recording as it was while open; the folder's name once closed begins with it.
+    folders = os.listdir(demo_session.folder)
+    assert all(any(f.startswith(name) for f in folders) for s in steps for name in s["recordings"]), (steps, folders)
+    # Resuming a finished session says so.
+    again = subprocess.run([noisetag_bin, "session", "run", "--resume",
+                            demo_session.folder, "--headless"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert again.returncode == 1 and "all 6 steps are done; nothing left to run" in again.stderr.decode()
+
+
+QUICK = {
+    "name": "quick",
+    "steps": [
+        {"kind": "instructions", "text": "Hello", "continueOn": "seconds", "seconds": 0.6},
+        {"kind": "break", "name": "b1", "seconds": 0.8},
+        {"kind": "questionnaire", "items": [{"id": "q1", "question": "One?"}, {"id": "q2", "question": "Two?", "type": "choice",
+                                                                                  "choices": ["a", "b"]}]},
+        {"kind": "noControl", "seconds": 1.5, "settings": {"maxTestTrialDuration": 0.6}},
+        {"kind": "break", "name": "b2", "seconds": 0.7},
+        {"kind": "instructions", "name": "bye", "text": "Bye", "continueOn": "seconds", "seconds": 0.5},
+    ],
+}
+
+
+def test_every_finished_step_survives_sigkill_at_any_moment(noisetag_bin, tmp_path):
+    protocol = tmp_path / "quick.json"
+    protocol.write_text(json.dumps(QUICK))
+    rec = tmp_path / "rec"
+    rng = random.Random(7)
+    command = [noisetag_bin, "session", "run", str(protocol), "--headless", "--participant", "K", "--recordings", str(rec)]
+    folder = None
+    kills = 0
+    for attempt in range(12):
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            try:
+                process.wait(timeout=rng.uniform(0.3, 4.0))
+            except subprocess.TimeoutExpired:
+                process.send_signal(signal.SIGKILL)
+                process.wait(timeout=30)
+                kills += 1
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=30)
+        if folder is None:
+            names = [n for n in os.listdir(rec) if " session K" in n] if rec.exists() else []
+            if not names:
+                continue                # killed before the folder was made: start again
+            folder = str(rec / names[0])
+        steps = results(folder) if os.path.exists(os.path.join(folder, "steps.jsonl")) else []
+        # Whole lines, in protocol order, no step twice.
+        assert [s["step"] for s in steps] == list(range(1, len(steps) + 1)), steps
+        assert [s["kind"] for s in steps] == [q["kind"] for q in QUICK["steps"][:len(steps)]]
+        if process.returncode == 0 or len(steps) == len(QUICK["steps"]):
+            break
+        command = [noisetag_bin, "session", "run", "--resume", folder, "--headless"]
+    assert kills >= 2, "the random kill times never hit a running session"
+    if len(results(folder)) < len(QUICK["steps"]):
+        done = subprocess.run([noisetag_bin, "session", "run", "--resume", folder, "--headless"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        assert done.returncode == 0, done.stdout.decode()[-2000:] + done.stderr.decode()[-2000:]
+    steps = results(folder)
+    assert [s["step"] for s in steps] == [1, 2, 3, 4, 5, 6]
+    assert [a["item"] for a in steps[2]["answers"]] == ["q1", "q2"]
+
+
+def test_full_screen_session_under_tmux(noisetag_bin, tmux, tmp_path):
+    protocol = tmp_path / "screen.json"
+    protocol.write_text(json.dumps({"name": "screen", "steps": [
+        {"kind": "instructions", "name": "welcome", "text": "Press any key when you are ready."},
+        {"kind": "questionnaire", "items": [{"id": "mood", "question": "How do you feel?", "scale": 5, "labels": ["bad", "good"]}]},
+        {"kind": "break", "seconds": 120},
+    ]}))
+    tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile")
+    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    tmux.keys("env TERM=xterm-256color COLORTERM=truecolor '%s' session run '%s' --participant S1 --recordings '%s'; echo EXIT=$?\n"
+              % (noisetag_bin, protocol, tmp_path / "rec"))
+    assert tmux.wait(lambda: "Step 1 of 3: welcome" in tmux.capture(), 20), tmux.capture()
+    screen = tmux.capture()
+    assert "Press any key when you are ready." in screen and "press a key to continue" in screen
+    time.sleep(1.0)
+    assert "Step 1 of 3" in tmux.capture()           # nobody pressed: it waits
+    tmux.keys("x")
+    assert tmux.wait(lambda: "How do you feel?" in tmux.capture(), 10), tmux.capture()
+    assert "bad  1  2  3  4  5  good" in tmux.capture()
+    tmux.keys("9")                                    # not on the scale: ignored
+    time.sleep(0.5)
+    assert "How do you feel?" in tmux.capture()
+    tmux.keys("4")
+    assert tmux.wait(lambda: "Rest your eyes" in tmux.capture(), 10), tmux.capture()
+    tmux.keys("\r")
+    assert tmux.wait(lambda: "The session is over" in tmux.capture(), 10), tmux.capture()
+    tmux.keys("q")
+    assert tmux.wait(lambda: "EXIT=0" in tmux.capture(), 15), tmux.capture()
+    assert "session completed: 3 of 3 steps have results" in tmux.capture()
+    folder = [n for n in os.listdir(tmp_path / "rec") if " session S1" in n][0]
+    steps = results(str(tmp_path / "rec" / folder))
+    assert [s["outcome"] for s in steps] == ["done", "done", "skipped"]
+    assert steps[1]["answers"][0]["key"] == 4 and steps[1]["answers"][0]["answer"] == "4"
+
+
+@pytest.mark.parametrize("protocol, message", [
+    ('{"steps": [{"kind": "copySpell", "text": "HI 2U"}]}',
+     "step 1 (copySpell): field \"text\": '2' is not on the keyboard (letters A-Z and spaces only)"),
+    ('{"steps": [{"kind": "break", "seconds": 5}, {"kind": "noControl"}]}', 'step 2 (noControl): field "seconds": is missing (seconds)'),
+    ('{"steps": [', "is not valid JSON"),
+])
+def test_bad_protocols_get_one_line_naming_the_step_and_field(noisetag_bin, tmp_path, protocol, message):
+    path = tmp_path / "bad.json"
+    path.write_text(protocol)
+    result = subprocess.run([noisetag_bin, "session", "run", str(path), "--headless", "--recordings", str(tmp_path / "rec")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    err = result.stderr.decode()
+    assert result.returncode == 1 and message in err and err.count("\n") == 1, err
+    assert err.startswith("noisetag: bad.json: ") or "bad.json: " in err, err
+    assert not (tmp_path / "rec").exists() or not os.listdir(tmp_path / "rec")   # nothing started
+
+
+@pytest.mark.parametrize("args, message", [
+    (["session", "run", "--headless"], "give a PROTOCOL file, or --resume SESSION"),
+    (["session", "run", "x.json", "--participant", "P 1"], "--participant: ' ' is not allowed"),
+    (["session", "run", "x.json", "--resume", "/tmp"], "give no PROTOCOL"),
+    (["session", "run", "/nonexistent/x.json", "--headless"], "/nonexistent/x.json: no such file"),
+    (["session", "run", "--resume", "/nonexistent/s", "--headless"], "--resume: /nonexistent/s: no such folder"),
+    (["session", "run", "--resume", "/tmp", "--headless"], "not a session folder (no session.json"),
+])
+def test_bad_session_flags_and_folders_are_named(noisetag_bin, args, message):
+    result = subprocess.run([noisetag_bin] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    assert result.returncode != 0 and message in result.stderr.decode(), result.stderr.decode()
