@@ -12,13 +12,15 @@ SWIFT ?= swift
 .PHONY: demo test build release system-deps python-deps bench clean
 
 # Debian packages, installed only when one is missing; Java (MindAffect's hub, in the
-# interop tests) and iproute2 (its loopback-only network namespace) only when their commands are.
+# interop tests), iproute2 (its loopback-only network namespace) and a headless browser
+# (the session report is opened in one) only when their commands are.
 system-deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	command -v java >/dev/null || missing="$$missing default-jre-headless"; \
 	command -v ip >/dev/null || missing="$$missing iproute2"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $$missing; \
@@ -35,6 +37,8 @@ python-deps: system-deps
 	@$(PYTHON) -c "import pylsl" 2>/dev/null || $(PYTHON) -m pip install pylsl
 	@$(PYTHON) -c "import pyxdf" 2>/dev/null || $(PYTHON) -m pip install pyxdf
 	@$(PYTHON) -c "import mne" 2>/dev/null || $(PYTHON) -m pip install mne
+	@$(PYTHON) -c "import mne_bids" 2>/dev/null || $(PYTHON) -m pip install mne-bids
+	@$(PYTHON) -c "import jsonschema" 2>/dev/null || $(PYTHON) -m pip install jsonschema
 
 build: system-deps
 	$(SWIFT) build

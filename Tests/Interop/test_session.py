@@ -190,3 +190,39 @@ def test_bad_protocols_get_one_line_naming_the_step_and_field(noisetag_bin, tmp_
 def test_bad_session_flags_and_folders_are_named(noisetag_bin, args, message):
     result = subprocess.run([noisetag_bin] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
     assert result.returncode != 0 and message in result.stderr.decode(), result.stderr.decode()
+
+
+SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Protocols", "session.schema.json")
+EXAMPLES = os.path.join(os.path.dirname(SCHEMA), "..", "Examples", "protocols")
+
+
+def test_the_json_schema_accepts_the_examples_and_rejects_what_session_run_rejects(noisetag_bin, tmp_path):
+    import jsonschema
+    schema = json.load(open(SCHEMA))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    examples = sorted(f for f in os.listdir(EXAMPLES) if f.endswith(".json"))
+    assert len(examples) >= 3
+    for name in examples:
+        errors = [e.message for e in validator.iter_errors(json.load(open(os.path.join(EXAMPLES, name))))]
+        assert errors == [], (name, errors)
+    bad = [
+        {"steps": []},
+        {"steps": [{"kind": "copySpell", "text": "HI 2U"}]},
+        {"steps": [{"kind": "noControl"}]},
+        {"steps": [{"kind": "break", "seconds": 5, "secs": 5}]},
+        {"steps": [{"kind": "calibration", "trials": 1}]},
+        {"steps": [{"kind": "signalCheck", "seconds": 5, "maxNoise": 2}]},
+        {"steps": [{"kind": "instructions", "text": "x", "continueOn": "seconds"}]},
+        {"steps": [{"kind": "freeSpell"}]},
+        {"steps": [{"kind": "questionnaire", "items": [{"id": "a", "question": "q", "type": "choice", "choices": ["x"]}]}]},
+        {"steps": [{"kind": "questionnaire", "items": [{"id": "a", "question": "q", "scale": 12}]}]},
+        {"steps": [{"kind": "nap", "seconds": 5}]},
+    ]
+    for number, protocol in enumerate(bad):
+        assert list(validator.iter_errors(protocol)), protocol
+        path = tmp_path / ("bad%d.json" % number)
+        path.write_text(json.dumps(protocol))
+        result = subprocess.run([noisetag_bin, "session", "run", str(path), "--headless", "--recordings", str(tmp_path / "rec")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        assert result.returncode == 1 and ("bad%d.json: " % number) in result.stderr.decode(), (protocol, result.stderr.decode())
