@@ -16,6 +16,10 @@ import Foundation
 ///   when it lists as many channels as the recording keeps; channels whose
 ///   `status` is "bad" are named in a warning.
 ///
+/// - A sibling `*_stim.tsv.gz` (the per-sample object states
+///   `noisetag recordings export` writes) is read by ``stimulus(_:)``, so
+///   the trials can be cut without codes (``StimulusTrialCutter``).
+///
 /// ```swift
 /// let recording = try BIDSImporter.read(URL(fileURLWithPath: "sub-01/eeg"))
 /// ```
@@ -56,6 +60,24 @@ public enum BIDSImporter {
         return recording
     }
 
+    /// The stimulus file beside the recording at `url` (`*_stim.tsv.gz` with
+    /// its `*_stim.json`), nil when it has none.
+    ///
+    /// ```swift
+    /// if let stimulus = try BIDSImporter.stimulus(url) { print(stimulus.columns) }   // ["obj_0", "obj_1", …]
+    /// ```
+    public static func stimulus(_ url: URL) throws -> BIDSStimulus? {
+        guard let file = try stimulusFile(url) else { return nil }
+        return try BIDSStimulus.read(file)
+    }
+
+    /// The `*_stim.tsv.gz` beside the recording at `url`, nil when there is none.
+    public static func stimulusFile(_ url: URL) throws -> URL? {
+        let dataURL = try dataFile(url)
+        let file = dataURL.deletingLastPathComponent().appendingPathComponent(stem(dataURL.lastPathComponent) + "_stim.tsv.gz")
+        return FileManager.default.fileExists(atPath: file.path) ? file : nil
+    }
+
     /// The markers of an events table, in onset order.
     static func events(_ table: BIDSTable, fs: Double, name: String, warnings: inout [String]) throws -> [RecordingMarker] {
         guard let onsetColumn = table.column("onset") else { throw ImportError(name, "has no \"onset\" column") }
@@ -87,7 +109,9 @@ public enum BIDSImporter {
         return markers.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }.map(\.element)
     }
 
-    /// The data file `url` names: itself, or the one `*_eeg.{bdf,edf,vhdr}` in the folder (or its `eeg` subfolder).
+    /// The data file `url` names: itself, or the one `*_eeg.{bdf,edf,vhdr}` in
+    /// the folder or its `eeg` subfolder, else the one anywhere below it (a
+    /// whole dataset, or a subject with sessions, holding one recording).
     static func dataFile(_ url: URL) throws -> URL {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
@@ -110,6 +134,14 @@ public enum BIDSImporter {
             }
             if let one = found.first { return folder.appendingPathComponent(one) }
         }
+        let below = (FileManager.default.subpaths(atPath: url.path) ?? []).filter { path in
+            let lower = path.lowercased()
+            return path.split(separator: "/").count <= 5 && ["_eeg.bdf", "_eeg.edf", "_eeg.vhdr"].contains { lower.hasSuffix($0) }
+        }.sorted()
+        if below.count > 1 {
+            throw ImportError(url.lastPathComponent, "holds \(below.count) recordings (\(below.prefix(4).joined(separator: ", "))); name one of them")
+        }
+        if let one = below.first { return url.appendingPathComponent(one) }
         throw ImportError(url.lastPathComponent, "holds no *_eeg.bdf, *_eeg.edf or *_eeg.vhdr file")
     }
 

@@ -17,9 +17,8 @@ import Foundation
 public enum MarkerTrialCutter {
     /// The dataset, or an ``ImportError`` naming what is missing or wrong.
     public static func cut(_ recording: ContinuousRecording, options: TrialCutOptions) throws -> TrialsDataset {
-        let start: Regex<AnyRegexOutput>, label: Regex<AnyRegexOutput>
-        do { start = try Regex(options.trialStart) } catch { throw ImportError("--trial-start", "not a regular expression: \(options.trialStart)") }
-        do { label = try Regex(options.label) } catch { throw ImportError("--label", "not a regular expression: \(options.label)") }
+        do { _ = try Regex(options.trialStart) } catch { throw ImportError("--trial-start", "not a regular expression: \(options.trialStart)") }
+        do { _ = try Regex(options.label) } catch { throw ImportError("--label", "not a regular expression: \(options.label)") }
         guard options.codeRate.isFinite, options.codeRate > 0 else { throw ImportError("--code-rate", "must be a positive number of bits per second, got \(options.codeRate)") }
         guard !options.codes.isEmpty else { throw ImportError("codes", "no codes") }
         let bits = options.codes[0].count
@@ -35,46 +34,17 @@ public enum MarkerTrialCutter {
         let n = recording.sampleCount
         guard n > 0, !recording.samples.isEmpty else { throw ImportError(recording.source, "no samples") }
 
-        let starts = recording.markers.indices.filter { recording.markers[$0].text.firstMatch(of: start) != nil }
-        guard !starts.isEmpty else {
-            let seen = Array(Set(recording.markers.map(\.text))).sorted().prefix(5).joined(separator: "\", \"")
-            throw ImportError("--trial-start", "no marker matches \(options.trialStart)" + (seen.isEmpty ? " (the recording has no markers)" : " (markers seen: \"\(seen)\"…)"))
-        }
-        var onsets: [Int] = []
+        let found = try trialStarts(recording, options: options)
+        let starts = found.markers
         var labels: [Int32] = []
-        for s in starts {
-            let marker = recording.markers[s]
-            guard let labelled = recording.markers[...s].last(where: { $0.text.firstMatch(of: label) != nil }),
-                  let match = labelled.text.firstMatch(of: label) else {
-                throw ImportError("--label", "no marker at or before the trial start at \(format(marker.seconds)) s matches \(options.label)")
-            }
-            guard match.output.count > 1, let group = match.output[1].substring, let k = Int(group) else {
-                throw ImportError("--label", "\(options.label) has no first capture group holding a class number in \"\(labelled.text)\"")
-            }
+        for (k, labelled) in zip(found.numbers, found.labelMarkers) {
             guard k >= 0, k < codes.count else {
                 throw ImportError("--label", "class \(k) in \"\(labelled.text)\" at \(format(labelled.seconds)) s is outside the \(codes.count) codes")
             }
-            onsets.append(marker.sample)
             labels.append(Int32(k))
         }
-        let samples: Int
-        if let seconds = options.trialSeconds {
-            guard seconds.isFinite, seconds > 0 else { throw ImportError("--trial-seconds", "must be positive, got \(seconds)") }
-            samples = Int((seconds * fs).rounded())
-        } else if let trialEnd = options.trialEnd {
-            let end: Regex<AnyRegexOutput>
-            do { end = try Regex(trialEnd) } catch { throw ImportError("--trial-end", "not a regular expression: \(trialEnd)") }
-            let spans = starts.compactMap { s in
-                recording.markers[(s + 1)...].first { $0.text.firstMatch(of: end) != nil }.map { $0.sample - recording.markers[s].sample }
-            }
-            guard let shortest = spans.filter({ $0 > 0 }).min() else {
-                throw ImportError("--trial-end", "no marker after a trial start matches \(trialEnd)")
-            }
-            samples = shortest
-        } else {
-            let gaps = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
-            samples = min(gaps.min() ?? Int.max, n - (onsets.last ?? 0))
-        }
+        let onsets = starts.map { recording.markers[$0].sample }
+        let samples = try trialLength(recording, starts: starts, options: options)
         let fitting = onsets.indices.filter { onsets[$0] >= 0 && onsets[$0] + samples <= n }
         guard samples > 0, !fitting.isEmpty else {
             throw ImportError(recording.source, "no trial of \(format(Double(max(samples, 0)) / fs)) s fits in the recording")
@@ -95,5 +65,61 @@ public enum MarkerTrialCutter {
         }
     }
 
-    private static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+    /// The markers starting trials (indices into the recording's markers),
+    /// the number each label's first capture group holds, and the marker it came from.
+    static func trialStarts(_ recording: ContinuousRecording, options: TrialCutOptions) throws
+        -> (markers: [Int], numbers: [Int], labelMarkers: [RecordingMarker]) {
+        let start: Regex<AnyRegexOutput>, label: Regex<AnyRegexOutput>
+        do { start = try Regex(options.trialStart) } catch { throw ImportError("--trial-start", "not a regular expression: \(options.trialStart)") }
+        do { label = try Regex(options.label) } catch { throw ImportError("--label", "not a regular expression: \(options.label)") }
+        let starts = recording.markers.indices.filter { recording.markers[$0].text.firstMatch(of: start) != nil }
+        guard !starts.isEmpty else {
+            let seen = Array(Set(recording.markers.map(\.text))).sorted().prefix(5).joined(separator: "\", \"")
+            throw ImportError("--trial-start", "no marker matches \(options.trialStart)" + (seen.isEmpty ? " (the recording has no markers)" : " (markers seen: \"\(seen)\"…)"))
+        }
+        var numbers: [Int] = []
+        var labelMarkers: [RecordingMarker] = []
+        for s in starts {
+            let marker = recording.markers[s]
+            guard let labelled = recording.markers[...s].last(where: { $0.text.firstMatch(of: label) != nil }),
+                  let match = labelled.text.firstMatch(of: label) else {
+                throw ImportError("--label", "no marker at or before the trial start at \(format(marker.seconds)) s matches \(options.label)")
+            }
+            guard match.output.count > 1, let group = match.output[1].substring, let k = Int(group) else {
+                throw ImportError("--label", "\(options.label) has no first capture group holding a class number in \"\(labelled.text)\"")
+            }
+            numbers.append(k)
+            labelMarkers.append(labelled)
+        }
+        return (starts, numbers, labelMarkers)
+    }
+
+    /// Samples per trial: `--trial-seconds`, else the shortest start to
+    /// `--trial-end`, else `fallback` when given, else the shortest gap
+    /// between trial starts capped at the recording's end.
+    static func trialLength(_ recording: ContinuousRecording, starts: [Int], options: TrialCutOptions, fallback: Int? = nil) throws -> Int {
+        let fs = recording.sampleRate
+        let onsets = starts.map { recording.markers[$0].sample }
+        if let seconds = options.trialSeconds {
+            guard seconds.isFinite, seconds > 0 else { throw ImportError("--trial-seconds", "must be positive, got \(seconds)") }
+            return Int((seconds * fs).rounded())
+        } else if let trialEnd = options.trialEnd {
+            let end: Regex<AnyRegexOutput>
+            do { end = try Regex(trialEnd) } catch { throw ImportError("--trial-end", "not a regular expression: \(trialEnd)") }
+            let spans = starts.compactMap { s in
+                recording.markers[(s + 1)...].first { $0.text.firstMatch(of: end) != nil }.map { $0.sample - recording.markers[s].sample }
+            }
+            guard let shortest = spans.filter({ $0 > 0 }).min() else {
+                throw ImportError("--trial-end", "no marker after a trial start matches \(trialEnd)")
+            }
+            return shortest
+        } else if let fallback {
+            return fallback
+        } else {
+            let gaps = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
+            return min(gaps.min() ?? Int.max, recording.sampleCount - (onsets.last ?? 0))
+        }
+    }
+
+    static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
 }

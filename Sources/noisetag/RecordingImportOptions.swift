@@ -68,8 +68,13 @@ struct RecordingImportOptions: ParsableArguments {
         if !kind.cutsByMarkers, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil || trialEnd != nil {
             throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --codes, --classes, --trial-seconds and --trial-end do not apply")
         }
+        // A BIDS recording with a stimulus file (noisetag recordings export) needs no codes.
+        let stimulusFile = kind == .bids && codes == nil ? (try? BIDSImporter.stimulusFile(URL(fileURLWithPath: file))) ?? nil : nil
+        if stimulusFile != nil, codeRate != 60 || classes != nil {
+            throw ValidationError("--code-rate and --classes apply with --codes only (the stimulus file gives each class's states)")
+        }
         if kind.cutsByMarkers {
-            let missing = [("--trial-start", trialStart), ("--label", label), ("--codes", codes)].filter { $0.1 == nil }.map(\.0)
+            let missing = [("--trial-start", trialStart), ("--label", label), ("--codes", stimulusFile == nil ? codes : "")].filter { $0.1 == nil }.map(\.0)
             if !missing.isEmpty {
                 throw ValidationError("\(kind.rawValue) recordings are cut by markers: \(missing.joined(separator: ", ")) needed")
             }
@@ -104,6 +109,11 @@ struct RecordingImportOptions: ParsableArguments {
         case .bdf, .edf: recording = try EDFImporter.read(url)
         case .brainvision: recording = try BrainVisionImporter.read(url)
         case .bids: recording = try BIDSImporter.read(url)
+        }
+        if kind == .bids, codes == nil, let trialStart, let label, let stimulus = try BIDSImporter.stimulus(url) {
+            var options = TrialCutOptions(trialStart: trialStart, label: label, codes: [], trialSeconds: trialSeconds)
+            options.trialEnd = trialEnd
+            return (try StimulusTrialCutter.cut(recording, stimulus: stimulus, options: options), recording.warnings)
         }
         guard let trialStart, let label, let codes else {
             throw CommandFailure("\(kind.rawValue) recordings are cut by markers: --trial-start, --label and --codes are needed")

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `noisetag recordings`: list recordings and show what one holds.
+/// `noisetag recordings`: list recordings, show what one holds, export one as BIDS-EEG.
 ///
 /// ```swift
 /// NoisetagCommand.main(["recordings", "list", "--json"])
@@ -8,8 +8,8 @@ import ArgumentParser
 struct RecordingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recordings",
-        abstract: "List recordings and show what one holds.",
+        abstract: "List recordings, show what one holds, export one as BIDS-EEG.",
         discussion: "The folder format is described in Protocols/recordings.md.",
-        subcommands: [RecordingsListCommand.self, RecordingsShowCommand.self]
+        subcommands: [RecordingsListCommand.self, RecordingsShowCommand.self, RecordingsExportCommand.self]
     )
 }

@@ -1,0 +1,388 @@
+import Decoding
+import Foundation
+import NoiseTagging
+
+/// Writes what the engine recorded (an ``EngineRecording``: one recording
+/// folder or a whole session) as BIDS-EEG 1.9 that MNE-BIDS, EEGLAB and
+/// MOABB read (Protocols/recordings.md, "BIDS-EEG export"):
+///
+/// ```
+/// DIR/dataset_description.json  participants.tsv  README
+/// DIR/sub-S[/ses-N]/eeg/sub-S[_ses-N]_task-T[_run-R]_eeg.bdf      (or _eeg.edf)
+///                                                    _eeg.json  _channels.tsv
+///                                                    _events.tsv  _events.json
+///                                                    _stim.tsv.gz  _stim.json
+/// ```
+///
+/// The EEG is the decoder's (``RecordingEEG``), scaled per channel by
+/// ``BDFWriter``; events come from the decoder's trials, `trials.jsonl`,
+/// `presses.csv`, the MODECHANGEs and a session's steps (``BIDSEvent``); the
+/// stimulus file holds every object's state at every sample
+/// (``BIDSStimulus``), so each class's stimulus can be rebuilt and
+/// `noisetag dataset import` needs no `--codes`.
+///
+/// ```swift
+/// let recording = try EngineRecording.read(URL(fileURLWithPath: "recordings/2026-11-25 16.28.15 +0000 training"))
+/// let report = try BIDSExporter.export(recording, to: URL(fileURLWithPath: "bids"), options: .init(subject: "01"))
+/// print(report.dataFile.path, report.seconds)
+/// ```
+public enum BIDSExporter {
+    /// Where and how to write.
+    public struct Options: Sendable {
+        /// The `sub-` label (letters and digits).
+        public var subject: String
+        /// The `ses-` label, nil for none.
+        public var session: String?
+        /// The `task-` label.
+        public var task: String
+        /// The `run-` index, nil for none.
+        public var run: Int?
+        /// BDF (24-bit) or EDF+ (16-bit).
+        public var format: BDFWriter.Format
+
+        /// Options from their parts.
+        public init(subject: String, session: String? = nil, task: String = "cvep", run: Int? = nil, format: BDFWriter.Format = .bdf) {
+            self.subject = subject
+            self.session = session
+            self.task = task
+            self.run = run
+            self.format = format
+        }
+    }
+
+    /// What was written.
+    public struct Report: Sendable {
+        /// The data file (`…_eeg.bdf`).
+        public var dataFile: URL
+        /// Every file written or updated.
+        public var files: [URL]
+        /// Samples per second.
+        public var sampleRate: Double
+        /// The channels.
+        public var channels: [String]
+        /// Samples per channel (without the last record's padding).
+        public var samples: Int
+        /// Each channel's scale (quantisation step, NaN count).
+        public var scales: [BDFWriter.ChannelScale]
+        /// Events written, by trial_type.
+        public var events: [String: Int]
+        /// What was noticed and survived.
+        public var warnings: [String]
+
+        /// Seconds of EEG.
+        public var seconds: Double { Double(samples) / sampleRate }
+    }
+
+    /// True for a BIDS label: one or more ASCII letters or digits.
+    public static func isLabel(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0)) }
+    }
+
+    /// Exports `recording` into the BIDS dataset at `root` (created when absent).
+    public static func export(_ recording: EngineRecording, to root: URL, options: Options) throws -> Report {
+        for (option, label) in [("--subject", options.subject), ("--session", options.session), ("--task", options.task)] {
+            if let label, !isLabel(label) { throw ExportError(option, "\"\(label)\" is not a BIDS label (letters and digits only)") }
+        }
+        if let run = options.run, run < 1 { throw ExportError("--run", "must be a positive index, got \(run)") }
+        let eeg = try RecordingEEG(records: recording.records, source: recording.isSession ? recording.name : "\(recording.name)/decoder-input.csv")
+        var warnings = recording.warnings + eeg.warnings
+
+        // Names and folders.
+        var stem = "sub-\(options.subject)"
+        var folder = root.appendingPathComponent(stem, isDirectory: true)
+        if let session = options.session {
+            stem += "_ses-\(session)"
+            folder.appendPathComponent("ses-\(session)", isDirectory: true)
+        }
+        folder.appendPathComponent("eeg", isDirectory: true)
+        stem += "_task-\(options.task)" + (options.run.map { "_run-\($0)" } ?? "")
+        let dataFile = folder.appendingPathComponent("\(stem)_eeg.\(options.format.rawValue)")
+        if FileManager.default.fileExists(atPath: dataFile.path) {
+            throw ExportError(dataFile.path, "already exists: remove it, or export with another --session, --task or --run")
+        }
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw ExportError(root.path, "cannot create \(folder.path): \((error as NSError).localizedDescription)")
+        }
+        guard FileManager.default.isWritableFile(atPath: folder.path) else { throw ExportError(folder.path, "not writable") }
+
+        // EEG.
+        let fs = eeg.sampleRate
+        let channels = uniqueNames(eeg.channelNames)
+        let startSeconds = recording.clockOffset.map { $0 + eeg.times[0] / 1000 }
+        var writer = BDFWriter(format: options.format, sampleRate: fs, channelNames: channels,
+                               start: startSeconds.map { Date(timeIntervalSince1970: $0) } ?? Date(timeIntervalSince1970: 473_385_600))
+        writer.patient = "\(options.subject) X X X"
+        let scales = try writer.write(eeg.samples, to: dataFile)
+        var files = [dataFile]
+        let broken = scales.filter { $0.nonFinite > 0 }
+        if !broken.isEmpty {
+            warnings.append("NaN or infinite samples written as the channel's minimum and marked BAD_nonfinite: " + broken.map { "\($0.name) \($0.nonFinite)" }.joined(separator: ", "))
+        }
+
+        // Events.
+        let events = self.events(recording, eeg, warnings: &warnings)
+        let codes = BIDSEvent.codes(for: events.map(\.trialType))
+        let columns = BIDSEvent.columns(steps: recording.isSession)
+        var table = [columns.joined(separator: "\t")]
+        for event in events { table.append(event.cells(sampleRate: fs, value: codes[event.trialType] ?? 0, columns: columns).joined(separator: "\t")) }
+        files.append(try write(table.joined(separator: "\n") + "\n", folder.appendingPathComponent("\(stem)_events.tsv")))
+        files.append(try writeJSON(eventsSidecar(codes: codes, columns: columns), folder.appendingPathComponent("\(stem)_events.json")))
+
+        // Channels and the EEG sidecar.
+        var channelRows = ["name\ttype\tunits\tsampling_frequency\tstatus\tstatus_description"]
+        for (name, scale) in zip(channels, scales) {
+            channelRows.append("\(name)\tEEG\tµV\t\(number(fs))\t" + (scale.nonFinite > 0 ? "bad\t\(scale.nonFinite) NaN or infinite samples" : "good\tn/a"))
+        }
+        files.append(try write(channelRows.joined(separator: "\n") + "\n", folder.appendingPathComponent("\(stem)_channels.tsv")))
+        let objects = eeg.objectIDs
+        let stimURL = folder.appendingPathComponent("\(stem)_stim.tsv.gz")
+        files.append(try writeJSON(eegSidecar(recording, eeg, options: options, scales: scales, objects: objects,
+                                              stimulusFile: stimURL.lastPathComponent),
+                                   folder.appendingPathComponent("\(stem)_eeg.json")))
+
+        // Stimulus.
+        let stimulus = BIDSStimulus(sampleRate: fs, columns: objects.map { "obj_\($0)" }, states: eeg.states(of: objects))
+        var descriptions: [String: String] = [:]
+        for id in objects {
+            descriptions["obj_\(id)"] = id == 0 ? "Object 0: the cued target's own state in training and Verify trials (a mirror of the target's column)."
+                : "The state object \(id) showed (0 off, 1 on): its latest STIMULUSEVENT at or before the sample, 0 before its first."
+        }
+        do { try stimulus.write(to: stimURL, descriptions: descriptions) } catch let error as ExportError { throw error } catch {
+            throw ExportError(stimURL.path, "cannot compress: \(error)")
+        }
+        files += [stimURL, BIDSStimulus.sidecar(of: stimURL)]
+
+        // Dataset files.
+        files += try datasetFiles(root, subject: options.subject)
+        var counts: [String: Int] = [:]
+        for event in events { counts[event.trialType, default: 0] += 1 }
+        return Report(dataFile: dataFile, files: files, sampleRate: fs, channels: channels, samples: eeg.sampleCount,
+                      scales: scales, events: counts, warnings: warnings)
+    }
+
+    // MARK: Events
+
+    /// Every event on the EEG's samples, by sample (stable); events outside the EEG are counted in a warning.
+    static func events(_ recording: EngineRecording, _ eeg: RecordingEEG, warnings: inout [String]) -> [BIDSEvent] {
+        var events: [BIDSEvent] = []
+        var outside: [String: Int] = [:]
+        func sample(_ ms: Double, _ type: String) -> Int? {
+            if let s = eeg.sample(atOrAfter: ms) { return s }
+            outside[type, default: 0] += 1
+            return nil
+        }
+        func length(from s: Int, to ms: Double) -> Int { max(0, (eeg.sample(atOrAfter: ms) ?? eeg.sampleCount) - s) }
+
+        // Trials: the decoder's flicker, with trials.jsonl's facts.
+        var used = Set<Int>()
+        let targets = Dictionary(recording.trials.map { ($0.trial, $0.targetObjectID) }, uniquingKeysWith: { a, _ in a })
+        for trial in recording.trials {
+            if let cue = trial.cueTime, let s = sample(cue * 1000, "cue") {
+                var event = BIDSEvent(sample: s, samples: length(from: s, to: (trial.pauseTime ?? trial.flickerTime ?? cue) * 1000), trialType: "cue")
+                event.trial = trial.trial
+                event.mode = trial.mode
+                event.target = trial.targetObjectID
+                events.append(event)
+            }
+            guard let flicker = trial.flickerTime else { continue }
+            let match = eeg.flickers.indices.first {
+                !used.contains($0) && eeg.flickers[$0].start >= flicker * 1000 - 100 && eeg.flickers[$0].start <= trial.endTime * 1000
+            }
+            if let match { used.insert(match) }
+            let start = match.map { eeg.flickers[$0].start } ?? flicker * 1000
+            let end = match.map { eeg.flickers[$0].end } ?? trial.endTime * 1000
+            guard let s = sample(start, "trial") else { continue }
+            var event = BIDSEvent(sample: s, samples: length(from: s, to: end), trialType: "trial")
+            event.trial = trial.trial
+            event.mode = trial.mode
+            event.target = trial.targetObjectID
+            event.pressed = trial.pressedObjectID
+            event.control = trial.pressed
+            event.ending = trial.ending
+            event.certainty = trial.certainty
+            events.append(event)
+            if let target = trial.targetObjectID {
+                event.trialType = "target=\(target)"
+                events.append(event)
+            }
+        }
+        for (index, flicker) in eeg.flickers.enumerated() where !used.contains(index) {
+            guard let s = sample(flicker.start, "trial") else { continue }
+            events.append(BIDSEvent(sample: s, samples: length(from: s, to: flicker.end), trialType: "trial"))
+        }
+        for press in recording.presses {
+            let type = "press/\(press.source)"
+            guard let s = sample(press.time * 1000, type) else { continue }
+            var event = BIDSEvent(sample: s, trialType: type)
+            event.trial = press.trial
+            event.pressed = press.objectID
+            event.control = press.control
+            event.target = press.trial.flatMap { targets[$0] ?? nil }
+            event.certainty = press.certainty
+            events.append(event)
+        }
+        for change in eeg.modeChanges {
+            let type = "mode/\(change.mode)"
+            if let s = sample(change.time, type) { events.append(BIDSEvent(sample: s, trialType: type)) }
+        }
+        for step in recording.steps {
+            for (type, time) in [("step_start/\(step.kind)", step.startTime), ("step_end/\(step.kind)", step.endTime)] {
+                guard let s = sample(time * 1000, type) else { continue }
+                var event = BIDSEvent(sample: s, trialType: type)
+                event.step = step.step
+                event.stepName = step.name
+                event.outcome = step.outcome
+                events.append(event)
+            }
+        }
+        for gap in eeg.gaps { events.append(BIDSEvent(sample: gap.sample, samples: gap.count, trialType: "BAD_gap")) }
+        var run: Int?
+        for s in 0...eeg.sampleCount {
+            let bad = s < eeg.sampleCount && eeg.samples.contains { !$0[s].isFinite }
+            if bad, run == nil { run = s }
+            if !bad, let first = run {
+                events.append(BIDSEvent(sample: first, samples: s - first, trialType: "BAD_nonfinite"))
+                run = nil
+            }
+        }
+        if !outside.isEmpty {
+            warnings.append("events outside the EEG left out: " + outside.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
+        return events.enumerated().sorted { ($0.element.sample, $0.offset) < ($1.element.sample, $1.offset) }.map(\.element)
+    }
+
+    // MARK: Sidecars
+
+    static func eventsSidecar(codes: [String: Int], columns: [String]) -> [String: Any] {
+        var levels: [String: String] = [:]
+        for type in codes.keys { levels[type] = BIDSEvent.meaning(of: type) }
+        var values: [String: String] = [:]
+        for (type, code) in codes { values[String(code)] = type }
+        let all: [String: [String: Any]] = [
+            "onset": ["Description": "Seconds from the first EEG sample to the event's sample: the first sample at or after the engine time it happened (so round(onset × SamplingFrequency) = sample).", "Units": "s"],
+            "duration": ["Description": "Its length on the samples (0 for an instant).", "Units": "s"],
+            "trial_type": ["Description": "The event's kind.", "Levels": levels],
+            "value": ["Description": "An integer code per trial_type, one to one (the event id MNE-BIDS uses).", "Levels": values],
+            "sample": ["Description": "The first EEG sample (0-based) at or after the event."],
+            "trial": ["Description": "The trial's number since the engine started (trials.jsonl, presses.csv)."],
+            "mode": ["Description": "The engine's mode for the trial (TrainGeneric, Test, Verify, …)."],
+            "target": ["Description": "The cued target's Utopia object ID (training and Verify): column obj_<target> of the stimulus file."],
+            "pressed": ["Description": "The pressed control's object ID."],
+            "control": ["Description": "The pressed control's identifier."],
+            "ending": ["Description": "How the trial ended: completed, pressed-brain, pressed-touch, pressed-timeout, noPress, stopped-…"],
+            "certainty": ["Description": "1 − Perr of the prediction that decided the press."],
+            "step": ["Description": "The session step's number (steps.jsonl)."],
+            "step_name": ["Description": "The session step's name."],
+            "outcome": ["Description": "How the session step ended: done, passed, failed, timeout, skipped."],
+        ]
+        var sidecar: [String: Any] = all.filter { columns.contains($0.key) }
+        sidecar["StimulusPresentation"] = ["SoftwareName": "noisetag", "OperatingSystem": ProcessInfo.processInfo.operatingSystemVersionString]
+        return sidecar
+    }
+
+    static func eegSidecar(_ recording: EngineRecording, _ eeg: RecordingEEG, options: Options, scales: [BDFWriter.ChannelScale],
+                           objects: [UInt8], stimulusFile: String) -> [String: Any] {
+        let fs = eeg.sampleRate
+        let head = eeg.samples.map { channel in channel.prefix(Int(fs * 120)).map { $0.isFinite ? Double($0) : 0 } }
+        let mains = MainsDetector.detect(head, sampleRate: fs)
+        let simulated = recording.simulated ?? eeg.channelNames.allSatisfy { $0.hasPrefix("sim") }
+        var noiseTagging: [String: Any] = [
+            "StimulusFile": stimulusFile,
+            "StimulusObjects": objects.map(Int.init),
+            "TrialOnset": "trial events sit on the first sample at or after the trial's first STIMULUSEVENT, as the decoder cuts its trials",
+            "QuantisationStepMicrovolts": scales.map(\.step).max() ?? 0,
+            "Recordings": recording.folders.map(\.lastPathComponent),
+            "FilledGaps": eeg.gaps.count,
+        ]
+        if let v = recording.settings.framesPerSecond { noiseTagging["FrameRate"] = v }
+        if let v = recording.settings.framesPerBit { noiseTagging["FramesPerBit"] = v }
+        if let v = recording.settings.shiftedTrainingCodes { noiseTagging["TrainingCodesShiftedAtRandom"] = v }
+        if let participant = recording.participant { noiseTagging["SessionParticipant"] = participant }
+        var object: [String: Any] = [
+            "TaskName": options.task,
+            "TaskDescription": "Code-modulated VEP (noise tagging) brain-computer interface: controls flicker with pseudo-random codes; the decoder picks the one whose code the EEG follows.",
+            "SamplingFrequency": fs,
+            "EEGChannelCount": eeg.channelNames.count,
+            "EOGChannelCount": 0, "ECGChannelCount": 0, "EMGChannelCount": 0, "MiscChannelCount": 0, "TriggerChannelCount": 0,
+            "PowerLineFrequency": mains.map { $0 as Any } ?? "n/a",
+            "EEGReference": "n/a",
+            "SoftwareFilters": "n/a",
+            "HardwareFilters": "n/a",
+            "RecordingDuration": Double(eeg.sampleCount) / fs,
+            "RecordingType": "continuous",
+            "SoftwareVersions": "noisetag",
+            "NoiseTagging": noiseTagging,
+        ]
+        if simulated { object["Manufacturer"] = "noisetag (simulated amplifier)" }
+        return object
+    }
+
+    /// `dataset_description.json` and `README` when absent; the subject's row in `participants.tsv`.
+    static func datasetFiles(_ root: URL, subject: String) throws -> [URL] {
+        var files: [URL] = []
+        let description = root.appendingPathComponent("dataset_description.json")
+        if !FileManager.default.fileExists(atPath: description.path) {
+            files.append(try writeJSON([
+                "Name": "noisetag recordings",
+                "BIDSVersion": "1.9.0",
+                "DatasetType": "raw",
+                "GeneratedBy": [["Name": "noisetag", "Description": "noisetag recordings export"]],
+            ], description))
+        }
+        let readme = root.appendingPathComponent("README")
+        if !FileManager.default.fileExists(atPath: readme.path) {
+            files.append(try write("""
+                c-VEP (noise tagging) recordings exported by `noisetag recordings export`.
+                Each *_stim.tsv.gz holds every stimulus object's state at every EEG sample;
+                *_events.tsv the trials, cued targets, presses, mode changes and session steps.
+                See Protocols/recordings.md, "BIDS-EEG export", in the noisetag sources.
+
+                """, readme))
+        }
+        let participants = root.appendingPathComponent("participants.tsv")
+        var lines = (try? String(contentsOf: participants, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        if lines.isEmpty { lines = ["participant_id"] }
+        if !lines.dropFirst().contains(where: { $0.split(separator: "\t").first.map(String.init) == "sub-\(subject)" }) {
+            let width = lines[0].split(separator: "\t").count
+            lines.append((["sub-\(subject)"] + Array(repeating: "n/a", count: max(0, width - 1))).joined(separator: "\t"))
+            files.append(try write(lines.joined(separator: "\n") + "\n", participants))
+        }
+        return files
+    }
+
+    // MARK: Writing
+
+    static func write(_ text: String, _ url: URL) throws -> URL {
+        do { try Data(text.utf8).write(to: url) } catch {
+            throw ExportError(url.path, "cannot write: \((error as NSError).localizedDescription)")
+        }
+        return url
+    }
+
+    static func writeJSON(_ object: [String: Any], _ url: URL) throws -> URL {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return try write(String(decoding: data, as: UTF8.self) + "\n", url)
+    }
+
+    /// "250" for a whole number, else the shortest exact decimal.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// Channel names made unique and non-empty (BIDS and MNE need both).
+    static func uniqueNames(_ names: [String]) -> [String] {
+        var seen: [String: Int] = [:]
+        return names.enumerated().map { index, raw in
+            var name = BDFWriter.ascii(raw).trimmingCharacters(in: .whitespaces)
+            if name.isEmpty { name = String(index + 1) }
+            name = String(name.prefix(16))
+            if let n = seen[name] {
+                seen[name] = n + 1
+                name = String(name.prefix(13)) + "-\(n + 1)"
+            } else {
+                seen[name] = 1
+            }
+            return name
+        }
+    }
+}

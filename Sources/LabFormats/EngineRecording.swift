@@ -1,0 +1,166 @@
+import DecoderService
+import Foundation
+import NoiseTagging
+
+/// What the engine recorded, read for an export: one engine recording
+/// folder (Protocols/recordings.md), or a *session folder* (`session.json`,
+/// `steps.jsonl` and the engine recording folders of one session) read as
+/// one continuous run.
+///
+/// - The decoder's input (`decoder-input.csv`) of every folder, joined in
+///   time order: the decoder's EEG stream runs on across folders.
+/// - Every folder's `trials.jsonl` and `presses.csv`; a session's steps.
+/// - The engine-to-Unix clock offset (from the first `events.jsonl` line
+///   or trial) and a few settings of the first folder.
+///
+/// A folder that is neither, or holds no `decoder-input.csv` (an external
+/// decoder ran, so the engine never saw the EEG), is an ``ExportError``.
+///
+/// ```swift
+/// let recording = try EngineRecording.read(URL(fileURLWithPath: "/home/me/.noisetag/recordings/2026-11-25 16.28.15 +0000 training"))
+/// let eeg = try RecordingEEG(records: recording.records, source: recording.name)
+/// ```
+public struct EngineRecording: Sendable {
+    /// A few settings of the first folder's `settings.json` worth keeping in a sidecar.
+    public struct Settings: Sendable, Equatable {
+        /// `preferredNFramesPerSecond`: the display's frame rate.
+        public var framesPerSecond: Double?
+        /// `framesPerBit`: frames each code bit is shown.
+        public var framesPerBit: Int?
+        /// `randomlyTranslateNoiseTagsInTraining`: training codes shifted at random.
+        public var shiftedTrainingCodes: Bool?
+    }
+
+    /// The folder given.
+    public var url: URL
+    /// True for a session folder.
+    public var isSession: Bool
+    /// The engine recording folders read, in time order.
+    public var folders: [URL]
+    /// The session's participant (`session.json`), nil for a lone recording.
+    public var participant: String?
+    /// True when a simulated participant took part (`session.json`).
+    public var simulated: Bool?
+    /// The decoder's input records of all folders, in the order consumed.
+    public var records: [DecoderInputRecord]
+    /// The trials of all folders, by start.
+    public var trials: [RecordedTrial]
+    /// The presses of all folders, by time.
+    public var presses: [RecordedPress]
+    /// A session's finished steps (empty for a lone recording).
+    public var steps: [RecordedStep]
+    /// Unix seconds minus engine seconds, when a line gave both.
+    public var clockOffset: Double?
+    /// Settings of the first folder.
+    public var settings: Settings
+    /// What was noticed and survived, one line each.
+    public var warnings: [String]
+
+    /// The folder's name, for messages.
+    public var name: String { url.lastPathComponent }
+
+    /// Reads the recording or session folder at `url`.
+    public static func read(_ url: URL) throws(ExportError) -> EngineRecording {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        let name = url.lastPathComponent
+        guard manager.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw ExportError(url.path, "no such file or folder") }
+        guard isFolder.boolValue else { throw ExportError(name, "not a folder (give an engine recording folder or a session folder)") }
+        func has(_ file: String, in folder: URL = url) -> Bool { manager.fileExists(atPath: folder.appendingPathComponent(file).path) }
+
+        var recording = EngineRecording(url: url, isSession: has("session.json"), folders: [], records: [], trials: [], presses: [],
+                                        steps: [], settings: Settings(), warnings: [])
+        if recording.isSession {
+            recording.folders = RecordingStore(root: url).recordings().map(\.url)
+            guard !recording.folders.isEmpty else { throw ExportError(name, "a session folder (session.json) holding no engine recording folder") }
+            try recording.readSession()
+        } else {
+            guard ["events.jsonl", "settings.json", DecoderInputFile.name].contains(where: { has($0) }) else {
+                throw ExportError(name, "not a recording (no events.jsonl, settings.json or decoder-input.csv) nor a session folder (no session.json)")
+            }
+            recording.folders = [url]
+        }
+        var inputs: [(folder: URL, records: [DecoderInputRecord])] = []
+        for folder in recording.folders where has(DecoderInputFile.name, in: folder) {
+            do {
+                inputs.append((folder, try DecoderInputFile.read(from: folder.appendingPathComponent(DecoderInputFile.name))))
+            } catch {
+                switch error {
+                case .unreadable(let path, let reason): throw ExportError(path, "cannot read: \(reason)")
+                case .badRow(let path, let line, let reason): throw ExportError("\(path):\(line)", reason)
+                }
+            }
+        }
+        guard inputs.contains(where: { !$0.records.isEmpty }) else {
+            throw ExportError(name, "no decoder-input.csv\(recording.isSession ? " in its recordings" : ""): the EEG was not recorded (an external decoder ran; only the embedded decoder of noisetag demo records the EEG it consumed)")
+        }
+        inputs.sort { ($0.records.first?.time ?? .infinity) < ($1.records.first?.time ?? .infinity) }
+        recording.records = inputs.flatMap(\.records)
+        if zip(recording.records, recording.records.dropFirst()).contains(where: { $1.time < $0.time }) {
+            recording.warnings.append("\(name): the folders' decoder inputs overlap in time; taken in time order")
+            recording.records = recording.records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        }
+        for folder in recording.folders {
+            recording.trials += recording.readTrials(folder.appendingPathComponent("trials.jsonl"))
+            recording.presses += RecordedPress.read(folder.appendingPathComponent("presses.csv"))
+            if recording.clockOffset == nil { recording.clockOffset = Self.clockOffset(folder.appendingPathComponent("events.jsonl")) }
+        }
+        recording.trials.sort { $0.startTime < $1.startTime }
+        recording.presses.sort { $0.time < $1.time }
+        if recording.clockOffset == nil, let trial = recording.trials.first { recording.clockOffset = trial.startWallTime - trial.startTime }
+        recording.settings = Self.settings(recording.folders[0].appendingPathComponent("settings.json"))
+        return recording
+    }
+
+    /// Reads `session.json` and `steps.jsonl`.
+    private mutating func readSession() throws(ExportError) {
+        let manifest = url.appendingPathComponent("session.json")
+        guard let data = try? Data(contentsOf: manifest),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw ExportError("\(name)/session.json", "is not a JSON object")
+        }
+        participant = object["participant"] as? String
+        simulated = object["simulated"] as? Bool
+        let reader = RecordingFileReader(url.appendingPathComponent("steps.jsonl"))
+        var bad: [Int] = []
+        var line = 0
+        reader.forEachLine { text in
+            line += 1
+            guard !text.isEmpty else { return }
+            if let step = try? JSONDecoder().decode(RecordedStep.self, from: Data(text.utf8)) { steps.append(step) } else { bad.append(line) }
+        }
+        if !bad.isEmpty { warnings.append("\(name)/steps.jsonl: \(bad.count) line(s) not a step, left out (line \(bad.prefix(5).map(String.init).joined(separator: ", ")))") }
+    }
+
+    /// The trials of one `trials.jsonl`; unreadable lines are counted in a warning.
+    private mutating func readTrials(_ file: URL) -> [RecordedTrial] {
+        var trials: [RecordedTrial] = []
+        var bad = 0
+        RecordingFileReader(file).forEachLine { text in
+            guard !text.isEmpty else { return }
+            if let trial = try? JSONDecoder().decode(RecordedTrial.self, from: Data(text.utf8)) { trials.append(trial) } else { bad += 1 }
+        }
+        if bad > 0 { warnings.append("\(file.deletingLastPathComponent().lastPathComponent)/trials.jsonl: \(bad) line(s) not a trial, left out") }
+        return trials
+    }
+
+    /// Unix minus engine seconds from the first line of `events.jsonl` with both.
+    private static func clockOffset(_ file: URL) -> Double? {
+        var offset: Double?
+        RecordingFileReader(file).forEachLine { text in
+            guard offset == nil, let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+                  let wall = (object["wall_time"] as? NSNumber)?.doubleValue, let time = (object["time"] as? NSNumber)?.doubleValue else { return }
+            offset = wall - time
+        }
+        return offset
+    }
+
+    private static func settings(_ file: URL) -> Settings {
+        guard let data = try? Data(contentsOf: file), let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            return Settings()
+        }
+        return Settings(framesPerSecond: (object["preferredNFramesPerSecond"] as? NSNumber)?.doubleValue,
+                        framesPerBit: (object["framesPerBit"] as? NSNumber)?.intValue,
+                        shiftedTrainingCodes: object["randomlyTranslateNoiseTagsInTraining"] as? Bool)
+    }
+}
