@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging", "Decoding"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
         .testTarget(name: "LabFormatsTests", dependencies: ["LabFormats", "Decoding", "NoiseTagging"]),
-        .testTarget(name: "StudyTests", dependencies: ["Study", "NoiseTagging", "Demo", "DecoderService", "Decoding", "CZeroMQ"]),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "NoiseTagging", "Demo", "DecoderService", "Decoding", "Simulation", "CZeroMQ"]),
         .testTarget(name: "DemoTests", dependencies: ["Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "Simulation", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -70,9 +70,7 @@ public struct CalibrationJob: Sendable {
             lines.append("calibration has one class only (every trial cued the same code): no model fitted")
             return CalibrationOutcome(decoder: nil, log: lines)
         }
-        let preprocessor = Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: settings.lineFrequency,
-                                        reference: settings.reference)
-        let trials = filteredTrials ?? dataset.preprocessedTrials(preprocessor)
+        let trials = trialsToFit
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
         let labels = dataset.labels.map(Int.init)
         let fitted: CalibratedDecoder
@@ -80,10 +78,7 @@ public struct CalibrationJob: Sendable {
         let started = clock.now
         var chosen = FitCandidate()
         do {
-            // The live filter's band is the one scored live, so the choice is among its candidates.
-            var selection = SettingsSelection()
-            selection.candidates = selection.candidates.filter { $0.lowPass == nil }
-            let outcome = try selection.select(labels: labels, codes: codes, sampleRate: h.fs) { _ in trials }
+            let outcome = try chooseSettings(on: trials)
             chosen = outcome.chosen
             fitted = try CalibratedDecoder.fit(trials: trials, labels: labels, codes: codes,
                                                sampleRate: h.fs, settings: chosen.settings,
@@ -105,11 +100,47 @@ public struct CalibrationJob: Sendable {
         return CalibrationOutcome(decoder: fitted, log: lines)
     }
 
-    /// Cross-validated accuracy and decoding curve of the chosen settings
-    /// (5 chronological folds), as LOG lines.
-    private func crossValidation(_ chosen: FitCandidate) -> [String] {
+    /// The trials the fit uses: ``filteredTrials``, or else each raw trial
+    /// preprocessed on its own (primed on its first sample) with the
+    /// decoder's filter.
+    ///
+    /// ```swift
+    /// let job = CalibrationJob(dataset: try TrialsDataset.read(from: saved), settings: DecoderServerSettings())
+    /// let outcome = try job.chooseSettings(on: job.trialsToFit)
+    /// ```
+    public var trialsToFit: [[[Double]]] {
         let h = dataset.header
-        guard h.nTrials >= 5 else { return ["cross-validation needs at least 5 trials, \(h.nTrials) collected"] }
+        return filteredTrials ?? dataset.preprocessedTrials(
+            Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: settings.lineFrequency, reference: settings.reference))
+    }
+
+    /// Chooses the model's settings as ``run()`` does: by cross-validation
+    /// on `trials` (``trialsToFit``) among the candidates of the live
+    /// filter's band, since that is the signal scored live.
+    ///
+    /// ```swift
+    /// let chosen = try job.chooseSettings(on: job.trialsToFit).chosen
+    /// let model = try ReconvolutionCCA.fit(trials: job.trialsToFit, labels: labels, codes: codes,
+    ///                                      sampleRate: 250, settings: chosen.settings)
+    /// ```
+    public func chooseSettings(on trials: [[[Double]]]) throws -> SettingsSelection.Outcome {
+        let h = dataset.header
+        var selection = SettingsSelection()
+        selection.candidates = selection.candidates.filter { $0.lowPass == nil }
+        return try selection.select(labels: dataset.labels.map(Int.init), codes: (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) },
+                                    sampleRate: h.fs) { _ in trials }
+    }
+
+    /// The cross-validation ``run()`` logs: `chosen`'s settings in 5
+    /// chronological folds (``OfflineEvaluation``) on the raw dataset, read
+    /// out at `lengths` (nil: 0.5, 1, 2 and 4 s where shorter than the
+    /// trials, and the whole trial). Needs at least 5 trials.
+    ///
+    /// ```swift
+    /// let curve = try job.crossValidation(of: chosen, lengths: [0.5, 1, 1.5, 2]).rows.map { ($0.seconds, $0.accuracy) }
+    /// ```
+    public func crossValidation(of chosen: FitCandidate, lengths: [Double]? = nil) throws -> EvaluationReport {
+        let h = dataset.header
         var evaluation = OfflineEvaluation()
         evaluation.folds = 5
         evaluation.lineFrequency = settings.lineFrequency
@@ -118,9 +149,17 @@ public struct CalibrationJob: Sendable {
         evaluation.updateInterval = settings.predictionInterval
         evaluation.settings = chosen.settings
         let seconds = (Double(h.nSamples) / h.fs * 10).rounded(.down) / 10
-        evaluation.lengths = [0.5, 1, 2, 4].filter { $0 < seconds - 0.05 } + [seconds]
+        evaluation.lengths = lengths ?? ([0.5, 1, 2, 4].filter { $0 < seconds - 0.05 } + [seconds])
+        return try evaluation.run(dataset)
+    }
+
+    /// Cross-validated accuracy and decoding curve of the chosen settings
+    /// (5 chronological folds), as LOG lines.
+    private func crossValidation(_ chosen: FitCandidate) -> [String] {
+        let h = dataset.header
+        guard h.nTrials >= 5 else { return ["cross-validation needs at least 5 trials, \(h.nTrials) collected"] }
         do {
-            let report = try evaluation.run(dataset)
+            let report = try crossValidation(of: chosen)
             var lines: [String] = []
             if let full = report.rows.last {
                 lines.append(String(format: "cross-validated accuracy %.0f %% at %.1f s (%d trials, 5 folds)",

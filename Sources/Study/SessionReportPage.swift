@@ -1,0 +1,366 @@
+import Foundation
+
+/// A ``SessionReport`` as one self-contained HTML page: inline CSS and
+/// inline SVG charts (``SVGChart``), no script, no fonts or images fetched
+/// from anywhere, laid out to print on A4. Times of day are in `timeZone`,
+/// named in the header.
+///
+/// ```swift
+/// let report = try SessionReport(folder: SessionFolder.open(sessionURL))
+/// let html = SessionReportPage(report: report).html
+/// try Data(html.utf8).write(to: URL(fileURLWithPath: "report.html"))
+/// ```
+public struct SessionReportPage: Sendable {
+    /// What the page shows.
+    public var report: SessionReport
+    /// The zone times of day are written in.
+    public var timeZone: TimeZone
+    /// When the page was made (shown in its footer).
+    public var generated: Date
+
+    /// A page for `report`.
+    public init(report: SessionReport, timeZone: TimeZone = .current, generated: Date = Date()) {
+        self.report = report
+        self.timeZone = timeZone
+        self.generated = generated
+    }
+
+    /// The HTML document.
+    public var html: String {
+        let r = report, m = r.manifest
+        let title = "Session report: \(m.participant), \(r.protocolName)"
+        var body = "<header>\n<h1>\(e(title))</h1>\n"
+        if let description = r.protocolDescription { body += "<p class=\"lead\">\(e(description))</p>\n" }
+        body += "<dl class=\"facts\">\n"
+        body += fact("Participant", m.participant)
+        body += fact("Protocol", r.protocolName + " (" + m.protocolFile + ")")
+        body += fact("Started", dateTime(m.startedWallTime))
+        let finished = r.steps.count
+        body += fact("Steps", "\(finished) finished" + (r.protocolSteps.map { $0 > finished ? " of \($0): the session stopped early" : " of \($0)" } ?? ""))
+        if let first = r.steps.first, let last = r.steps.last {
+            body += fact("Duration", duration(last.startTime + last.duration - first.startTime))
+        }
+        body += fact("Participant type", m.simulated
+                     ? "simulated (headless run, seed \(m.seed)" + (m.snr.map { String(format: ", SNR %g", $0) } ?? "") + ")"
+                     : "a person (not simulated)")
+        body += fact("Session folder", r.folderName)
+        body += "</dl>\n</header>\n"
+        body += stepTable
+        body += spellingSection
+        body += calibrationSection
+        body += signalSection
+        body += noControlSection
+        body += questionnaireSection
+        body += "<footer>Made by <code>noisetag session report</code> on \(e(dateTime(generated.timeIntervalSince1970))). "
+            + "Times of day are \(e(zoneName)). Measures as the session runner wrote them in steps.jsonl; "
+            + "calibration figures fitted again from the saved dataset by the reference decoder.</footer>\n"
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(e(title))</title>
+            <style>
+            \(Self.style)
+            </style>
+            </head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+    }
+
+    // MARK: Sections
+
+    private var stepTable: String {
+        var s = "<section id=\"steps\">\n<h2>Steps</h2>\n"
+        guard !report.steps.isEmpty else { return s + absent("No step finished: steps.jsonl is empty or missing.") + "</section>\n" }
+        s += "<table class=\"steps\">\n<thead><tr><th>#</th><th>Name</th><th>Kind</th><th>Start</th><th class=\"num\">Duration</th>"
+            + "<th>Outcome</th><th>Key measure</th></tr></thead>\n<tbody>\n"
+        for step in report.steps {
+            s += "<tr><td class=\"num\">\(step.number)</td><td>\(e(step.name))</td><td>\(e(step.kind))</td>"
+                + "<td>\(e(clock(step.startWallTime)))</td><td class=\"num\">\(e(duration(step.duration)))</td>"
+                + "<td><span class=\"outcome \(e(step.outcome))\">\(e(step.outcome))</span></td><td>\(e(step.keyMeasure))</td></tr>\n"
+        }
+        return s + "</tbody>\n</table>\n</section>\n"
+    }
+
+    private var spellingSection: String {
+        var s = "<section id=\"spelling\">\n<h2>Spelling: accuracy and information transfer</h2>\n"
+        switch report.spelling {
+        case .absent(let why): s += absent(why)
+        case .present(let rows):
+            s += "<table>\n<thead><tr><th>#</th><th>Step</th><th>Text / typed</th><th class=\"num\">N keys</th>"
+                + "<th class=\"num\">Selections</th><th class=\"num\">Right</th><th class=\"num\">Accuracy P</th>"
+                + "<th class=\"num\">s per selection</th><th class=\"num\">Mean selection time</th>"
+                + "<th class=\"num\">bits per selection</th><th class=\"num\">ITR (bits/min)</th></tr></thead>\n<tbody>\n"
+            for row in rows {
+                s += "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.name))" + (row.name == row.kind ? "" : "<br><small>\(e(row.kind))</small>") + "</td>"
+                    + "<td>\(e(row.text ?? "(free)"))<br><small>typed: \(e(row.typed ?? "–"))</small></td>"
+                    + "<td class=\"num\">\(row.classes.map(String.init) ?? "–")</td><td class=\"num\">\(row.selections)</td>"
+                    + "<td class=\"num\">\(row.judged > 0 ? "\(row.correct) of \(row.judged)" : "not judged")</td>"
+                    + "<td class=\"num\">\(row.accuracy.map { fmt("%.1f %%", $0 * 100) } ?? "–")</td>"
+                    + "<td class=\"num\">\(row.secondsPerSelection.map { fmt("%.2f", $0) } ?? "–")</td>"
+                    + "<td class=\"num\">\(row.meanSelectionTime.map { fmt("%.2f s", $0) } ?? "–")</td>"
+                    + "<td class=\"num\">\(row.bitsPerSelection.map { fmt("%.2f", $0) } ?? "–")</td>"
+                    + "<td class=\"num strong\">\(row.bitsPerMinute.map { fmt("%.1f", $0) } ?? "–")</td></tr>\n"
+            }
+            s += "</tbody>\n</table>\n"
+            s += "<p class=\"note\">ITR after Wolpaw: bits per selection B = log₂N + P log₂P + (1 − P) log₂((1 − P)/(N − 1)), "
+                + "with N the keys on screen and P the right presses among those whose intended key was known; B = log₂N at P = 1 "
+                + "and 0 at P ≤ 1/N (no better than chance). Time per selection is the step's whole time over its selections, so cues, "
+                + "pauses between trials and trials without a press count. Free spelling has no intended keys: no P, no ITR.</p>\n"
+        }
+        s += "<h3>Selection times</h3>\n"
+        switch report.selectionTimes {
+        case .absent(let why): s += absent(why)
+        case .present(let histogram):
+            var chart = SVGChart(xLabel: "seconds from the trial's start to its press", yLabel: "presses")
+            chart.identifier = "selection-times"
+            chart.height = 260
+            chart.yWholeNumbers = true
+            chart.bars = histogram.counts.enumerated().map { i, count in
+                SVGChart.Bar(from: histogram.lowerEdge(i), to: histogram.lowerEdge(i + 1), value: Double(count))
+            }
+            chart.xRange = max(0, histogram.origin - histogram.width)...histogram.lowerEdge(histogram.counts.count + 1)
+            chart.summary = "Histogram of \(histogram.seconds.count) selection times"
+            s += figure(chart.svg, caption: "Brain and touch presses of every spelling step (\(histogram.seconds.count)), in bins of "
+                        + fmt("%g s", histogram.width) + "; mean " + fmt("%.2f s", histogram.mean ?? 0)
+                        + ", median " + fmt("%.2f s", histogram.median ?? 0) + ".")
+        }
+        return s + "</section>\n"
+    }
+
+    private var calibrationSection: String {
+        var s = "<section id=\"calibration\">\n<h2>Calibration</h2>\n"
+        switch report.calibrations {
+        case .absent(let why): s += absent(why)
+        case .present(let rows):
+            for row in rows {
+                if rows.count > 1 { s += "<h3>Step \(row.step): \(e(row.name))</h3>\n" }
+                switch row.figures {
+                case .absent(let why): s += absent(why)
+                case .present(let figures): s += calibration(figures, row: row)
+                }
+            }
+        }
+        return s + "</section>\n"
+    }
+
+    private func calibration(_ c: CalibrationFigures, row: SessionReport.Calibration) -> String {
+        var s = "<p>\(c.trials) trials of " + fmt("%.1f s", c.trialSeconds) + ", \(c.classes) classes, \(c.channels) channels at "
+            + fmt("%.0f Hz", c.sampleRate) + " (<code>\(e(row.dataset))</code>). The reference decoder chose "
+            + "<strong>\(e(c.chosen.summary))</strong>; the response starts " + fmt("%.0f ms", c.responseLatency * 1000)
+            + " after the stimulus."
+        if let reported = row.reportedAccuracy { s += " During the session the decoder reported " + fmt("%.0f %%", reported * 100) + " cross-validated accuracy." }
+        s += "</p>\n<div class=\"pair\">\n"
+        if c.curve.isEmpty {
+            s += absent("No decoding curve: " + (c.curveProblem ?? "the cross-validation gave no rows") + ".")
+        } else {
+            var chart = SVGChart(xLabel: "trial length (s)", yLabel: "accuracy")
+            chart.identifier = "curve-\(row.step)"
+            chart.width = 460
+            chart.height = 290
+            chart.yRange = 0...1
+            chart.yPercent = true
+            chart.xRange = 0...(c.curve.map(\.seconds).max() ?? 1)
+            chart.series = [
+                .init(name: "accuracy", color: SVGChart.palette[0], points: c.curve.map { ($0.seconds, $0.accuracy) }, markers: true),
+                .init(name: "predicted error", color: SVGChart.palette[1], points: c.curve.map { ($0.seconds, $0.predictedError) }, dashed: true),
+            ]
+            if c.chance >= 0.02 { chart.rules = [.init(y: c.chance, label: "chance")] }
+            chart.summary = "Decoding curve: accuracy by trial length"
+            let last = c.curve[c.curve.count - 1]
+            s += figure(chart.svg, caption: "Decoding curve: 5 chronological folds, each trial scored by a model that never saw it. "
+                        + fmt("%.0f %%", last.accuracy * 100) + " at " + fmt("%.1f s", last.seconds) + "; chance "
+                        + fmt(c.chance >= 0.02 ? "%.0f %%" : "%.1f %%", c.chance * 100) + " (each trial scored against all \(c.classes) codes the calibration showed).")
+        }
+        var kernels = SVGChart(xLabel: "lag after the stimulus event (ms)", yLabel: "response (a.u.)")
+        kernels.identifier = "kernels-\(row.step)"
+        kernels.width = 460
+        kernels.height = 290
+        kernels.series = c.kernels.enumerated().map { k, kernel in
+            SVGChart.Series(name: k < c.eventLabels.count ? c.eventLabels[k] : "event \(k + 1)", color: SVGChart.palette[k % SVGChart.palette.count],
+                            points: kernel.enumerated().map { (c.lagMilliseconds($0.offset), $0.element) })
+        }
+        kernels.summary = "Response kernels per event"
+        s += figure(kernels.svg, caption: "Response kernels of the model fitted on every calibration trial, one per event type.")
+        return s + "</div>\n"
+    }
+
+    private var signalSection: String {
+        var s = "<section id=\"signal\">\n<h2>Signal quality</h2>\n"
+        switch report.signalQuality {
+        case .absent(let why): s += absent(why)
+        case .present(let q):
+            let span = max(q.end - q.origin, 1)
+            let minutes = span > 300
+            let unit = minutes ? 60.0 : 1
+            var chart = SVGChart(xLabel: "time since the session started (\(minutes ? "min" : "s"))", yLabel: "noise fraction")
+            chart.identifier = "signal"
+            chart.yRange = 0...1
+            chart.xRange = 0...(span / unit)
+            chart.height = 300
+            let lines = q.trace.binned(into: 400, over: q.origin...q.end)
+            chart.series = lines.enumerated().map { c, points in
+                SVGChart.Series(name: "channel \(c + 1)", color: SVGChart.palette[c % SVGChart.palette.count],
+                                points: points.map { (($0.time - q.origin) / unit, $0.quality) })
+            }
+            chart.spans = report.steps.map { step in
+                SVGChart.Span(from: (step.startTime - q.origin) / unit, to: (step.startTime + step.duration - q.origin) / unit,
+                              label: "\(step.number)", title: "\(step.number) \(step.name) (\(step.kind))")
+            }
+            chart.summary = "Noise fraction per channel over the session"
+            s += figure(chart.svg, caption: "The decoder's signal quality per channel (noise power over noise and signal power in the last 2 s: "
+                        + "0 clean, 1 all noise), \(q.trace.samples.count) assessments averaged into at most 400 points. "
+                        + "Shaded: the steps, numbered as in the step table.")
+            s += signalTable(q)
+        }
+        return s + "</section>\n"
+    }
+
+    /// Median noise fraction per channel during each step that has assessments.
+    private func signalTable(_ q: SessionReport.SignalQuality) -> String {
+        let channels = q.trace.channels
+        let rows = report.steps.map { ($0, q.trace.medians(from: $0.startTime, to: $0.startTime + $0.duration)) }
+            .filter { $0.1.contains { $0 != nil } }
+        guard !rows.isEmpty, channels > 0 else { return "" }
+        var flagged = false
+        var s = "<table class=\"compact\">\n<thead><tr><th>Median noise during step</th>"
+            + (1...channels).map { "<th class=\"num\">ch \($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        for (step, medians) in rows {
+            s += "<tr><td>\(step.number) \(e(step.name))</td>" + medians.enumerated().map { c, value in
+                guard let value else { return "<td class=\"num\">–</td>" }
+                // Judged on the value as shown, so a red 0.90 never sits under a limit of 0.90.
+                let over = q.limits[c + 1].map { (value * 100).rounded() / 100 > $0 } ?? false
+                flagged = flagged || over
+                return "<td class=\"num\(over ? " bad" : "")\">" + fmt("%.2f", value) + "</td>"
+            }.joined() + "</tr>\n"
+        }
+        s += "</tbody>\n</table>\n"
+        if flagged { s += "<p class=\"note\">In red: above the channel's limit in the signal check.</p>\n" }
+        return s
+    }
+
+    private var noControlSection: String {
+        var s = "<section id=\"no-control\">\n<h2>Looking away: false presses</h2>\n"
+        switch report.noControl {
+        case .absent(let why): s += absent(why)
+        case .present(let rows):
+            s += "<table>\n<thead><tr><th>#</th><th>Step</th><th class=\"num\">Seconds</th><th class=\"num\">False presses</th>"
+                + "<th class=\"num\">per minute</th></tr></thead>\n<tbody>\n"
+            for row in rows {
+                s += "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.name))</td><td class=\"num\">\(fmt("%.1f", row.seconds))</td>"
+                    + "<td class=\"num\">\(row.falsePresses)</td><td class=\"num strong\">\(fmt("%.2f", row.perMinute))</td></tr>\n"
+            }
+            if rows.count > 1, let rate = report.falsePressesPerMinute {
+                s += "<tr class=\"total\"><td></td><td>all</td><td class=\"num\">\(fmt("%.1f", rows.map(\.seconds).reduce(0, +)))</td>"
+                    + "<td class=\"num\">\(rows.map(\.falsePresses).reduce(0, +))</td><td class=\"num strong\">\(fmt("%.2f", rate))</td></tr>\n"
+            }
+            s += "</tbody>\n</table>\n<p class=\"note\">The participant looked at none of the keys: every press there is false.</p>\n"
+        }
+        return s + "</section>\n"
+    }
+
+    private var questionnaireSection: String {
+        var s = "<section id=\"questionnaire\">\n<h2>Questionnaire</h2>\n"
+        switch report.answers {
+        case .absent(let why): s += absent(why)
+        case .present(let rows):
+            s += "<table>\n<thead><tr><th>#</th><th>Question</th><th>Answer</th><th>Scale</th><th class=\"num\">Seconds</th></tr></thead>\n<tbody>\n"
+            for row in rows {
+                s += "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.question))</td><td class=\"strong\">\(e(row.answer))</td>"
+                    + "<td><small>\(e(row.scale))</small></td><td class=\"num\">\(fmt("%.1f", row.seconds))</td></tr>\n"
+            }
+            s += "</tbody>\n</table>\n"
+        }
+        return s + "</section>\n"
+    }
+
+    // MARK: Pieces
+
+    private func figure(_ svg: String, caption: String) -> String {
+        "<figure>\n\(svg)\n<figcaption>\(e(caption))</figcaption>\n</figure>\n"
+    }
+
+    private func absent(_ sentence: String) -> String { "<p class=\"absent\">\(e(sentence))</p>\n" }
+
+    private func fact(_ name: String, _ value: String) -> String { "<dt>\(e(name))</dt><dd>\(e(value))</dd>\n" }
+
+    private func e(_ text: String) -> String { SVGChart.escaped(text) }
+
+    private func fmt(_ format: String, _ value: Double) -> String { String(format: format, value) }
+
+    private func formatter(_ pattern: String) -> DateFormatter {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = timeZone
+        f.dateFormat = pattern
+        return f
+    }
+
+    private func dateTime(_ wall: Double) -> String {
+        formatter("EEEE d MMMM yyyy, HH:mm:ss").string(from: Date(timeIntervalSince1970: wall)) + " " + zoneName
+    }
+
+    private func clock(_ wall: Double) -> String { formatter("HH:mm:ss").string(from: Date(timeIntervalSince1970: wall)) }
+
+    private var zoneName: String {
+        let seconds = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: report.manifest.startedWallTime))
+        if seconds == 0 { return "UTC" }
+        return String(format: "UTC%@%02d:%02d", seconds < 0 ? "−" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+    }
+
+    private func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "–" }
+        if seconds < 60 { return fmt("%.1f s", seconds) }
+        let total = Int(seconds.rounded())
+        return total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total % 3600 / 60, total % 60)
+            : String(format: "%d:%02d", total / 60, total % 60)
+    }
+
+    static let style = """
+        :root { color-scheme: light; }
+        body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+               color: #1a1a1a; background: #fff; margin: 2rem auto; max-width: 62rem; padding: 0 1.2rem; line-height: 1.45; }
+        h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
+        h2 { font-size: 1.25rem; margin: 2rem 0 .6rem; padding-bottom: .2rem; border-bottom: 2px solid #0072B2; }
+        h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
+        .lead { margin: 0 0 .8rem; color: #333; }
+        dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: 0; }
+        dl.facts dt { font-weight: 600; color: #444; }
+        dl.facts dd { margin: 0; }
+        table { border-collapse: collapse; width: 100%; font-size: .9rem; margin: .4rem 0; }
+        th, td { border-bottom: 1px solid #ddd; padding: .3rem .45rem; text-align: left; vertical-align: top; }
+        thead th { background: #f1f4f8; border-bottom: 2px solid #bbb; }
+        td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+        td.num { white-space: nowrap; }
+        thead th { font-size: .82rem; line-height: 1.2; }
+        .strong { font-weight: 600; }
+        table.compact { width: auto; font-size: .82rem; }
+        td.bad { color: #b00020; font-weight: 600; }
+        tr.total td { border-top: 2px solid #bbb; font-weight: 600; }
+        .outcome { padding: 0 .35rem; border-radius: .2rem; font-size: .85rem; border: 1px solid #999; }
+        .outcome.done, .outcome.passed { background: #e3f2e8; border-color: #2e7d4f; }
+        .outcome.failed, .outcome.timeout { background: #fde8e8; border-color: #b00020; }
+        .outcome.skipped { background: #f1f1f1; border-color: #777; }
+        figure { margin: .8rem 0; break-inside: avoid; page-break-inside: avoid; }
+        figure svg { width: 100%; height: auto; max-width: 100%; }
+        figcaption { font-size: .85rem; color: #444; margin-top: .2rem; }
+        .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 1rem; }
+        .absent { font-style: italic; color: #555; background: #f7f7f7; border-left: 4px solid #bbb; padding: .4rem .7rem; }
+        .note { font-size: .85rem; color: #444; }
+        code { font-size: .85em; }
+        footer { margin-top: 2.5rem; font-size: .8rem; color: #666; border-top: 1px solid #ddd; padding-top: .5rem; }
+        @media print {
+          body { margin: 0; max-width: none; font-size: 10pt; }
+          h2 { break-after: avoid; page-break-after: avoid; }
+          table, tr { break-inside: avoid; page-break-inside: avoid; }
+          thead th { background: #eee; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+          .outcome, .absent { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+        }
+        @page { size: A4; margin: 15mm; }
+        """
+}
