@@ -75,12 +75,12 @@ public struct BDFWriter: Sendable {
     /// the rate is a whole number, else the shortest whole number of seconds
     /// (up to 60) that holds a whole number of samples.
     public func recordLayout() throws -> (seconds: Int, samples: Int) {
-        guard sampleRate.isFinite, sampleRate > 0 else { throw ExportError("sample rate", "\(sampleRate) Hz is not positive") }
+        guard sampleRate.isFinite, sampleRate > 0 else { throw LabFormatError("sample rate", "\(sampleRate) Hz is not positive") }
         for seconds in 1...60 {
             let samples = sampleRate * Double(seconds)
             if abs(samples - samples.rounded()) < 1e-6 * max(1, samples) { return (seconds, Int(samples.rounded())) }
         }
-        throw ExportError("sample rate", "\(sampleRate) Hz gives no whole number of samples in a data record of up to 60 s")
+        throw LabFormatError("sample rate", "\(sampleRate) Hz gives no whole number of samples in a data record of up to 60 s")
     }
 
     /// Writes `samples` (channels × samples, µV) to `url` and returns each
@@ -89,7 +89,7 @@ public struct BDFWriter: Sendable {
     public func write(_ samples: [[Float]], to url: URL) throws -> [ChannelScale] {
         let data = try encode(samples)
         do { try data.bytes.write(to: url) } catch {
-            throw ExportError(url.path, "cannot write: \((error as NSError).localizedDescription)")
+            throw LabFormatError(url.path, "cannot write: \((error as NSError).localizedDescription)")
         }
         return data.scales
     }
@@ -97,10 +97,10 @@ public struct BDFWriter: Sendable {
     /// The whole file and the channel scales.
     public func encode(_ samples: [[Float]]) throws -> (bytes: Data, scales: [ChannelScale]) {
         guard samples.count == channelNames.count, !samples.isEmpty else {
-            throw ExportError("EEG", "\(samples.count) channels of samples for \(channelNames.count) channel names")
+            throw LabFormatError("EEG", "\(samples.count) channels of samples for \(channelNames.count) channel names")
         }
         let count = samples[0].count
-        guard count > 0, samples.allSatisfy({ $0.count == count }) else { throw ExportError("EEG", "no samples, or channels of different lengths") }
+        guard count > 0, samples.allSatisfy({ $0.count == count }) else { throw LabFormatError("EEG", "no samples, or channels of different lengths") }
         let (seconds, perRecord) = try recordLayout()
         let records = (count + perRecord - 1) / perRecord
         let width = format == .bdf ? 3 : 2
@@ -195,7 +195,7 @@ public struct BDFWriter: Sendable {
         if low > high { low = -1; high = 1 }          // no finite sample
         if high - low < 1e-3 { low -= 1; high += 1 }   // a flat channel
         guard let minimum = outward(low, up: false), let maximum = outward(high, up: true) else {
-            throw ExportError("channel \(name)", "its values (\(low) to \(high) µV) do not fit the header's 8-character numbers")
+            throw LabFormatError("channel \(name)", "its values (\(low) to \(high) µV) do not fit the header's 8-character numbers")
         }
         return ChannelScale(name: name, physicalMinimum: minimum, physicalMaximum: maximum,
                             step: (maximum - minimum) / digitalRange, nonFinite: nonFinite)

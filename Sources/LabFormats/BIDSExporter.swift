@@ -81,9 +81,9 @@ public enum BIDSExporter {
     /// Exports `recording` into the BIDS dataset at `root` (created when absent).
     public static func export(_ recording: EngineRecording, to root: URL, options: Options) throws -> Report {
         for (option, label) in [("--subject", options.subject), ("--session", options.session), ("--task", options.task)] {
-            if let label, !isLabel(label) { throw ExportError(option, "\"\(label)\" is not a BIDS label (letters and digits only)") }
+            if let label, !isLabel(label) { throw LabFormatError(option, "\"\(label)\" is not a BIDS label (letters and digits only)") }
         }
-        if let run = options.run, run < 1 { throw ExportError("--run", "must be a positive index, got \(run)") }
+        if let run = options.run, run < 1 { throw LabFormatError("--run", "must be a positive index, got \(run)") }
         let eeg = try RecordingEEG(records: recording.records, source: recording.isSession ? recording.name : "\(recording.name)/decoder-input.csv")
         var warnings = recording.warnings + eeg.warnings
 
@@ -98,12 +98,12 @@ public enum BIDSExporter {
         stem += "_task-\(options.task)" + (options.run.map { "_run-\($0)" } ?? "")
         let dataFile = folder.appendingPathComponent("\(stem)_eeg.\(options.format.rawValue)")
         if FileManager.default.fileExists(atPath: dataFile.path) {
-            throw ExportError(dataFile.path, "already exists: remove it, or export with another --session, --task or --run")
+            throw LabFormatError(dataFile.path, "already exists: remove it, or export with another --session, --task or --run")
         }
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw ExportError(root.path, "cannot create \(folder.path): \((error as NSError).localizedDescription)")
+            throw LabFormatError(root.path, "cannot create \(folder.path): \((error as NSError).localizedDescription)")
         }
-        guard FileManager.default.isWritableFile(atPath: folder.path) else { throw ExportError(folder.path, "not writable") }
+        guard FileManager.default.isWritableFile(atPath: folder.path) else { throw LabFormatError(folder.path, "not writable") }
 
         // EEG.
         let fs = eeg.sampleRate
@@ -147,8 +147,8 @@ public enum BIDSExporter {
             descriptions["obj_\(id)"] = id == 0 ? "Object 0: the cued target's own state in training and Verify trials (a mirror of the target's column)."
                 : "The state object \(id) showed (0 off, 1 on): its latest STIMULUSEVENT at or before the sample, 0 before its first."
         }
-        do { try stimulus.write(to: stimURL, descriptions: descriptions) } catch let error as ExportError { throw error } catch {
-            throw ExportError(stimURL.path, "cannot compress: \(error)")
+        do { try stimulus.write(to: stimURL, descriptions: descriptions) } catch let error as LabFormatError { throw error } catch {
+            throw LabFormatError(stimURL.path, "cannot compress: \(error)")
         }
         files += [stimURL, BIDSStimulus.sidecar(of: stimURL)]
 
@@ -354,7 +354,7 @@ public enum BIDSExporter {
 
     static func write(_ text: String, _ url: URL) throws -> URL {
         do { try Data(text.utf8).write(to: url) } catch {
-            throw ExportError(url.path, "cannot write: \((error as NSError).localizedDescription)")
+            throw LabFormatError(url.path, "cannot write: \((error as NSError).localizedDescription)")
         }
         return url
     }

@@ -38,7 +38,7 @@ public enum BIDSImporter {
         let channelsURL = folder.appendingPathComponent(stem + "_channels.tsv")
         if FileManager.default.fileExists(atPath: channelsURL.path) {
             let table = try BIDSTable(channelsURL)
-            guard let nameColumn = table.column("name") else { throw ImportError(channelsURL.lastPathComponent, "has no \"name\" column") }
+            guard let nameColumn = table.column("name") else { throw LabFormatError(channelsURL.lastPathComponent, "has no \"name\" column") }
             let names = table.rows.map { table.cell($0.cells, nameColumn) ?? "" }
             if names.count == recording.channelNames.count, !names.contains("") {
                 recording.channelNames = names
@@ -80,15 +80,15 @@ public enum BIDSImporter {
 
     /// The markers of an events table, in onset order.
     static func events(_ table: BIDSTable, fs: Double, name: String, warnings: inout [String]) throws -> [RecordingMarker] {
-        guard let onsetColumn = table.column("onset") else { throw ImportError(name, "has no \"onset\" column") }
+        guard let onsetColumn = table.column("onset") else { throw LabFormatError(name, "has no \"onset\" column") }
         let typeColumn = table.column("trial_type"), valueColumn = table.column("value")
-        guard typeColumn != nil || valueColumn != nil else { throw ImportError(name, "has neither a \"trial_type\" nor a \"value\" column") }
+        guard typeColumn != nil || valueColumn != nil else { throw LabFormatError(name, "has neither a \"trial_type\" nor a \"value\" column") }
         let durationColumn = table.column("duration")
         var markers: [RecordingMarker] = []
         var unnamed: [Int] = []
         for (line, cells) in table.rows {
             guard let onsetText = table.cell(cells, onsetColumn), let onset = HeaderText.number(onsetText) else {
-                throw ImportError(name, "line \(line): onset \"\(onsetColumn < cells.count ? cells[onsetColumn] : "")\" is not a number of seconds")
+                throw LabFormatError(name, "line \(line): onset \"\(onsetColumn < cells.count ? cells[onsetColumn] : "")\" is not a number of seconds")
             }
             guard let text = table.cell(cells, typeColumn) ?? table.cell(cells, valueColumn) else {
                 unnamed.append(line)
@@ -96,11 +96,11 @@ public enum BIDSImporter {
             }
             var duration: Double?
             if let d = table.cell(cells, durationColumn) {
-                guard let v = HeaderText.number(d), v >= 0 else { throw ImportError(name, "line \(line): duration \"\(d)\" is not a number of seconds") }
+                guard let v = HeaderText.number(d), v >= 0 else { throw LabFormatError(name, "line \(line): duration \"\(d)\" is not a number of seconds") }
                 duration = v
             }
             let exact = onset * fs
-            guard abs(exact) < 1e15 else { throw ImportError(name, "line \(line): onset \(onsetText) s is out of range") }
+            guard abs(exact) < 1e15 else { throw LabFormatError(name, "line \(line): onset \(onsetText) s is out of range") }
             markers.append(RecordingMarker(sample: Int(exact.rounded()), seconds: onset, duration: duration, text: text))
         }
         if !unnamed.isEmpty {
@@ -115,11 +115,11 @@ public enum BIDSImporter {
     static func dataFile(_ url: URL) throws -> URL {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw ImportError(url.lastPathComponent, "no such file or folder (\(url.path))")
+            throw LabFormatError(url.lastPathComponent, "no such file or folder (\(url.path))")
         }
         guard isFolder.boolValue else {
             guard ["bdf", "edf", "vhdr"].contains(url.pathExtension.lowercased()) else {
-                throw ImportError(url.lastPathComponent, "is not a BIDS-EEG data file (*_eeg.bdf, *_eeg.edf or *_eeg.vhdr)")
+                throw LabFormatError(url.lastPathComponent, "is not a BIDS-EEG data file (*_eeg.bdf, *_eeg.edf or *_eeg.vhdr)")
             }
             return url
         }
@@ -130,7 +130,7 @@ public enum BIDSImporter {
                 return ["_eeg.bdf", "_eeg.edf", "_eeg.vhdr"].contains { lower.hasSuffix($0) }
             }.sorted()
             if found.count > 1 {
-                throw ImportError(url.lastPathComponent, "holds \(found.count) recordings (\(found.prefix(4).joined(separator: ", "))); name one of them")
+                throw LabFormatError(url.lastPathComponent, "holds \(found.count) recordings (\(found.prefix(4).joined(separator: ", "))); name one of them")
             }
             if let one = found.first { return folder.appendingPathComponent(one) }
         }
@@ -139,10 +139,10 @@ public enum BIDSImporter {
             return path.split(separator: "/").count <= 5 && ["_eeg.bdf", "_eeg.edf", "_eeg.vhdr"].contains { lower.hasSuffix($0) }
         }.sorted()
         if below.count > 1 {
-            throw ImportError(url.lastPathComponent, "holds \(below.count) recordings (\(below.prefix(4).joined(separator: ", "))); name one of them")
+            throw LabFormatError(url.lastPathComponent, "holds \(below.count) recordings (\(below.prefix(4).joined(separator: ", "))); name one of them")
         }
         if let one = below.first { return url.appendingPathComponent(one) }
-        throw ImportError(url.lastPathComponent, "holds no *_eeg.bdf, *_eeg.edf or *_eeg.vhdr file")
+        throw LabFormatError(url.lastPathComponent, "holds no *_eeg.bdf, *_eeg.edf or *_eeg.vhdr file")
     }
 
     /// "sub-01_task-cvep_eeg.vhdr" → "sub-01_task-cvep" (the name less its extension and "_eeg").

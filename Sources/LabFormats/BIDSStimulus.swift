@@ -71,7 +71,7 @@ public struct BIDSStimulus: Sendable, Equatable {
         let json = try JSONSerialization.data(withJSONObject: sidecarObject(descriptions: descriptions),
                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         for (data, file) in [(packed, url), (json + Data("\n".utf8), Self.sidecar(of: url))] {
-            do { try data.write(to: file) } catch { throw ExportError(file.path, "cannot write: \((error as NSError).localizedDescription)") }
+            do { try data.write(to: file) } catch { throw LabFormatError(file.path, "cannot write: \((error as NSError).localizedDescription)") }
         }
     }
 
@@ -79,27 +79,27 @@ public struct BIDSStimulus: Sendable, Equatable {
     public static func read(_ url: URL) throws -> BIDSStimulus {
         let name = url.lastPathComponent
         let sidecarURL = sidecar(of: url)
-        guard let json = try? Data(contentsOf: sidecarURL) else { throw ImportError(sidecarURL.lastPathComponent, "missing (the stimulus file's sidecar)") }
+        guard let json = try? Data(contentsOf: sidecarURL) else { throw LabFormatError(sidecarURL.lastPathComponent, "missing (the stimulus file's sidecar)") }
         guard let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] else {
-            throw ImportError(sidecarURL.lastPathComponent, "is not a JSON object")
+            throw LabFormatError(sidecarURL.lastPathComponent, "is not a JSON object")
         }
         guard let rate = (object["SamplingFrequency"] as? NSNumber)?.doubleValue, rate.isFinite, rate > 0 else {
-            throw ImportError(sidecarURL.lastPathComponent, "no positive SamplingFrequency")
+            throw LabFormatError(sidecarURL.lastPathComponent, "no positive SamplingFrequency")
         }
         guard let columns = object["Columns"] as? [String], !columns.isEmpty else {
-            throw ImportError(sidecarURL.lastPathComponent, "no Columns")
+            throw LabFormatError(sidecarURL.lastPathComponent, "no Columns")
         }
         let start = (object["StartTime"] as? NSNumber)?.doubleValue ?? 0
         let packed: Data
-        do { packed = try Data(contentsOf: url) } catch { throw ImportError(name, "cannot read: \((error as NSError).localizedDescription)") }
+        do { packed = try Data(contentsOf: url) } catch { throw LabFormatError(name, "cannot read: \((error as NSError).localizedDescription)") }
         let bytes = [UInt8](try Gzip.decompress(packed, name: name))
         var states = [[UInt8]](repeating: [], count: columns.count)
         var line = 0, column = 0, value = 0, digits = 0
         func finishCell() throws {
             guard digits > 0, value <= 255 else {
-                throw ImportError(name, "line \(line + 1), column \(column + 1): not a state from 0 to 255")
+                throw LabFormatError(name, "line \(line + 1), column \(column + 1): not a state from 0 to 255")
             }
-            guard column < columns.count else { throw ImportError(name, "line \(line + 1): more cells than the \(columns.count) Columns") }
+            guard column < columns.count else { throw LabFormatError(name, "line \(line + 1): more cells than the \(columns.count) Columns") }
             states[column].append(UInt8(value))
             column += 1
             value = 0
@@ -110,20 +110,20 @@ public struct BIDSStimulus: Sendable, Equatable {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
-                if value > 255 { throw ImportError(name, "line \(line + 1), column \(column + 1): not a state from 0 to 255") }
+                if value > 255 { throw LabFormatError(name, "line \(line + 1), column \(column + 1): not a state from 0 to 255") }
             case 0x09: try finishCell()
             case 0x0A:
                 try finishCell()
-                guard column == columns.count else { throw ImportError(name, "line \(line + 1): \(column) cells, the sidecar names \(columns.count) Columns") }
+                guard column == columns.count else { throw LabFormatError(name, "line \(line + 1): \(column) cells, the sidecar names \(columns.count) Columns") }
                 line += 1
                 column = 0
             case 0x0D: continue
-            default: throw ImportError(name, "line \(line + 1), column \(column + 1): not a state from 0 to 255")
+            default: throw LabFormatError(name, "line \(line + 1), column \(column + 1): not a state from 0 to 255")
             }
         }
         if digits > 0 || column > 0 {
             try finishCell()
-            guard column == columns.count else { throw ImportError(name, "line \(line + 1): \(column) cells, the sidecar names \(columns.count) Columns") }
+            guard column == columns.count else { throw LabFormatError(name, "line \(line + 1): \(column) cells, the sidecar names \(columns.count) Columns") }
         }
         return BIDSStimulus(sampleRate: rate, startTime: start, columns: columns, states: states)
     }

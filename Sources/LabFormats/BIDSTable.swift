@@ -13,7 +13,7 @@ struct BIDSTable {
     init(_ url: URL) throws {
         let lines = HeaderText.lines(try HeaderText.read(url))
         guard let first = lines.first, !HeaderText.trimmed(first).isEmpty else {
-            throw ImportError(url.lastPathComponent, "is empty (expected a header row of column names)")
+            throw LabFormatError(url.lastPathComponent, "is empty (expected a header row of column names)")
         }
         columns = first.split(separator: "\t", omittingEmptySubsequences: false).map { HeaderText.trimmed($0).lowercased() }
         rows = lines.enumerated().dropFirst().compactMap { index, line in

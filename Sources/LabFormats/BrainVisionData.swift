@@ -11,13 +11,13 @@ enum BrainVisionData {
         case "INT_16", "UINT_16": size = 2
         case "INT_32", "IEEE_FLOAT_32": size = 4
         case "IEEE_FLOAT_64": size = 8
-        default: throw ImportError(name, "BinaryFormat=\(format) is not supported (INT_16, UINT_16, INT_32, IEEE_FLOAT_32, IEEE_FLOAT_64)")
+        default: throw LabFormatError(name, "BinaryFormat=\(format) is not supported (INT_16, UINT_16, INT_32, IEEE_FLOAT_32, IEEE_FLOAT_64)")
         }
         let bigEndian = header.value("Binary Infos", "UseBigEndianOrder")?.uppercased() == "YES"
         let channels = scales.count
         let frame = size * channels
         let n = bytes.count / frame
-        guard n > 0 else { throw ImportError(name, "holds no complete sample (\(bytes.count) bytes, \(frame) per sample of \(channels) channels)") }
+        guard n > 0 else { throw LabFormatError(name, "holds no complete sample (\(bytes.count) bytes, \(frame) per sample of \(channels) channels)") }
         if bytes.count % frame != 0 {
             warnings.append("\(name): \(bytes.count % frame) bytes after the last whole sample ignored (\(format), \(channels) channels)")
         }
@@ -58,22 +58,22 @@ enum BrainVisionData {
             let fields = line.split(whereSeparator: { separators.contains($0) }).dropFirst(max(skipColumns, 0))
             let row = try fields.map { field -> Double in
                 let t = decimal == "." ? String(field) : field.replacingOccurrences(of: decimal, with: ".")
-                guard let v = Double(t) else { throw ImportError(name, "line \(index + 1): \"\(field.prefix(30))\" is not a number") }
+                guard let v = Double(t) else { throw LabFormatError(name, "line \(index + 1): \"\(field.prefix(30))\" is not a number") }
                 return v
             }
             if !vectorized && row.count != channels {
-                throw ImportError(name, "line \(index + 1) holds \(row.count) values, expected \(channels) (one per channel)")
+                throw LabFormatError(name, "line \(index + 1) holds \(row.count) values, expected \(channels) (one per channel)")
             }
             rows.append(row)
         }
         if vectorized {
-            guard rows.count == channels else { throw ImportError(name, "holds \(rows.count) lines of values, expected \(channels) (one per channel)") }
+            guard rows.count == channels else { throw LabFormatError(name, "holds \(rows.count) lines of values, expected \(channels) (one per channel)") }
             guard let n = rows.first?.count, n > 0, rows.allSatisfy({ $0.count == n }) else {
-                throw ImportError(name, "its channel lines differ in length or are empty")
+                throw LabFormatError(name, "its channel lines differ in length or are empty")
             }
             return rows.enumerated().map { c, row in row.map { Float($0 * scales[c]) } }
         }
-        guard !rows.isEmpty else { throw ImportError(name, "holds no samples") }
+        guard !rows.isEmpty else { throw LabFormatError(name, "holds no samples") }
         return (0..<channels).map { c in rows.map { Float($0[c] * scales[c]) } }
     }
 }

@@ -49,14 +49,14 @@ struct BrainVisionHeader {
     func channels(count: Int, name: String) throws -> [Channel] {
         try (1...count).map { n in
             guard let entry = sections["channel infos"]?["ch\(n)"] else {
-                throw ImportError(name, "[Channel Infos] has no Ch\(n) for channel \(n) of \(count)")
+                throw LabFormatError(name, "[Channel Infos] has no Ch\(n) for channel \(n) of \(count)")
             }
             let fields = Self.fields(entry)
             let resolutionText = fields.count > 2 ? fields[2] : ""
             var resolution = 1.0
             if !resolutionText.isEmpty {
                 guard let r = HeaderText.number(resolutionText) else {
-                    throw ImportError(name, "Ch\(n) (\(fields[0])): resolution is not a number: \"\(resolutionText)\"")
+                    throw LabFormatError(name, "Ch\(n) (\(fields[0])): resolution is not a number: \"\(resolutionText)\"")
                 }
                 resolution = r
             }

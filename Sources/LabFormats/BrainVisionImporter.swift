@@ -18,23 +18,23 @@ import Foundation
 ///   `^Stimulus/S253$` to be strict. Position is 1-based: sample = Position − 1;
 ///   duration = Points / rate.
 /// - A missing marker file is a warning (no markers); a missing data file,
-///   an unknown format or an unreadable header field is an ``ImportError``.
+///   an unknown format or an unreadable header field is an ``LabFormatError``.
 ///
 /// ```swift
 /// let recording = try BrainVisionImporter.read(URL(fileURLWithPath: "session.vhdr"))
 /// ```
 public enum BrainVisionImporter {
-    /// The recording whose header is the .vhdr at `url`, or an ``ImportError``.
+    /// The recording whose header is the .vhdr at `url`, or an ``LabFormatError``.
     public static func read(_ url: URL) throws -> ContinuousRecording {
         let name = url.lastPathComponent
         let header = BrainVisionHeader(try HeaderText.read(url))
         var warnings: [String] = []
         guard header.firstLine.replacingOccurrences(of: " ", with: "").lowercased().hasPrefix("brainvisiondataexchangeheader")
               || header.sections["common infos"] != nil else {
-            throw ImportError(name, "not a BrainVision header (first line \"\(header.firstLine.prefix(60))\")")
+            throw LabFormatError(name, "not a BrainVision header (first line \"\(header.firstLine.prefix(60))\")")
         }
         func required(_ section: String, _ key: String) throws -> String {
-            guard let v = header.value(section, key), !v.isEmpty else { throw ImportError(name, "[\(section)] has no \(key)") }
+            guard let v = header.value(section, key), !v.isEmpty else { throw LabFormatError(name, "[\(section)] has no \(key)") }
             return v
         }
         let folder = url.deletingLastPathComponent()
@@ -44,25 +44,25 @@ public enum BrainVisionImporter {
         let dataFile = try required("Common Infos", "DataFile")
         let countText = try required("Common Infos", "NumberOfChannels")
         guard let count = HeaderText.integer(countText), count >= 1, count <= 100_000 else {
-            throw ImportError(name, "NumberOfChannels is not a whole number from 1 to 100000: \"\(countText)\"")
+            throw LabFormatError(name, "NumberOfChannels is not a whole number from 1 to 100000: \"\(countText)\"")
         }
         let intervalText = try required("Common Infos", "SamplingInterval")
         guard let interval = HeaderText.number(intervalText), interval > 0 else {
-            throw ImportError(name, "SamplingInterval (µs) is not a positive number: \"\(intervalText)\"")
+            throw LabFormatError(name, "SamplingInterval (µs) is not a positive number: \"\(intervalText)\"")
         }
         let fs = 1e6 / interval
         if let type = header.value("Common Infos", "DataType"), type.uppercased() != "TIMEDOMAIN" {
-            throw ImportError(name, "DataType=\(type) is not supported (only TIMEDOMAIN)")
+            throw LabFormatError(name, "DataType=\(type) is not supported (only TIMEDOMAIN)")
         }
         let orientation = (header.value("Common Infos", "DataOrientation") ?? "MULTIPLEXED").uppercased()
         guard orientation == "MULTIPLEXED" || orientation == "VECTORIZED" else {
-            throw ImportError(name, "DataOrientation=\(orientation) is not supported (MULTIPLEXED or VECTORIZED)")
+            throw LabFormatError(name, "DataOrientation=\(orientation) is not supported (MULTIPLEXED or VECTORIZED)")
         }
         let channels = try header.channels(count: count, name: name)
 
         let dataURL = sibling(dataFile)
         guard FileManager.default.fileExists(atPath: dataURL.path) else {
-            throw ImportError(name, "its data file \(dataURL.lastPathComponent) is missing (looked in \(folder.path))")
+            throw LabFormatError(name, "its data file \(dataURL.lastPathComponent) is missing (looked in \(folder.path))")
         }
         var scales: [Double] = []
         var otherUnits: [String] = []
@@ -86,7 +86,7 @@ public enum BrainVisionImporter {
             samples = try BrainVisionData.ascii(try HeaderText.read(dataURL), header: header, scales: scales,
                                                 vectorized: vectorized, name: dataURL.lastPathComponent)
         default:
-            throw ImportError(name, "DataFormat=\(format) is not supported (BINARY or ASCII)")
+            throw LabFormatError(name, "DataFormat=\(format) is not supported (BINARY or ASCII)")
         }
 
         var markers: [RecordingMarker] = []

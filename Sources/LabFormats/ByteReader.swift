@@ -1,5 +1,5 @@
 /// A bounds-checked little-endian reader over a file's bytes: every read
-/// past the end throws an ``ImportError`` naming the file and what was being
+/// past the end throws an ``LabFormatError`` naming the file and what was being
 /// read, so a truncated or corrupt file never crashes an importer.
 struct ByteReader {
     /// The bytes read.
@@ -22,7 +22,7 @@ struct ByteReader {
     /// Throws unless `count` more bytes are there; `what` says what they are.
     func need(_ count: Int, _ what: @autoclosure () -> String) throws {
         guard count >= 0, count <= remaining else {
-            throw ImportError(subject, "\(what()) is truncated (needs \(count) bytes at byte \(offset), \(remaining) left)")
+            throw LabFormatError(subject, "\(what()) is truncated (needs \(count) bytes at byte \(offset), \(remaining) left)")
         }
     }
 
@@ -53,10 +53,10 @@ struct ByteReader {
     mutating func varLength(_ what: @autoclosure () -> String) throws -> Int {
         let width = try u8(what())
         guard width == 1 || width == 4 || width == 8 else {
-            throw ImportError(subject, "\(what()) has a length field of \(width) bytes at byte \(offset - 1) (XDF allows 1, 4 or 8): not an XDF file, or corrupt")
+            throw LabFormatError(subject, "\(what()) has a length field of \(width) bytes at byte \(offset - 1) (XDF allows 1, 4 or 8): not an XDF file, or corrupt")
         }
         let value = try unsigned(Int(width), what())
-        guard value <= UInt64(Int.max / 2) else { throw ImportError(subject, "\(what()) gives an impossible length \(value)") }
+        guard value <= UInt64(Int.max / 2) else { throw LabFormatError(subject, "\(what()) gives an impossible length \(value)") }
         return Int(value)
     }
 }

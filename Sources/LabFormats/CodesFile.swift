@@ -12,13 +12,13 @@ import ZIPFoundation
 /// let codes = try CodesFile.read(URL(fileURLWithPath: "mgold_61_6521.npz"))  // 63 × 126
 /// ```
 public enum CodesFile {
-    /// The codes in `url`, one row per class; throws an ``ImportError``
+    /// The codes in `url`, one row per class; throws an ``LabFormatError``
     /// naming the file and the reason.
     public static func read(_ url: URL) throws -> [[UInt8]] {
         let name = url.lastPathComponent
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ImportError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+            throw LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
         }
         let bytes = [UInt8](data)
         if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
@@ -28,29 +28,29 @@ public enum CodesFile {
             return try codes(from: try NPYArray(bytes: bytes, subject: name), subject: name)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ImportError(name, "not a .npz, .npy or codebook text file")
+            throw LabFormatError(name, "not a .npz, .npy or codebook text file")
         }
         do {
             return try CodebookFile(parsing: text, name: name).codebook.codes
         } catch {
-            throw ImportError(name, "not a .npz, .npy or readable codebook text file (\(error))")
+            throw LabFormatError(name, "not a .npz, .npy or readable codebook text file (\(error))")
         }
     }
 
     private static func npzArray(_ url: URL, name: String) throws -> NPYArray {
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .read) } catch {
-            throw ImportError(name, "not a readable .npz (zip) file: \(error)")
+            throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
         }
         let entries = Array(archive).filter { $0.type == .file && $0.path.hasSuffix(".npy") }
         guard let entry = entries.first(where: { $0.path == "codes.npy" }) ?? entries.first else {
-            throw ImportError(name, "the .npz holds no .npy array")
+            throw LabFormatError(name, "the .npz holds no .npy array")
         }
         var content = Data()
         do {
             _ = try archive.extract(entry, skipCRC32: false) { content.append($0) }
         } catch {
-            throw ImportError("\(name): \(entry.path)", "cannot extract: \(error)")
+            throw LabFormatError("\(name): \(entry.path)", "cannot extract: \(error)")
         }
         return try NPYArray(bytes: [UInt8](content), subject: "\(name): \(entry.path)")
     }
@@ -58,7 +58,7 @@ public enum CodesFile {
     private static func codes(from array: NPYArray, subject: String) throws -> [[UInt8]] {
         let (rows, columns) = array.shape
         if let bad = array.values.firstIndex(where: { $0 != 0 && $0 != 1 }) {
-            throw ImportError(subject, "value \(array.values[bad]) at class \(bad / columns), bit \(bad % columns) is not 0 or 1")
+            throw LabFormatError(subject, "value \(array.values[bad]) at class \(bad / columns), bit \(bad % columns) is not 0 or 1")
         }
         return (0..<rows).map { r in array.values[(r * columns)..<((r + 1) * columns)].map { $0 == 1 ? 1 : 0 } }
     }

@@ -2,7 +2,7 @@
 /// file, then 256 per signal laid out field by field (all labels, then all
 /// transducers, …). Numbers are read leniently (padding with spaces or NULs,
 /// a leading "+", a decimal comma); a field that is not a number where one is
-/// needed is an ``ImportError`` naming the field and the signal.
+/// needed is an ``LabFormatError`` naming the field and the signal.
 struct EDFHeader {
     /// One signal's header fields.
     struct Signal {
@@ -57,7 +57,7 @@ struct EDFHeader {
     /// The header at the start of `bytes`; errors name `name`.
     init(_ bytes: [UInt8], name: String) throws {
         guard bytes.count >= 256 else {
-            throw ImportError(name, "too short for an EDF/BDF header (\(bytes.count) bytes, needs at least 256)")
+            throw LabFormatError(name, "too short for an EDF/BDF header (\(bytes.count) bytes, needs at least 256)")
         }
         func field(_ offset: Int, _ length: Int) -> String {
             HeaderText.trimmed(HeaderText.decode(bytes[offset..<(offset + length)]))
@@ -67,7 +67,7 @@ struct EDFHeader {
         } else if field(0, 8) == "0" {
             isBDF = false
         } else {
-            throw ImportError(name, "not an EDF or BDF file (version field \"\(field(0, 8))\", expected \"0\" or 0xFF \"BIOSEMI\")")
+            throw LabFormatError(name, "not an EDF or BDF file (version field \"\(field(0, 8))\", expected \"0\" or 0xFF \"BIOSEMI\")")
         }
         recording = field(88, 80)
         let reserved = field(192, 44)
@@ -77,26 +77,26 @@ struct EDFHeader {
             plus = kind == "D" ? "D" : "C"
         }
         guard let count = HeaderText.integer(field(252, 4)) else {
-            throw ImportError(name, "number of signals is not a whole number: \"\(field(252, 4))\"")
+            throw LabFormatError(name, "number of signals is not a whole number: \"\(field(252, 4))\"")
         }
         guard count >= 1, count <= Self.maxSignals else {
-            throw ImportError(name, "number of signals is \(count), expected 1 to \(Self.maxSignals)")
+            throw LabFormatError(name, "number of signals is \(count), expected 1 to \(Self.maxSignals)")
         }
         headerBytes = 256 * (count + 1)
         if let stated = HeaderText.integer(field(184, 8)), stated != headerBytes {
             warnings.append("\(name): header says it is \(stated) bytes, but \(count) signals make it \(headerBytes); read as \(headerBytes)")
         }
         guard let stated = HeaderText.integer(field(236, 8)) else {
-            throw ImportError(name, "number of data records is not a whole number: \"\(field(236, 8))\"")
+            throw LabFormatError(name, "number of data records is not a whole number: \"\(field(236, 8))\"")
         }
-        guard stated >= -1 else { throw ImportError(name, "number of data records is \(stated)") }
+        guard stated >= -1 else { throw LabFormatError(name, "number of data records is \(stated)") }
         records = stated == -1 ? nil : stated
         guard let duration = HeaderText.number(field(244, 8)), duration >= 0 else {
-            throw ImportError(name, "data record duration is not a non-negative number: \"\(field(244, 8))\"")
+            throw LabFormatError(name, "data record duration is not a non-negative number: \"\(field(244, 8))\"")
         }
         recordDuration = duration
         guard bytes.count >= headerBytes else {
-            throw ImportError(name, "header is truncated (\(count) signals need \(headerBytes) bytes, the file has \(bytes.count))")
+            throw LabFormatError(name, "header is truncated (\(count) signals need \(headerBytes) bytes, the file has \(bytes.count))")
         }
         signals = try Self.signals(bytes, count: count, name: name)
         var offset = 0
@@ -121,12 +121,12 @@ struct EDFHeader {
             let which = "signal \(i + 1) (\(label.isEmpty ? "no label" : label))"
             func number(_ k: Int, _ what: String) throws -> Double {
                 guard let v = HeaderText.number(field(k, i)) else {
-                    throw ImportError(name, "\(which): \(what) is not a number: \"\(field(k, i))\"")
+                    throw LabFormatError(name, "\(which): \(what) is not a number: \"\(field(k, i))\"")
                 }
                 return v
             }
             guard let spr = HeaderText.integer(field(8, i)), spr >= 0, spr <= maxSamplesPerRecord else {
-                throw ImportError(name, "\(which): samples per data record is not a whole number from 0 to \(maxSamplesPerRecord): \"\(field(8, i))\"")
+                throw LabFormatError(name, "\(which): samples per data record is not a whole number from 0 to \(maxSamplesPerRecord): \"\(field(8, i))\"")
             }
             return Signal(label: label, dimension: field(2, i), physicalMinimum: try number(3, "physical minimum"),
                           physicalMaximum: try number(4, "physical maximum"), digitalMinimum: try number(5, "digital minimum"),

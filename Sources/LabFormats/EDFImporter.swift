@@ -25,14 +25,14 @@ import Foundation
 ///   gaps between records are filled with zeros and reported in a warning.
 /// - Damage: a partial last record, or a header announcing more records than
 ///   the file holds, reads the complete records with a warning; a file with
-///   annotations only, or no complete record, is an ``ImportError``.
+///   annotations only, or no complete record, is an ``LabFormatError``.
 ///
 /// ```swift
 /// let recording = try EDFImporter.read(URL(fileURLWithPath: "session.bdf"))
 /// // recording.markers: [RecordingMarker(sample: 589, seconds: 0.2876, text: "128"), …]
 /// ```
 public enum EDFImporter {
-    /// The recording in the EDF/EDF+/BDF file at `url`, or an ``ImportError``.
+    /// The recording in the EDF/EDF+/BDF file at `url`, or an ``LabFormatError``.
     public static func read(_ url: URL) throws -> ContinuousRecording {
         let name = url.lastPathComponent
         let bytes = try HeaderText.contents(url)
@@ -41,7 +41,7 @@ public enum EDFImporter {
         let signals = header.signals
         let bps = header.bytesPerSample
         let recordBytes = header.recordBytes
-        guard recordBytes > 0 else { throw ImportError(name, "every signal has 0 samples per data record") }
+        guard recordBytes > 0 else { throw LabFormatError(name, "every signal has 0 samples per data record") }
 
         let available = bytes.count - header.headerBytes
         let complete = available / recordBytes
@@ -55,7 +55,7 @@ public enum EDFImporter {
             warnings.append("\(name): \(available - records * recordBytes) bytes after the last of the \(records) data records ignored")
         }
         guard records > 0 else {
-            throw ImportError(name, "holds no complete data record (records of \(recordBytes) bytes after a \(header.headerBytes)-byte header, file of \(bytes.count) bytes)")
+            throw LabFormatError(name, "holds no complete data record (records of \(recordBytes) bytes after a \(header.headerBytes)-byte header, file of \(bytes.count) bytes)")
         }
         func start(ofRecord r: Int, signal s: Int) -> Int { header.headerBytes + r * recordBytes + signals[s].offsetInRecord }
 
@@ -80,9 +80,9 @@ public enum EDFImporter {
         let status = signals.indices.first { signals[$0].isStatus && !signals[$0].isAnnotations && signals[$0].samplesPerRecord > 0 }
         let data = signals.indices.filter { !signals[$0].isAnnotations && $0 != status && signals[$0].samplesPerRecord > 0 }
         guard !data.isEmpty else {
-            throw ImportError(name, "holds annotations only (\(entries.count) annotations, \(status == nil ? "no" : "a Status") trigger channel), no signal to import")
+            throw LabFormatError(name, "holds annotations only (\(entries.count) annotations, \(status == nil ? "no" : "a Status") trigger channel), no signal to import")
         }
-        guard header.recordDuration > 0 else { throw ImportError(name, "data record duration is 0, but the file holds signals") }
+        guard header.recordDuration > 0 else { throw LabFormatError(name, "data record duration is 0, but the file holds signals") }
 
         // The kept rate: the samples per record most voltage channels share.
         let voltage = data.filter { HeaderText.microvoltsPer(signals[$0].dimension) != nil }
@@ -92,14 +92,14 @@ public enum EDFImporter {
         let kept = data.filter { signals[$0].samplesPerRecord == spr }
         let dropped = data.filter { signals[$0].samplesPerRecord != spr }
         let fs = Double(spr) / header.recordDuration
-        guard fs <= 1e6 else { throw ImportError(name, "sample rate \(format(fs)) Hz (\(spr) samples per \(format(header.recordDuration)) s record) is not believable") }
+        guard fs <= 1e6 else { throw LabFormatError(name, "sample rate \(format(fs)) Hz (\(spr) samples per \(format(header.recordDuration)) s record) is not believable") }
         if !dropped.isEmpty {
             warnings.append("\(name): \(dropped.count) signal(s) not at \(format(fs)) Hz dropped: "
                             + dropped.prefix(8).map { "\(signals[$0].label) (\(format(Double(signals[$0].samplesPerRecord) / header.recordDuration)) Hz)" }.joined(separator: ", ")
                             + (dropped.count > 8 ? ", …" : ""))
         }
         for s in kept where signals[s].digitalMaximum == signals[s].digitalMinimum || signals[s].physicalMaximum == signals[s].physicalMinimum {
-            throw ImportError(name, "signal \(s + 1) (\(signals[s].label)): empty \(signals[s].digitalMaximum == signals[s].digitalMinimum ? "digital" : "physical") range, cannot scale")
+            throw LabFormatError(name, "signal \(s + 1) (\(signals[s].label)): empty \(signals[s].digitalMaximum == signals[s].digitalMinimum ? "digital" : "physical") range, cannot scale")
         }
 
         // Where each record goes: end to end, or (EDF+D) at its own onset.
@@ -122,7 +122,7 @@ public enum EDFImporter {
         }
         let length = starts.map { $0 + spr }.max() ?? 0
         guard starts.allSatisfy({ $0 >= 0 }), length <= 4 * records * spr + Int(86400 * fs), length * kept.count <= 1 << 31 else {
-            throw ImportError(name, "EDF+D record onsets run from \(format(recordSeconds.min() ?? 0)) s to \(format(recordSeconds.max() ?? 0)) s, far from the \(format(Double(records) * header.recordDuration)) s recorded")
+            throw LabFormatError(name, "EDF+D record onsets run from \(format(recordSeconds.min() ?? 0)) s to \(format(recordSeconds.max() ?? 0)) s, far from the \(format(Double(records) * header.recordDuration)) s recorded")
         }
         if header.plus == "D" {
             let gap = Double(length - records * spr) / fs

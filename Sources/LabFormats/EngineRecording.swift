@@ -14,7 +14,7 @@ import NoiseTagging
 ///   or trial) and a few settings of the first folder.
 ///
 /// A folder that is neither, or holds no `decoder-input.csv` (an external
-/// decoder ran, so the engine never saw the EEG), is an ``ExportError``.
+/// decoder ran, so the engine never saw the EEG), is an ``LabFormatError``.
 ///
 /// ```swift
 /// let recording = try EngineRecording.read(URL(fileURLWithPath: "/home/me/.noisetag/recordings/2026-11-25 16.28.15 +0000 training"))
@@ -60,23 +60,23 @@ public struct EngineRecording: Sendable {
     public var name: String { url.lastPathComponent }
 
     /// Reads the recording or session folder at `url`.
-    public static func read(_ url: URL) throws(ExportError) -> EngineRecording {
+    public static func read(_ url: URL) throws(LabFormatError) -> EngineRecording {
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         let name = url.lastPathComponent
-        guard manager.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw ExportError(url.path, "no such file or folder") }
-        guard isFolder.boolValue else { throw ExportError(name, "not a folder (give an engine recording folder or a session folder)") }
+        guard manager.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw LabFormatError(url.path, "no such file or folder") }
+        guard isFolder.boolValue else { throw LabFormatError(name, "not a folder (give an engine recording folder or a session folder)") }
         func has(_ file: String, in folder: URL = url) -> Bool { manager.fileExists(atPath: folder.appendingPathComponent(file).path) }
 
         var recording = EngineRecording(url: url, isSession: has("session.json"), folders: [], records: [], trials: [], presses: [],
                                         steps: [], settings: Settings(), warnings: [])
         if recording.isSession {
             recording.folders = RecordingStore(root: url).recordings().map(\.url)
-            guard !recording.folders.isEmpty else { throw ExportError(name, "a session folder (session.json) holding no engine recording folder") }
+            guard !recording.folders.isEmpty else { throw LabFormatError(name, "a session folder (session.json) holding no engine recording folder") }
             try recording.readSession()
         } else {
             guard ["events.jsonl", "settings.json", DecoderInputFile.name].contains(where: { has($0) }) else {
-                throw ExportError(name, "not a recording (no events.jsonl, settings.json or decoder-input.csv) nor a session folder (no session.json)")
+                throw LabFormatError(name, "not a recording (no events.jsonl, settings.json or decoder-input.csv) nor a session folder (no session.json)")
             }
             recording.folders = [url]
         }
@@ -86,13 +86,13 @@ public struct EngineRecording: Sendable {
                 inputs.append((folder, try DecoderInputFile.read(from: folder.appendingPathComponent(DecoderInputFile.name))))
             } catch {
                 switch error {
-                case .unreadable(let path, let reason): throw ExportError(path, "cannot read: \(reason)")
-                case .badRow(let path, let line, let reason): throw ExportError("\(path):\(line)", reason)
+                case .unreadable(let path, let reason): throw LabFormatError(path, "cannot read: \(reason)")
+                case .badRow(let path, let line, let reason): throw LabFormatError("\(path):\(line)", reason)
                 }
             }
         }
         guard inputs.contains(where: { !$0.records.isEmpty }) else {
-            throw ExportError(name, "no decoder-input.csv\(recording.isSession ? " in its recordings" : ""): the EEG was not recorded (an external decoder ran; only the embedded decoder of noisetag demo records the EEG it consumed)")
+            throw LabFormatError(name, "no decoder-input.csv\(recording.isSession ? " in its recordings" : ""): the EEG was not recorded (an external decoder ran; only the embedded decoder of noisetag demo records the EEG it consumed)")
         }
         inputs.sort { ($0.records.first?.time ?? .infinity) < ($1.records.first?.time ?? .infinity) }
         recording.records = inputs.flatMap(\.records)
@@ -113,11 +113,11 @@ public struct EngineRecording: Sendable {
     }
 
     /// Reads `session.json` and `steps.jsonl`.
-    private mutating func readSession() throws(ExportError) {
+    private mutating func readSession() throws(LabFormatError) {
         let manifest = url.appendingPathComponent("session.json")
         guard let data = try? Data(contentsOf: manifest),
               let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw ExportError("\(name)/session.json", "is not a JSON object")
+            throw LabFormatError("\(name)/session.json", "is not a JSON object")
         }
         participant = object["participant"] as? String
         simulated = object["simulated"] as? Bool

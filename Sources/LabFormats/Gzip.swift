@@ -28,8 +28,8 @@ public enum Gzip {
     /// The bytes of the single gzip member `data`; errors name `name`.
     public static func decompress(_ data: Data, name: String) throws -> Data {
         let bytes = [UInt8](data)
-        guard bytes.count >= 18, bytes[0] == 0x1F, bytes[1] == 0x8B else { throw ImportError(name, "not gzip-compressed") }
-        guard bytes[2] == 8 else { throw ImportError(name, "gzip compression method \(bytes[2]) is not deflate") }
+        guard bytes.count >= 18, bytes[0] == 0x1F, bytes[1] == 0x8B else { throw LabFormatError(name, "not gzip-compressed") }
+        guard bytes[2] == 8 else { throw LabFormatError(name, "gzip compression method \(bytes[2]) is not deflate") }
         let flags = bytes[3]
         var offset = 10
         func skipString() { while offset < bytes.count, bytes[offset] != 0 { offset += 1 }; offset += 1 }
@@ -37,25 +37,25 @@ public enum Gzip {
         if flags & 0x08 != 0 { skipString() }
         if flags & 0x10 != 0 { skipString() }
         if flags & 0x02 != 0 { offset += 2 }
-        guard offset < bytes.count - 8 else { throw ImportError(name, "gzip header runs past the end of the file") }
+        guard offset < bytes.count - 8 else { throw LabFormatError(name, "gzip header runs past the end of the file") }
         let body = Data(bytes[offset..<(bytes.count - 8)])
         var out = Data()
         let crc: UInt32
         do {
             crc = try Data.decompress(size: Int64(body.count), bufferSize: 1 << 16, skipCRC32: false, provider: { position, size in
-                guard position < body.count else { throw ImportError(name, "the gzip stream is cut short") }
+                guard position < body.count else { throw LabFormatError(name, "the gzip stream is cut short") }
                 return body.subdata(in: Int(position)..<min(Int(position) + size, body.count))
             }, consumer: { out.append($0) })
-        } catch let error as ImportError {
+        } catch let error as LabFormatError {
             throw error
         } catch {
-            throw ImportError(name, "the gzip stream is corrupt")
+            throw LabFormatError(name, "the gzip stream is corrupt")
         }
         let trailer = bytes.suffix(8).map(UInt32.init)
         let storedCRC = trailer[0] | trailer[1] << 8 | trailer[2] << 16 | trailer[3] << 24
         let storedSize = trailer[4] | trailer[5] << 8 | trailer[6] << 16 | trailer[7] << 24
         guard storedCRC == crc, storedSize == UInt32(truncatingIfNeeded: out.count) else {
-            throw ImportError(name, "gzip checksum or length does not match its content (one member expected)")
+            throw LabFormatError(name, "gzip checksum or length does not match its content (one member expected)")
         }
         return out
     }

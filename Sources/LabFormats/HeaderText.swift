@@ -13,20 +13,20 @@ enum HeaderText {
         return String(array.map { Character(Unicode.Scalar($0)) })
     }
 
-    /// The file's text, or an ``ImportError`` naming it when it cannot be read.
+    /// The file's text, or an ``LabFormatError`` naming it when it cannot be read.
     static func read(_ url: URL) throws -> String {
         decode(try contents(url))
     }
 
-    /// The file's bytes, or an ``ImportError`` naming it when it is absent or unreadable.
+    /// The file's bytes, or an ``LabFormatError`` naming it when it is absent or unreadable.
     static func contents(_ url: URL) throws -> [UInt8] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw ImportError(url.lastPathComponent, "no such file (\(url.path))")
+            throw LabFormatError(url.lastPathComponent, "no such file (\(url.path))")
         }
-        guard !isFolder.boolValue else { throw ImportError(url.lastPathComponent, "is a folder, not a file") }
+        guard !isFolder.boolValue else { throw LabFormatError(url.lastPathComponent, "is a folder, not a file") }
         do { return [UInt8](try Data(contentsOf: url, options: .mappedIfSafe)) } catch {
-            throw ImportError(url.lastPathComponent, "cannot be read (\(error.localizedDescription))")
+            throw LabFormatError(url.lastPathComponent, "cannot be read (\(error.localizedDescription))")
         }
     }
 

@@ -25,11 +25,11 @@ public enum LabFormat: String, CaseIterable, Sendable {
     public var cutsByMarkers: Bool { self != .savefile }
 
     /// The format of the file or folder at `url`, from its first bytes;
-    /// throws an ``ImportError`` when it is absent or none fits.
+    /// throws an ``LabFormatError`` when it is absent or none fits.
     public static func detect(_ url: URL) throws -> LabFormat {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw ImportError(url.path, "no such file or folder")
+            throw LabFormatError(url.path, "no such file or folder")
         }
         if isFolder.boolValue { return .bids }
         let head: [UInt8]
@@ -38,7 +38,7 @@ public enum LabFormat: String, CaseIterable, Sendable {
             defer { try? handle.close() }
             head = [UInt8](try handle.read(upToCount: 4096) ?? Data())
         } catch {
-            throw ImportError(url.path, "cannot read: \(error.localizedDescription)")
+            throw LabFormatError(url.path, "cannot read: \(error.localizedDescription)")
         }
         let name = url.lastPathComponent
         if let range = name.range(of: #"_eeg\.(bdf|edf|vhdr)$"#, options: [.regularExpression, .caseInsensitive]) {
@@ -51,7 +51,7 @@ public enum LabFormat: String, CaseIterable, Sendable {
         if head.starts(with: Array("0       ".utf8)) { return .edf }
         if text.contains("Brain Vision Data Exchange Header File") || text.contains("BrainVision Data Exchange Header File") { return .brainvision }
         if text.hasPrefix("rts:") || text.hasPrefix("sts:") || text.contains(" t:DATAHEADER") { return .savefile }
-        if head.starts(with: [0x1F, 0x8B]) { throw ImportError(name, "gzip-compressed: gunzip it first") }
-        throw ImportError(name, "not a format noisetag imports (XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile)")
+        if head.starts(with: [0x1F, 0x8B]) { throw LabFormatError(name, "gzip-compressed: gunzip it first") }
+        throw LabFormatError(name, "not a format noisetag imports (XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile)")
     }
 }

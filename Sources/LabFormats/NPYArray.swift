@@ -14,7 +14,7 @@ struct NPYArray: Sendable {
     init(bytes: [UInt8], subject: String) throws {
         var reader = ByteReader(bytes, subject: subject)
         guard bytes.count >= 10, bytes.prefix(6).elementsEqual([0x93] + Array("NUMPY".utf8)) else {
-            throw ImportError(subject, "not a NumPy .npy array (no \\x93NUMPY magic)")
+            throw LabFormatError(subject, "not a NumPy .npy array (no \\x93NUMPY magic)")
         }
         reader.offset = 6
         let major = try reader.u8("the .npy version")
@@ -23,20 +23,20 @@ struct NPYArray: Sendable {
         switch major {
         case 1: headerLength = Int(try reader.unsigned(2, "the .npy header length"))
         case 2, 3: headerLength = Int(try reader.unsigned(4, "the .npy header length"))
-        default: throw ImportError(subject, ".npy format version \(major) is not supported (1 to 3 are)")
+        default: throw LabFormatError(subject, ".npy format version \(major) is not supported (1 to 3 are)")
         }
         let header = String(decoding: try reader.take(headerLength, "the .npy header"), as: UTF8.self)
         guard let descr = Self.field("descr", in: header)?.trimmingCharacters(in: CharacterSet(charactersIn: "'\" ")) else {
-            throw ImportError(subject, "the .npy header has no 'descr'")
+            throw LabFormatError(subject, "the .npy header has no 'descr'")
         }
         let fortran = Self.field("fortran_order", in: header)?.contains("True") ?? false
         guard let shapeText = header.range(of: "'shape'").flatMap({ header[$0.upperBound...].firstRange(of: #/\(([^)]*)\)/#) }) else {
-            throw ImportError(subject, "the .npy header has no 'shape'")
+            throw LabFormatError(subject, "the .npy header has no 'shape'")
         }
         let dims = header[shapeText].dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let sizes = dims.compactMap { Int($0) }
         guard sizes.count == dims.count, sizes.count == 2, sizes.allSatisfy({ $0 > 0 && $0 < 1 << 24 }) else {
-            throw ImportError(subject, "the array has shape (\(dims.joined(separator: ", "))); codes must be 2-D, classes × bits")
+            throw LabFormatError(subject, "the array has shape (\(dims.joined(separator: ", "))); codes must be 2-D, classes × bits")
         }
         let code = descr.replacingOccurrences(of: "=", with: "<")
         let size: Int
@@ -45,7 +45,7 @@ struct NPYArray: Sendable {
         case "<i2": size = 2
         case "<i4", "<f4": size = 4
         case "<i8", "<f8": size = 8
-        default: throw ImportError(subject, "dtype \(descr) is not supported (|u1 |i1 <i2 <i4 <i8 <f4 <f8 or bool)")
+        default: throw LabFormatError(subject, "dtype \(descr) is not supported (|u1 |i1 <i2 <i4 <i8 <f4 <f8 or bool)")
         }
         let count = sizes[0] * sizes[1]
         try reader.need(count * size, "the array data (\(sizes[0]) × \(sizes[1]) of \(descr))")

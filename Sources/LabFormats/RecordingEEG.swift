@@ -14,7 +14,7 @@ import UtopiaProtocol
 ///   `AcquisitionStream` times them.
 /// - **EEG.** The samples of every DATAPACKET in order. A repeated identical
 ///   DATAHEADER (one starts every recording folder) changes nothing; one
-///   with another rate or other channels is an ``ExportError``. Packets
+///   with another rate or other channels is an ``LabFormatError``. Packets
 ///   the decoder rejects (before a header, wrong channel count, timestamp
 ///   going back) are left out and counted in ``warnings``. NaN and ±∞ are kept.
 /// - **Gaps.** When a packet starts more than 10 sample periods (and more
@@ -90,7 +90,7 @@ public struct RecordingEEG: Sendable {
     public var sampleCount: Int { times.count }
 
     /// Rebuilds the EEG from `records` (in the order consumed); `source` names them in errors.
-    public init(records: [DecoderInputRecord], source: String) throws(ExportError) {
+    public init(records: [DecoderInputRecord], source: String) throws(LabFormatError) {
         var header: DataHeader?
         var period = 0.0
         var lastStamp: Int32?
@@ -121,7 +121,7 @@ public struct RecordingEEG: Sendable {
                 }
                 if let header {
                     if header.channelCount != next.channelCount || header.sampleRate != next.sampleRate || header.labels != next.labels {
-                        throw ExportError(source, "the EEG changes from \(Self.describe(header)) to \(Self.describe(next)) at engine time \(String(format: "%.3f", record.time)) s; a BDF file holds one set of channels at one rate")
+                        throw LabFormatError(source, "the EEG changes from \(Self.describe(header)) to \(Self.describe(next)) at engine time \(String(format: "%.3f", record.time)) s; a BDF file holds one set of channels at one rate")
                     }
                 } else {
                     header = next
@@ -187,8 +187,8 @@ public struct RecordingEEG: Sendable {
         close()
         flickers = finished
         finishGaps()
-        guard header != nil else { throw ExportError(source, "holds no DATAHEADER: no EEG was recorded") }
-        guard !times.isEmpty else { throw ExportError(source, "holds no DATAPACKET: no EEG was recorded") }
+        guard header != nil else { throw LabFormatError(source, "holds no DATAHEADER: no EEG was recorded") }
+        guard !times.isEmpty else { throw LabFormatError(source, "holds no DATAPACKET: no EEG was recorded") }
         for (what, count) in rejected.sorted(by: { $0.key < $1.key }) {
             warnings.append("\(source): \(count) × \(what) left out (the decoder rejects them too)")
         }

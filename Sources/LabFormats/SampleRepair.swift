@@ -5,7 +5,7 @@ import Foundation
 /// holds no finite sample at all.
 enum SampleRepair {
     /// Repairs `samples` (channels × samples) in place; returns one warning
-    /// per repaired channel. Throws an ``ImportError`` about `subject` when a
+    /// per repaired channel. Throws an ``LabFormatError`` about `subject` when a
     /// channel has no finite value. `rate` turns sample indices into seconds.
     static func interpolateNonFinite(_ samples: inout [[Float]], names: [String], rate: Double, subject: String) throws -> [String] {
         var warnings: [String] = []
@@ -14,7 +14,7 @@ enum SampleRepair {
             guard !bad.isEmpty else { continue }
             let name = c < names.count && !names[c].isEmpty ? names[c] : "\(c + 1)"
             guard bad.count < samples[c].count else {
-                throw ImportError(subject, "channel \(name) holds no finite sample (all \(bad.count) are NaN or infinite)")
+                throw LabFormatError(subject, "channel \(name) holds no finite sample (all \(bad.count) are NaN or infinite)")
             }
             var row = samples[c]
             var i = 0

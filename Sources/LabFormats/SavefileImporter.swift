@@ -21,7 +21,7 @@ import Foundation
 /// print(dataset.header.nTrials, dataset.header.fs)  // 10, ≈200
 /// ```
 public enum SavefileImporter {
-    /// The calibration trials in `url`; throws an ``ImportError`` naming the file.
+    /// The calibration trials in `url`; throws an ``LabFormatError`` naming the file.
     public static func read(_ url: URL) throws -> TrialsDataset { try readWithWarnings(url).dataset }
 
     /// The dataset and what was noticed and survived on the way (cut or
@@ -30,9 +30,9 @@ public enum SavefileImporter {
         let name = url.lastPathComponent
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ImportError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+            throw LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
         }
-        if data.starts(with: [0x1F, 0x8B]) { throw ImportError(name, "gzip-compressed: gunzip it first") }
+        if data.starts(with: [0x1F, 0x8B]) { throw LabFormatError(name, "gzip-compressed: gunzip it first") }
         let text = String(decoding: data, as: UTF8.self)
         var warnings: [String] = []
         var packets: [(time: Double, samples: [[Float]])] = []
@@ -76,11 +76,11 @@ public enum SavefileImporter {
             default: break
             }
         }
-        guard messages > 0 else { throw ImportError(name, "not a MindAffect savefile (no line starts with \"rts:\" or \"sts:\" and holds \" t:\")") }
+        guard messages > 0 else { throw LabFormatError(name, "not a MindAffect savefile (no line starts with \"rts:\" or \"sts:\" and holds \" t:\")") }
         if !bad.isEmpty {
             warnings.append("\(bad.count) cut or unreadable message line(s) ignored (line \(bad.prefix(5).map(String.init).joined(separator: ", "))\(bad.count > 5 ? ", …" : ""))")
         }
-        guard let channels, !packets.isEmpty else { throw ImportError(name, "no DATAPACKET: the file holds no EEG") }
+        guard let channels, !packets.isEmpty else { throw LabFormatError(name, "no DATAPACKET: the file holds no EEG") }
         let clock = try fitClock(packets, name: name, warnings: &warnings)
         if let (fs, ch) = headerNumbers {
             if abs(ch - Double(channels)) > 0.5, abs(fs - Double(channels)) < 0.5, abs(ch / clock.rate - 1) < 0.05 {
@@ -116,7 +116,7 @@ public enum SavefileImporter {
             y.append(packet.time - t0)
         }
         guard let fit = LineFit.robust(x: x, y: y, floor: 1e-3), fit.slope > 0, fit.slope.isFinite else {
-            throw ImportError(name, "cannot fit a sample clock: the DATAPACKET times do not advance with the samples")
+            throw LabFormatError(name, "cannot fit a sample clock: the DATAPACKET times do not advance with the samples")
         }
         let worst = zip(x, y).map { abs($1 - fit($0)) }.max() ?? 0
         if worst > 0.5 {
@@ -131,13 +131,13 @@ public enum SavefileImporter {
         if trials.count < all.count {
             warnings.append("\(all.count - trials.count) calibration trial(s) without stimulus events or without object 0 (the cue) left out")
         }
-        guard !trials.isEmpty else { throw ImportError(name, "no calibration trial (no NEWTARGET with STIMULUSEVENTs showing object 0 in Calibration.supervised mode)") }
+        guard !trials.isEmpty else { throw LabFormatError(name, "no calibration trial (no NEWTARGET with STIMULUSEVENTs showing object 0 in Calibration.supervised mode)") }
         var onsets = trials.map { clock.sample(atOrAfter: $0.times[0]) }
         let durations = zip(trials, onsets).map { clock.sample(atOrAfter: $0.times[$0.times.count - 1]) - $1 }
-        guard let n = durations.min(), n > 0 else { throw ImportError(name, "the calibration trials last less than one sample") }
+        guard let n = durations.min(), n > 0 else { throw LabFormatError(name, "the calibration trials last less than one sample") }
         let fits = onsets.indices.filter { onsets[$0] >= 0 && onsets[$0] + n <= length }
         if fits.count < trials.count { warnings.append("\(trials.count - fits.count) calibration trial(s) outside the recorded EEG left out") }
-        guard !fits.isEmpty else { throw ImportError(name, "no calibration trial lies within the recorded EEG") }
+        guard !fits.isEmpty else { throw LabFormatError(name, "no calibration trial lies within the recorded EEG") }
         trials = fits.map { trials[$0] }
         onsets = fits.map { onsets[$0] }
         var classes = StimulusClasses(frames: trials.map(\.times.count).min() ?? 0)
@@ -172,7 +172,7 @@ public enum SavefileImporter {
             return try TrialsDataset(header: header, continuous: continuous.flatMap { $0 }, length: length, onsets: onsets,
                                      labels: labels, stimulus: stimulus)
         } catch let error as DatasetError {
-            throw ImportError(name, error.description)
+            throw LabFormatError(name, error.description)
         }
     }
 }

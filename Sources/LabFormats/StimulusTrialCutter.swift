@@ -28,15 +28,15 @@ import Decoding
 /// let dataset = try StimulusTrialCutter.cut(recording, stimulus: stimulus, options: options)
 /// ```
 public enum StimulusTrialCutter {
-    /// The dataset, or an ``ImportError`` naming what is missing or wrong.
+    /// The dataset, or an ``LabFormatError`` naming what is missing or wrong.
     public static func cut(_ recording: ContinuousRecording, stimulus: BIDSStimulus, options: TrialCutOptions) throws -> TrialsDataset {
         let fs = recording.sampleRate
-        guard fs.isFinite, fs > 0 else { throw ImportError(recording.source, "sample rate \(fs) is not positive") }
+        guard fs.isFinite, fs > 0 else { throw LabFormatError(recording.source, "sample rate \(fs) is not positive") }
         guard abs(stimulus.sampleRate - fs) <= 1e-6 * fs else {
-            throw ImportError("stimulus file", "SamplingFrequency \(stimulus.sampleRate) Hz differs from the EEG's \(fs) Hz")
+            throw LabFormatError("stimulus file", "SamplingFrequency \(stimulus.sampleRate) Hz differs from the EEG's \(fs) Hz")
         }
         let n = recording.sampleCount
-        guard n > 0, !recording.samples.isEmpty else { throw ImportError(recording.source, "no samples") }
+        guard n > 0, !recording.samples.isEmpty else { throw LabFormatError(recording.source, "no samples") }
         let offset = Int((stimulus.startTime * fs).rounded())
         var column: [Int: Int] = [:]
         for (index, name) in stimulus.columns.enumerated() { if let id = BIDSStimulus.objectID(name) { column[id] = index } }
@@ -46,7 +46,7 @@ public enum StimulusTrialCutter {
         var targets: [Int] = []
         for (k, labelled) in zip(found.numbers, found.labelMarkers) {
             guard let index = column[k] else {
-                throw ImportError("--label", "object \(k) in \"\(labelled.text)\" at \(MarkerTrialCutter.format(labelled.seconds)) s has no column obj_\(k) in the stimulus file (\(stimulus.columns.prefix(6).joined(separator: ", "))\(stimulus.columns.count > 6 ? ", …" : ""))")
+                throw LabFormatError("--label", "object \(k) in \"\(labelled.text)\" at \(MarkerTrialCutter.format(labelled.seconds)) s has no column obj_\(k) in the stimulus file (\(stimulus.columns.prefix(6).joined(separator: ", "))\(stimulus.columns.count > 6 ? ", …" : ""))")
             }
             targets.append(index)
         }
@@ -57,7 +57,7 @@ public enum StimulusTrialCutter {
         let end = min(n, offset + stimulus.rowCount)
         let fitting = onsets.indices.filter { onsets[$0] >= 0 && onsets[$0] + samples <= end }
         guard samples > 0, !fitting.isEmpty else {
-            throw ImportError(recording.source, "no trial of \(MarkerTrialCutter.format(Double(max(samples, 0)) / fs)) s fits in the recording and its stimulus file")
+            throw LabFormatError(recording.source, "no trial of \(MarkerTrialCutter.format(Double(max(samples, 0)) / fs)) s fits in the recording and its stimulus file")
         }
 
         func window(_ c: Int, _ onset: Int) -> [UInt8] {
@@ -89,7 +89,7 @@ public enum StimulusTrialCutter {
             return try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
                                      onsets: fitting.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
         } catch let error as DatasetError {
-            throw ImportError(recording.source, error.description)
+            throw LabFormatError(recording.source, error.description)
         }
     }
 

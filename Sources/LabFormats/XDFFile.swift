@@ -5,7 +5,7 @@ import Foundation
 /// (1 FileHeader, 2 StreamHeader, 3 Samples, 4 ClockOffset, 5 Boundary,
 /// 6 StreamFooter) and the content; tags 2, 3, 4 and 6 start with the
 /// stream id. Every read is bounds-checked: a truncated or corrupt file is
-/// an ``ImportError`` naming the chunk.
+/// an ``LabFormatError`` naming the chunk.
 struct XDFFile: Sendable {
     /// The streams, in the order their headers appear.
     var streams: [XDFStream]
@@ -13,7 +13,7 @@ struct XDFFile: Sendable {
     /// Parses `bytes`; `name` (the file name) is used in errors.
     init(bytes: [UInt8], name: String) throws {
         guard bytes.count >= 4, bytes.prefix(4).elementsEqual("XDF:".utf8) else {
-            throw ImportError(name, "not an XDF file (it does not start with \"XDF:\")")
+            throw LabFormatError(name, "not an XDF file (it does not start with \"XDF:\")")
         }
         var reader = ByteReader(bytes, offset: 4, subject: name)
         var streams: [XDFStream] = []
@@ -22,7 +22,7 @@ struct XDFFile: Sendable {
         while reader.remaining > 0 {
             chunk += 1
             let length = try reader.varLength("chunk \(chunk)")
-            guard length >= 2 else { throw ImportError(name, "chunk \(chunk) has length \(length), too short for its tag") }
+            guard length >= 2 else { throw LabFormatError(name, "chunk \(chunk) has length \(length), too short for its tag") }
             try reader.need(length, "chunk \(chunk)")
             var body = ByteReader(Array(try reader.take(length, "chunk \(chunk)")), subject: name)
             let tag = Int(try body.unsigned(2, "chunk \(chunk)"))
@@ -37,7 +37,7 @@ struct XDFFile: Sendable {
                     streams.append(XDFStream(id: id, header: header))
                 }
             case 3:
-                guard let s = index[id] else { throw ImportError(name, "chunk \(chunk) holds samples of stream \(id) before its header") }
+                guard let s = index[id] else { throw LabFormatError(name, "chunk \(chunk) holds samples of stream \(id) before its header") }
                 try streams[s].appendSamples(&body, chunk: chunk)
             case 4:
                 guard let s = index[id] else { continue }

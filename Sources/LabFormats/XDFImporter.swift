@@ -20,13 +20,13 @@ import Foundation
 public enum XDFImporter {
     /// The recording in `url`. `stream` names the EEG stream when the file
     /// holds several numeric ones; `markers` names the marker stream when it
-    /// holds several string ones. Throws an ``ImportError`` (one line naming
+    /// holds several string ones. Throws an ``LabFormatError`` (one line naming
     /// the file) for anything it cannot use.
     public static func read(_ url: URL, stream: String? = nil, markers: String? = nil) throws -> ContinuousRecording {
         let name = url.lastPathComponent
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ImportError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+            throw LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
         }
         let file = try XDFFile(bytes: [UInt8](data), name: name)
         let eeg = try chooseEEG(file.streams, named: stream, file: name)
@@ -68,17 +68,17 @@ public enum XDFImporter {
         let numeric = streams.filter { $0.header.format != .string }
         if let named {
             guard let chosen = numeric.first(where: { $0.header.name == named }) else {
-                throw ImportError(file, "no numeric stream named \"\(named)\" (numeric streams: \(list(numeric)))")
+                throw LabFormatError(file, "no numeric stream named \"\(named)\" (numeric streams: \(list(numeric)))")
             }
             return chosen
         }
         let typed = numeric.filter { $0.header.type.lowercased() == "eeg" }
         let candidates = typed.isEmpty ? numeric.filter { $0.header.nominalRate > 0 } : typed
         guard let first = candidates.first else {
-            throw ImportError(file, "no EEG stream (no stream of type EEG and no numeric regular-rate stream; streams: \(list(streams)))")
+            throw LabFormatError(file, "no EEG stream (no stream of type EEG and no numeric regular-rate stream; streams: \(list(streams)))")
         }
         guard candidates.count == 1 else {
-            throw ImportError(file, "several EEG streams (\(list(candidates))): choose one with --stream NAME")
+            throw LabFormatError(file, "several EEG streams (\(list(candidates))): choose one with --stream NAME")
         }
         return first
     }
@@ -87,15 +87,15 @@ public enum XDFImporter {
         let strings = streams.filter { $0.header.format == .string }
         if let named {
             guard let chosen = strings.first(where: { $0.header.name == named }) else {
-                throw ImportError(file, "no string marker stream named \"\(named)\" (string streams: \(list(strings)))")
+                throw LabFormatError(file, "no string marker stream named \"\(named)\" (string streams: \(list(strings)))")
             }
             return chosen
         }
         guard let first = strings.first else {
-            throw ImportError(file, "no marker stream (no stream of string markers; streams: \(list(streams)))")
+            throw LabFormatError(file, "no marker stream (no stream of string markers; streams: \(list(streams)))")
         }
         guard strings.count == 1 else {
-            throw ImportError(file, "several marker streams (\(list(strings))): choose one with --markers NAME")
+            throw LabFormatError(file, "several marker streams (\(list(strings))): choose one with --markers NAME")
         }
         return first
     }

@@ -36,12 +36,12 @@ struct XDFSampleClock: Sendable {
     /// Fits `stamps` (already in the recording clock); `subject` names the
     /// stream in errors.
     init(stamps: [Double], nominalRate: Double, subject: String) throws {
-        guard !stamps.isEmpty else { throw ImportError(subject, "the EEG stream holds no samples") }
-        guard stamps.allSatisfy(\.isFinite) else { throw ImportError(subject, "the EEG stream has a time stamp that is not a finite number") }
+        guard !stamps.isEmpty else { throw LabFormatError(subject, "the EEG stream holds no samples") }
+        guard stamps.allSatisfy(\.isFinite) else { throw LabFormatError(subject, "the EEG stream has a time stamp that is not a finite number") }
         let steps = zip(stamps.dropFirst(), stamps).map { $0 - $1 }.sorted()
         let median = steps.isEmpty ? 0 : steps[steps.count / 2]
         let nominalPeriod = nominalRate > 0 ? 1 / nominalRate : median
-        guard nominalPeriod > 0 else { throw ImportError(subject, "the EEG stream has no nominal rate and its time stamps do not advance") }
+        guard nominalPeriod > 0 else { throw LabFormatError(subject, "the EEG stream has no nominal rate and its time stamps do not advance") }
         let threshold = Self.breakThreshold(nominalRate: 1 / nominalPeriod)
         var starts = [0]
         var warnings: [String] = []

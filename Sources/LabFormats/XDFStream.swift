@@ -43,7 +43,7 @@ struct XDFStream: Sendable {
                 stamps.append((stamps.last ?? 0) + period)
                 omittedStamps += 1
             default:
-                throw ImportError(reader.subject, "\(what): a time stamp of \(stampBytes) bytes at byte \(reader.offset - 1) (XDF allows 0 or 8)")
+                throw LabFormatError(reader.subject, "\(what): a time stamp of \(stampBytes) bytes at byte \(reader.offset - 1) (XDF allows 0 or 8)")
             }
             if header.format == .string {
                 var texts: [String] = []

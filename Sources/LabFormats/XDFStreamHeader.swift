@@ -38,13 +38,13 @@ struct XDFStreamHeader: Sendable, Equatable {
         name = Self.element("name", in: info) ?? ""
         type = Self.element("type", in: info) ?? ""
         guard let count = Self.element("channel_count", in: info).flatMap({ Int($0) }), count > 0, count < 100_000 else {
-            throw ImportError(subject, "stream \"\(name)\" header has no valid <channel_count>")
+            throw LabFormatError(subject, "stream \"\(name)\" header has no valid <channel_count>")
         }
         channelCount = count
         let rate = Self.element("nominal_srate", in: info).flatMap { Double($0) } ?? 0
         nominalRate = rate.isFinite && rate > 0 && rate < 1e7 ? rate : 0
         guard let text = Self.element("channel_format", in: info), let format = Format(rawValue: text) else {
-            throw ImportError(subject, "stream \"\(name)\" header has no valid <channel_format> (float32, double64, int8…int64 or string)")
+            throw LabFormatError(subject, "stream \"\(name)\" header has no valid <channel_format> (float32, double64, int8…int64 or string)")
         }
         self.format = format
         var labels: [String] = []

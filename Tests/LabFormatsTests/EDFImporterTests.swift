@@ -171,7 +171,7 @@ import Testing
                 == "far.edf: EDF+D record onsets run from 0 s to 1e+08 s, far from the 3 s recorded")
     }
 
-    /// Damaged copies of a small EDF+D file (bytes overwritten, the file cut anywhere) read or fail with an ImportError, never crash.
+    /// Damaged copies of a small EDF+D file (bytes overwritten, the file cut anywhere) read or fail with an LabFormatError, never crash.
     @Test func damagedBytesNeverCrash() throws {
         var f = Self.small(records: 3)
         f.reserved = "EDF+D"
@@ -192,7 +192,7 @@ import Testing
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             let url = dir.appendingPathComponent("fuzz\(trial).edf")
             try Data(bytes).write(to: url)
-            do { _ = try EDFImporter.read(url) } catch is ImportError {} catch { Issue.record("not an ImportError: \(error)") }
+            do { _ = try EDFImporter.read(url) } catch is LabFormatError {} catch { Issue.record("not an LabFormatError: \(error)") }
         }
     }
 

@@ -40,7 +40,7 @@ import Testing
         // From each start to the first end marker after it: 700 − 100 and 700 − 400.
         #expect(try MarkerTrialCutter.cut(recording(), options: options).header.nSamples == 300)
         options.trialEnd = "^never$"
-        #expect(throws: ImportError("--trial-end", "no marker after a trial start matches ^never$")) {
+        #expect(throws: LabFormatError("--trial-end", "no marker after a trial start matches ^never$")) {
             try MarkerTrialCutter.cut(recording(), options: options)
         }
     }
@@ -62,7 +62,7 @@ import Testing
         var r = recording()
         r.markers[0].text = "cue;label=7"
         let options = TrialCutOptions(trialStart: "^start_trial$", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
-        #expect(throws: ImportError.self) { try MarkerTrialCutter.cut(r, options: options) }
+        #expect(throws: LabFormatError.self) { try MarkerTrialCutter.cut(r, options: options) }
     }
 }
 

@@ -1,11 +1,12 @@
-/// Why a file could not be imported: one line naming the file (or the part
-/// of it) and the reason, never a crash.
+/// Why a file could not be imported, or a recording exported: one line
+/// naming the file, folder or option (or the part of it) and the reason,
+/// never a crash.
 ///
 /// ```swift
-/// do { _ = try LabFormatImporter.read(url) } catch let error as ImportError { print(error) }
+/// do { _ = try LabFormatImporter.read(url) } catch let error as LabFormatError { print(error) }
 /// // "session.xdf: chunk 12 is truncated (needs 4096 bytes, 310 left)"
 /// ```
-public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct LabFormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file or part the error is about.
     public let subject: String
     /// Why it failed.
