@@ -1,7 +1,7 @@
 """Closed loop through the real bridge: `noisetag decoder --simulate` (the
 live decoder with its simulated amplifier and user) and `noisetag demo
 --headless` (the engine on a real-time frame loop) as two processes on an
-ipc:// socket. 10 calibration trials, then 20 Test trials in which the
+ipc:// socket. 10 calibration trials, then 12 Test trials in which the
 simulated user looks at scripted buttons (`--user goal:…`), then an idle
 stretch in which it looks at nothing. The engine presses at the certainty
 the decoder recommends (sent with the threshold extension `T`).
@@ -17,7 +17,7 @@ import threading
 import time
 
 TRAINING = 10
-GOALS = 20
+GOALS = 12
 IDLE = 2
 CONTROLS = 9
 

@@ -55,7 +55,7 @@ def test_demo_session_killed_mid_step_resumes_and_keeps_every_result(noisetag_bi
     assert os.path.isdir(os.path.join(demo_session.folder, calibration["measures"]["calibrationDataset"]))
     assert copy["measures"]["typed"] == "HI" and copy["measures"]["correctPresses"] == copy["measures"]["judgedPresses"] >= 2
     assert all(s["pressed"] == s["intended"] for s in copy["measures"]["selections"] if s["source"] == "brain")
-    assert no_control["measures"]["seconds"] >= 20 and no_control["measures"]["falsePressesPerMinute"] <= 3
+    assert no_control["measures"]["seconds"] >= 15 and no_control["measures"]["falsePressesPerMinute"] <= 3
     assert [a["item"] for a in questions["answers"]] == ["comfort", "again"]
     assert questions["answers"][1]["answer"] in ["yes", "no", "not sure"]
     # The manifest keeps the protocol whole; the engine's recordings are inside the session folder.
