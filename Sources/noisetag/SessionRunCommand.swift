@@ -80,8 +80,10 @@ struct SessionRunCommand: ParsableCommand {
             }
             startAt = point.step
             restoring = point.calibration
+            try checkTerminal()
         } else {
             do { plan = try SessionProtocol.load(from: URL(fileURLWithPath: protocolFile ?? "")) } catch { throw CommandFailure("\(error)") }
+            try checkTerminal()
             let root = recordings.store.root
             do { try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true) } catch {
                 throw CommandFailure("recordings folder \(root.path): cannot be created (\(error.localizedDescription))")
@@ -90,12 +92,6 @@ struct SessionRunCommand: ParsableCommand {
                                            startedWallTime: Date().timeIntervalSince1970, seed: seed, simulated: user == .simulated,
                                            snr: user == .simulated ? snr : nil)
             do { folder = try SessionFolder.create(in: root, manifest: manifest) } catch { throw CommandFailure("\(error)") }
-        }
-        if !headless {
-            do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) } catch {
-                FileHandle.standardError.write(Data("noisetag session run: \(error); run with --headless to run without a terminal\n".utf8))
-                throw ExitCode.failure
-            }
         }
         var options = DemoOptions()
         options.simulatedUser = folder.manifest.simulated
@@ -115,6 +111,16 @@ struct SessionRunCommand: ParsableCommand {
             print("session \(state): \(done) of \(plan.steps.count) steps have results in \(folder.url.path)")
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Full screen needs a terminal: checked after the protocol and before
+    /// anything is made, so a bad terminal leaves no session folder behind.
+    private func checkTerminal() throws {
+        guard !headless else { return }
+        do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) } catch {
+            FileHandle.standardError.write(Data("noisetag session run: \(error); run with --headless to run without a terminal\n".utf8))
+            throw ExitCode.failure
+        }
     }
 
     private func runFullScreen(_ scenario: SessionScenario, demo: DemoSession) throws -> Int32 {

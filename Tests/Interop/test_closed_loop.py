@@ -67,7 +67,7 @@ def test_calibrate_then_press_the_buttons_the_simulated_user_looks_at(noisetag_b
     settings = tmp_path / "settings.json"
     settings.write_text(json.dumps({
         "nGenericTrainTrials": TRAINING, "trialDurationGenericTrain": 3.0, "cueDuration": 0.5,
-        "timeInBetweenTrials": 1.0, "maxTestTrialDuration": 6.0}))
+        "timeInBetweenTrials": 0.5, "maxTestTrialDuration": 6.0}))
     recordings = tmp_path / "recordings"
     recordings.mkdir()
     decoder = subprocess.Popen(

@@ -30,9 +30,10 @@ def run_headless(binary, recordings, *extra, timeout=400):
 
 
 def test_headless_demo_spells_the_goal_on_the_embedded_decoder(noisetag_bin, tmp_path):
-    # 3 s calibration trials (the default is 4.2 s) keep the suite quick; the README's figures use the defaults.
+    # 3 s calibration trials (the default is 4.2 s) and shorter cues and gaps keep the suite quick; the
+    # README's figures use the defaults.
     settings = tmp_path / "settings.json"
-    settings.write_text(json.dumps({"trialDurationGenericTrain": 3.0, "cueDuration": 0.5}))
+    settings.write_text(json.dumps({"trialDurationGenericTrain": 3.0, "cueDuration": 0.5, "timeInBetweenTrials": 0.5}))
     result = run_headless(noisetag_bin, str(tmp_path / "rec"), "--goal", "HELLO WORLD", "--settings", str(settings))
     out = result.stdout.decode()
     assert result.returncode == 0, out[-3000:] + result.stderr.decode()[-2000:]

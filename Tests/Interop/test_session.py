@@ -226,3 +226,12 @@ def test_the_json_schema_accepts_the_examples_and_rejects_what_session_run_rejec
         result = subprocess.run([noisetag_bin, "session", "run", str(path), "--headless", "--recordings", str(tmp_path / "rec")],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
         assert result.returncode == 1 and ("bad%d.json: " % number) in result.stderr.decode(), (protocol, result.stderr.decode())
+
+
+def test_full_screen_without_a_terminal_says_so_and_makes_no_session_folder(noisetag_bin, tmp_path):
+    protocol = os.path.join(EXAMPLES, "demo-session.json")
+    result = subprocess.run([noisetag_bin, "session", "run", protocol, "--recordings", str(tmp_path / "rec")],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    err = result.stderr.decode()
+    assert result.returncode == 1 and err.startswith("noisetag session run:") and "--headless" in err, err
+    assert not os.path.exists(tmp_path / "rec") or not os.listdir(tmp_path / "rec")
