@@ -97,7 +97,6 @@ public final class SessionScenario {
     private var stepRecordings: [String] = []
     private var switchedToTest = false
     private var quality: [[Double]] = []
-    private var signalAttempts = 0
     private var selections: [Int: Selection] = [:]
     private var finishedSelections: [Selection] = []
     private var revisions = 0
@@ -259,11 +258,6 @@ public final class SessionScenario {
         }
     }
 
-    /// The label of the control with object ID `objectID`, if it is a key.
-    public func label(ofObject objectID: Int) -> String? {
-        keyboard.keys.first { $0.noiseTagging.customUtopiaObjectID == objectID }?.label
-    }
-
     // MARK: Steps
 
     private var isFreeSpell: Bool {
@@ -304,7 +298,6 @@ public final class SessionScenario {
                 phase = .instructions(until: reads ? now + SimulatedParticipant.readingSeconds(text) : nil)
             }
         case .signalCheck(let seconds, _, _, _):
-            signalAttempts = 1
             beginSignalCheck(seconds: seconds, attempt: 1)
         case .calibration(let trials, let trialSeconds, _):
             setForStep(.nGenericTrainTrials, .int(trials))
