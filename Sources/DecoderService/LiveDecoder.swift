@@ -147,15 +147,18 @@ public struct LiveDecoder: Sendable {
         for accepted in acquisition.simulatedPackets(upTo: now) { ingest(accepted) }
         trials.cut(from: signal.history, sampleRate: signal.sampleRate, into: &outbox)
         let finished = trials.takeFinishedPredictions()
-        if !finished.isEmpty, zeroTraining.learn(finished, hasModel: calibration.model != nil, sampleRate: signal.sampleRate,
-                                                 trials: &trials, into: &outbox) {
+        if !finished.isEmpty, zeroTraining.learn(finished, hasModel: calibration.model != nil, calibrationAbsent: calibration.isAbsent,
+                                                 sampleRate: signal.sampleRate, trials: &trials, into: &outbox) {
             calibration.request(at: outbox.now)
         }
         calibration.assembleIfDue(from: &trials, sampleRate: signal.sampleRate, into: &outbox)
         if mode == .prediction {
             if calibration.model == nil {
-                zeroTraining.update(trial: trials.openTrial, history: signal.history, sampleRate: signal.sampleRate,
-                                    timeline: trials.timeline, prediction: &prediction, into: &outbox)
+                // Without labels only when zero training: while a cued calibration's fit is on its way, nothing is said.
+                if calibration.isAbsent || zeroTraining.active {
+                    zeroTraining.update(trial: trials.openTrial, history: signal.history, sampleRate: signal.sampleRate,
+                                        timeline: trials.timeline, prediction: &prediction, into: &outbox)
+                }
             } else {
                 prediction.update(trial: trials.openTrial, model: calibration.model, history: signal.history,
                                   sampleRate: signal.sampleRate, timeline: trials.timeline, into: &outbox)

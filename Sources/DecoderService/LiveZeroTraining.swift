@@ -108,15 +108,18 @@ struct LiveZeroTraining: Sendable {
     /// supervised fit (its certainty calibrated on them); after
     /// `zeroTrainTrials` that fit is the hand-over. With a model otherwise
     /// (`hasModel`): adds pressed trials to the calibration, a refit every
-    /// `adaptEvery`. Returns true when a fit should be requested.
-    mutating func learn(_ finished: [FinishedPrediction], hasModel: Bool, sampleRate: Double?,
+    /// `adaptEvery`. A trial that ends while a cued calibration is being
+    /// fitted (`calibrationAbsent` false, no model yet) is left alone.
+    /// Returns true when a fit should be requested.
+    mutating func learn(_ finished: [FinishedPrediction], hasModel: Bool, calibrationAbsent: Bool, sampleRate: Double?,
                         trials: inout TrialCutter, into outbox: inout DecoderOutbox) -> Bool {
         var fit = false
         for trial in finished {
             // What the engine pressed in this trial is needed only now.
             defer { pressed[trial.newTargetStamp] = nil }
             let seconds = Double(trial.sampleCount) / (sampleRate ?? 250)
-            if !active, !handedOver, !hasModel { active = true }
+            // Zero training begins only without any calibration: not while a cued calibration's fit is on its way.
+            if !active, !handedOver, calibrationAbsent { active = true }
             guard active else {
                 // The calibration keeps one trial length: a shorter trial would cut every other one to its length.
                 let shortest = Double(trials.calibration.map(\.sampleCount).min() ?? 0) / (sampleRate ?? 250)

@@ -74,4 +74,29 @@ import UtopiaProtocol
         session.trial(seconds: 1.2)
         #expect(session.logs(from: before).contains { $0.contains("zero training: trial 1 of 5 learned") })
     }
+
+    @Test func aPredictionTrialEndingWhileTheCalibrationIsFittedWaitsForTheModel() throws {
+        var settings = DecoderServerSettings()
+        settings.simulation = DecoderSimulation(snr: 0.1, seed: 3, gaze: .target)
+        var session = VirtualSession(settings: settings, objects: 4)
+        session.mode("Calibration.supervised")
+        session.wait(3_000)
+        for t in 0..<8 { session.trial(seconds: 2.5, cued: t % 4 + 1) }
+        session.holdsFits = true
+        session.mode("Prediction.static")
+        let before = session.sent.count
+        session.wait(3_500)                       // the fit is assembled and taken, still running
+        #expect(session.heldFits.count == 1)
+        session.trial(seconds: 4)                 // a prediction trial ends before the model is there
+        session.trial(seconds: 1.2)
+        // No guesses without labels while the cued calibration is being fitted, and nothing learned from them.
+        #expect(session.predictions(from: before).isEmpty)
+        #expect(!session.logs(from: before).contains { $0.contains("zero training") || $0.contains("learning without labels") },
+                "\(session.logs(from: before))")
+        session.sent += session.decoder.adopt(session.heldFits.removeFirst().run(), now: session.now)
+        let adopted = session.sent.count
+        session.trial(seconds: 3)
+        #expect(!session.predictions(from: adopted).isEmpty)
+        #expect(!session.logs(from: before).contains { $0.contains("zero training") })
+    }
 }

@@ -31,9 +31,16 @@ struct VirtualSession {
         }
     }
 
+    /// Fits taken but not yet adopted while ``holdsFits`` (a fit still running on its thread).
+    var heldFits: [CalibrationJob] = []
+    /// True to hold fits instead of adopting them at once.
+    var holdsFits = false
+
     mutating func step() {
         sent += decoder.advance(now: now)
-        if let job = decoder.takeCalibrationJob() { sent += decoder.adopt(job.run(), now: now) }
+        if let job = decoder.takeCalibrationJob() {
+            if holdsFits { heldFits.append(job) } else { sent += decoder.adopt(job.run(), now: now) }
+        }
     }
 
     /// One trial: NEWTARGET, a 0.5 s cue, `seconds` of flicker; with `cued`, object 0 copies that object;
