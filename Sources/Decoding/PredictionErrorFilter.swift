@@ -45,12 +45,16 @@ public struct PredictionErrorFilter: Sendable, Equatable, Codable {
     /// Fits an order-`order` autoregressive model to the residual segments by
     /// the Yule–Walker equations (their pooled autocorrelation, each segment's
     /// lags counted within it), with a small ridge so that a flat or very
-    /// short residual still gives a stable, nearly identity filter.
+    /// short residual still gives a stable, nearly identity filter. A
+    /// `floor` (a fraction of the variance, added as white noise to the
+    /// autocorrelation) limits the gain in bands the signal hardly has: EEG
+    /// low-passed upstream would otherwise have its empty upper band
+    /// amplified by orders of magnitude.
     ///
     /// ```swift
     /// let white = PredictionErrorFilter.fit(residuals: [[0.3, -0.1, 0.4, …], …], order: 20)
     /// ```
-    public static func fit(residuals: [[Double]], order: Int) -> PredictionErrorFilter {
+    public static func fit(residuals: [[Double]], order: Int, floor: Double = 1e-6) -> PredictionErrorFilter {
         guard order > 0 else { return .identity }
         var r = [Double](repeating: 0, count: order + 1)
         for segment in residuals {
@@ -68,7 +72,7 @@ public struct PredictionErrorFilter: Sendable, Equatable, Codable {
         var toeplitz = Matrix(rows: order, columns: order)
         for i in 0..<order {
             for j in 0..<order { toeplitz[i, j] = r[abs(i - j)] }
-            toeplitz[i, i] += 1e-6 * r[0]
+            toeplitz[i, i] += floor * r[0]
         }
         guard let factor = try? CholeskyFactor(toeplitz) else { return .identity }
         let a = factor.solve(Matrix(rows: 1, columns: order, elements: Array(r[1...]))).elements

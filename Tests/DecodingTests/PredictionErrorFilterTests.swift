@@ -43,6 +43,26 @@ import Testing
         #expect(zip(pieces, whole).allSatisfy { abs($0 - $1) < 1e-12 })
     }
 
+    @Test func aFloorBoundsTheGainInABandTheSignalHardlyHas() {
+        // White noise through three 6-sample moving averages: low-passed upstream, its top band nearly empty.
+        var rng = SeededGenerator(seed: 3)
+        var x = (0..<4000).map { _ in rng.nextGaussian() }
+        for _ in 0..<3 { x = x.indices.map { i in x[max(0, i - 5)...i].reduce(0, +) / 6 } }
+        func largestGain(_ filter: PredictionErrorFilter) -> Double {
+            (0...256).map { step in
+                let omega = Double.pi * Double(step) / 256
+                let re = filter.taps.enumerated().reduce(0) { $0 + $1.element * cos(omega * Double($1.offset)) }
+                let im = filter.taps.enumerated().reduce(0) { $0 + $1.element * sin(omega * Double($1.offset)) }
+                return (re * re + im * im).squareRoot()
+            }.max() ?? 0
+        }
+        let bare = PredictionErrorFilter.fit(residuals: [x], order: 20)
+        let floored = PredictionErrorFilter.fit(residuals: [x], order: 20, floor: 0.1)
+        // The largest gain, where the signal has nothing, is about 1/√floor at most; without a floor it is far larger.
+        #expect(largestGain(floored) < (1.1 / 0.1).squareRoot(), "\(floored.taps)")
+        #expect(largestGain(bare) > 3 * largestGain(floored), "without a floor the empty band is amplified: \(bare.taps)")
+    }
+
     @Test func aFlatOrMissingBackgroundGivesTheIdentity() {
         #expect(PredictionErrorFilter.fit(residuals: [[Double](repeating: 2, count: 100)], order: 5) == .identity)
         #expect(PredictionErrorFilter.fit(residuals: [], order: 5) == .identity)

@@ -56,6 +56,25 @@ import Testing
         #expect(learner.trials.count == 12)
     }
 
+    @Test func aStrongAlphaRhythmDoesNotDecideTheLabels() throws {
+        // Simulated subject 5 at 36 codes: its alpha outweighs its visual response, and among 36 codes one per
+        // trial lines its edges up with the rhythm. Unwhitened, that wrong labelling explains the trials better
+        // than the true one and every label stays wrong; each channel whitened over its own trial, it does not.
+        let dataset = try Self.simulated(classes: 36, trials: 10, seed: 5)
+        let h = dataset.header
+        let trials = dataset.preprocessedTrials(Preprocessor(sampleRate: h.fs, channels: h.nChannels))
+        let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
+        func learned(whitening: Double) -> Int {
+            var settings = ZeroTrainingLearner.defaultSettings
+            settings.whiteningLength = whitening
+            var learner = ZeroTrainingLearner(sampleRate: h.fs, channels: h.nChannels, settings: settings)
+            for trial in trials { learner.add(trial, codes: codes) }
+            return zip(learner.labels, dataset.labels).filter { $0 == Int($1) }.count
+        }
+        #expect(learned(whitening: ZeroTrainingLearner.defaultSettings.whiteningLength) >= 9)
+        #expect(learned(whitening: 0) <= 3, "the case this guards against: unwhitened, the rhythm decides")
+    }
+
     @Test func aZeroTrainingSessionTypesFromTheFirstTrialAndHandsOver() throws {
         let dataset = try Self.simulated(classes: 9, trials: 18, seed: 4)
         var evaluation = ZeroTrainingEvaluation()
