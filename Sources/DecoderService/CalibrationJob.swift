@@ -67,8 +67,9 @@ public struct CalibrationJob: Sendable {
             }
         }
         guard Set(dataset.labels).count >= 2 else {
-            lines.append("calibration has one class only (every trial cued the same code): no model fitted")
-            return CalibrationOutcome(decoder: nil, log: lines)
+            let reason = "calibration has one class only (every trial cued the same code): no model fitted"
+            lines.append(reason)
+            return CalibrationOutcome(decoder: nil, log: lines, trials: h.nTrials, summary: reason)
         }
         let trials = trialsToFit
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
@@ -86,18 +87,21 @@ public struct CalibrationJob: Sendable {
                                                updateInterval: settings.predictionInterval, trialClasses: trialClasses)
             if !outcome.rankings.isEmpty { lines.append("calibration chose " + outcome.summary) }
         } catch {
-            lines.append("calibration failed: \(error)")
-            return CalibrationOutcome(decoder: nil, log: lines)
+            let reason = "calibration failed: \(error)"
+            lines.append(reason)
+            return CalibrationOutcome(decoder: nil, log: lines, trials: h.nTrials, summary: reason)
         }
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         lines.append(String(format: "calibration: %d trials of %.1f s, %d classes; latency %.0f ms",
                             h.nTrials, Double(h.nSamples) / h.fs, h.nClasses, fitted.model.responseLatency * 1000)
                      + (measuringFitTime ? String(format: "; fitted in %.2f s", seconds) : ""))
-        lines += crossValidation(chosen)
+        let validation = crossValidation(chosen)
+        lines += validation.lines
         lines.append(String(format: "recommended certaintyRequiredForPress %.6f (target error rate %.0f %%)",
                             fitted.recommendedCertainty, settings.targetErrorRate * 100))
-        return CalibrationOutcome(decoder: fitted, log: lines)
+        return CalibrationOutcome(decoder: fitted, log: lines, trials: h.nTrials, accuracy: validation.full?.accuracy,
+                                  accuracySeconds: validation.full?.seconds, summary: chosen.summary)
     }
 
     /// The trials the fit uses: ``filteredTrials``, or else each raw trial
@@ -154,10 +158,10 @@ public struct CalibrationJob: Sendable {
     }
 
     /// Cross-validated accuracy and decoding curve of the chosen settings
-    /// (5 chronological folds), as LOG lines.
-    private func crossValidation(_ chosen: FitCandidate) -> [String] {
+    /// (5 chronological folds), as LOG lines, and the whole trial's row.
+    private func crossValidation(_ chosen: FitCandidate) -> (lines: [String], full: (accuracy: Double, seconds: Double)?) {
         let h = dataset.header
-        guard h.nTrials >= 5 else { return ["cross-validation needs at least 5 trials, \(h.nTrials) collected"] }
+        guard h.nTrials >= 5 else { return (["cross-validation needs at least 5 trials, \(h.nTrials) collected"], nil) }
         do {
             let report = try crossValidation(of: chosen)
             var lines: [String] = []
@@ -167,9 +171,9 @@ public struct CalibrationJob: Sendable {
             }
             lines.append("decoding curve: " + report.rows.map { String(format: "%.1f s %.0f %%", $0.seconds, $0.accuracy * 100) }
                 .joined(separator: ", "))
-            return lines
+            return (lines, report.rows.last.map { ($0.accuracy, $0.seconds) })
         } catch {
-            return ["cross-validation failed: \(error)"]
+            return (["cross-validation failed: \(error)"], nil)
         }
     }
 

@@ -151,7 +151,8 @@ public final class DecoderServer: @unchecked Sendable {
     /// Fits a model on `dataset` (a calibration saved earlier: a study
     /// session resumed after its calibration step) as if its trials had just
     /// been collected: on a worker thread, adopted by the decoder's thread,
-    /// which then sends its LOG lines and CERTAINTYTHRESHOLD to every peer.
+    /// which then sends its LOG lines, CALIBRATIONRESULT and CERTAINTYTHRESHOLD
+    /// to every peer.
     /// The dataset is not saved again.
     ///
     /// ```swift

@@ -43,7 +43,10 @@ struct LiveCalibration: Sendable {
         trials.dropWaiting(into: &outbox)
         requestedAt = nil
         guard trials.calibration.count >= 2 else {
-            outbox.log("calibration: \(trials.calibration.count) trial(s) collected, at least 2 are needed: no model fitted")
+            let reason = "calibration: \(trials.calibration.count) trial(s) collected, at least 2 are needed: no model fitted"
+            outbox.log(reason)
+            outbox.send(.calibrationResult(CalibrationResult(timestamp: outbox.stamp, fitted: false,
+                                                             trials: Int32(trials.calibration.count), summary: reason)))
             return
         }
         do {
@@ -51,7 +54,10 @@ struct LiveCalibration: Sendable {
             let filtered = trials.filteredTrials(samples: dataset.header.nSamples)
             job = CalibrationJob(dataset: dataset, settings: settings, trialClasses: shown, filteredTrials: filtered)
         } catch {
-            outbox.log("calibration could not be assembled: \(error)")
+            let reason = "calibration could not be assembled: \(error)"
+            outbox.log(reason)
+            outbox.send(.calibrationResult(CalibrationResult(timestamp: outbox.stamp, fitted: false,
+                                                             trials: Int32(trials.calibration.count), summary: reason)))
         }
     }
 
@@ -62,11 +68,13 @@ struct LiveCalibration: Sendable {
         return job
     }
 
-    /// Takes a finished fit: its LOG lines, and when it produced a model,
-    /// the model and a CERTAINTYTHRESHOLD with its recommended certainty.
+    /// Takes a finished fit: its LOG lines and CALIBRATIONRESULT, and when it
+    /// produced a model, the model and a CERTAINTYTHRESHOLD with its
+    /// recommended certainty.
     mutating func adopt(_ outcome: CalibrationOutcome, into outbox: inout DecoderOutbox) {
         running = max(0, running - 1)
         for line in outcome.log { outbox.log(line) }
+        outbox.send(.calibrationResult(outcome.result(at: outbox.stamp)))
         guard let decoder = outcome.decoder else { return }
         model = decoder
         fitted += 1

@@ -7,8 +7,8 @@ import UtopiaProtocol
 /// the engine's modes and trials, takes EEG from DATAHEADER/DATAPACKET or
 /// from its built-in simulated amplifier, collects calibration trials, fits
 /// a ``CalibratedDecoder`` when calibration ends (sending LOG lines with the
-/// cross-validated accuracy and decoding curve, and the recommended
-/// certainty as CERTAINTYTHRESHOLD), predicts during prediction trials
+/// cross-validated accuracy and decoding curve, the same facts typed as
+/// CALIBRATIONRESULT, and the recommended certainty as CERTAINTYTHRESHOLD), predicts during prediction trials
 /// (PREDICTEDTARGETPROB and …DIST every `predictionInterval`; without a
 /// model it learns while the user types, and says SELECTIONREVISED when it
 /// revises an earlier trial), and reports SIGNALQUALITY. Bad input is counted and logged, never fatal, and no

@@ -3,15 +3,18 @@ import UtopiaProtocol
 
 /// What the decoder has told the engine, gathered from the engine's
 /// decoder traffic for the screen: its LOG lines (the calibration's
-/// accuracy and decoding curve), the thresholds it recommended, its latest
+/// decoding curve, for people to read), its CALIBRATIONRESULT (whether a
+/// model came, and its accuracy), the thresholds it recommended, its latest
 /// SIGNALQUALITY, and the leading object of the current trial with its
-/// certainty. Works the same for the embedded and an external decoder.
+/// certainty. Works the same for the embedded and an external decoder; one
+/// that sends no CALIBRATIONRESULT (MindAffect's) is known to have fitted
+/// only by its CERTAINTYTHRESHOLD, or not at all.
 ///
 /// ```swift
 /// let reports = DecoderReports()
 /// controller.observeDecoderTraffic { reports.hear($0) }
 /// // … after calibration …
-/// reports.calibrationAccuracy        // 0.9 from "cross-validated accuracy 90 % at 4.2 s …"
+/// reports.calibrationAccuracy        // 0.9, from the decoder's CALIBRATIONRESULT
 /// ```
 public final class DecoderReports {
     /// Thresholds received (CERTAINTYTHRESHOLD), oldest first.
@@ -22,8 +25,10 @@ public final class DecoderReports {
     public private(set) var signalQuality: [Double] = []
     /// The current trial's leading object and its certainty (1 − Perr), nil before a prediction.
     public private(set) var leading: (objectID: Int, certainty: Double)?
-    /// True once a fit failed or produced no model (a LOG line says why).
-    public private(set) var calibrationFailed = false
+    /// The latest CALIBRATIONRESULT since ``markCalibrationStart()``.
+    public private(set) var calibrationResult: CalibrationResult?
+    /// True once the decoder said a fit produced no model (its CALIBRATIONRESULT says why).
+    public var calibrationFailed: Bool { calibrationResult.map { !$0.fitted } ?? false }
 
     /// Empty reports.
     ///
@@ -41,9 +46,8 @@ public final class DecoderReports {
         switch (traffic.direction, traffic.message) {
         case (.in, .log(let line)):
             calibrationLines.append(line.message)
-            if line.message.contains("calibration failed") || line.message.contains("no model fitted") {
-                calibrationFailed = true
-            }
+        case (.in, .calibrationResult(let result)):
+            calibrationResult = result
         case (.in, .certaintyThreshold(let advice)):
             thresholds.append(Double(advice.threshold))
         case (.in, .signalQuality(let quality)):
@@ -66,22 +70,18 @@ public final class DecoderReports {
     public func markCalibrationStart() {
         calibrationLines = []
         thresholds = []
-        calibrationFailed = false
+        calibrationResult = nil
     }
 
-    /// The cross-validated accuracy (0…1) the decoder logged for the latest
-    /// calibration ("cross-validated accuracy 90 % at 4.2 s"), nil before.
+    /// The cross-validated accuracy (0…1) of the latest calibration, from
+    /// its CALIBRATIONRESULT; nil before, or when the decoder measured none.
     ///
     /// ```swift
     /// if let accuracy = reports.calibrationAccuracy { show("accuracy \(Int(accuracy * 100)) %") }
     /// ```
     public var calibrationAccuracy: Double? {
-        for line in calibrationLines.reversed() {
-            guard let range = line.range(of: "cross-validated accuracy ") else { continue }
-            let number = line[range.upperBound...].prefix { $0.isNumber || $0 == "." }
-            if let value = Double(number) { return value / 100 }
-        }
-        return nil
+        guard let accuracy = calibrationResult?.accuracy, accuracy.isFinite else { return nil }
+        return Double(accuracy)
     }
 
     /// The latest calibration's LOG lines worth showing: fit, accuracy, curve, threshold.

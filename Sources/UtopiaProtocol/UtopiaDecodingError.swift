@@ -32,6 +32,8 @@ public enum UtopiaDecodingError: Error, Equatable, Sendable {
     case misalignedValues(UtopiaMessageType, byteCount: Int, stride: Int)
     /// A text field is not valid UTF-8; `byteOffset` is the first bad byte, from the payload start.
     case invalidUTF8(UtopiaMessageType, field: String, byteOffset: Int)
+    /// A yes/no byte is neither 0 nor 1.
+    case invalidFlag(UtopiaMessageType, field: String, value: UInt8)
 }
 
 extension UtopiaDecodingError: CustomStringConvertible {
@@ -68,6 +70,8 @@ extension UtopiaDecodingError: CustomStringConvertible {
             return "\(type.label) value bytes (\(byteCount)) are not a multiple of \(stride)"
         case .invalidUTF8(let type, let field, let byteOffset):
             return "\(type.label) \(field) is not valid UTF-8 (payload byte \(byteOffset))"
+        case .invalidFlag(let type, let field, let value):
+            return "\(type.label) \(field) is \(value), it must be 0 or 1"
         }
     }
 }

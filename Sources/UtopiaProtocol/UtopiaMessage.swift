@@ -25,6 +25,8 @@ public enum UtopiaMessage: Equatable, Sendable {
     case certaintyThreshold(CertaintyThreshold)
     /// Extension message: a decoder's better guess about an earlier trial.
     case selectionRevised(SelectionRevised)
+    /// Extension message: the outcome of a calibration fit.
+    case calibrationResult(CalibrationResult)
 
     /// The message's int32 millisecond timestamp.
     ///
@@ -48,6 +50,7 @@ public enum UtopiaMessage: Equatable, Sendable {
         case .subscribe(let m): return m.timestamp
         case .certaintyThreshold(let m): return m.timestamp
         case .selectionRevised(let m): return m.timestamp
+        case .calibrationResult(let m): return m.timestamp
         }
     }
 
@@ -283,5 +286,43 @@ public struct SelectionRevised: Equatable, Sendable {
         self.timestamp = timestamp
         self.trialStamp = trialStamp
         self.objID = objID
+    }
+}
+
+/// CALIBRATIONRESULT ("C", an extension of this project): what a calibration
+/// fit came to, sent once per fit beside the LOG lines a person reads. An
+/// engine waiting for a model knows from it at once whether one came, and
+/// shows the accuracy without parsing text.
+///
+/// ```swift
+/// let result = CalibrationResult(timestamp: 9000, fitted: true, trials: 10, accuracy: 0.9, seconds: 4.2,
+///                                summary: "refe, latency estimated + 0.30 s, whitening 0.08 s, 3 Hz high-pass")
+/// ```
+public struct CalibrationResult: Equatable, Sendable {
+    public var timestamp: Int32
+    /// True when the fit produced a model (a CERTAINTYTHRESHOLD follows).
+    public var fitted: Bool
+    /// The calibration trials the fit used (or found, when too few).
+    public var trials: Int32
+    /// Cross-validated accuracy (0…1) at ``seconds``; NaN when not measured.
+    public var accuracy: Float
+    /// The trial length the accuracy is for; NaN when not measured.
+    public var seconds: Float
+    /// The settings chosen when fitted; why no model was fitted otherwise.
+    public var summary: String
+    public init(timestamp: Int32, fitted: Bool, trials: Int32, accuracy: Float = .nan, seconds: Float = .nan, summary: String) {
+        self.timestamp = timestamp
+        self.fitted = fitted
+        self.trials = trials
+        self.accuracy = accuracy
+        self.seconds = seconds
+        self.summary = summary
+    }
+
+    /// NaN fields compare equal, so a message equals its decoded copy.
+    public static func == (a: CalibrationResult, b: CalibrationResult) -> Bool {
+        func same(_ x: Float, _ y: Float) -> Bool { x == y || (x.isNaN && y.isNaN) }
+        return a.timestamp == b.timestamp && a.fitted == b.fitted && a.trials == b.trials && same(a.accuracy, b.accuracy)
+            && same(a.seconds, b.seconds) && a.summary == b.summary
     }
 }

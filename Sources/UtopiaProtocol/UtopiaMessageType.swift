@@ -37,6 +37,10 @@ public enum UtopiaMessageType: UInt8, CaseIterable, Sendable {
     /// "V", SELECTIONREVISED: the decoder's better guess about an earlier
     /// trial; an extension of this project, not in the MindAffect reference.
     case selectionRevised = 0x56
+    /// "C", CALIBRATIONRESULT: the outcome of a calibration fit (fitted or
+    /// not, its cross-validated accuracy, why not); an extension of this
+    /// project, not in the MindAffect reference.
+    case calibrationResult = 0x43
 
     /// The upper-case name the reference uses, for example "PREDICTEDTARGETPROB".
     ///
@@ -60,6 +64,7 @@ public enum UtopiaMessageType: UInt8, CaseIterable, Sendable {
         case .subscribe: return "SUBSCRIBE"
         case .certaintyThreshold: return "CERTAINTYTHRESHOLD"
         case .selectionRevised: return "SELECTIONREVISED"
+        case .calibrationResult: return "CALIBRATIONRESULT"
         }
     }
 
@@ -117,6 +122,7 @@ extension UtopiaMessage {
         case .subscribe: return .subscribe
         case .certaintyThreshold: return .certaintyThreshold
         case .selectionRevised: return .selectionRevised
+        case .calibrationResult: return .calibrationResult
         }
     }
 }

@@ -41,6 +41,10 @@ enum UtopiaPayloadReader {
             return .selectionRevised(SelectionRevised(timestamp: timestamp, trialStamp: p.int32(at: 4), objID: p.uint8(at: 8)))
         case .certaintyThreshold:
             return .certaintyThreshold(CertaintyThreshold(timestamp: timestamp, threshold: p.float32(at: 4)))
+        case .calibrationResult:
+            return .calibrationResult(CalibrationResult(
+                timestamp: timestamp, fitted: p.uint8(at: 4) != 0, trials: p.int32(at: 5), accuracy: p.float32(at: 9),
+                seconds: p.float32(at: 13), summary: string(p[17...])))
         }
     }
 

@@ -29,6 +29,10 @@ enum UtopiaPayloadValidator {
         case .subscribe: return invalidText(type, field: "message ids", p, from: 4)
         case .certaintyThreshold: return exactLength(type, 8, p)
         case .selectionRevised: return exactLength(type, 9, p)
+        case .calibrationResult:
+            let fitted = p.uint8(at: 4)
+            guard fitted <= 1 else { return .invalidFlag(type, field: "fitted", value: fitted) }
+            return invalidText(type, field: "summary", p, from: 17)
         }
     }
 
@@ -38,6 +42,7 @@ enum UtopiaPayloadValidator {
         case .dataPacket, .certaintyThreshold: return 8
         case .predictedTargetProb, .selectionRevised: return 9
         case .dataHeader: return 12
+        case .calibrationResult: return 17
         case .stimulusEvent, .predictedTargetDist, .selection: return 5
         case .heartbeat, .newTarget, .reset, .modeChange, .log, .signalQuality, .subscribe: return 4
         }

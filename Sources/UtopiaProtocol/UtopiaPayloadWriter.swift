@@ -30,6 +30,7 @@ enum UtopiaPayloadWriter {
         case .subscribe(let m): length = 4 + m.messageIDs.utf8.count
         case .certaintyThreshold: length = 8
         case .selectionRevised: length = 9
+        case .calibrationResult(let m): length = 17 + m.summary.utf8.count
         }
         guard length <= UtopiaCodec.maximumPayloadLength else {
             throw .payloadTooLarge(message.messageType, length: length)
@@ -75,6 +76,12 @@ enum UtopiaPayloadWriter {
         case .selectionRevised(let m):
             buffer.appendLittleEndian(m.trialStamp)
             buffer.append(m.objID)
+        case .calibrationResult(let m):
+            buffer.append(m.fitted ? 1 : 0)
+            buffer.appendLittleEndian(m.trials)
+            buffer.appendLittleEndian(m.accuracy)
+            buffer.appendLittleEndian(m.seconds)
+            buffer.append(contentsOf: m.summary.utf8)
         }
     }
 

@@ -61,7 +61,7 @@ func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
 func handshake(_ link: ZeroMQDecoderLink, seconds: Double) -> [UtopiaMessage] {
     var received: [UtopiaMessage] = []
     _ = eventually(timeout: seconds) {
-        link.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVMHLQ")))
+        link.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVCMHLQ")))
         link.send(.heartbeat(Heartbeat(timestamp: 1)))
         link.send(.modeChange(ModeChange(timestamp: 2, newMode: "Calibration.supervised")))
         usleep(20_000)

@@ -27,7 +27,7 @@ struct CurveDecoderServerTests {
 
         /// What the engine says first: SUBSCRIBE and HEARTBEAT.
         func hello() throws {
-            try socket.send(UtopiaCodec.encode(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVMHLQ"))), dontWait: true)
+            try socket.send(UtopiaCodec.encode(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVCMHLQ"))), dontWait: true)
             try socket.send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 1))), dontWait: true)
         }
 

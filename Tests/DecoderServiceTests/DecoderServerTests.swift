@@ -54,7 +54,7 @@ import ZeroMQTransport
         defer { server.stop() }
         let engine = try Client(context: context, endpoint: "inproc://decoder-greeting")
         let quiet = try Client(context: context, endpoint: "inproc://decoder-greeting")
-        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVMHLQ")))
+        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVCMHLQ")))
         try engine.send(.heartbeat(Heartbeat(timestamp: 1)))
         try quiet.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "H")))
         try quiet.send(.heartbeat(Heartbeat(timestamp: 1)))

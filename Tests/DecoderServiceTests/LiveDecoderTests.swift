@@ -42,6 +42,17 @@ import UtopiaProtocol
         #expect(thresholds.count == 1 && thresholds[0] >= 0.5 && thresholds[0] <= 1)
         #expect(session.logs().contains { $0.contains("cross-validated accuracy") })
         #expect(session.logs().contains { $0.contains("decoding curve") })
+        // The same facts typed: one CALIBRATIONRESULT, before the threshold, with the accuracy the LOG gives.
+        let results = session.sent.compactMap { if case .calibrationResult(let r) = $0 { return r } else { return nil } }
+        let result = try #require(results.first)
+        #expect(results.count == 1 && result.fitted && result.trials == 8)
+        #expect(result.accuracy >= 0 && result.accuracy <= 1 && abs(result.seconds - 2) < 0.05)
+        #expect(result.summary.contains("latency") && result.summary.contains("whitening"), "the chosen settings: \(result.summary)")
+        let resultIndex = try #require(session.sent.firstIndex { if case .calibrationResult = $0 { return true } else { return false } })
+        let thresholdIndex = try #require(session.sent.firstIndex { if case .certaintyThreshold = $0 { return true } else { return false } })
+        #expect(resultIndex < thresholdIndex)
+        let logged = try #require(session.logs().first { $0.contains("cross-validated accuracy") })
+        #expect(logged.contains(String(format: "accuracy %.0f %%", result.accuracy * 100)))
         let saved = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(saved.count == 1)
         let dataset = try TrialsDataset.read(from: folder.appendingPathComponent(saved[0]))
@@ -124,6 +135,20 @@ import UtopiaProtocol
         #expect(session.decoder.model == nil)
         #expect(session.logs().contains { $0.contains("one class only") })
         #expect(!session.sent.contains { if case .certaintyThreshold = $0 { return true } else { return false } })
+        let results = session.sent.compactMap { if case .calibrationResult(let r) = $0 { return r } else { return nil } }
+        #expect(results.count == 1 && results.first?.fitted == false && results.first?.trials == 3)
+        #expect(results.first?.summary.contains("one class only") == true && results.first?.accuracy.isNaN == true)
+    }
+
+    @Test func aCalibrationOfOneTrialSaysNoModelCame() {
+        var session = VirtualSession(settings: Self.simulated(.target))
+        session.mode("Calibration.supervised")
+        session.trial(seconds: 1, cued: 2)
+        session.mode("idle")
+        session.wait(200)
+        let results = session.sent.compactMap { if case .calibrationResult(let r) = $0 { return r } else { return nil } }
+        #expect(results.count == 1 && results.first?.fitted == false && results.first?.trials == 1)
+        #expect(results.first?.summary.contains("at least 2 are needed") == true)
     }
 
     @Test func badAcquisitionInputIsCountedAndLoggedAndNeverCrashes() {

@@ -71,7 +71,7 @@ import ZeroMQTransport
         defer { server.stop() }
         // TCP acquisition → ZeroMQ engine: the engine hears the decoder's greeting and the signal quality of that EEG.
         let engine = try DecoderServerTests.Client(context: context, endpoint: "inproc://utopia-routing")
-        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVMHLQ")))
+        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVCMHLQ")))
         let amplifier = try TCPClient(port: port)
         for message in Self.eeg(start: 1000) { try amplifier.send(message) }
         #expect(amplifier.receive(for: 5, until: Self.has("H")))        // a TCP client is greeted like any peer
@@ -81,7 +81,7 @@ import ZeroMQTransport
         let (second, secondPort) = try Self.server("utopia-routing-2", settings: settings, context: other)
         defer { second.stop() }
         let presentation = try TCPClient(port: secondPort)
-        try presentation.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVMHLQ")))
+        try presentation.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVCMHLQ")))
         let zmqAmplifier = try DecoderServerTests.Client(context: other, endpoint: "inproc://utopia-routing-2")
         for message in Self.eeg(start: 5000) { try zmqAmplifier.send(message) }
         #expect(presentation.receive(for: 10, until: Self.has("Q")))

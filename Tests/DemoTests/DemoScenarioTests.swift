@@ -31,7 +31,7 @@ struct DemoScenarioTests {
         #expect(!rig.events.contains { if case .trialEnded(let end) = $0.kind { return end.ending == .stopped(.update) }; return false },
                 "pushing and popping the popup never cuts a trial short")
         let summary = rig.scenario.summary(missedFrames: 0)
-        #expect(summary.calibrationAccuracy == 0.9)
+        #expect(summary.calibrationAccuracy == Double(Float(0.9)))
         #expect(summary.thresholdFromDecoder)
         #expect(summary.brainPresses == 3)
         #expect(summary.correctPresses == 3 && summary.judgedPresses == 3)
@@ -40,6 +40,18 @@ struct DemoScenarioTests {
         let pushes = rig.events.compactMap { if case .unitPushed(let depth, _) = $0.kind { return depth }; return nil }
         let pops = rig.events.compactMap { if case .unitPopped(let depth, _) = $0.kind { return depth }; return nil }
         #expect(pushes == [1, 2] && pops == [1])
+    }
+
+    @Test("A decoder that says no model came ends the wait for one at once, without parsing its log")
+    func failedFitEndsTheWait() throws {
+        let rig = try DemoRig(goal: "HI")
+        rig.decoder.failsToFit = true
+        rig.scenario.start()
+        #expect(rig.run(seconds: 60) { if case .fitting = rig.scenario.stage { return true }; return false })
+        // Well inside the scenario's 120 s fit timeout, the walk-through has moved on and says why.
+        #expect(rig.run(seconds: 5) { if case .fitting = rig.scenario.stage { return false }; return true })
+        #expect(rig.scenario.notices.contains { $0.contains("the decoder fitted no model") }, "\(rig.scenario.notices)")
+        #expect(rig.scenario.reports.calibrationFailed && rig.scenario.reports.calibrationAccuracy == nil)
     }
 
     @Test("A misread letter is deleted by the simulated user and counted as a wrong press")

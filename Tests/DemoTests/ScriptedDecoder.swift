@@ -4,7 +4,8 @@ import UtopiaProtocol
 
 /// A decoder stand-in on the engine's in-memory link for scenario tests on
 /// a virtual clock: it confirms modes; when calibration ends it logs an
-/// accuracy and sends a threshold; in each prediction trial it becomes sure,
+/// accuracy and sends a CALIBRATIONRESULT and a threshold (or, with
+/// `failsToFit`, a CALIBRATIONRESULT saying no model came); in each prediction trial it becomes sure,
 /// after `secondsToPress`, of the object the ``GazeFocus`` names — or of
 /// `misreads[n]` for the n-th prediction trial when one is given.
 final class ScriptedDecoder {
@@ -14,6 +15,7 @@ final class ScriptedDecoder {
     var misreads: [Int: UInt8] = [:]
     var threshold: Float = 0.99
     var fits = 0
+    var failsToFit = false
     private var mode = ""
     private var trialStart: Double?
     private var trialTarget: UInt8?
@@ -33,7 +35,14 @@ final class ScriptedDecoder {
             link.deliver(.modeChange(change))
             if wasCalibrating, mode != "Calibration.supervised" {
                 fits += 1
+                if failsToFit {
+                    link.deliver(.calibrationResult(CalibrationResult(timestamp: clock.utopiaTimestamp, fitted: false, trials: 5,
+                                                                      summary: "calibration failed: one class only")))
+                    return
+                }
                 link.deliver(.log(Log(timestamp: clock.utopiaTimestamp, message: "decoder: cross-validated accuracy 90 % at 4.2 s (10 trials, 5 folds)")))
+                link.deliver(.calibrationResult(CalibrationResult(timestamp: clock.utopiaTimestamp, fitted: true, trials: 10,
+                                                                  accuracy: 0.9, seconds: 4.2, summary: "refe")))
                 link.deliver(.certaintyThreshold(CertaintyThreshold(timestamp: clock.utopiaTimestamp, threshold: threshold)))
             }
         case .newTarget:

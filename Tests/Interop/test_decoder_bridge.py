@@ -26,7 +26,7 @@ def test_handshake_subscribe_heartbeat_and_mode_confirmation(interop):
     engine = interop.start_engine(trials=1, controls=CONTROLS)
 
     b_index, subscribe = decoder.wait_received("B", CONNECT)
-    assert subscribe["ids"] == "PFTVMHLQ"  # one byte per id, read from the raw payload
+    assert subscribe["ids"] == "PFTVCMHLQ"  # one byte per id, read from the raw payload
     _, heartbeat = decoder.wait_received("H", CONNECT, what="a HEARTBEAT from the engine")
     assert heartbeat["version"] in (0, 1)
     engine.wait_event("decoderConnection", CONNECT, state="connected")
@@ -173,7 +173,7 @@ def test_killed_decoder_is_reported_and_a_new_decoder_takes_over(interop):
     second = interop.start_decoder()
     cursor, _ = engine.wait_event("decoderConnection", CONNECT, start=cursor, state="connected")
     _, subscribe = second.wait_received("B", EVENT)
-    assert subscribe["ids"] == "PFTVMHLQ"
+    assert subscribe["ids"] == "PFTVCMHLQ"
     _, mode = second.wait_received("M", EVENT)
     assert mode["mode"] == "Prediction.static"
     engine.wait_event("trialStarted", CONNECT, start=cursor, trial=2)

@@ -25,7 +25,7 @@ struct LivenessTests {
         h.run(until: 3)
         #expect(h.trialStarts.isEmpty)
         #expect(h.controller.decoderConnection == .connecting)
-        let subscribes = h.link.sent.filter { if case .subscribe(let s) = $0 { return s.messageIDs == "PFTVMHLQ" } else { return false } }
+        let subscribes = h.link.sent.filter { if case .subscribe(let s) = $0 { return s.messageIDs == "PFTVCMHLQ" } else { return false } }
         let beats = h.link.sent.filter { if case .heartbeat = $0 { return true } else { return false } }
         #expect(subscribes.count == 3 && beats.count == 3, "one per heartbeatInterval from t=0")
         heartbeat(h)

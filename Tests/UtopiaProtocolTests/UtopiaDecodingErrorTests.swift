@@ -42,6 +42,9 @@ private let malformedFrames: [MalformedFrame] = [
           error: .payloadTooShort(.stimulusEvent, minimum: 5, actual: 4)),
     .init(name: "threshold without value", bytes: F.frame("T", ts),
           error: .payloadTooShort(.certaintyThreshold, minimum: 8, actual: 4)),
+    .init(name: "calibration result with a fitted byte of 2",
+          bytes: F.frame("C", ts + [2] + F.int32(10) + [0, 0, 0, 0, 0, 0, 0, 0]),
+          error: .invalidFlag(.calibrationResult, field: "fitted", value: 2)),
     .init(name: "version-0 heartbeat with text", bytes: F.frame("H", ts + [0x61]),
           error: .payloadLengthMismatch(.heartbeat, expected: 4, actual: 5)),
     .init(name: "new target with extra byte", bytes: F.frame("N", ts + [0]),
@@ -142,6 +145,8 @@ struct UtopiaDecodingErrorTests {
              "SIGNALQUALITY (\"Q\") value bytes (6) are not a multiple of 4"),
             (.invalidUTF8(.modeChange, field: "mode", byteOffset: 5),
              "MODECHANGE (\"M\") mode is not valid UTF-8 (payload byte 5)"),
+            (.invalidFlag(.calibrationResult, field: "fitted", value: 7),
+             "CALIBRATIONRESULT (\"C\") fitted is 7, it must be 0 or 1"),
         ]
         for (error, text) in expected { #expect(error.description == text) }
     }
@@ -154,7 +159,7 @@ struct UtopiaDecodingErrorTests {
         case .payloadBeyondFrame(let id, _, _, _): type = UtopiaMessageType(rawValue: id)
         case .unsupportedVersion(let t, _), .payloadTooShort(let t, _, _), .payloadLengthMismatch(let t, _, _),
              .countOverrunsPayload(let t, _, _, _), .negativeCount(let t, _), .misalignedValues(let t, _, _),
-             .invalidUTF8(let t, _, _):
+             .invalidUTF8(let t, _, _), .invalidFlag(let t, _, _):
             type = t
         }
         if let type { #expect(malformed.error.description.hasPrefix(type.label)) }

@@ -8,7 +8,7 @@ struct UtopiaFixtureTests {
         let fixtures = try UtopiaFixture.loadAll()
         #expect(fixtures.count == 42)
         let types = Set(fixtures.map(\.message.messageType))
-        #expect(types == Set(UtopiaMessageType.allCases).subtracting([.certaintyThreshold, .selectionRevised]))
+        #expect(types == Set(UtopiaMessageType.allCases).subtracting([.certaintyThreshold, .selectionRevised, .calibrationResult]))
     }
 
     @Test(arguments: try UtopiaFixture.loadAll())
@@ -69,5 +69,28 @@ struct UtopiaFixtureTests {
         short.removeLast()
         short[2] = 0x08
         #expect(throws: UtopiaDecodingError.self) { try UtopiaCodec.decode(frame: short) }
+    }
+
+    /// "C", version 0, length 21: int32 timestamp 9, uint8 fitted 1, int32 trials 10, float32 0.9, float32 4.2
+    /// (0x40866666), then the summary "refe"; the example in Protocols/decoder-bridge.md.
+    @Test func calibrationResultLayout() throws {
+        let message = UtopiaMessage.calibrationResult(CalibrationResult(timestamp: 9, fitted: true, trials: 10, accuracy: 0.9,
+                                                                        seconds: 4.2, summary: "refe"))
+        let bytes: [UInt8] = [0x43, 0x00, 0x15, 0x00, 0x09, 0x00, 0x00, 0x00, 0x01, 0x0A, 0x00, 0x00, 0x00,
+                              0x66, 0x66, 0x66, 0x3F, 0x66, 0x66, 0x86, 0x40, 0x72, 0x65, 0x66, 0x65]
+        #expect(UtopiaCodec.encode(message) == bytes)
+        #expect(try UtopiaCodec.decode(frame: bytes) == [message])
+        // Not measured: NaN accuracy and length read back as NaN; no summary is allowed.
+        let failed = UtopiaMessage.calibrationResult(CalibrationResult(timestamp: 3, fitted: false, trials: 1, summary: ""))
+        #expect(try UtopiaCodec.decode(frame: UtopiaCodec.encode(failed)) == [failed])
+        // Cut before the fixed fields end, or a summary that is not UTF-8: one clear error each.
+        var short = Array(bytes.prefix(4 + 16))
+        short[2] = 16
+        #expect(throws: UtopiaDecodingError.payloadTooShort(.calibrationResult, minimum: 17, actual: 16)) {
+            try UtopiaCodec.decode(frame: short)
+        }
+        var garbled = bytes
+        garbled[garbled.count - 1] = 0xFF
+        #expect(throws: UtopiaDecodingError.self) { try UtopiaCodec.decode(frame: garbled) }
     }
 }

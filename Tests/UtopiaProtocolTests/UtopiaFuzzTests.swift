@@ -16,6 +16,8 @@ struct UtopiaFuzzTests {
     static func validFrames() throws -> [[UInt8]] {
         let extras: [UtopiaMessage] = [
             .certaintyThreshold(CertaintyThreshold(timestamp: 77, threshold: 0.9)),
+            .selectionRevised(SelectionRevised(timestamp: 78, trialStamp: 70, objID: 2)),
+            .calibrationResult(CalibrationResult(timestamp: 79, fitted: true, trials: 10, accuracy: 0.9, seconds: 4, summary: "refe")),
             .heartbeat(Heartbeat(timestamp: 1, stateMessage: "")),
             .dataPacket(DataPacket(timestamp: 2, samples: [])),
             .dataHeader(DataHeader(timestamp: 3, channelCount: 0, sampleRate: 100, labels: [])),
@@ -87,7 +89,7 @@ private func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
 
 /// Counts of a fuzz shard's outcomes.
 struct FuzzTally {
-    static let errorCaseCount = 12
+    static let errorCaseCount = 13
     private(set) var decodedByKind = [Int](repeating: 0, count: FrameMutator.Kind.allCases.count)
     private(set) var thrownByKind = [Int](repeating: 0, count: FrameMutator.Kind.allCases.count)
     private(set) var mismatches = 0
@@ -122,6 +124,7 @@ struct FuzzTally {
         case .negativeCount: return 9
         case .misalignedValues: return 10
         case .invalidUTF8: return 11
+        case .invalidFlag: return 12
         }
     }
 }

@@ -4,7 +4,7 @@ extension NoiseTagController {
     /// The message ids the engine subscribes to: predictions (P, F), the
     /// threshold extension (T), revised selections (V, extension), mode confirmations (M), heartbeats (H), the
     /// decoder's log lines (L) and signal quality (Q).
-    public static let subscribedMessageIDs = "PFTVMHLQ"
+    public static let subscribedMessageIDs = "PFTVCMHLQ"
 
     /// Whether the engine hears its decoder.
     ///
