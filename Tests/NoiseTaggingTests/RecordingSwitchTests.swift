@@ -28,6 +28,33 @@ struct RecordingSwitchTests {
             "2019-09-23 09.44.50 +0000 recordings on – App ended 2019-09-23 09.44.50 +0000"])
     }
 
+    @Test("switching recordings off and on many times leaves one recorder observing, and a stopped recorder is released")
+    func switchingDoesNotPileUpObservers() throws {
+        let h = try RecordingHarness()
+        #expect(h.controller.frameObservers.count == 1 && h.controller.trafficObservers.count == 1)
+        weak var replaced: Recorder?
+        for round in 0..<5 {
+            try h.controller.settings.set(value: .bool(false), for: .recordingsEnabled)
+            #expect(h.controller.frameObservers.isEmpty && h.controller.trafficObservers.isEmpty)
+            h.engine.run(for: 0.5)
+            try h.controller.settings.set(value: .bool(true), for: .recordingsEnabled)
+            if round == 0 { replaced = h.controller.activeRecorder }
+            h.engine.run(for: 0.5)
+        }
+        #expect(h.controller.frameObservers.count == 1 && h.controller.trafficObservers.count == 1)
+        #expect(replaced == nil, "a recorder that was switched off and replaced is released")
+        // An app's own observer stays until it removes it; removing twice is harmless.
+        var frames = 0
+        let token = h.controller.observeFrames { _ in frames += 1 }
+        h.engine.run(for: 0.5)
+        h.controller.removeObserver(token)
+        h.controller.removeObserver(token)
+        let seen = frames
+        h.engine.run(for: 0.5)
+        #expect(seen > 0 && frames == seen)
+        h.controller.stopRecording()
+    }
+
     @Test("NOISETAG_RECORDINGS=off: the app controller records nothing and its recordingsEnabled setting reads false")
     func environmentTurnsTheSingletonsRecordingOff() throws {
         let folder = try TemporaryFolder()

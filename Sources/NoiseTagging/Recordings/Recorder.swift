@@ -30,6 +30,8 @@ public final class Recorder {
     let writer: RecordingWriter
     var calendar: Calendar
     var eventToken: NoiseTagEventStream.Token?
+    /// Its frame and decoder-traffic observers, removed when it stops.
+    var observerTokens: [NoiseTagController.ObserverToken] = []
     var active = true
 
     /// The open recording's name (nil before the first one could start).
@@ -69,8 +71,8 @@ public final class Recorder {
         for entry in store.recordings() { usedLeftParts.insert(entry.name.leftPart) }
         writer.setSizeLimit(bytes: Int64(controller.settings.intFor(.recordingsSizeLimitMB)) * 1_000_000)
         eventToken = controller.events.subscribe { [unowned self] event in self.record(event) }
-        controller.observeFrames { [weak self] record in self?.record(record) }
-        controller.observeDecoderTraffic { [weak self] traffic in self?.record(traffic) }
+        observerTokens = [controller.observeFrames { [weak self] record in self?.record(record) },
+                          controller.observeDecoderTraffic { [weak self] traffic in self?.record(traffic) }]
         if let reason = RecordingWriter.makeDirectories(store.root.path) {
             reportOff(path: store.root.path, reason: "cannot create the recordings folder: \(reason)")
         } else if access(store.root.path, W_OK | X_OK) != 0 {
@@ -197,6 +199,8 @@ public final class Recorder {
         writing = false
         active = false
         if let eventToken { controller.events.unsubscribe(eventToken) }
+        for token in observerTokens { controller.removeObserver(token) }
+        observerTokens = []
     }
 
     /// Says that recording is off (an event naming the path and reason, and a notice).
