@@ -55,6 +55,26 @@ struct RecordingSwitchTests {
         h.controller.stopRecording()
     }
 
+    @Test("the app's own calls reach the recording and subscribers that ask for them, not an app's plain subscriber")
+    func appCallsAreOptIn() throws {
+        let h = try RecordingHarness()
+        var asked: [NoiseTagEvent] = []
+        h.controller.events.subscribe(includingAppCalls: true) { asked.append($0) }
+        h.controller.trialsAreRunning = true
+        h.engine.run(for: 1)
+        h.controller.touchPress(h.engine.buttons[0])
+        h.engine.run(for: 1)
+        func calls(_ events: [NoiseTagEvent]) -> [String] {
+            events.compactMap { if case .call(let call) = $0.kind { return call.name } else { return nil } }
+        }
+        #expect(calls(asked).contains("touchPress") && calls(asked).contains("trialsAreRunning"))
+        #expect(calls(h.engine.events).isEmpty, "the harness subscribed plainly")
+        #expect(!h.events(ofType: "recordingStarted").isEmpty, "other events still do")
+        _ = h.folders()
+        let lines = RecordingHarness.lines(h.currentURL, "events.jsonl")
+        #expect(lines.contains { $0.contains("\"type\":\"call\"") && $0.contains("touchPress") }, "replay needs the calls recorded")
+    }
+
     @Test("NOISETAG_RECORDINGS=off: the app controller records nothing and its recordingsEnabled setting reads false")
     func environmentTurnsTheSingletonsRecordingOff() throws {
         let folder = try TemporaryFolder()

@@ -8,8 +8,11 @@
 /// current unit's controls; `inTick` is true when app code made the call
 /// from inside a tick (a delegate, an action, an observer), false between ticks.
 ///
+/// Only subscribers that ask for them receive these events
+/// (`subscribe(includingAppCalls: true)`); recordings do.
+///
 /// ```swift
-/// controller.events.subscribe { event in
+/// controller.events.subscribe(includingAppCalls: true) { event in
 ///     if case .call(let call) = event.kind, call.name == "touchPress" { print("touched", call.control ?? "?") }
 /// }
 /// ```

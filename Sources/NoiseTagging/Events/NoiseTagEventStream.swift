@@ -1,5 +1,7 @@
 /// The engine's typed event stream: subscribers are called synchronously on
-/// the engine thread, in subscription order.
+/// the engine thread, in subscription order. The app's own calls
+/// (`.call` events, which recordings keep so that replay can re-apply them)
+/// reach only subscribers that ask for them.
 ///
 /// ```swift
 /// let token = controller.events.subscribe { print($0) }
@@ -9,22 +11,25 @@ public final class NoiseTagEventStream {
     /// A subscription handle.
     public struct Token: Hashable, Sendable { let id: Int }
 
-    private var subscribers: [(Token, (NoiseTagEvent) -> Void)] = []
+    private var subscribers: [(token: Token, appCalls: Bool, handler: (NoiseTagEvent) -> Void)] = []
     private var nextID = 0
 
     /// Creates an empty stream.
     public init() {}
 
-    /// Calls `handler` for every later event.
+    /// Calls `handler` for every later event; for the app's own calls
+    /// (``NoiseTagEvent/Kind/call(_:)``) too when `includingAppCalls` is
+    /// true (a recorder's view), not by default (an app's view: it knows
+    /// what it called).
     ///
     /// ```swift
     /// controller.events.subscribe { events.append($0) }
     /// ```
     @discardableResult
-    public func subscribe(_ handler: @escaping (NoiseTagEvent) -> Void) -> Token {
+    public func subscribe(includingAppCalls: Bool = false, _ handler: @escaping (NoiseTagEvent) -> Void) -> Token {
         nextID += 1
         let token = Token(id: nextID)
-        subscribers.append((token, handler))
+        subscribers.append((token, includingAppCalls, handler))
         return token
     }
 
@@ -34,7 +39,7 @@ public final class NoiseTagEventStream {
     /// controller.events.unsubscribe(token)
     /// ```
     public func unsubscribe(_ token: Token) {
-        subscribers.removeAll { $0.0 == token }
+        subscribers.removeAll { $0.token == token }
     }
 
     /// Delivers `event` to every subscriber.
@@ -43,6 +48,10 @@ public final class NoiseTagEventStream {
     /// stream.emit(NoiseTagEvent(time: 0, kind: .notice("hello")))
     /// ```
     public func emit(_ event: NoiseTagEvent) {
-        for (_, handler) in subscribers { handler(event) }
+        if case .call = event.kind {
+            for subscriber in subscribers where subscriber.appCalls { subscriber.handler(event) }
+        } else {
+            for subscriber in subscribers { subscriber.handler(event) }
+        }
     }
 }

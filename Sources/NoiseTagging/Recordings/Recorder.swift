@@ -70,7 +70,7 @@ public final class Recorder {
     func start(trigger: RecordingTrigger) {
         for entry in store.recordings() { usedLeftParts.insert(entry.name.leftPart) }
         writer.setSizeLimit(bytes: Int64(controller.settings.intFor(.recordingsSizeLimitMB)) * 1_000_000)
-        eventToken = controller.events.subscribe { [unowned self] event in self.record(event) }
+        eventToken = controller.events.subscribe(includingAppCalls: true) { [unowned self] event in self.record(event) }
         observerTokens = [controller.observeFrames { [weak self] record in self?.record(record) },
                           controller.observeDecoderTraffic { [weak self] traffic in self?.record(traffic) }]
         if let reason = RecordingWriter.makeDirectories(store.root.path) {
