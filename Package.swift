@@ -51,11 +51,11 @@ let package = Package(
             name: "LabFormats",
             dependencies: ["Decoding", "NoiseTagging", "UtopiaProtocol", "DecoderService",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .target(name: "DecoderService", dependencies: ["Decoding", "Simulation", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport"]),
+        .target(name: "DecoderService", dependencies: ["Decoding", "Simulation", "UtopiaProtocol", "ZeroMQTransport"]),
         .target(
             name: "DecoderBridge",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "CZeroMQ", "ZeroMQTransport",
+                "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(name: "TerminalUI", dependencies: ["NoiseTagging", "Decoding"]),
@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "CZeroMQ", "Decoding", "TerminalUI",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "Decoding", "TerminalUI",
                 "ZeroMQTransport", "DecoderService", "Simulation", "Demo", "Replay", "LabFormats", "Study",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NoiseTagging", "Decoding"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
         .testTarget(name: "LabFormatsTests", dependencies: ["LabFormats", "Decoding", "NoiseTagging"]),
-        .testTarget(name: "StudyTests", dependencies: ["Study", "NoiseTagging", "Demo", "DecoderService", "Decoding", "Simulation", "CZeroMQ"]),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "NoiseTagging", "Demo", "DecoderService", "Decoding", "Simulation"]),
         .testTarget(name: "DemoTests", dependencies: ["Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "Simulation", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,4 @@
 import ZeroMQTransport
-import CZeroMQ
 import DequeModule
 import Foundation
 import NoiseTagging
@@ -98,11 +97,11 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
         ownsContext = shared == nil
         context = shared ?? ZeroMQContext()      // its own by default, so that close() can wait for the queued frames
         socket = try ZeroMQSocket(context: context, type: .dealer)
-        try socket.setOption(ZMQ_IMMEDIATE, Int32(1))          // no queueing for a decoder that is not there
-        try socket.setOption(ZMQ_RECONNECT_IVL, Self.milliseconds(reconnectInterval))
-        if let connectTimeout { try socket.setOption(ZMQ_CONNECT_TIMEOUT, Self.milliseconds(connectTimeout)) }
-        try socket.setOption(ZMQ_SNDHWM, Self.sendHighWaterMark)
-        try socket.setOption(ZMQ_RCVHWM, Int32(10_000))
+        try socket.set(.immediate(true))          // no queueing for a decoder that is not there
+        try socket.set(.reconnectInterval(milliseconds: Self.milliseconds(reconnectInterval)))
+        if let connectTimeout { try socket.set(.connectTimeout(milliseconds: Self.milliseconds(connectTimeout))) }
+        try socket.set(.sendHighWaterMark(Self.sendHighWaterMark))
+        try socket.set(.receiveHighWaterMark(10_000))
         if let curve { try socket.makeCurveClient(curve) }
         wake = try EventFD()
         try socket.connect(endpoint)
@@ -166,19 +165,18 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
 
     private func run() {
         var pending = Deque<[UInt8]>()
-        var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
-                     zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+        let items: [ZeroMQPoll.Item] = [.socket(socket), .descriptor(wake.descriptor)]
         while true {
             let (stop, idle) = exchange.beginWait()
             if stop { break }
-            _ = zmq_poll(&items, 2, idle ? 200 : 0)
+            let ready = ZeroMQPoll.wait(items, milliseconds: idle ? 200 : 0)
             exchange.endWait()
-            if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
+            if ready[1].readable { wake.drain() }
             flushOutbound(&pending)
             readInbound()
         }
         flushOutbound(&pending)
-        try? socket.setOption(ZMQ_LINGER, Self.closeLingerMilliseconds)
+        try? socket.set(.linger(milliseconds: Self.closeLingerMilliseconds))
         socket.close()
         if ownsContext { context.terminate() }   // returns once the queued frames are written or the linger has passed
         finished.signal()

@@ -1,4 +1,3 @@
-import CZeroMQ
 import Decoding
 import Foundation
 import Synchronization
@@ -87,8 +86,8 @@ public final class DecoderServer: @unchecked Sendable {
         self.log = log
         self.inputSink = inputSink
         socket = try ZeroMQSocket(context: context, type: .router)
-        try socket.setOption(ZMQ_SNDHWM, Int32(10_000))
-        try socket.setOption(ZMQ_RCVHWM, Int32(100_000))
+        try socket.set(.sendHighWaterMark(10_000))
+        try socket.set(.receiveHighWaterMark(100_000))
         wake = try EventFD()
         if DecoderEndpoint.isListening(endpoint) {
             throw ZeroMQError(call: "zmq_bind", endpoint: endpoint, code: EADDRINUSE)     // another decoder serves it
@@ -186,8 +185,7 @@ public final class DecoderServer: @unchecked Sendable {
         var lastMalformedLog = -Double.infinity
         var lastSnapshotAt = -Double.infinity
         var malformedSinceLog = 0
-        let base = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
-                    zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+        let base: [ZeroMQPoll.Item] = [.socket(socket), .descriptor(wake.descriptor)]
         var tcp = utopiaListener.map(UtopiaClients.init(listener:))
 
         func send(_ frame: [UInt8], to identity: [UInt8]) {
@@ -238,15 +236,14 @@ public final class DecoderServer: @unchecked Sendable {
 
         while !state.withLock({ $0.stopping }) {
             let (extra, order) = tcp?.pollItems() ?? ([], [])
-            var items = base + extra
-            _ = zmq_poll(&items, Int32(items.count), 10)
-            if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
+            let ready = ZeroMQPoll.wait(base + extra, milliseconds: 10)
+            if ready[1].readable { wake.drain() }
             var now = WireClock.milliseconds()
             // Utopia TCP clients: new connections, then what each sent (the decoder's replies queue on `tcp`).
-            if tcp != nil, items[2].revents & Int16(ZMQ_POLLIN) != 0 {
+            if tcp != nil, ready[2].readable {
                 for identity in tcp!.accept() { heard(identity, now: now) }
             }
-            for (k, identity) in order.enumerated() where items[3 + k].revents & Int16(ZMQ_POLLIN | ZMQ_POLLERR) != 0 {
+            for (k, identity) in order.enumerated() where ready[3 + k].readable || ready[3 + k].failed {
                 guard let (received, closed) = tcp?.read(identity) else { continue }
                 if !received.isEmpty, closed == nil { heard(identity, now: now) }
                 for item in received {

@@ -1,4 +1,3 @@
-import CZeroMQ
 import Foundation
 import UtopiaProtocol
 import ZeroMQTransport
@@ -34,10 +33,10 @@ public enum RecordingPlayer {
         let socket: ZeroMQSocket
         do {
             socket = try ZeroMQSocket(context: context, type: .dealer)
-            try socket.setOption(ZMQ_IMMEDIATE, Int32(1))          // nothing queues for a decoder that is not there
-            try socket.setOption(ZMQ_RECONNECT_IVL, Int32(100))
-            try socket.setOption(ZMQ_SNDHWM, Int32(100_000))
-            try socket.setOption(ZMQ_RCVHWM, Int32(100_000))
+            try socket.set(.immediate(true))          // nothing queues for a decoder that is not there
+            try socket.set(.reconnectInterval(milliseconds: 100))
+            try socket.set(.sendHighWaterMark(100_000))
+            try socket.set(.receiveHighWaterMark(100_000))
             try socket.connect(endpoint)
         } catch {
             throw .socket("cannot connect to the decoder at \(endpoint): \(error)")

@@ -1,4 +1,3 @@
-import CZeroMQ
 import UtopiaProtocol
 import ZeroMQTransport
 
@@ -36,12 +35,11 @@ struct UtopiaClients {
     static func isClient(_ identity: [UInt8]) -> Bool { identity.starts(with: prefix) }
 
     /// The poll items: the listener, then each client (POLLOUT while bytes wait), in `order`.
-    func pollItems() -> (items: [zmq_pollitem_t], order: [[UInt8]]) {
-        var items = [zmq_pollitem_t(socket: nil, fd: listener.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+    func pollItems() -> (items: [ZeroMQPoll.Item], order: [[UInt8]]) {
+        var items: [ZeroMQPoll.Item] = [.descriptor(listener.descriptor)]
         var order: [[UInt8]] = []
         for (identity, client) in clients {
-            let events = Int16(ZMQ_POLLIN) | (client.pending.isEmpty ? 0 : Int16(ZMQ_POLLOUT))
-            items.append(zmq_pollitem_t(socket: nil, fd: client.socket.descriptor, events: events, revents: 0))
+            items.append(.descriptor(client.socket.descriptor, writable: !client.pending.isEmpty))
             order.append(identity)
         }
         return (items, order)

@@ -9,16 +9,14 @@ import Glibc
 ///
 /// ```swift
 /// let wake = try EventFD()
-/// var items = [zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
-///              zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
-/// _ = zmq_poll(&items, 2, 200)          // another thread's wake.signal() ends the wait
-/// if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
+/// let ready = ZeroMQPoll.wait([.socket(socket), .descriptor(wake.descriptor)], milliseconds: 200)
+/// if ready[1].readable { wake.drain() }   // another thread's wake.signal() ended the wait
 /// ```
 public final class EventFD: Sendable {
     /// The file descriptor to poll for reading.
     ///
     /// ```swift
-    /// let item = zmq_pollitem_t(socket: nil, fd: wake.descriptor, events: Int16(ZMQ_POLLIN), revents: 0)
+    /// let item = ZeroMQPoll.Item.descriptor(wake.descriptor)
     /// ```
     public let descriptor: Int32
 
@@ -47,7 +45,7 @@ public final class EventFD: Sendable {
     /// Resets the descriptor after a wake-up (the polling thread calls it).
     ///
     /// ```swift
-    /// if items[1].revents & Int16(ZMQ_POLLIN) != 0 { wake.drain() }
+    /// if ready[1].readable { wake.drain() }
     /// ```
     public func drain() {
         var value: UInt64 = 0

@@ -14,8 +14,8 @@ public final class ZeroMQSocket {
         case router = 6   // ZMQ_ROUTER
     }
 
-    /// The raw libzmq handle, for `zmq_poll`.
-    public let handle: UnsafeMutableRawPointer
+    /// The raw libzmq handle, for `zmq_poll` (``ZeroMQPoll``).
+    let handle: UnsafeMutableRawPointer
     private let context: ZeroMQContext
     private var closed = false
 
@@ -48,32 +48,56 @@ public final class ZeroMQSocket {
         zmq_close(handle)
     }
 
-    /// Sets an int option.
+    /// The socket options the project sets, by what they do.
+    public enum Option: Sendable, Equatable {
+        /// Queue messages only on completed connections (ZMQ_IMMEDIATE).
+        case immediate(Bool)
+        /// Time between reconnection attempts (ZMQ_RECONNECT_IVL).
+        case reconnectInterval(milliseconds: Int32)
+        /// Bound on one TCP connect attempt (ZMQ_CONNECT_TIMEOUT).
+        case connectTimeout(milliseconds: Int32)
+        /// Messages held for sending before a send fails or blocks (ZMQ_SNDHWM; 0: no limit).
+        case sendHighWaterMark(Int32)
+        /// Messages held as received before the peer is held back (ZMQ_RCVHWM; 0: no limit).
+        case receiveHighWaterMark(Int32)
+        /// How long a blocking receive waits (ZMQ_RCVTIMEO; -1: for ever).
+        case receiveTimeout(milliseconds: Int32)
+        /// How long closing waits for queued messages to go out (ZMQ_LINGER).
+        case linger(milliseconds: Int32)
+    }
+
+    /// Sets one option.
     ///
     /// ```swift
-    /// try socket.setOption(ZMQ_IMMEDIATE, 1)
+    /// try socket.set(.immediate(true))
+    /// try socket.set(.receiveHighWaterMark(10_000))
     /// ```
-    public func setOption(_ option: Int32, _ value: Int32) throws(ZeroMQError) {
+    public func set(_ option: Option) throws(ZeroMQError) {
+        switch option {
+        case .immediate(let on): try setOption(ZMQ_IMMEDIATE, on ? 1 : 0)
+        case .reconnectInterval(let ms): try setOption(ZMQ_RECONNECT_IVL, ms)
+        case .connectTimeout(let ms): try setOption(ZMQ_CONNECT_TIMEOUT, ms)
+        case .sendHighWaterMark(let count): try setOption(ZMQ_SNDHWM, count)
+        case .receiveHighWaterMark(let count): try setOption(ZMQ_RCVHWM, count)
+        case .receiveTimeout(let ms): try setOption(ZMQ_RCVTIMEO, ms)
+        case .linger(let ms): try setOption(ZMQ_LINGER, ms)
+        }
+    }
+
+    /// Sets an int option by its libzmq number.
+    func setOption(_ option: Int32, _ value: Int32) throws(ZeroMQError) {
         var v = value
         guard zmq_setsockopt(handle, option, &v, MemoryLayout<Int32>.size) == 0 else { throw .last("zmq_setsockopt(\(option))") }
     }
 
-    /// Sets an int64 option.
-    ///
-    /// ```swift
-    /// try socket.setOption(ZMQ_MAXMSGSIZE, int64: 65536)
-    /// ```
-    public func setOption(_ option: Int32, int64 value: Int64) throws(ZeroMQError) {
+    /// Sets an int64 option by its libzmq number.
+    func setOption(_ option: Int32, int64 value: Int64) throws(ZeroMQError) {
         var v = value
         guard zmq_setsockopt(handle, option, &v, MemoryLayout<Int64>.size) == 0 else { throw .last("zmq_setsockopt(\(option))") }
     }
 
-    /// Sets a binary or text option (keys, the ZAP domain).
-    ///
-    /// ```swift
-    /// try socket.setOption(ZMQ_ZAP_DOMAIN, bytes: Array("noisetag".utf8))
-    /// ```
-    public func setOption(_ option: Int32, bytes: [UInt8]) throws(ZeroMQError) {
+    /// Sets a binary or text option (keys, the ZAP domain) by its libzmq number.
+    func setOption(_ option: Int32, bytes: [UInt8]) throws(ZeroMQError) {
         // C boundary: libzmq copies `bytes.count` bytes from the array's storage.
         guard zmq_setsockopt(handle, option, bytes, bytes.count) == 0 else { throw .last("zmq_setsockopt(\(option))") }
     }

@@ -1,5 +1,4 @@
 import ZeroMQTransport
-import CZeroMQ
 import DecoderBridge
 import Foundation
 import UtopiaProtocol
@@ -28,8 +27,8 @@ final class BenchDecoder: @unchecked Sendable {
 
     init(endpoint: String, capacity: Int) throws {
         router = try ZeroMQSocket(type: .router)
-        try router.setOption(ZMQ_RCVTIMEO, Int32(50))
-        try router.setOption(ZMQ_RCVHWM, Int32(0))
+        try router.set(.receiveTimeout(milliseconds: 50))
+        try router.set(.receiveHighWaterMark(0))
         try router.bind(endpoint)
         arrivals = Array(repeating: 0, count: capacity)
         Thread { [unowned self] in self.serve() }.start()

@@ -1,5 +1,4 @@
 import ZeroMQTransport
-import CZeroMQ
 import DecoderBridge
 import Foundation
 import NoiseTagging

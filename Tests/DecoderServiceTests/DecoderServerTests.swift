@@ -1,4 +1,3 @@
-import CZeroMQ
 import DecoderService
 import Decoding
 import Foundation
