@@ -43,8 +43,10 @@ struct LiveCalibration: Sendable {
         trials.dropWaiting(into: &outbox)
         requestedAt = nil
         guard trials.calibration.count >= 2 else {
-            noModel("calibration: \(trials.calibration.count) trial(s) collected, at least 2 are needed: no model fitted",
-                    trials: trials.calibration.count, into: &outbox)
+            let reason = "calibration: \(trials.calibration.count) trial(s) collected, at least 2 are needed: no model fitted"
+            outbox.log(reason)
+            outbox.send(.calibrationResult(CalibrationResult(timestamp: outbox.stamp, fitted: false,
+                                                             trials: Int32(trials.calibration.count), summary: reason)))
             return
         }
         do {
@@ -52,14 +54,11 @@ struct LiveCalibration: Sendable {
             let filtered = trials.filteredTrials(samples: dataset.header.nSamples)
             job = CalibrationJob(dataset: dataset, settings: settings, trialClasses: shown, filteredTrials: filtered)
         } catch {
-            noModel("calibration could not be assembled: \(error)", trials: trials.calibration.count, into: &outbox)
+            let reason = "calibration could not be assembled: \(error)"
+            outbox.log(reason)
+            outbox.send(.calibrationResult(CalibrationResult(timestamp: outbox.stamp, fitted: false,
+                                                             trials: Int32(trials.calibration.count), summary: reason)))
         }
-    }
-
-    /// Says why no fit will come: a LOG line and a CALIBRATIONRESULT that is not fitted.
-    private func noModel(_ reason: String, trials: Int, into outbox: inout DecoderOutbox) {
-        outbox.log(reason)
-        outbox.send(.calibrationResult(CalibrationResult(timestamp: outbox.stamp, fitted: false, trials: Int32(trials), summary: reason)))
     }
 
     /// The assembled fit, handed over once.
