@@ -38,8 +38,9 @@ public final class NoiseTagController {
         didSet { liveness = DecoderLiveness() }
     }
     var liveness = DecoderLiveness()
-    var frameObservers = ObserverList<FrameRecord>()
-    var trafficObservers = ObserverList<DecoderTraffic>()
+    var frameObservers: [(token: ObserverToken, handler: (FrameRecord) -> Void)] = []
+    var trafficObservers: [(token: ObserverToken, handler: (DecoderTraffic) -> Void)] = []
+    private var lastObserverID = 0
     var recorder: Recorder?
     /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
     var decoderIdle = false
@@ -214,7 +215,7 @@ public final class NoiseTagController {
             for received in messages {
                 if !trafficObservers.isEmpty {
                     let traffic = DecoderTraffic(time: now, direction: .in, message: received.message, bytes: received.bytes)
-                    for handler in trafficObservers.handlers { handler(traffic) }
+                    for observer in trafficObservers { observer.handler(traffic) }
                 }
                 handleDecoderMessage(received.message, now: now)
             }
@@ -223,7 +224,7 @@ public final class NoiseTagController {
             if !unsent.isEmpty, !trafficObservers.isEmpty {
                 for dropped in unsent {
                     let traffic = DecoderTraffic(time: now, direction: .unsent, message: dropped.message, bytes: dropped.bytes)
-                    for handler in trafficObservers.handlers { handler(traffic) }
+                    for observer in trafficObservers { observer.handler(traffic) }
                 }
             }
         }
@@ -241,7 +242,7 @@ public final class NoiseTagController {
             let record = FrameRecord(index: frame.index, deadline: frame.deadline, time: now,
                                      missed: frame.missed, trial: trial?.number, phase: trial?.phase,
                                      objIDs: sent ? stimulus.objIDs : [], states: sent ? stimulus.states : [])
-            for handler in frameObservers.handlers { handler(record) }
+            for observer in frameObservers { observer.handler(record) }
         }
     }
 
@@ -253,11 +254,7 @@ public final class NoiseTagController {
     }
 
     /// A frame or decoder-traffic observer's handle, for ``removeObserver(_:)``.
-    public struct ObserverToken: Hashable, Sendable {
-        let id: Int
-        /// True for a frame observer, false for a decoder-traffic observer.
-        let frames: Bool
-    }
+    public struct ObserverToken: Hashable, Sendable { let id: Int }
 
     /// Calls `handler` after every tick with what the frame showed (recordings
     /// use this), until ``removeObserver(_:)`` is given the token.
@@ -268,21 +265,31 @@ public final class NoiseTagController {
     /// ```
     @discardableResult
     public func observeFrames(_ handler: @escaping (FrameRecord) -> Void) -> ObserverToken {
-        ObserverToken(id: frameObservers.add(handler), frames: true)
+        let token = nextObserverToken()
+        frameObservers.append((token, handler))
+        return token
     }
 
     /// Calls `handler` for every message sent to or drained from the
     /// decoder, until ``removeObserver(_:)`` is given the token.
     @discardableResult
     public func observeDecoderTraffic(_ handler: @escaping (DecoderTraffic) -> Void) -> ObserverToken {
-        ObserverToken(id: trafficObservers.add(handler), frames: false)
+        let token = nextObserverToken()
+        trafficObservers.append((token, handler))
+        return token
     }
 
     /// Stops the frame or decoder-traffic observer behind `token` (its
     /// handler, and whatever it captured, is released); an unknown or
     /// already removed token is ignored.
     public func removeObserver(_ token: ObserverToken) {
-        if token.frames { frameObservers.remove(token.id) } else { trafficObservers.remove(token.id) }
+        frameObservers.removeAll { $0.token == token }
+        trafficObservers.removeAll { $0.token == token }
+    }
+
+    private func nextObserverToken() -> ObserverToken {
+        lastObserverID += 1
+        return ObserverToken(id: lastObserverID)
     }
 
     // MARK: Events
@@ -308,7 +315,7 @@ public final class NoiseTagController {
         guard let link = decoderLink, let bytes = link.send(message) else { return }
         if !trafficObservers.isEmpty {
             let traffic = DecoderTraffic(time: engineNow, direction: .out, message: message, bytes: bytes)
-            for handler in trafficObservers.handlers { handler(traffic) }
+            for observer in trafficObservers { observer.handler(traffic) }
         }
     }
 

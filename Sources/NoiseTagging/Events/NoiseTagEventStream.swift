@@ -11,7 +11,8 @@ public final class NoiseTagEventStream {
     /// A subscription handle.
     public struct Token: Hashable, Sendable { let id: Int }
 
-    private var subscribers = ObserverList<NoiseTagEvent>()
+    private var subscribers: [(token: Token, appCalls: Bool, handler: (NoiseTagEvent) -> Void)] = []
+    private var nextID = 0
 
     /// Creates an empty stream.
     public init() {}
@@ -26,11 +27,10 @@ public final class NoiseTagEventStream {
     /// ```
     @discardableResult
     public func subscribe(includingAppCalls: Bool = false, _ handler: @escaping (NoiseTagEvent) -> Void) -> Token {
-        guard !includingAppCalls else { return Token(id: subscribers.add(handler)) }
-        return Token(id: subscribers.add { event in
-            if case .call = event.kind { return }
-            handler(event)
-        })
+        nextID += 1
+        let token = Token(id: nextID)
+        subscribers.append((token, includingAppCalls, handler))
+        return token
     }
 
     /// Stops calling the handler behind `token`.
@@ -39,7 +39,7 @@ public final class NoiseTagEventStream {
     /// controller.events.unsubscribe(token)
     /// ```
     public func unsubscribe(_ token: Token) {
-        subscribers.remove(token.id)
+        subscribers.removeAll { $0.token == token }
     }
 
     /// Delivers `event` to every subscriber.
@@ -48,6 +48,10 @@ public final class NoiseTagEventStream {
     /// stream.emit(NoiseTagEvent(time: 0, kind: .notice("hello")))
     /// ```
     public func emit(_ event: NoiseTagEvent) {
-        for handler in subscribers.handlers { handler(event) }
+        if case .call = event.kind {
+            for subscriber in subscribers where subscriber.appCalls { subscriber.handler(event) }
+        } else {
+            for subscriber in subscribers { subscriber.handler(event) }
+        }
     }
 }
