@@ -129,8 +129,15 @@ def test_export_reads_back_in_mne_bids_and_as_the_decoders_calibration(noisetag_
     slack = 1 / 60 + 1 / fs + 0.002
     trials = [json.loads(line) for line in complete_lines(training / "trials.jsonl")]
     flickering = [t for t in trials if "flicker_time" in t]
-    assert len(onsets["trial"]) == len(flickering) >= 10
-    for trial, onset in zip(flickering, sorted(onsets["trial"])):
+    trial_onsets = sorted(onsets["trial"])
+    last_end = max(t["end_time"] for t in flickering) - first
+    owned = [onset for onset in trial_onsets if onset <= last_end]
+    assert len(owned) == len(flickering) >= 10
+    # A flicker no trial of this recording owns can only be the next recording's first trial, whose stimulus
+    # reached the decoder before this recording closed (how much of it does depends on timing): at most one,
+    # after the last trial ended.
+    assert len(trial_onsets) - len(owned) <= 1 and all(onset > last_end for onset in trial_onsets[len(owned):])
+    for trial, onset in zip(flickering, owned):
         assert abs(onset - (trial["flicker_time"] - first)) <= slack, (trial["trial"], onset, trial["flicker_time"] - first)
         if "target_object_id" in trial:
             assert any(abs(o - onset) < 1e-9 for o in onsets["target=%d" % trial["target_object_id"]])
