@@ -4,7 +4,7 @@ import NoiseTagging
 
 /// Writes what the engine recorded (an ``EngineRecording``: one recording
 /// folder or a whole session) as BIDS-EEG 1.9 that MNE-BIDS, EEGLAB and
-/// MOABB read (Protocols/recordings.md, "BIDS-EEG export"):
+/// MOABB read (Protocols/recordings-bids.md):
 ///
 /// ```
 /// DIR/dataset_description.json  participants.tsv  README
@@ -160,97 +160,6 @@ public enum BIDSExporter {
                       scales: scales, events: counts, warnings: warnings)
     }
 
-    // MARK: Events
-
-    /// Every event on the EEG's samples, by sample (stable); events outside the EEG are counted in a warning.
-    static func events(_ recording: EngineRecording, _ eeg: RecordingEEG, warnings: inout [String]) -> [BIDSEvent] {
-        var events: [BIDSEvent] = []
-        var outside: [String: Int] = [:]
-        func sample(_ ms: Double, _ type: String) -> Int? {
-            if let s = eeg.sample(atOrAfter: ms) { return s }
-            outside[type, default: 0] += 1
-            return nil
-        }
-        func length(from s: Int, to ms: Double) -> Int { max(0, (eeg.sample(atOrAfter: ms) ?? eeg.sampleCount) - s) }
-
-        // Trials: the decoder's flicker, with trials.jsonl's facts.
-        var used = Set<Int>()
-        let targets = Dictionary(recording.trials.map { ($0.trial, $0.targetObjectID) }, uniquingKeysWith: { a, _ in a })
-        for trial in recording.trials {
-            if let cue = trial.cueTime, let s = sample(cue * 1000, "cue") {
-                var event = BIDSEvent(sample: s, samples: length(from: s, to: (trial.pauseTime ?? trial.flickerTime ?? cue) * 1000), trialType: "cue")
-                event.trial = trial.trial
-                event.mode = trial.mode
-                event.target = trial.targetObjectID
-                events.append(event)
-            }
-            guard let flicker = trial.flickerTime else { continue }
-            let match = eeg.flickers.indices.first {
-                !used.contains($0) && eeg.flickers[$0].start >= flicker * 1000 - 100 && eeg.flickers[$0].start <= trial.endTime * 1000
-            }
-            if let match { used.insert(match) }
-            let start = match.map { eeg.flickers[$0].start } ?? flicker * 1000
-            let end = match.map { eeg.flickers[$0].end } ?? trial.endTime * 1000
-            guard let s = sample(start, "trial") else { continue }
-            var event = BIDSEvent(sample: s, samples: length(from: s, to: end), trialType: "trial")
-            event.trial = trial.trial
-            event.mode = trial.mode
-            event.target = trial.targetObjectID
-            event.pressed = trial.pressedObjectID
-            event.control = trial.pressed
-            event.ending = trial.ending
-            event.certainty = trial.certainty
-            events.append(event)
-            if let target = trial.targetObjectID {
-                event.trialType = "target=\(target)"
-                events.append(event)
-            }
-        }
-        for (index, flicker) in eeg.flickers.enumerated() where !used.contains(index) {
-            guard let s = sample(flicker.start, "trial") else { continue }
-            events.append(BIDSEvent(sample: s, samples: length(from: s, to: flicker.end), trialType: "trial"))
-        }
-        for press in recording.presses {
-            let type = "press/\(press.source)"
-            guard let s = sample(press.time * 1000, type) else { continue }
-            var event = BIDSEvent(sample: s, trialType: type)
-            event.trial = press.trial
-            event.pressed = press.objectID
-            event.control = press.control
-            event.target = press.trial.flatMap { targets[$0] ?? nil }
-            event.certainty = press.certainty
-            events.append(event)
-        }
-        for change in eeg.modeChanges {
-            let type = "mode/\(change.mode)"
-            if let s = sample(change.time, type) { events.append(BIDSEvent(sample: s, trialType: type)) }
-        }
-        for step in recording.steps {
-            for (type, time) in [("step_start/\(step.kind)", step.startTime), ("step_end/\(step.kind)", step.endTime)] {
-                guard let s = sample(time * 1000, type) else { continue }
-                var event = BIDSEvent(sample: s, trialType: type)
-                event.step = step.step
-                event.stepName = step.name
-                event.outcome = step.outcome
-                events.append(event)
-            }
-        }
-        for gap in eeg.gaps { events.append(BIDSEvent(sample: gap.sample, samples: gap.count, trialType: "BAD_gap")) }
-        var run: Int?
-        for s in 0...eeg.sampleCount {
-            let bad = s < eeg.sampleCount && eeg.samples.contains { !$0[s].isFinite }
-            if bad, run == nil { run = s }
-            if !bad, let first = run {
-                events.append(BIDSEvent(sample: first, samples: s - first, trialType: "BAD_nonfinite"))
-                run = nil
-            }
-        }
-        if !outside.isEmpty {
-            warnings.append("events outside the EEG left out: " + outside.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
-        }
-        return events.enumerated().sorted { ($0.element.sample, $0.offset) < ($1.element.sample, $1.offset) }.map(\.element)
-    }
-
     // MARK: Sidecars
 
     static func eventsSidecar(codes: [String: Int], columns: [String]) -> [String: Any] {
@@ -335,7 +244,7 @@ public enum BIDSExporter {
                 c-VEP (noise tagging) recordings exported by `noisetag recordings export`.
                 Each *_stim.tsv.gz holds every stimulus object's state at every EEG sample;
                 *_events.tsv the trials, cued targets, presses, mode changes and session steps.
-                See Protocols/recordings.md, "BIDS-EEG export", in the noisetag sources.
+                See Protocols/recordings-bids.md in the noisetag sources.
 
                 """, readme))
         }

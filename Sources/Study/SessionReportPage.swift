@@ -74,7 +74,7 @@ public struct SessionReportPage: Sendable {
 
     // MARK: Sections
 
-    private var stepTable: String {
+    var stepTable: String {
         var s = "<section id=\"steps\">\n<h2>Steps</h2>\n"
         guard !report.steps.isEmpty else { return s + absent("No step finished: steps.jsonl is empty or missing.") + "</section>\n" }
         s += "<table class=\"steps\">\n<thead><tr><th>#</th><th>Name</th><th>Kind</th><th>Start</th><th class=\"num\">Duration</th>"
@@ -87,7 +87,7 @@ public struct SessionReportPage: Sendable {
         return s + "</tbody>\n</table>\n</section>\n"
     }
 
-    private var spellingSection: String {
+    var spellingSection: String {
         var s = "<section id=\"spelling\">\n<h2>Spelling: accuracy and information transfer</h2>\n"
         switch report.spelling {
         case .absent(let why): s += absent(why)
@@ -133,7 +133,7 @@ public struct SessionReportPage: Sendable {
         return s + "</section>\n"
     }
 
-    private var calibrationSection: String {
+    var calibrationSection: String {
         var s = "<section id=\"calibration\">\n<h2>Calibration</h2>\n"
         switch report.calibrations {
         case .absent(let why): s += absent(why)
@@ -149,7 +149,7 @@ public struct SessionReportPage: Sendable {
         return s + "</section>\n"
     }
 
-    private func calibration(_ c: CalibrationFigures, row: SessionReport.Calibration) -> String {
+    func calibration(_ c: CalibrationFigures, row: SessionReport.Calibration) -> String {
         var s = "<p>\(c.trials) trials of " + fmt("%.1f s", c.trialSeconds) + ", \(c.classes) classes, \(c.channels) channels at "
             + fmt("%.0f Hz", c.sampleRate) + " (<code>\(e(row.dataset))</code>). The reference decoder chose "
             + "<strong>\(e(c.chosen.summary))</strong>; the response starts " + fmt("%.0f ms", c.responseLatency * 1000)
@@ -190,7 +190,7 @@ public struct SessionReportPage: Sendable {
         return s + "</div>\n"
     }
 
-    private var signalSection: String {
+    var signalSection: String {
         var s = "<section id=\"signal\">\n<h2>Signal quality</h2>\n"
         switch report.signalQuality {
         case .absent(let why): s += absent(why)
@@ -222,7 +222,7 @@ public struct SessionReportPage: Sendable {
     }
 
     /// Median noise fraction per channel during each step that has assessments.
-    private func signalTable(_ q: SessionReport.SignalQuality) -> String {
+    func signalTable(_ q: SessionReport.SignalQuality) -> String {
         let channels = q.trace.channels
         let rows = report.steps.map { ($0, q.trace.medians(from: $0.startTime, to: $0.startTime + $0.duration)) }
             .filter { $0.1.contains { $0 != nil } }
@@ -244,7 +244,7 @@ public struct SessionReportPage: Sendable {
         return s
     }
 
-    private var noControlSection: String {
+    var noControlSection: String {
         var s = "<section id=\"no-control\">\n<h2>Looking away: false presses</h2>\n"
         switch report.noControl {
         case .absent(let why): s += absent(why)
@@ -264,7 +264,7 @@ public struct SessionReportPage: Sendable {
         return s + "</section>\n"
     }
 
-    private var questionnaireSection: String {
+    var questionnaireSection: String {
         var s = "<section id=\"questionnaire\">\n<h2>Questionnaire</h2>\n"
         switch report.answers {
         case .absent(let why): s += absent(why)
@@ -277,48 +277,6 @@ public struct SessionReportPage: Sendable {
             s += "</tbody>\n</table>\n"
         }
         return s + "</section>\n"
-    }
-
-    // MARK: Pieces
-
-    private func figure(_ svg: String, caption: String) -> String {
-        "<figure>\n\(svg)\n<figcaption>\(e(caption))</figcaption>\n</figure>\n"
-    }
-
-    private func absent(_ sentence: String) -> String { "<p class=\"absent\">\(e(sentence))</p>\n" }
-
-    private func fact(_ name: String, _ value: String) -> String { "<dt>\(e(name))</dt><dd>\(e(value))</dd>\n" }
-
-    private func e(_ text: String) -> String { SVGChart.escaped(text) }
-
-    private func fmt(_ format: String, _ value: Double) -> String { String(format: format, value) }
-
-    private func formatter(_ pattern: String) -> DateFormatter {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = timeZone
-        f.dateFormat = pattern
-        return f
-    }
-
-    private func dateTime(_ wall: Double) -> String {
-        formatter("EEEE d MMMM yyyy, HH:mm:ss").string(from: Date(timeIntervalSince1970: wall)) + " " + zoneName
-    }
-
-    private func clock(_ wall: Double) -> String { formatter("HH:mm:ss").string(from: Date(timeIntervalSince1970: wall)) }
-
-    private var zoneName: String {
-        let seconds = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: report.manifest.startedWallTime))
-        if seconds == 0 { return "UTC" }
-        return String(format: "UTC%@%02d:%02d", seconds < 0 ? "−" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
-    }
-
-    private func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "–" }
-        if seconds < 60 { return fmt("%.1f s", seconds) }
-        let total = Int(seconds.rounded())
-        return total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total % 3600 / 60, total % 60)
-            : String(format: "%d:%02d", total / 60, total % 60)
     }
 
     static let style = """

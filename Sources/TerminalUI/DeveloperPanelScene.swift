@@ -71,29 +71,29 @@ public final class DeveloperPanelScene: TerminalScene {
     /// ```swift
     /// let title = DeveloperPanelScene.titles[panel.selectedIndex]
     /// ```
-    public private(set) var selectedIndex = 0
+    public internal(set) var selectedIndex = 0
     /// The first row shown (the list scrolls to keep the selection in view when drawn).
     ///
     /// ```swift
     /// panel.firstVisibleIndex   // 0 until the selection moves below the window
     /// ```
-    public private(set) var firstVisibleIndex = 0
+    public internal(set) var firstVisibleIndex = 0
     /// The editor line's text, nil while the editor is closed.
     ///
     /// ```swift
     /// if panel.editorText != nil { /* keys are going to the editor */ }
     /// ```
-    public private(set) var editorText: String?
+    public internal(set) var editorText: String?
     /// What the last edit did, or why it did nothing; nil when there is nothing to say.
     ///
     /// ```swift
     /// panel.message?.text   // "certaintyRequiredForPress = 0.95"
     /// ```
-    public private(set) var message: DeveloperPanelMessage?
+    public internal(set) var message: DeveloperPanelMessage?
 
-    private var keyDecoder = TerminalKeyDecoder()
+    var keyDecoder = TerminalKeyDecoder()
     /// The keys line while the editor is open.
-    private let editingFooter = TerminalFooter(keys: [("enter", "apply"), ("esc", "cancel"), ("backspace", "delete"),
+    let editingFooter = TerminalFooter(keys: [("enter", "apply"), ("esc", "cancel"), ("backspace", "delete"),
                                                       ("tab", "next choice")])
 
     /// Every setting title, in the order of the list.
@@ -119,7 +119,6 @@ public final class DeveloperPanelScene: TerminalScene {
     public static var defaultFooter: TerminalFooter {
         TerminalFooter(keys: [("up/down j/k", "move"), ("enter", "edit blue rows"), ("d/x", "close"), ("q", "quit")])
     }
-
 
     static let background = TerminalTheme.background, text = TerminalTheme.text, dim = TerminalTheme.dim
     static let selection = TerminalRGB(red: 45, green: 60, blue: 95)
@@ -218,102 +217,13 @@ public final class DeveloperPanelScene: TerminalScene {
         for key in keyDecoder.feed(byte) { handle(key) }
     }
 
-    // MARK: Keys
-
-    private func handle(_ key: TerminalKey) {
-        if editorText != nil { edit(key) } else { browse(key) }
-    }
-
-    private func browse(_ key: TerminalKey) {
-        switch key {
-        case .up: select(selectedIndex - 1)
-        case .down: select(selectedIndex + 1)
-        case .left, .right: break
-        case .escape: message = nil
-        case .byte(UInt8(ascii: "k")): select(selectedIndex - 1)
-        case .byte(UInt8(ascii: "j")): select(selectedIndex + 1)
-        case .byte(0x0D), .byte(0x0A): openEditor()
-        case .byte(UInt8(ascii: "d")), .byte(UInt8(ascii: "x")): onClose()
-        case .byte(let byte): onKey(byte)
-        }
-    }
-
-    private func edit(_ key: TerminalKey) {
-        guard var text = editorText else { return }
-        switch key {
-        case .escape:
-            editorText = nil
-            message = DeveloperPanelMessage(text: "edit cancelled; \(selectedTitle.rawValue) is still \(shownValue(selectedTitle))",
-                                            kind: .note)
-            return
-        case .byte(0x0D), .byte(0x0A):
-            apply(text)
-            return
-        case .byte(0x7F), .byte(0x08):
-            if !text.isEmpty { text.removeLast() }
-        case .byte(0x15):
-            text = ""
-        case .byte(0x09):
-            text = nextChoice(after: text) ?? text
-        case .byte(let byte) where (0x20...0x7E).contains(byte):
-            if text.unicodeScalars.count < Self.longestInput { text.unicodeScalars.append(Unicode.Scalar(byte)) }
-        case .byte, .up, .down, .left, .right:
-            break
-        }
-        editorText = text
-    }
-
-    private func select(_ index: Int) {
-        selectedIndex = min(max(index, 0), Self.titles.count - 1)
-    }
-
-    private func openEditor() {
-        let title = selectedTitle
-        guard editableTitles.contains(title) else {
-            message = DeveloperPanelMessage(text: "\(title.rawValue) is read-only here (the blue rows are editable)",
-                                            kind: .note)
-            return
-        }
-        message = nil
-        editorText = ""
-    }
-
-    /// Sets the selected setting from `text`; the message says what happened.
-    private func apply(_ text: String) {
-        let title = selectedTitle
-        editorText = nil
-        let before = shownValue(title)
-        do {
-            try settings.set(value: NoiseTagSettingValue(typed: text, for: title.definition.kind), for: title)
-            message = DeveloperPanelMessage(text: "\(title.rawValue) = \(shownValue(title))", kind: .applied)
-        } catch {
-            var reason = error.description
-            if case .wrongType = error { reason += " \"\(text.singleCellText)\"" }
-            message = DeveloperPanelMessage(text: "\(reason); kept \(before)", kind: .refused)
-        }
-    }
-
-    /// The choice after `text` (or after the current value) for a choice or bool setting.
-    private func nextChoice(after text: String) -> String? {
-        let options: [String]
-        switch selectedTitle.definition.kind {
-        case .choice(let choices): options = choices
-        case .bool: options = ["true", "false"]
-        default: return nil
-        }
-        guard !options.isEmpty else { return nil }
-        let current = text.isEmpty ? settings.value(for: selectedTitle).description : text
-        guard let index = options.firstIndex(where: { $0.lowercased() == current.lowercased() }) else { return options[0] }
-        return options[(index + 1) % options.count]
-    }
-
     // MARK: Drawing
 
-    private func shownValue(_ title: NoiseTagSettingTitles) -> String {
+    func shownValue(_ title: NoiseTagSettingTitles) -> String {
         settings.value(for: title).description.singleCellText
     }
 
-    private func drawHeader(on screen: TerminalScreen, missedFrames: Int) {
+    func drawHeader(on screen: TerminalScreen, missedFrames: Int) {
         let fg = TerminalHeader.foreground
         var line = TerminalHeaderLine(screen: screen, row: 0)
         func text(_ s: String, _ color: TerminalRGB = fg) { line.text(s, color) }
@@ -325,7 +235,7 @@ public final class DeveloperPanelScene: TerminalScene {
         text("missed \(missedFrames)", missedFrames > 0 ? TerminalHeader.below : fg)
     }
 
-    private func drawList(on screen: TerminalScreen, in rect: CellRect) {
+    func drawList(on screen: TerminalScreen, in rect: CellRect) {
         let count = Self.titles.count
         let visible = rect.height
         guard visible > 0 else { return }
@@ -363,7 +273,7 @@ public final class DeveloperPanelScene: TerminalScene {
         }
     }
 
-    private func drawDescription(on screen: TerminalScreen, row: Int) {
+    func drawDescription(on screen: TerminalScreen, row: Int) {
         let title = selectedTitle
         let definition = title.definition
         let access = editableTitles.contains(title) ? "editable" : "read-only here"
@@ -372,7 +282,7 @@ public final class DeveloperPanelScene: TerminalScene {
                      foreground: Self.dim, background: Self.background)
     }
 
-    private func drawEditor(_ text: String, on screen: TerminalScreen, row: Int) {
+    func drawEditor(_ text: String, on screen: TerminalScreen, row: Int) {
         let bg = Self.editorBackground
         screen.fill(CellRect(row: row, column: 0, width: screen.size.columns, height: 1), with: bg, foreground: Self.text)
         var x = 1

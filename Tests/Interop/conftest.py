@@ -6,6 +6,7 @@
   socket path, holding `decoder.sock` and the processes' stderr files.
 - `interop`: starts decoders and engines for one test and ends every one of
   them at teardown, whatever happened.
+- `tmux`: a private tmux server driving one pane, killed at teardown.
 """
 import os
 import shutil
@@ -15,6 +16,7 @@ import tempfile
 import pytest
 
 from interop_harness import InteropSession
+from tmux_pane import Tmux
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -119,3 +121,14 @@ def demo_session(noisetag_bin):
         yield StudySession(folder, first, resumed, time.monotonic() - started)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def tmux():
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not installed (make test installs it: apt-get install -y tmux)")
+    pane = Tmux()
+    try:
+        yield pane
+    finally:
+        pane.stop()

@@ -22,7 +22,6 @@ import time
 
 import pytest
 
-from test_demo import tmux  # noqa: F401  (the fixture: a private tmux server)
 
 
 def results(folder):

@@ -1,0 +1,45 @@
+import Foundation
+
+extension SessionReportPage {
+    // MARK: Pieces
+
+    func figure(_ svg: String, caption: String) -> String {
+        "<figure>\n\(svg)\n<figcaption>\(e(caption))</figcaption>\n</figure>\n"
+    }
+
+    func absent(_ sentence: String) -> String { "<p class=\"absent\">\(e(sentence))</p>\n" }
+
+    func fact(_ name: String, _ value: String) -> String { "<dt>\(e(name))</dt><dd>\(e(value))</dd>\n" }
+
+    func e(_ text: String) -> String { SVGChart.escaped(text) }
+
+    func fmt(_ format: String, _ value: Double) -> String { String(format: format, value) }
+
+    func formatter(_ pattern: String) -> DateFormatter {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = timeZone
+        f.dateFormat = pattern
+        return f
+    }
+
+    func dateTime(_ wall: Double) -> String {
+        formatter("EEEE d MMMM yyyy, HH:mm:ss").string(from: Date(timeIntervalSince1970: wall)) + " " + zoneName
+    }
+
+    func clock(_ wall: Double) -> String { formatter("HH:mm:ss").string(from: Date(timeIntervalSince1970: wall)) }
+
+    var zoneName: String {
+        let seconds = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: report.manifest.startedWallTime))
+        if seconds == 0 { return "UTC" }
+        return String(format: "UTC%@%02d:%02d", seconds < 0 ? "−" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+    }
+
+    func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "–" }
+        if seconds < 60 { return fmt("%.1f s", seconds) }
+        let total = Int(seconds.rounded())
+        return total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total % 3600 / 60, total % 60)
+            : String(format: "%d:%02d", total / 60, total % 60)
+    }
+}
