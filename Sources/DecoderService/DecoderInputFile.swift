@@ -37,7 +37,7 @@ public enum DecoderInputFile {
     /// // ["2373.514145", "N", "4e00040007000000"]
     /// ```
     public static func cells(of record: DecoderInputRecord) -> [String] {
-        [String(format: "%.6f", record.time), String(UnicodeScalar(record.messageID)), hex(record.bytes)]
+        [String(format: "%.6f", record.time), String(UnicodeScalar(record.messageID)), Hex.string(record.bytes)]
     }
 
     /// Reads every record of the file at `url`.
@@ -100,11 +100,11 @@ public enum DecoderInputFile {
         guard cells[1].utf8.count == 1, let id = cells[1].utf8.first, UtopiaMessageType(rawValue: id) != nil else {
             throw RowProblem("id: '\(cells[1].prefix(20))' is not a Utopia message letter")
         }
-        guard let bytes = bytes(ofHex: cells[2]) else {
+        guard let bytes = Hex.bytes(cells[2].utf8) else {
             throw RowProblem("hex: '\(cells[2].prefix(40))' is not lower-case hex with an even number of digits")
         }
         guard bytes.first == id else {
-            throw RowProblem("id: '\(cells[1])' but the bytes hold message id 0x\(hex(Array(bytes.prefix(1))))")
+            throw RowProblem("id: '\(cells[1])' but the bytes hold message id 0x\(Hex.string(Array(bytes.prefix(1))))")
         }
         switch UtopiaCodec.decodeResult(frame: bytes) {
         case .failure(let error): throw RowProblem("hex: not a Utopia message: \(error)")
@@ -114,36 +114,4 @@ public enum DecoderInputFile {
         }
     }
 
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func bytes(ofHex text: Substring) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-        }
-        var out = [UInt8]()
-        out.reserveCapacity(utf8.count / 2)
-        var index = 0
-        while index < utf8.count {
-            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
-    }
 }

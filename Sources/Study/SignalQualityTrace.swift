@@ -97,7 +97,7 @@ public struct SignalQualityTrace: Sendable, Equatable {
             guard let markerStart = Self.firstRange(of: marker, in: line) else { return }
             let time = Double(String(decoding: line[line.startIndex..<line.index(of: 0x2C)], as: UTF8.self))
             let hex = line[(markerStart + marker.count)...]
-            guard let time, let bytes = Self.bytes(hex: hex),
+            guard let time, let bytes = Hex.bytes(hex),
                   case .signalQuality(let message)? = try? UtopiaCodec.decode(frame: bytes).first else {
                 unreadable += 1
                 return
@@ -113,24 +113,6 @@ public struct SignalQualityTrace: Sendable, Equatable {
               line.endIndex - secondComma >= marker.count,
               line[secondComma..<(secondComma + marker.count)].elementsEqual(marker) else { return nil }
         return secondComma
-    }
-
-    private static func bytes(hex: Data) -> [UInt8]? {
-        guard hex.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(hex.count / 2)
-        var high: UInt8?
-        for c in hex {
-            let v: UInt8
-            switch c {
-            case 0x30...0x39: v = c - 0x30
-            case 0x61...0x66: v = c - 0x61 + 10
-            case 0x41...0x46: v = c - 0x41 + 10
-            default: return nil
-            }
-            if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
-        }
-        return out
     }
 }
 

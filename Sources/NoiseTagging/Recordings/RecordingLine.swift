@@ -62,9 +62,9 @@ public enum RecordingLine {
         out.append(contentsOf: traffic.direction.rawValue.utf8)
         out.append(comma)
         let id = traffic.message.messageID
-        if id > 32, id < 127, id != comma, id != UInt8(ascii: "\"") { out.append(id) } else { appendHexByte(id, to: &out) }
+        if id > 32, id < 127, id != comma, id != UInt8(ascii: "\"") { out.append(id) } else { Hex.append(byte: id, to: &out) }
         out.append(comma)
-        appendHex(bytes, to: &out)
+        Hex.append(bytes, to: &out)
         out.append(newline)
         return out
     }
@@ -149,28 +149,6 @@ public enum RecordingLine {
         }
     }
 
-    /// The lower-case hex digit of a nibble (0…15).
-    @inline(__always)
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &- 10 &+ nibble
-    }
-
-    static func appendHexByte(_ byte: UInt8, to out: inout [UInt8]) {
-        out.append(hexDigit(byte >> 4))
-        out.append(hexDigit(byte & 0x0F))
-    }
-
-    /// Every byte of `bytes` as two lower-case hex digits.
-    static func appendHex(_ bytes: [UInt8], to out: inout [UInt8]) {
-        var index = out.count
-        out.append(contentsOf: repeatElement(0, count: bytes.count * 2))
-        for byte in bytes {
-            out[index] = hexDigit(byte >> 4)
-            out[index + 1] = hexDigit(byte & 0x0F)
-            index += 2
-        }
-    }
-
     /// The `states` cell: empty, `<n>b<hex>` for 0/1 states, else `<n>v<hex>`.
     ///
     /// ```swift
@@ -187,12 +165,12 @@ public enum RecordingLine {
                 for bit in 0..<4 where index + bit < states.count && states[index + bit] != 0 {
                     nibble |= 8 >> UInt8(bit)
                 }
-                out.append(hexDigit(nibble))
+                out.append(Hex.digit(nibble))
                 index += 4
             }
         } else {
             out.append(UInt8(ascii: "v"))
-            appendHex(states, to: &out)
+            Hex.append(states, to: &out)
         }
     }
 
@@ -202,27 +180,7 @@ public enum RecordingLine {
     /// ```swift
     /// RecordingLine.bytes(hex: "4800040086372400")?.first == 0x48
     /// ```
-    public static func bytes(hex: Substring) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = hexValue(digits[i]), let low = hexValue(digits[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
-    }
-
-    /// The value of one hex digit (ASCII), nil for anything else.
-    static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: return c - 48
-        case 97...102: return c - 87
-        case 65...70: return c - 55
-        default: return nil
-        }
-    }
+    public static func bytes(hex: Substring) -> [UInt8]? { Hex.bytes(hex.utf8) }
 
     /// Decodes a `states` cell back into states; nil when malformed.
     ///
@@ -238,17 +196,12 @@ public enum RecordingLine {
             guard hex.count == (count + 3) / 4 else { return nil }
             var states: [UInt8] = []
             for c in hex {
-                guard let nibble = hexValue(c) else { return nil }
+                guard let nibble = Hex.value(c) else { return nil }
                 for bit in 0..<4 where states.count < count { states.append((nibble >> UInt8(3 - bit)) & 1) }
             }
             return states
         }
         guard hex.count == count * 2 else { return nil }
-        var states: [UInt8] = []
-        for i in stride(from: 0, to: hex.count, by: 2) {
-            guard let high = hexValue(hex[i]), let low = hexValue(hex[i + 1]) else { return nil }
-            states.append(high << 4 | low)
-        }
-        return states
+        return Hex.bytes(hex)
     }
 }
