@@ -1,8 +1,14 @@
-// A headless app with four brain buttons: it calibrates, then the simulated
-// user spells Y-E-S; the example prints what the engine does.
+// Four brain buttons on the reference decoder, which runs inside this
+// process with its simulated amplifier and simulated user. The user
+// calibrates on ten cued trials, then spells YES: Y, E and S in turn, and
+// the delete key after a wrong press. The app types whatever the decoder's
+// confident predictions press. About a minute.
+import DecoderBridge
+import DecoderService
 import Foundation
 import NoiseTagging
-import UtopiaProtocol
+import Simulation
+import ZeroMQTransport
 
 /// The unit's delegate: one action per button, assigned in every update.
 final class KeyboardUnit: NoiseTagDelegate {
@@ -13,8 +19,10 @@ final class KeyboardUnit: NoiseTagDelegate {
 
     func startNoiseTagControlOn(noiseTaggingView view: NoiseTagView) {
         for button in buttons {
-            let letter = button.label
-            try? button.noiseTagging.addAction(timing: 1) { [unowned self] in self.typed += letter }
+            let key = button.label
+            try? button.noiseTagging.addAction(timing: 1) { [unowned self] in
+                if key == "⌫" { typed = String(typed.dropLast()) } else { typed += key }
+            }
         }
     }
 
@@ -22,53 +30,60 @@ final class KeyboardUnit: NoiseTagDelegate {
     func contextDescription() -> String? { "keyboard" }
 }
 
-let clock = VirtualClock()
-let link = InMemoryDecoderLink()
-let settings = NoiseTagSettings()
-try settings.set(value: .int(4), for: .nGenericTrainTrials)
-try settings.set(value: .double(2), for: .trialDurationGenericTrain)
-let engine = NoiseTagController(clock: clock, settings: settings, decoderLink: link, seed: 1)
-let decoder = SimulatedDecoder(link: link, clock: clock, seed: 7)
+// The decoder: EEG from a simulated amplifier whose user looks where `gaze` says.
+let gaze = GazeFocus()
+var decoderSettings = DecoderServerSettings()
+decoderSettings.simulation = DecoderSimulation(snr: 0.05, seed: 1, gaze: .follow(gaze))
+let context = ZeroMQContext()
+let decoder = try DecoderServer(endpoint: "inproc://brain-buttons", settings: decoderSettings, context: context)
+
+// The engine: the app's singleton, linked to that decoder.
+let link = try BridgeLinks.connect(endpoint: decoder.endpoint, settings: nil, context: context)
+NoiseTagging.decoderLink = link
+try NoiseTagging.settings.set(value: .int(10), for: .nGenericTrainTrials)
+try NoiseTagging.settings.set(value: .double(2), for: .trialDurationGenericTrain)
 
 let view = NoiseTagView()
-let buttons = ["Y", "E", "S", "N"].enumerated().map { index, letter in
-    NoiseTagButton(identifier: letter, label: letter, frame: NoiseTagRect(x: Double(index) * 10, y: 0, width: 8, height: 3))
+let buttons = ["Y", "E", "S", "⌫"].enumerated().map { index, letter in
+    NoiseTagButton(identifier: letter, label: letter, frame: NoiseTagRect(x: Double(index) * 10, y: 0, width: 8, height: 3),
+                   customUtopiaObjectID: index + 1)
 }
 buttons.forEach(view.add)
 let unit = KeyboardUnit(buttons: buttons)
 
-engine.events.subscribe { event in
-    let t = String(format: "%7.3f s", event.time)
+let start = NoiseTagging.clock.now
+NoiseTagging.events.subscribe { event in
+    let t = String(format: "%6.2f s", event.time - start)
     switch event.kind {
-    case .trialStarted(let start):
-        print("\(t)  trial \(start.trial) (\(start.mode.rawValue))" + (start.target.map { ", target \($0)" } ?? ""))
+    case .trialStarted(let trial):
+        print("\(t)  trial \(trial.trial) (\(trial.mode.rawValue))" + (trial.target.map { ", target \($0)" } ?? ""))
     case .press(let press):
         let certainty = press.certainty.map { String(format: ", certainty %.2f", $0) } ?? ""
         print("\(t)  pressed \(press.control) by \(press.source.rawValue)\(certainty)")
     case .modeChanged(_, let to, let why):
         print("\(t)  mode \(to.rawValue)" + (why.map { " (\($0))" } ?? ""))
-    case .trialEnded(let end) where end.mode.isTraining:
-        print("\(t)  calibration trial \(end.trial) done")
     default:
         break
     }
 }
 
-engine.push(view: view, forNoiseTaggingWithDelegate: unit)
-engine.set(mode: .trainGeneric, waitTillDecoderConfirms: true, withExplanation: "calibrate first")
-engine.trialsAreRunning = true
+NoiseTagging.push(view: view, forNoiseTaggingWithDelegate: unit)
+NoiseTagging.set(mode: .trainGeneric, waitTillDecoderConfirms: true, withExplanation: "calibrate first")
+NoiseTagging.trialsAreRunning = true
 
-let word = ["Y", "E", "S"]
-let frame = 1.0 / 60
-var frameIndex = 0
-while unit.typed.count < word.count && clock.now < 120 {
-    if engine.mode == .test, let wanted = buttons.firstIndex(where: { $0.label == word[unit.typed.count] }) {
-        decoder.attended = wanted + 1
-    }
-    if frameIndex % 6 == 0 { decoder.predict() }
-    clock.advance(by: frame)
-    engine.tick()
-    frameIndex += 1
+// The frame loop: one tick per display frame; in Test mode the user looks at the key wanted next.
+let word = "YES"
+let loop = FrameLoop(controller: NoiseTagging, waiter: RealTimeFrameWaiter())
+while unit.typed != word && NoiseTagging.clock.now - start < 150 {
+    let key = word.hasPrefix(unit.typed) ? String(word.dropFirst(unit.typed.count).prefix(1)) : "⌫"
+    let next = buttons.first { $0.label == key }?.noiseTagging.customUtopiaObjectID
+    gaze.objectID = NoiseTagging.mode == .test ? next.flatMap { UInt8(exactly: $0) } : nil
+    _ = loop.step()
 }
-print("typed: \(unit.typed) in \(String(format: "%.1f", clock.now)) s of engine time, \(engine.trialsStarted) trials")
-exit(unit.typed == "YES" ? 0 : 1)
+NoiseTagging.trialsAreRunning = false
+NoiseTagging.stopRecording()
+link.close()
+decoder.stop()
+context.terminate()
+print("typed: \(unit.typed) in \(String(format: "%.1f", NoiseTagging.clock.now - start)) s, \(NoiseTagging.trialsStarted) trials")
+exit(unit.typed == word ? 0 : 1)

@@ -17,22 +17,14 @@ public enum GoldCodeSet {
     /// ```
     public static func codes(count: Int) -> [[UInt8]] {
         precondition((1...65).contains(count), "a degree-6 Gold family has 65 codes")
-        let a = mSequence(taps: [1, 0])
-        let b = mSequence(taps: [5, 2, 1, 0])
-        var family = [a, b]
-        for shift in 0..<period {
-            family.append((0..<period).map { a[$0] ^ b[($0 + shift) % period] })
+        // The same registers as GoldCodes, read from six bits earlier: the
+        // sequences start with their seeds 1 0 0 0 0 0.
+        let taps1: [UInt8] = [0, 0, 0, 0, 1, 1], taps2: [UInt8] = [1, 0, 0, 1, 1, 1], seed: [UInt8] = [0, 0, 0, 0, 0, 1]
+        guard let a = try? MSequence.make(taps: taps1, seed: seed), let b = try? MSequence.make(taps: taps2, seed: seed),
+              let xors = try? GoldCodes.make(taps1: taps1, taps2: taps2, seed1: seed, seed2: seed) else {
+            preconditionFailure("the degree-6 preferred pair is valid")
         }
-        return Array(family.prefix(count))
-    }
-
-    /// An m-sequence of degree 6 with the recurrence s[n+6] = XOR of s[n+t], t in taps.
-    static func mSequence(taps: [Int]) -> [UInt8] {
-        var s: [UInt8] = [1, 0, 0, 0, 0, 0]
-        while s.count < period {
-            let n = s.count - 6
-            s.append(taps.reduce(0) { $0 ^ s[n + $1] })
-        }
-        return s
+        let family = [a, b] + xors.codes
+        return family.prefix(count).map { code in (0..<period).map { code[($0 + period - 6) % period] } }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A small deterministic random generator (SplitMix64) with Gaussian draws,
+/// A small deterministic random generator (SeededGenerator) with Gaussian draws,
 /// so that every simulated subject, recording and dataset is reproducible
 /// from its seed.
 ///
@@ -10,7 +10,10 @@ import Foundation
 /// let pick = Int.random(in: 0..<9, using: &rng)
 /// ```
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    /// Where the generator is in its sequence: a generator seeded with it
+    /// continues the same 64-bit draws (the engine saves it in replay
+    /// snapshots).
+    public private(set) var state: UInt64
     private var spare: Double?
 
     /// A generator whose sequence depends only on `seed`.

@@ -1,3 +1,4 @@
+import Codes
 import Synchronization
 import Foundation
 /// A reference decoder ready for use: a reconvolution CCA fitted on a whole

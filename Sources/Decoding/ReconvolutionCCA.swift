@@ -1,3 +1,4 @@
+import Codes
 import Foundation
 
 /// Reconvolution CCA (Thielen et al. 2015, PLOS ONE 10(7) e0133797; pyntbci's

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NoiseTagging
+@testable import Codes
 
 @Suite("Malformed codebook files")
 struct CodebookFileErrorTests {

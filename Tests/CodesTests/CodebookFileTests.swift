@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NoiseTagging
+@testable import Codes
 
 @Suite("MindAffect codebook text format")
 struct CodebookFileTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NoiseTagging
+@testable import Codes
 
 @Suite("Codebook statistics")
 struct CodebookStatisticsTests {
@@ -66,7 +66,7 @@ struct CodebookStatisticsTests {
     }
 
     @Test func matchesTheDefinitionOnRandomBooks() throws {
-        var random = SplitMix64(seed: 2024)
+        var random = SeededGenerator(seed: 2024)
         for (count, length) in [(1, 1), (3, 1), (2, 2), (4, 7), (3, 64), (5, 65), (4, 126), (2, 257), (6, 31)] {
             let codes = (0..<count).map { _ in (0..<length).map { _ in UInt8.random(in: 0...2, using: &random) } }
             let book = try Codebook(codes: codes + [[UInt8](repeating: 0, count: length)])

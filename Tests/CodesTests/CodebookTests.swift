@@ -1,5 +1,5 @@
 import Testing
-@testable import NoiseTagging
+@testable import Codes
 
 @Suite("Codebook")
 struct CodebookTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NoiseTagging
+@testable import Codes
 
 /// Edge cases of the byte-level codebook reader: line ends, separators,
 /// number spellings, and columns far along long rows.

@@ -4,7 +4,7 @@ import Foundation
 /// where each file comes from), relative to this source file.
 enum CodesFixtures {
     static let folder: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Tests/NoiseTaggingTests
+        .deletingLastPathComponent()  // Tests/CodesTests
         .deletingLastPathComponent()  // Tests
         .appendingPathComponent("Fixtures")
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import NoiseTagging
+@testable import Codes
 
 @Suite("m-sequences and Gold codes against pyntbci 1.9.0")
 struct CodesGenerationTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import NoiseTagging
+@testable import Codes
 
 @Suite("Cyclic correlator")
 struct CyclicCorrelatorTests {
@@ -10,7 +10,7 @@ struct CyclicCorrelatorTests {
 
     @Test(arguments: [1, 3, 4, 8])
     func highestCountsMatchDirectSums(groupSize: Int) {
-        var random = SplitMix64(seed: UInt64(groupSize))
+        var random = SeededGenerator(seed: UInt64(groupSize))
         for length in [1, 2, 5, 8, 9, 63, 64, 65, 130, 300] {
             let correlator = CyclicCorrelator(length: length, groupSize: groupSize)
             for _ in 0..<3 {
@@ -28,7 +28,7 @@ struct CyclicCorrelatorTests {
 
     /// Long enough for the default groups of 4 positions (and a table in four phases).
     @Test func longSparsePatternsMatchDirectSums() {
-        var random = SplitMix64(seed: 9000)
+        var random = SeededGenerator(seed: 9000)
         let length = 9000
         let b = (0..<length).map { _ in UInt8.random(in: 0...1, using: &random) }
         var a = [UInt8](repeating: 0, count: length)

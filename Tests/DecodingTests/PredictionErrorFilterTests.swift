@@ -1,3 +1,4 @@
+import Codes
 import Foundation
 import Simulation
 import Testing

@@ -1,3 +1,4 @@
+import Codes
 import Decoding
 import Foundation
 import Simulation

@@ -1,3 +1,4 @@
+import Codes
 import UtopiaProtocol
 
 /// Makes fuzz frames: random bytes, or valid frames with bits flipped, cut
@@ -8,13 +9,13 @@ struct FrameMutator {
     }
 
     private let valid: [[UInt8]]
-    private var rng: SplitMix64
+    private var rng: SeededGenerator
     private static let ids = UtopiaMessageType.allCases.map(\.rawValue)
     private static let kindCount = Kind.allCases.count
 
     init(validFrames: [[UInt8]], seed: UInt64) {
         valid = validFrames
-        rng = SplitMix64(seed: seed)
+        rng = SeededGenerator(seed: seed)
     }
 
     /// Replaces `frame`'s contents with the next fuzz frame; returns how it was made.

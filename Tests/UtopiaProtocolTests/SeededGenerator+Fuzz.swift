@@ -1,18 +1,8 @@
-/// SplitMix64 (Steele, Lea & Flood, 2014): a tiny, fast, seedable generator,
-/// so that fuzz runs are the same on every machine and every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+import Codes
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The draws the fuzz tests make, from the project's seeded generator, so
+/// that fuzz runs are the same on every machine and every run.
+extension SeededGenerator {
     /// A number in 0..<bound (bound > 0); the modulo bias is irrelevant here.
     mutating func below(_ bound: Int) -> Int {
         Int(truncatingIfNeeded: next() % UInt64(bound))

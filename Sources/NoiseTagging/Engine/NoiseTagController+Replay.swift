@@ -45,7 +45,7 @@ extension NoiseTagController {
         guard snapshot.trainingOrder.allSatisfy({ controls.indices.contains($0) }) else {
             throw .cannotRestore("training order \(snapshot.trainingOrder) names a control the unit does not have")
         }
-        random = SplitMix64(seed: state)
+        random = SeededGenerator(seed: state)
         trialCount = start.trial - 1
         trialsInMode = snapshot.trialsInMode
         zeroTrainPressed = snapshot.zeroTrainPressed

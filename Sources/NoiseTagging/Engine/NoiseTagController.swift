@@ -64,7 +64,7 @@ public final class NoiseTagController {
     var engineSetsMode = false
     var modeConfirmation: (mode: NoiseTagMode, deadline: Double)?
     var trainingOrder: [ObjectIdentifier] = []
-    var random: SplitMix64
+    var random: SeededGenerator
     var lastAssignmentError: String?
     var runningTrials = false
     var stimulus = StimulusFrameState()
@@ -111,7 +111,7 @@ public final class NoiseTagController {
         self.clock = clock
         self.settings = settings
         self.decoderLink = decoderLink
-        self.random = SplitMix64(seed: seed)
+        self.random = SeededGenerator(seed: seed)
         settings.observeChanges { [weak self] title, value, old in self?.settingDidChange(title, value, old: old) }
         if settings.boolFor(.noiseTaggingPrintsToTheConsole) { mirrorToConsole(true) }
         loadCodebook()
