@@ -41,7 +41,7 @@ public struct SettingsSelection: Sendable {
     /// How far (in standard errors of the paired per-trial difference) an
     /// earlier, simpler candidate may fall short of the best and still be
     /// chosen: 0 chooses the best (ties by margin, then to the simpler), 1 is the
-    /// one-standard-error rule. The README's *Real recordings* compares 0,
+    /// one-standard-error rule. Benchmarks/ACCURACY.md compares 0,
     /// 0.5 and 1 on every real set: 0 did as well as the others at 1 s and
     /// 2 s on average.
     public var simplicityTolerance = 0.0

@@ -5,7 +5,7 @@ import Foundation
 /// the engine time it happened (the decoder's own rule for a trial's sample
 /// 0), so `round(onset × rate)` gives the sample back exactly.
 ///
-/// The `trial_type` vocabulary (Protocols/recordings.md, "BIDS-EEG export"):
+/// The `trial_type` vocabulary (Protocols/recordings-bids.md):
 ///
 /// | trial_type | when |
 /// | --- | --- |

@@ -1,6 +1,6 @@
 /// Reads a message out of a payload that ``UtopiaPayloadValidator`` has
 /// accepted: every length, count and text has been checked, so reading
-/// cannot fail. Layouts as in Protocols/decoder-bridge.md.
+/// cannot fail. Layouts as in Protocols/decoder-bridge-messages.md.
 enum UtopiaPayloadReader {
     // Wire boundary: reads a payload already checked by UtopiaPayloadValidator, in place.
     static func message(from p: UnsafeRawBufferPointer, of type: UtopiaMessageType, version: UInt8) -> UtopiaMessage {

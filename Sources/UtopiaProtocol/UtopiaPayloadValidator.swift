@@ -1,7 +1,7 @@
 /// Checks a payload's length, counts and texts against its message type
 /// before anything is read from it. Returns the problem as a value rather
 /// than throwing, so that a receive loop can drop malformed frames cheaply.
-/// Layouts as in Protocols/decoder-bridge.md.
+/// Layouts as in Protocols/decoder-bridge-messages.md.
 enum UtopiaPayloadValidator {
     /// The reason `p` is not a valid payload of a `type` message of
     /// `version`, or nil when ``UtopiaPayloadReader`` may read it.

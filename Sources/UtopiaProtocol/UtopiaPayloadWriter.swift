@@ -1,6 +1,6 @@
 /// Measures, validates and writes message payloads, field by field, straight
 /// into the caller's buffer. The layouts follow MindAffect `utopiaclient.py`
-/// `serialize()`; see Protocols/decoder-bridge.md.
+/// `serialize()`; see Protocols/decoder-bridge-messages.md.
 enum UtopiaPayloadWriter {
     /// The version byte the message is sent with: 1 for a heartbeat with a
     /// state text, 0 for everything else.

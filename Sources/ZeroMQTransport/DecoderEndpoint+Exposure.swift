@@ -33,6 +33,6 @@ extension DecoderEndpoint {
         guard isReachableFromOtherMachines(endpoint) else { return nil }
         return "\(endpoint) accepts connections from other machines without CurveZMQ: anyone who can reach "
             + "the port can read the EEG and predictions and send the engine presses, unencrypted; "
-            + "use --curve (Protocols/decoder-bridge.md §8) or bind 127.0.0.1"
+            + "use --curve (Protocols/decoder-bridge-curve.md) or bind 127.0.0.1"
     }
 }

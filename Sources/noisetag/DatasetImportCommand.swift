@@ -5,7 +5,7 @@ import LabFormats
 
 /// `noisetag dataset import`: reads a lab recording (MindAffect savefile,
 /// XDF, BDF, EDF, BrainVision, BIDS) and writes a trials dataset with its
-/// continuous context (Protocols/dataset.md, "Importing recordings").
+/// continuous context (Protocols/dataset-import.md).
 ///
 /// ```swift
 /// NoisetagCommand.main(["dataset", "import", "mindaffectBCI_exampledata.txt", "--out", "ma"])

@@ -2,7 +2,7 @@
 (brain presses from a pyzmq ROUTER decoder speaking MindAffect SDK messages),
 is SIGKILLed right after a trial ends, and its recording is checked.
 
-Durability promise checked here (Protocols/recordings.md, "Durability"):
+Durability promise checked here (Protocols/recordings-reading.md, "Durability"):
 - every trial, press and decoder line written before the last completed trial
   ended is on disk after a SIGKILL;
 - frame lines stop at most 100 ms before the kill. The test allows

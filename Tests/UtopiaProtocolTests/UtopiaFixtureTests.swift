@@ -72,7 +72,7 @@ struct UtopiaFixtureTests {
     }
 
     /// "C", version 0, length 21: int32 timestamp 9, uint8 fitted 1, int32 trials 10, float32 0.9, float32 4.2
-    /// (0x40866666), then the summary "refe"; the example in Protocols/decoder-bridge.md.
+    /// (0x40866666), then the summary "refe"; the example in Protocols/decoder-bridge-messages.md.
     @Test func calibrationResultLayout() throws {
         let message = UtopiaMessage.calibrationResult(CalibrationResult(timestamp: 9, fitted: true, trials: 10, accuracy: 0.9,
                                                                         seconds: 4.2, summary: "refe"))
