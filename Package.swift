@@ -39,7 +39,7 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]),
         .target(name: "UtopiaProtocol"),
         .target(name: "Codes"),
-        .target(name: "Decoding", dependencies: ["Codes", "UtopiaProtocol", "CFFTW", "COpenBLAS"]),
+        .target(name: "Decoding", dependencies: ["Codes", "CFFTW", "COpenBLAS"]),
         .target(name: "Simulation", dependencies: ["Codes", "Decoding", "UtopiaProtocol"]),
         .target(
             name: "NoiseTagging",
@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol", "Codes"]),
         .testTarget(name: "CodesTests", dependencies: ["Codes"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "Codes", "UtopiaProtocol"]),
-        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Codes", "Simulation", "UtopiaProtocol"]),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Codes", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Codes", "Decoding", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
         .testTarget(name: "DecoderServiceTests", dependencies: ["Codes", "DecoderService", "Decoding", "Simulation", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),

@@ -1,5 +1,4 @@
 import Foundation
-import UtopiaProtocol
 
 /// Per-channel signal quality over the last `window` seconds of raw EEG, as
 /// the SIGNALQUALITY message reports it. For each channel, the Welch spectrum
@@ -13,7 +12,7 @@ import UtopiaProtocol
 /// ```swift
 /// var estimator = SignalQualityEstimator(channels: 8, sampleRate: 250)
 /// estimator.append(block)                              // channels × samples, µV
-/// let message = estimator.message(timestamp: now)      // SIGNALQUALITY, one figure per channel
+/// let qualities = estimator.assess().map(\.quality)    // one figure per channel, as SIGNALQUALITY sends them
 /// ```
 public struct SignalQualityEstimator: Sendable {
     /// Number of channels.
@@ -65,15 +64,6 @@ public struct SignalQualityEstimator: Sendable {
                          count: channels)
         }
         return (0..<channels).map { assess(channel: $0) }
-    }
-
-    /// The assessment as a SIGNALQUALITY message.
-    ///
-    /// ```swift
-    /// link.send(.signalQuality(estimator.message(timestamp: now)))
-    /// ```
-    public func message(timestamp: Int32) -> SignalQuality {
-        SignalQuality(timestamp: timestamp, quality: assess().map { Float($0.quality) })
     }
 
     private func assess(channel c: Int) -> ChannelQuality {

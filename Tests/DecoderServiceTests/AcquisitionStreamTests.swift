@@ -3,7 +3,8 @@ import Foundation
 import Simulation
 import Testing
 import UtopiaProtocol
-@testable import Decoding
+@testable import DecoderService
+import Decoding
 
 /// The decoder's intake: every bad-input case counted, never a crash, never a NaN sample.
 @Suite struct AcquisitionStreamTests {

@@ -1,3 +1,4 @@
+import Decoding
 import UtopiaProtocol
 
 /// The decoder's intake of DATAHEADER and DATAPACKET messages from an

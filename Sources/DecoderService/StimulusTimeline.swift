@@ -1,3 +1,4 @@
+import Decoding
 import UtopiaProtocol
 
 /// The stimulus as the decoder learns it from STIMULUSEVENTs: each object's
