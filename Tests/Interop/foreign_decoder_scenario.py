@@ -7,23 +7,25 @@ decoder (mindaffectBCI.decoder.decoder) on the hub; our simulated amplifier
 (`noisetag decoder amplifier`) streaming the simulated subject into the hub;
 and our engine (`noisetag demo --headless --decoder utopia://…`) as the
 presentation: calibration trials, then Test trials in which the simulated
-user looks at scripted goals. Then the same subject, goals and engine
-settings against the reference decoder (`noisetag decoder --simulate`, over
-ZeroMQ) for comparison. Prints one JSON object; kills every process it
-started.
+user looks at scripted goals. Side by side, the same subject, goals and
+engine settings against the reference decoder (`noisetag decoder
+--simulate`, over ZeroMQ) for comparison. Prints one JSON object; kills
+every process it started.
 """
 import argparse
 import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 from hub_scenario import HUB_DIR, PORT, wait_port
 from interop_harness import stop_process
 
 
-def run_engine(binary, endpoint, folder, settings, trials, controls, name):
+def start_engine(binary, endpoint, folder, settings, trials, controls, name):
+    """The engine's process, and a thread that collects its events into a list (read once the thread ends)."""
     path = os.path.join(folder, name + "-settings.json")
     with open(path, "w") as f:
         json.dump(settings, f)
@@ -34,11 +36,20 @@ def run_engine(binary, endpoint, folder, settings, trials, controls, name):
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=open(os.path.join(folder, name + "-engine.stderr"), "wb"))
     events = []
-    for line in engine.stdout:
-        try:
-            events.append(json.loads(line))
-        except ValueError:
-            pass
+
+    def collect():
+        for line in engine.stdout:
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                pass
+    reader = threading.Thread(target=collect, daemon=True)
+    reader.start()
+    return engine, reader, events
+
+
+def finish_engine(engine, reader, events):
+    reader.join(300)
     return engine.wait(30), events
 
 
@@ -71,7 +82,17 @@ def main():
     result = {"problems": []}
     started = []
     try:
-        # 1. MindAffect's hub and decoder, our amplifier and engine.
+        # The reference decoder on the same subject, goals and settings, side by side with MindAffect's.
+        socket_path = os.path.join(args.folder, "ref.sock")
+        reference = subprocess.Popen([args.noisetag, "decoder", "--endpoint", "ipc://" + socket_path, "--simulate",
+                                      "--seed", args.seed, "--snr", args.snr, "--user", "goal:" + args.goals, "--no-save"],
+                                     stdin=subprocess.DEVNULL, stdout=open(os.path.join(args.folder, "reference.out"), "wb"),
+                                     stderr=subprocess.STDOUT)
+        started.append(reference)
+        reference_engine = start_engine(args.noisetag, "ipc://" + socket_path, args.folder, settings, trials, controls,
+                                        "reference")
+        started.append(reference_engine[0])
+        # MindAffect's hub and decoder, our amplifier and engine.
         hub = subprocess.Popen(["java", "-jar", "UtopiaServer.jar", str(PORT), "0", os.path.join(args.folder, "hub.log")],
                                cwd=HUB_DIR, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         started.append(hub)
@@ -99,7 +120,8 @@ def main():
             result["problems"].append("MindAffect's decoder did not read the amplifier's EEG within 60 s")
             return result
         time.sleep(1)
-        code, events = run_engine(args.noisetag, "utopia://127.0.0.1:%d" % PORT, args.folder, settings, trials, controls, "mindaffect")
+        code, events = finish_engine(*start_engine(args.noisetag, "utopia://127.0.0.1:%d" % PORT, args.folder, settings,
+                                                   trials, controls, "mindaffect"))
         result["mindaffect"] = dict(summary(events, goals), exit=code)
         for process in (amplifier, decoder, hub):
             stop_process(process, grace=10)
@@ -108,15 +130,7 @@ def main():
         # Its cross-validated fit: "clsfr=MultiCCA(…) => 0.57" and the table of Perr by integration length.
         result["mindaffect_log"] = [l for l in lines if "=> " in l and "clsfr=" in l or l.strip().startswith(("IntLen", "Perr"))]
         result["mindaffect_predictions"] = sum(1 for l in lines if "PREDICTEDTARGETPROB" in l)
-        # 2. The reference decoder on the same subject, goals and settings.
-        socket_path = os.path.join(args.folder, "ref.sock")
-        reference = subprocess.Popen([args.noisetag, "decoder", "--endpoint", "ipc://" + socket_path, "--simulate",
-                                      "--seed", args.seed, "--snr", args.snr, "--user", "goal:" + args.goals, "--no-save"],
-                                     stdin=subprocess.DEVNULL, stdout=open(os.path.join(args.folder, "reference.out"), "wb"),
-                                     stderr=subprocess.STDOUT)
-        started.append(reference)
-        time.sleep(1)
-        code, events = run_engine(args.noisetag, "ipc://" + socket_path, args.folder, settings, trials, controls, "reference")
+        code, events = finish_engine(*reference_engine)
         result["reference"] = dict(summary(events, goals), exit=code)
         stop_process(reference, grace=10)
         with open(os.path.join(args.folder, "reference.out"), errors="replace") as f:
