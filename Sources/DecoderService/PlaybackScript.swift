@@ -1,4 +1,5 @@
 import Decoding
+import UtopiaProtocol
 
 /// What a ``RecordingPlayback`` does besides streaming EEG, on the
 /// recording's timeline (milliseconds from the streamed sample 0), in the
@@ -48,7 +49,7 @@ struct PlaybackScript: Sendable {
         let order = starts.indices.sorted { starts[$0] < starts[$1] }
         let trialLength = Double(trialSamples) * period
         var made: [Trial] = []
-        var list: [(Double, Cue)] = [(0, .mode("Calibration.supervised"))]
+        var list: [(Double, Cue)] = [(0, .mode(DecoderMode.calibration.modeText))]
         var previousEnd = 0.0
         for (k, index) in order.enumerated() {
             let start = Double(starts[index]) * period
@@ -64,7 +65,7 @@ struct PlaybackScript: Sendable {
             let trial = Trial(index: index, calibrating: k < calibrating, frames: frames, frameSamples: samples)
             let newTarget = max(start - 500, previousEnd, 0)
             if k == calibrating {
-                list.append((previousEnd, .mode("Prediction.static")))
+                list.append((previousEnd, .mode(DecoderMode.prediction.modeText)))
                 list.append((max(newTarget, previousEnd), .awaitFit))
             }
             list.append((newTarget, .newTarget(trial: k)))

@@ -222,7 +222,7 @@ public struct RecordingPlayback: Sendable {
             switch cue {
             case .mode(let text):
                 out.append(.modeChange(ModeChange(timestamp: stamp(time), newMode: text)))
-                if text == "Prediction.static" { predictionRequested = true }
+                if DecoderMode(modeText: text) == .prediction { predictionRequested = true }
             case .newTarget(let k):
                 out.append(.newTarget(NewTarget(timestamp: stamp(time))))
                 let trial = script.trials[k]

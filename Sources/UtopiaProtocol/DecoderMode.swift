@@ -16,6 +16,23 @@ public enum DecoderMode: String, Equatable, Sendable {
     /// Forget calibration and model, then idle.
     case reset
 
+    /// The MODECHANGE text this mode is sent as: the spelling MindAffect's
+    /// decoder expects (`Calibration.supervised`, `Prediction.static`,
+    /// `ElectrodeMeasurement`, `idle`, `reset`); ``init(modeText:)`` reads it back.
+    ///
+    /// ```swift
+    /// link.send(.modeChange(ModeChange(timestamp: now, newMode: DecoderMode.calibration.modeText)))
+    /// ```
+    public var modeText: String {
+        switch self {
+        case .idle: return "idle"
+        case .calibration: return "Calibration.supervised"
+        case .prediction: return "Prediction.static"
+        case .electrodeMeasurement: return "ElectrodeMeasurement"
+        case .reset: return "reset"
+        }
+    }
+
     /// The mode a MODECHANGE text names (case-insensitive, the reference's
     /// spellings too), or nil for a mode this decoder does not support.
     ///

@@ -69,7 +69,7 @@ extension NoiseTagController {
     public func resetDecoderCalibration() {
         emitCall("resetDecoderCalibration")
         stopTrial(.modeChange)
-        send(.modeChange(ModeChange(timestamp: engineStamp, newMode: "reset")))
+        send(.modeChange(ModeChange(timestamp: engineStamp, newMode: DecoderMode.reset.modeText)))
         emit(.notice("decoder asked to discard its calibration"))
     }
 

@@ -1,3 +1,5 @@
+import UtopiaProtocol
+
 /// What trials do: calibrate the decoder, or let the user press buttons.
 ///
 /// ```swift
@@ -53,9 +55,9 @@ public enum NoiseTagMode: String, CaseIterable, Codable, Sendable {
     /// ```
     public var decoderModeString: String {
         switch self {
-        case .trainGeneric, .trainSimple, .trainCustom: return "Calibration.supervised"
-        case .test, .verify, .dataCollection, .zeroTrain: return "Prediction.static"
-        case .electrodeQuality, .signalQuality: return "ElectrodeMeasurement"
+        case .trainGeneric, .trainSimple, .trainCustom: return DecoderMode.calibration.modeText
+        case .test, .verify, .dataCollection, .zeroTrain: return DecoderMode.prediction.modeText
+        case .electrodeQuality, .signalQuality: return DecoderMode.electrodeMeasurement.modeText
         }
     }
 }
