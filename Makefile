@@ -55,11 +55,13 @@ demo: release
 
 # One optimised build for both suites: the Swift tests (decoding is heavy, and its
 # tests run 8 times faster optimised) and the release noisetag the interop tests run.
+# NOISETAG_TESTS=all adds the Swift tests tagged sockets, processes and realTime
+# (Tests/TestSupport) to the pure suite that a plain `swift test` runs.
 TESTING = -c release -Xswiftc -enable-testing
 
 test: system-deps python-deps
 	$(SWIFT) build $(TESTING) --build-tests
-	$(SWIFT) test $(TESTING) --skip-build
+	NOISETAG_TESTS=all $(SWIFT) test $(TESTING) --skip-build
 	@if ls Tests/Interop/test_*.py >/dev/null 2>&1; then \
 	  NOISETAG_BIN="$$($(SWIFT) build $(TESTING) --show-bin-path)/noisetag" $(PYTHON) -m pytest -q Tests/Interop; \
 	fi

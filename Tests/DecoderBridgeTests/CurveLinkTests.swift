@@ -4,6 +4,7 @@ import NoiseTagging
 import Testing
 import UtopiaProtocol
 import ZeroMQTransport
+import TestSupport
 @testable import DecoderBridge
 
 /// The engine's `ZeroMQDecoderLink` with CurveZMQ against the reference
@@ -11,7 +12,7 @@ import ZeroMQTransport
 /// handshake completes and messages flow both ways; with an unlisted key or
 /// without CURVE nothing gets through. Bounded waits; servers and links
 /// are stopped at the end of each test.
-@Suite("CURVE engine link", .serialized)
+@Suite("CURVE engine link", .serialized, .tags(.sockets, .realTime), .outsideWorld)
 struct CurveLinkTests {
     /// A CURVE decoder on a free loopback port that lets in `clients`.
     private func decoder(letting clients: Set<CurveKey>) throws -> (DecoderServer, String, CurveKey) {

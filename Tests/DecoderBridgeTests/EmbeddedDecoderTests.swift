@@ -5,11 +5,12 @@ import UtopiaProtocol
 import ZeroMQTransport
 @testable import DecoderBridge
 import NoiseTagging
+import TestSupport
 
 /// The live decoder embedded in the engine's process: a `DecoderServer` on a
 /// thread and the engine's `ZeroMQDecoderLink`, over `inproc://` in one
 /// context and over `ipc://`, through the same ZeroMQ code as two processes.
-@Suite("Embedded decoder", .serialized)
+@Suite("Embedded decoder", .serialized, .tags(.sockets, .realTime), .outsideWorld)
 struct EmbeddedDecoderTests {
     @Test("over inproc:// the engine's link is greeted and its mode confirmed")
     func inproc() throws {

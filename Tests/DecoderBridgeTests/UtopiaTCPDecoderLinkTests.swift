@@ -4,6 +4,7 @@ import NoiseTagging
 import Testing
 import UtopiaProtocol
 import ZeroMQTransport
+import TestSupport
 
 /// A stand-in Utopia hub: a TCP listener on a free loopback port that reads
 /// what a client sends (framed) and writes raw bytes back.
@@ -65,7 +66,7 @@ final class TestHub {
     }
 }
 
-@Suite struct UtopiaTCPDecoderLinkTests {
+@Suite(.tags(.sockets, .realTime), .outsideWorld) struct UtopiaTCPDecoderLinkTests {
     let beat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 77, stateMessage: "hub")))
 
     @Test func endpointsAreParsed() throws {

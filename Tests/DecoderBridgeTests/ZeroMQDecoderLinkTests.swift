@@ -4,8 +4,9 @@ import Testing
 import UtopiaProtocol
 @testable import DecoderBridge
 import NoiseTagging
+import TestSupport
 
-@Suite("ZeroMQ decoder link", .serialized)
+@Suite("ZeroMQ decoder link", .serialized, .tags(.sockets, .realTime), .outsideWorld)
 struct ZeroMQDecoderLinkTests {
     @Test("messages go out as single frames and come back decoded, each with the bytes that crossed the socket")
     func roundTrip() throws {

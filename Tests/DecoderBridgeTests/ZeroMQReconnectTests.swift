@@ -1,13 +1,14 @@
 import ZeroMQTransport
 import Foundation
 import Testing
+import TestSupport
 import NoiseTagging
 import UtopiaProtocol
 @testable import DecoderBridge
 
 /// The connection settings reach the ZeroMQ link: a decoder that starts
 /// after the engine is found at `timeInBetweenAttemptsToConnect`.
-@Suite("ZeroMQ reconnect interval", .serialized)
+@Suite("ZeroMQ reconnect interval", .serialized, .tags(.sockets, .realTime), .outsideWorld)
 struct ZeroMQReconnectTests {
     /// Makes a link to a decoder that is not there yet, binds the decoder
     /// 0.2 s later, and returns whether a heartbeat from the link reaches it

@@ -4,13 +4,14 @@ import Synchronization
 import Testing
 import UtopiaProtocol
 import ZeroMQTransport
+import TestSupport
 
 /// The decoder server with CurveZMQ on `tcp://127.0.0.1`: a client whose
 /// key is authorized is greeted; a client with another key, with the wrong
 /// server key or without CURVE gets nothing through, while an authorized
 /// client connected at the same time is served. Each test has its own
 /// context and port; every wait is bounded.
-@Suite("CURVE decoder server", .serialized)
+@Suite("CURVE decoder server", .serialized, .tags(.sockets, .realTime), .outsideWorld)
 struct CurveDecoderServerTests {
     /// A DEALER (with or without CURVE) that collects what the decoder sends.
     final class Client {

@@ -6,11 +6,12 @@ import Synchronization
 import Testing
 import UtopiaProtocol
 import ZeroMQTransport
+import TestSupport
 
 /// The decoder server on a real ROUTER socket, embedded in this process over
 /// `inproc://` (same context) and `ipc://`: handshake, subscriptions, mode
 /// confirmation, malformed frames, and a clean stop.
-@Suite(.serialized) struct DecoderServerTests {
+@Suite(.serialized, .tags(.sockets, .realTime), .outsideWorld) struct DecoderServerTests {
     /// A DEALER client that collects what the decoder sends, with bounded waits.
     final class Client {
         let socket: ZeroMQSocket
@@ -160,7 +161,7 @@ import ZeroMQTransport
 }
 
 /// Binding failures are errors, not hangs or crashes.
-@Suite struct DecoderServerBindingTests {
+@Suite(.tags(.sockets), .outsideWorld) struct DecoderServerBindingTests {
     @Test func aSecondDecoderOnTheSameIpcSocketIsRefused() throws {
         let folder = "/tmp/noisetag-bind-test-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -7,6 +7,7 @@ import UtopiaProtocol
 import ZeroMQTransport
 #if canImport(Simulation)
 import Simulation
+import TestSupport
 #endif
 
 /// `RecordingPlayback` on its own (virtual time: what it sends, when it
@@ -103,7 +104,7 @@ import Simulation
         #expect(PlaybackSettings.defaultCalibrationTrials(of: 3) == 2)
     }
 
-    @Test func noDecoderAtTheEndpointIsOneLineWithinTheBoundedWait() throws {
+    @Test(.tags(.sockets, .realTime), .outsideWorld) func noDecoderAtTheEndpointIsOneLineWithinTheBoundedWait() throws {
         var playback = try RecordingPlayback(dataset: Self.tiny(), settings: PlaybackSettings())
         let started = Date()
         do {
@@ -115,7 +116,7 @@ import Simulation
         #expect(Date().timeIntervalSince(started) < 3)
     }
 
-    @Test func aDecoderThatStopsMidwayIsReported() throws {
+    @Test(.tags(.sockets, .realTime), .outsideWorld) func aDecoderThatStopsMidwayIsReported() throws {
         let context = ZeroMQContext()
         let server = try DecoderServer(endpoint: "inproc://stream-dies", settings: DecoderServerSettings(), context: context)
         var playback = try RecordingPlayback(dataset: Self.tiny(trials: 6), settings: PlaybackSettings())
@@ -128,7 +129,7 @@ import Simulation
         }
     }
 
-    @Test func aSimulatedSessionPlayedIntoTheDecoderIsCalibratedAndPressedCorrectly() throws {
+    @Test(.tags(.sockets, .realTime), .outsideWorld) func aSimulatedSessionPlayedIntoTheDecoderIsCalibratedAndPressedCorrectly() throws {
         let dataset = try DatasetSimulation(classes: 4, trials: 12, seed: 4).record()
         let context = ZeroMQContext()
         var decoderSettings = DecoderServerSettings()

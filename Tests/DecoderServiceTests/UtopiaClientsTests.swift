@@ -3,11 +3,12 @@ import Foundation
 import Testing
 import UtopiaProtocol
 import ZeroMQTransport
+import TestSupport
 
 /// The decoder's Utopia TCP port: MindAffect-style clients served like
 /// ZeroMQ ones, EEG from one transport reaching a client on the other,
 /// and garbage, half frames and silent clients dealt with.
-@Suite(.serialized) struct UtopiaClientsTests {
+@Suite(.serialized, .tags(.sockets, .realTime), .outsideWorld) struct UtopiaClientsTests {
     /// A Utopia TCP client with bounded waits.
     final class TCPClient {
         let socket: TCPSocket

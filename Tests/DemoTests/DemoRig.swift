@@ -1,5 +1,6 @@
 import DecoderService
 import NoiseTagging
+import TestSupport
 @testable import Demo
 
 /// The demo's scenario on the real engine and a virtual clock, with the

@@ -3,13 +3,14 @@ import Foundation
 import NoiseTagging
 import Study
 import Testing
+import TestSupport
 
 /// A short session run for real (the embedded decoder with its simulated
 /// amplifier, the engine on the monotonic clock): each step's result is on
 /// disk as it ends, in order, with the simulated participant's answers;
 /// a step's settings hold while it runs and are restored after; a session
 /// stopped mid-step leaves that step without a result.
-@Suite(.serialized) struct SessionScenarioTests {
+@Suite(.serialized, .tags(.sockets, .realTime), .outsideWorld) struct SessionScenarioTests {
     static func run(_ json: String, stopAfter results: Int? = nil, seed: UInt64 = 4) throws -> (SessionScenario, SessionFolder, URL, [Double]) {
         let plan = try SessionProtocol.parse(Data(json.utf8))
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("session-run-\(UUID().uuidString)")

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `noisetag bench terminal` reports what a frame costs in bytes: nothing
 /// when nothing changes, at least the changed cells' characters otherwise.
-@Suite("Bench terminal")
+@Suite("Bench terminal", .tags(.processes), .outsideWorld)
 struct BenchTerminalProcessTests {
     private var binary: String {
         if let path = ProcessInfo.processInfo.environment["NOISETAG_BIN"] { return path }

@@ -3,12 +3,13 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestSupport
 
 /// `noisetag terminal-check` in a real terminal (a detached tmux pane): the
 /// grid, labels and header appear and flicker, a window below the minimum
 /// size shows the waiting message until it is enlarged, and `q` puts the
 /// shell's screen back with exit status 0.
-@Suite("Terminal check under tmux", .serialized)
+@Suite("Terminal check under tmux", .serialized, .tags(.processes, .realTime), .outsideWorld)
 struct TerminalCheckProcessTests {
     /// The `noisetag` binary built next to this test bundle (or `NOISETAG_BIN`).
     private var binary: String {

@@ -2,27 +2,27 @@ import NoiseTagging
 import Simulation
 import UtopiaProtocol
 
-/// A decoder stand-in on the engine's in-memory link for scenario tests on
-/// a virtual clock: it confirms modes; when calibration ends it logs an
+/// The test suites' one decoder stand-in: on the engine's in-memory link, for
+/// scenario tests on a virtual clock: it confirms modes; when calibration ends it logs an
 /// accuracy and sends a CALIBRATIONRESULT and a threshold (or, with
 /// `failsToFit`, a CALIBRATIONRESULT saying no model came); in each prediction trial it becomes sure,
 /// after `secondsToPress`, of the object the ``GazeFocus`` names — or of
 /// `misreads[n]` for the n-th prediction trial when one is given.
-final class ScriptedDecoder {
-    let link = InMemoryDecoderLink()
-    let focus = GazeFocus()
-    var secondsToPress = 0.8
-    var misreads: [Int: UInt8] = [:]
-    var threshold: Float = 0.99
-    var fits = 0
-    var failsToFit = false
+public final class ScriptedDecoder {
+    public let link = InMemoryDecoderLink()
+    public let focus = GazeFocus()
+    public var secondsToPress = 0.8
+    public var misreads: [Int: UInt8] = [:]
+    public var threshold: Float = 0.99
+    public var fits = 0
+    public var failsToFit = false
     private var mode = ""
     private var trialStart: Double?
     private var trialTarget: UInt8?
     private var predictionTrials = 0
     private let clock: VirtualClock
 
-    init(clock: VirtualClock) {
+    public init(clock: VirtualClock) {
         self.clock = clock
         link.onSend = { [unowned self] message in self.hear(message) }
     }
@@ -58,7 +58,7 @@ final class ScriptedDecoder {
     }
 
     /// Sends this frame's prediction, if a prediction trial runs.
-    func predict() {
+    public func predict() {
         guard let start = trialStart, let target = trialTarget else { return }
         let sure = clock.now - start >= secondsToPress
         link.deliver(.predictedTargetProb(PredictedTargetProb(timestamp: clock.utopiaTimestamp, objID: Int8(target),
