@@ -39,6 +39,34 @@ struct ReentrancyTests {
         #expect(stimulusEvents(h) == 0, comment)
     }
 
+    @Test("observers that subscribe, unsubscribe and remove observers from inside their handlers: later calls see the change")
+    func observersChangeTheObserversFromInside() {
+        let h = EngineHarness()
+        var late: [String] = []
+        var frameToken: NoiseTagController.ObserverToken?
+        var frames = 0
+        var lateToken: NoiseTagEventStream.Token?
+        h.controller.events.subscribe { [unowned h] event in
+            switch event.kind {
+            case .trialStarted(let start) where start.trial == 1:
+                lateToken = h.controller.events.subscribe { late.append("\($0.kind)") }
+                frameToken = h.controller.observeFrames { _ in frames += 1 }
+            case .trialEnded:
+                if let lateToken { h.controller.events.unsubscribe(lateToken) }
+                if let frameToken { h.controller.removeObserver(frameToken) }
+            default:
+                break
+            }
+        }
+        h.start()
+        h.run(for: 20)
+        #expect(!h.trialEnds.isEmpty)
+        #expect(!late.isEmpty && frames > 0)
+        let (lateCount, frameCount) = (late.count, frames)
+        h.run(for: 5)
+        #expect(late.count == lateCount && frames == frameCount, "removed from inside a handler, they are called no more")
+    }
+
     @Test("an observer that turns trials off on trialStarted: no flicker phase begins, no control flickers")
     func observerStopsOnTrialStarted() {
         let h = EngineHarness()

@@ -38,9 +38,8 @@ public final class NoiseTagController {
         didSet { liveness = DecoderLiveness() }
     }
     var liveness = DecoderLiveness()
-    var frameObservers: [(token: ObserverToken, handler: (FrameRecord) -> Void)] = []
-    var trafficObservers: [(token: ObserverToken, handler: (DecoderTraffic) -> Void)] = []
-    private var lastObserverID = 0
+    var frameObservers = ObserverList<FrameRecord>()
+    var trafficObservers = ObserverList<DecoderTraffic>()
     var recorder: Recorder?
     /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
     var decoderIdle = false
@@ -215,7 +214,7 @@ public final class NoiseTagController {
             for received in messages {
                 if !trafficObservers.isEmpty {
                     let traffic = DecoderTraffic(time: now, direction: .in, message: received.message, bytes: received.bytes)
-                    for observer in trafficObservers { observer.handler(traffic) }
+                    for handler in trafficObservers.handlers { handler(traffic) }
                 }
                 handleDecoderMessage(received.message, now: now)
             }
@@ -224,7 +223,7 @@ public final class NoiseTagController {
             if !unsent.isEmpty, !trafficObservers.isEmpty {
                 for dropped in unsent {
                     let traffic = DecoderTraffic(time: now, direction: .unsent, message: dropped.message, bytes: dropped.bytes)
-                    for observer in trafficObservers { observer.handler(traffic) }
+                    for handler in trafficObservers.handlers { handler(traffic) }
                 }
             }
         }
@@ -242,7 +241,7 @@ public final class NoiseTagController {
             let record = FrameRecord(index: frame.index, deadline: frame.deadline, time: now,
                                      missed: frame.missed, trial: trial?.number, phase: trial?.phase,
                                      objIDs: sent ? stimulus.objIDs : [], states: sent ? stimulus.states : [])
-            for observer in frameObservers { observer.handler(record) }
+            for handler in frameObservers.handlers { handler(record) }
         }
     }
 
@@ -254,7 +253,11 @@ public final class NoiseTagController {
     }
 
     /// A frame or decoder-traffic observer's handle, for ``removeObserver(_:)``.
-    public struct ObserverToken: Hashable, Sendable { let id: Int }
+    public struct ObserverToken: Hashable, Sendable {
+        let id: Int
+        /// True for a frame observer, false for a decoder-traffic observer.
+        let frames: Bool
+    }
 
     /// Calls `handler` after every tick with what the frame showed (recordings
     /// use this), until ``removeObserver(_:)`` is given the token.
@@ -265,31 +268,21 @@ public final class NoiseTagController {
     /// ```
     @discardableResult
     public func observeFrames(_ handler: @escaping (FrameRecord) -> Void) -> ObserverToken {
-        let token = nextObserverToken()
-        frameObservers.append((token, handler))
-        return token
+        ObserverToken(id: frameObservers.add(handler), frames: true)
     }
 
     /// Calls `handler` for every message sent to or drained from the
     /// decoder, until ``removeObserver(_:)`` is given the token.
     @discardableResult
     public func observeDecoderTraffic(_ handler: @escaping (DecoderTraffic) -> Void) -> ObserverToken {
-        let token = nextObserverToken()
-        trafficObservers.append((token, handler))
-        return token
+        ObserverToken(id: trafficObservers.add(handler), frames: false)
     }
 
     /// Stops the frame or decoder-traffic observer behind `token` (its
     /// handler, and whatever it captured, is released); an unknown or
     /// already removed token is ignored.
     public func removeObserver(_ token: ObserverToken) {
-        frameObservers.removeAll { $0.token == token }
-        trafficObservers.removeAll { $0.token == token }
-    }
-
-    private func nextObserverToken() -> ObserverToken {
-        lastObserverID += 1
-        return ObserverToken(id: lastObserverID)
+        if token.frames { frameObservers.remove(token.id) } else { trafficObservers.remove(token.id) }
     }
 
     // MARK: Events
@@ -315,7 +308,7 @@ public final class NoiseTagController {
         guard let link = decoderLink, let bytes = link.send(message) else { return }
         if !trafficObservers.isEmpty {
             let traffic = DecoderTraffic(time: engineNow, direction: .out, message: message, bytes: bytes)
-            for observer in trafficObservers { observer.handler(traffic) }
+            for handler in trafficObservers.handlers { handler(traffic) }
         }
     }
 

@@ -11,8 +11,7 @@ public final class NoiseTagEventStream {
     /// A subscription handle.
     public struct Token: Hashable, Sendable { let id: Int }
 
-    private var subscribers: [(token: Token, appCalls: Bool, handler: (NoiseTagEvent) -> Void)] = []
-    private var nextID = 0
+    private var subscribers = ObserverList<NoiseTagEvent>()
 
     /// Creates an empty stream.
     public init() {}
@@ -27,10 +26,11 @@ public final class NoiseTagEventStream {
     /// ```
     @discardableResult
     public func subscribe(includingAppCalls: Bool = false, _ handler: @escaping (NoiseTagEvent) -> Void) -> Token {
-        nextID += 1
-        let token = Token(id: nextID)
-        subscribers.append((token, includingAppCalls, handler))
-        return token
+        guard !includingAppCalls else { return Token(id: subscribers.add(handler)) }
+        return Token(id: subscribers.add { event in
+            if case .call = event.kind { return }
+            handler(event)
+        })
     }
 
     /// Stops calling the handler behind `token`.
@@ -39,7 +39,7 @@ public final class NoiseTagEventStream {
     /// controller.events.unsubscribe(token)
     /// ```
     public func unsubscribe(_ token: Token) {
-        subscribers.removeAll { $0.token == token }
+        subscribers.remove(token.id)
     }
 
     /// Delivers `event` to every subscriber.
@@ -48,10 +48,6 @@ public final class NoiseTagEventStream {
     /// stream.emit(NoiseTagEvent(time: 0, kind: .notice("hello")))
     /// ```
     public func emit(_ event: NoiseTagEvent) {
-        if case .call = event.kind {
-            for subscriber in subscribers where subscriber.appCalls { subscriber.handler(event) }
-        } else {
-            for subscriber in subscribers { subscriber.handler(event) }
-        }
+        for handler in subscribers.handlers { handler(event) }
     }
 }
