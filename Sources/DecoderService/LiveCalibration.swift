@@ -43,10 +43,8 @@ struct LiveCalibration: Sendable {
         trials.dropWaiting(into: &outbox)
         requestedAt = nil
         guard trials.calibration.count >= 2 else {
-            let reason = "calibration: \(trials.calibration.count) trial(s) collected, at least 2 are needed: no model fitted"
-            outbox.log(reason)
-            outbox.send(.calibrationResult(CalibrationResult(timestamp: outbox.stamp, fitted: false,
-                                                             trials: Int32(trials.calibration.count), summary: reason)))
+            noModel("calibration: \(trials.calibration.count) trial(s) collected, at least 2 are needed: no model fitted",
+                    trials: trials.calibration.count, into: &outbox)
             return
         }
         do {
@@ -54,11 +52,14 @@ struct LiveCalibration: Sendable {
             let filtered = trials.filteredTrials(samples: dataset.header.nSamples)
             job = CalibrationJob(dataset: dataset, settings: settings, trialClasses: shown, filteredTrials: filtered)
         } catch {
-            let reason = "calibration could not be assembled: \(error)"
-            outbox.log(reason)
-            outbox.send(.calibrationResult(CalibrationResult(timestamp: outbox.stamp, fitted: false,
-                                                             trials: Int32(trials.calibration.count), summary: reason)))
+            noModel("calibration could not be assembled: \(error)", trials: trials.calibration.count, into: &outbox)
         }
+    }
+
+    /// Says why no fit will come: a LOG line and a CALIBRATIONRESULT that is not fitted.
+    private func noModel(_ reason: String, trials: Int, into outbox: inout DecoderOutbox) {
+        outbox.log(reason)
+        outbox.send(.calibrationResult(CalibrationResult(timestamp: outbox.stamp, fitted: false, trials: Int32(trials), summary: reason)))
     }
 
     /// The assembled fit, handed over once.
