@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "NoiseTagging", targets: ["NoiseTagging"]),
         .library(name: "Codes", targets: ["Codes"]),
+        .library(name: "IOThreads", targets: ["IOThreads"]),
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
         .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
         .library(name: "Decoding", targets: ["Decoding"]),
@@ -39,25 +40,26 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]),
         .target(name: "UtopiaProtocol"),
         .target(name: "Codes"),
+        .target(name: "IOThreads"),
         .target(name: "Decoding", dependencies: ["Codes", "CFFTW", "COpenBLAS"]),
         .target(name: "Simulation", dependencies: ["Codes", "Decoding", "UtopiaProtocol"]),
         .target(
             name: "NoiseTagging",
             dependencies: [
-                "Codes", "UtopiaProtocol",
+                "Codes", "IOThreads", "UtopiaProtocol",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]),
-        .target(name: "ZeroMQTransport", dependencies: ["CZeroMQ"]),
+        .target(name: "ZeroMQTransport", dependencies: ["CZeroMQ", "IOThreads"]),
         .target(
             name: "LabFormats",
             dependencies: ["Decoding", "NoiseTagging", "UtopiaProtocol", "DecoderService",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .target(name: "DecoderService", dependencies: ["Decoding", "Simulation", "UtopiaProtocol", "ZeroMQTransport"]),
+        .target(name: "DecoderService", dependencies: ["Decoding", "IOThreads", "Simulation", "UtopiaProtocol", "ZeroMQTransport"]),
         .target(
             name: "DecoderBridge",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport",
+                "IOThreads", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(name: "TerminalUI", dependencies: ["NoiseTagging", "Decoding"]),
@@ -73,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "Decoding", "TerminalUI",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "Decoding", "TerminalUI", "IOThreads",
                 "ZeroMQTransport", "DecoderService", "Simulation", "Demo", "Replay", "LabFormats", "Study",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

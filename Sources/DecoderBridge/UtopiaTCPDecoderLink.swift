@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import IOThreads
 import NoiseTagging
 import Synchronization
 import UtopiaProtocol
@@ -47,9 +48,8 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
 
     /// What the engine thread and the I/O thread share.
     private let exchange: LinkExchange
-    private let connected = Atomic(false)
-    private let reconnectRequested = Atomic(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop: UtopiaLinkLoop
+    private let thread: IOThread
     /// Outgoing messages queued at most.
     public var outboundCapacity: Int { exchange.outboundCapacity }
 
@@ -83,10 +83,12 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
             throw DecoderEndpoint.Problem(subject: endpoint, reason: "cannot make the I/O thread's wake-up descriptor: \(error)")
         }
         exchange = LinkExchange(inboxCapacity: inboxCapacity, outboundCapacity: outboundCapacity)
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = "noisetag-utopia-io"
+        let loop = UtopiaLinkLoop(host: host, port: port, reconnectInterval: self.reconnectInterval,
+                                  connectTimeout: self.connectTimeout, maximumPayloadLength: maximumPayloadLength,
+                                  wake: wake, exchange: exchange)
+        self.loop = loop
         exchange.markRunning()
-        thread.start()
+        thread = IOThread(name: "noisetag-utopia-io") { loop.run() }
     }
 
     /// Makes the link from the `decoderEndpoint` setting's reconnection settings.
@@ -109,14 +111,14 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     public func close() {
         guard exchange.requestStop() else { return }
         wake.signal()
-        finished.wait()
+        thread.join()
     }
 
     /// The engine watches the hub's heartbeats, as with ZeroMQ.
     public var monitorsLiveness: Bool { true }
 
     /// True while a TCP connection to the hub is up.
-    public var isConnected: Bool { connected.load(ordering: .acquiring) }
+    public var isConnected: Bool { loop.connected.load(ordering: .acquiring) }
 
     /// Encodes `message` and queues it for the I/O thread; returns the bytes it will write.
     @discardableResult
@@ -138,16 +140,42 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
 
     /// Drops the connection (if any) and connects again at once.
     public func reconnect() {
-        reconnectRequested.store(true, ordering: .releasing)
+        loop.reconnectRequested.store(true, ordering: .releasing)
         wake.signal()
     }
 
     /// A snapshot of the counters.
     public var statistics: DecoderLinkStatistics { exchange.statistics }
 
-    // MARK: I/O thread
+}
 
-    private func run() {
+/// The link's I/O thread: it owns the TCP connection and its framer, and
+/// holds the exchange and the wake-up, never the link, so a link released
+/// without ``UtopiaTCPDecoderLink/close()`` closes from `deinit`.
+// @unchecked: the socket and framer are the I/O thread's alone; shared state is in `exchange` and the two atomics.
+private final class UtopiaLinkLoop: @unchecked Sendable {
+    let host: String
+    let port: UInt16
+    let reconnectInterval: Double
+    let connectTimeout: Double
+    let maximumPayloadLength: Int
+    let wake: EventFD
+    let exchange: LinkExchange
+    let connected = Atomic(false)
+    let reconnectRequested = Atomic(false)
+
+    init(host: String, port: UInt16, reconnectInterval: Double, connectTimeout: Double, maximumPayloadLength: Int,
+         wake: EventFD, exchange: LinkExchange) {
+        self.host = host
+        self.port = port
+        self.reconnectInterval = reconnectInterval
+        self.connectTimeout = connectTimeout
+        self.maximumPayloadLength = maximumPayloadLength
+        self.wake = wake
+        self.exchange = exchange
+    }
+
+    func run() {
         var socket: TCPSocket?
         var framer = UtopiaStreamFramer(maximumPayloadLength: maximumPayloadLength)
         var pending: [UInt8] = []
@@ -278,6 +306,5 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
             exchange.count(sent: 0, unsent: exchange.takeOutbound())
         }
         exchange.markStopped()
-        finished.signal()
     }
 }

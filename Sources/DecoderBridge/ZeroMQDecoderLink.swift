@@ -1,9 +1,10 @@
-import ZeroMQTransport
 import DequeModule
 import Foundation
+import IOThreads
 import NoiseTagging
 import Synchronization
 import UtopiaProtocol
+import ZeroMQTransport
 
 /// The engine's link to a real decoder: a ZeroMQ DEALER socket connected to
 /// the decoder's ROUTER.
@@ -34,13 +35,10 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// let limit = ZeroMQDecoderLink.sendHighWaterMark
     /// ```
     public static let sendHighWaterMark: Int32 = 10_000
-    private let context: ZeroMQContext
-    private let ownsContext: Bool
-    private let socket: ZeroMQSocket
     private let wake: EventFD
     /// What the engine thread and the I/O thread share.
     private let exchange: LinkExchange
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: IOThread
     /// Most frames waiting to be sent; beyond it the oldest are dropped (counted as unsent).
     public var outboundCapacity: Int { exchange.outboundCapacity }
 
@@ -93,22 +91,22 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
                 inboxCapacity: Int = 4096, outboundCapacity: Int = 8192, context shared: ZeroMQContext? = nil,
                 curve: CurveClientKeys? = nil) throws(ZeroMQError) {
         self.endpoint = endpoint
-        exchange = LinkExchange(inboxCapacity: inboxCapacity, outboundCapacity: outboundCapacity)
-        ownsContext = shared == nil
-        context = shared ?? ZeroMQContext()      // its own by default, so that close() can wait for the queued frames
-        socket = try ZeroMQSocket(context: context, type: .dealer)
+        let exchange = LinkExchange(inboxCapacity: inboxCapacity, outboundCapacity: outboundCapacity)
+        self.exchange = exchange
+        let context = shared ?? ZeroMQContext()      // its own by default, so that close() can wait for the queued frames
+        let socket = try ZeroMQSocket(context: context, type: .dealer)
         try socket.set(.immediate(true))          // no queueing for a decoder that is not there
         try socket.set(.reconnectInterval(milliseconds: Self.milliseconds(reconnectInterval)))
         if let connectTimeout { try socket.set(.connectTimeout(milliseconds: Self.milliseconds(connectTimeout))) }
         try socket.set(.sendHighWaterMark(Self.sendHighWaterMark))
         try socket.set(.receiveHighWaterMark(10_000))
         if let curve { try socket.makeCurveClient(curve) }
-        wake = try EventFD()
+        let wake = try EventFD()
+        self.wake = wake
         try socket.connect(endpoint)
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = "noisetag-decoder-io"
+        let loop = ZeroMQLinkLoop(socket: socket, wake: wake, exchange: exchange, context: context, ownsContext: shared == nil)
         exchange.markRunning()
-        thread.start()
+        thread = IOThread(name: "noisetag-decoder-io") { loop.run() }
     }
 
     deinit { close() }
@@ -132,7 +130,7 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     public func close() {
         guard exchange.requestStop() else { return }
         wake.signal()
-        finished.wait()
+        thread.join()
     }
 
     /// The ZeroMQ link watches heartbeats: the engine marks it disconnected on silence.
@@ -161,9 +159,20 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// A snapshot of the counters.
     public var statistics: DecoderLinkStatistics { exchange.statistics }
 
-    // MARK: I/O thread
+}
 
-    private func run() {
+/// The link's I/O thread: it owns the socket, and holds the exchange and the
+/// wake-up, never the link, so a link released without ``ZeroMQDecoderLink/close()``
+/// closes from `deinit`.
+// @unchecked: `socket` is not Sendable; only the I/O thread touches it.
+private struct ZeroMQLinkLoop: @unchecked Sendable {
+    let socket: ZeroMQSocket
+    let wake: EventFD
+    let exchange: LinkExchange
+    let context: ZeroMQContext
+    let ownsContext: Bool
+
+    func run() {
         var pending = Deque<[UInt8]>()
         let items: [ZeroMQPoll.Item] = [.socket(socket), .descriptor(wake.descriptor)]
         while true {
@@ -176,10 +185,9 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
             readInbound()
         }
         flushOutbound(&pending)
-        try? socket.set(.linger(milliseconds: Self.closeLingerMilliseconds))
+        try? socket.set(.linger(milliseconds: ZeroMQDecoderLink.closeLingerMilliseconds))
         socket.close()
         if ownsContext { context.terminate() }   // returns once the queued frames are written or the linger has passed
-        finished.signal()
     }
 
     /// Sends what is queued; `pending` is the I/O thread's spare queue, swapped with the engine's.

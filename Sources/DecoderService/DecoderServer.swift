@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import IOThreads
 import Synchronization
 import UtopiaProtocol
 import ZeroMQTransport
@@ -23,32 +24,18 @@ import ZeroMQTransport
 /// // … engines connect, calibrate, predict …
 /// server.stop()
 /// ```
-// @unchecked: `socket` is not Sendable, but only the I/O thread touches it after init; shared state is in `state`.
+// @unchecked: the socket is the decoder thread's alone after init (in `loop`); shared state is in `loop.state`.
 public final class DecoderServer: @unchecked Sendable {
     /// The endpoint bound.
     public let endpoint: String
     /// The settings it runs with.
     public let settings: DecoderServerSettings
-    private let socket: ZeroMQSocket
     private let wake: EventFD
-    private let log: (@Sendable (String) -> Void)?
-    /// The listener for Utopia TCP clients, handed to the decoder's thread at start.
-    private let utopiaListener: TCPSocket?
-    private let inputSink: (@Sendable ([DecoderInputRecord]) -> Void)?
     /// The ZAP domain checking CURVE clients; cancelled once the socket is closed.
     private let authentication: ZAPAuthenticator.Registration?
-    private struct State {
-        var statistics = DecoderServerStatistics()
-        var signalSnapshot = SignalSnapshot.empty
-        var running = false        // set once the thread starts: an init that throws has nothing to stop
-        var stopping = false
-    }
-    private let state = Mutex(State())
-    private let finished = DispatchSemaphore(value: 0)
-    private let mailbox = FitMailbox()
-    /// The fits running on worker threads: ``stop()`` waits for them, so
-    /// that none is still inside BLAS when the process exits.
-    private let fits = DispatchGroup()
+    /// What the decoder's thread runs and owns; the thread holds it, not the server.
+    private let loop: DecoderServerLoop
+    private let thread: IOThread
 
     /// How often the decoder's thread publishes ``signalSnapshot``, ms.
     static let snapshotInterval = 100.0
@@ -81,14 +68,12 @@ public final class DecoderServer: @unchecked Sendable {
                 inputSink: (@Sendable ([DecoderInputRecord]) -> Void)? = nil,
                 utopiaListener: TCPSocket? = nil) throws(ZeroMQError) {
         self.endpoint = endpoint
-        self.utopiaListener = utopiaListener
         self.settings = settings
-        self.log = log
-        self.inputSink = inputSink
-        socket = try ZeroMQSocket(context: context, type: .router)
+        let socket = try ZeroMQSocket(context: context, type: .router)
         try socket.set(.sendHighWaterMark(10_000))
         try socket.set(.receiveHighWaterMark(100_000))
-        wake = try EventFD()
+        let wake = try EventFD()
+        self.wake = wake
         if DecoderEndpoint.isListening(endpoint) {
             throw ZeroMQError(call: "zmq_bind", endpoint: endpoint, code: EADDRINUSE)     // another decoder serves it
         }
@@ -98,10 +83,11 @@ public final class DecoderServer: @unchecked Sendable {
             authentication = nil
         }
         try socket.bind(endpoint)
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = "noisetag-decoder-server"
-        state.withLock { $0.running = true }
-        thread.start()
+        let loop = DecoderServerLoop(settings: settings, socket: socket, wake: wake, log: log, utopiaListener: utopiaListener,
+                                     inputSink: inputSink)
+        self.loop = loop
+        loop.state.withLock { $0.running = true }
+        thread = IOThread(name: "noisetag-decoder-server") { loop.run() }
     }
 
     deinit { stop() }
@@ -113,14 +99,14 @@ public final class DecoderServer: @unchecked Sendable {
     /// server.stop()
     /// ```
     public func stop() {
-        let wasRunning = state.withLock { state in
+        let wasRunning = loop.state.withLock { state in
             defer { state.stopping = true }
             return state.running && !state.stopping
         }
         guard wasRunning else { return }
         wake.signal()
-        finished.wait()
-        fits.wait()
+        thread.join()
+        loop.fits.wait()
         authentication?.cancel()
     }
 
@@ -129,7 +115,7 @@ public final class DecoderServer: @unchecked Sendable {
     /// ```swift
     /// if server.statistics.peers > 0 { print("an engine is connected") }
     /// ```
-    public var statistics: DecoderServerStatistics { state.withLock { $0.statistics } }
+    public var statistics: DecoderServerStatistics { loop.state.withLock { $0.statistics } }
 
     /// The last 5 s of raw EEG the decoder received, with each channel's
     /// latest signal quality as a noise-to-signal ratio (see
@@ -145,7 +131,7 @@ public final class DecoderServer: @unchecked Sendable {
     /// let code = runner.run(scene)
     /// server.stop()
     /// ```
-    public var signalSnapshot: SignalSnapshot { state.withLock { $0.signalSnapshot } }
+    public var signalSnapshot: SignalSnapshot { loop.state.withLock { $0.signalSnapshot } }
 
     /// Fits a model on `dataset` (a calibration saved earlier: a study
     /// session resumed after its calibration step) as if its trials had just
@@ -160,12 +146,49 @@ public final class DecoderServer: @unchecked Sendable {
     public func fit(_ dataset: TrialsDataset) {
         var settings = self.settings
         settings.calibrationFolder = nil
-        startFit(CalibrationJob(dataset: dataset, settings: settings))
+        loop.startFit(CalibrationJob(dataset: dataset, settings: settings))
+    }
+}
+
+/// Shared between the server and its decoder's thread.
+private struct DecoderServerState {
+    var statistics = DecoderServerStatistics()
+    var signalSnapshot = SignalSnapshot.empty
+    var running = false        // set once the thread starts: an init that throws has nothing to stop
+    var stopping = false
+}
+
+/// The decoder's thread: it owns the ROUTER socket, the Utopia TCP clients
+/// and the ``LiveDecoder``, and holds none of the server, so a server
+/// released without ``DecoderServer/stop()`` stops from `deinit`.
+// @unchecked: `socket` is not Sendable, but only the decoder's thread touches it; shared state is in `state`.
+private final class DecoderServerLoop: @unchecked Sendable {
+    let settings: DecoderServerSettings
+    let socket: ZeroMQSocket
+    let wake: EventFD
+    let log: (@Sendable (String) -> Void)?
+    /// The listener for Utopia TCP clients, handed to the decoder's thread at start.
+    let utopiaListener: TCPSocket?
+    let inputSink: (@Sendable ([DecoderInputRecord]) -> Void)?
+    let state = Mutex(DecoderServerState())
+    let mailbox = FitMailbox()
+    /// The fits running on worker threads: ``DecoderServer/stop()`` waits for
+    /// them, so that none is still inside BLAS when the process exits.
+    let fits = DispatchGroup()
+
+    init(settings: DecoderServerSettings, socket: ZeroMQSocket, wake: EventFD, log: (@Sendable (String) -> Void)?,
+         utopiaListener: TCPSocket?, inputSink: (@Sendable ([DecoderInputRecord]) -> Void)?) {
+        self.settings = settings
+        self.socket = socket
+        self.wake = wake
+        self.log = log
+        self.utopiaListener = utopiaListener
+        self.inputSink = inputSink
     }
 
     /// Fits on a worker thread so that heartbeats, predictions and signal
     /// quality go on meanwhile; the outcome comes back through `state` and a wake-up.
-    private func startFit(_ job: CalibrationJob) {
+    func startFit(_ job: CalibrationJob) {
         fits.enter()
         let thread = Thread { [mailbox, wake, fits] in
             mailbox.post(job.run())
@@ -178,7 +201,7 @@ public final class DecoderServer: @unchecked Sendable {
 
     // MARK: The decoder's thread
 
-    private func run() {
+    func run() {
         var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds(), recordingInput: inputSink != nil)
         var peers = PeerTable()
         var counters = DecoderServerStatistics()
@@ -298,9 +321,9 @@ public final class DecoderServer: @unchecked Sendable {
             counters.mode = decoder.mode
             counters.recommendedCertainty = decoder.model?.recommendedCertainty
             var snapshot: SignalSnapshot?
-            if now - lastSnapshotAt >= Self.snapshotInterval {
+            if now - lastSnapshotAt >= DecoderServer.snapshotInterval {
                 lastSnapshotAt = now
-                snapshot = decoder.signalSnapshot(seconds: Self.snapshotSeconds)
+                snapshot = decoder.signalSnapshot(seconds: DecoderServer.snapshotSeconds)
             }
             state.withLock { state in
                 state.statistics = counters
@@ -311,6 +334,5 @@ public final class DecoderServer: @unchecked Sendable {
         tcp?.closeAll()
         // A fit still running finishes on its own thread; its outcome is dropped.
         state.withLock { $0.running = false }
-        finished.signal()
     }
 }

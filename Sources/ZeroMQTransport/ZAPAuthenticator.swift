@@ -1,5 +1,6 @@
 import CZeroMQ
 import Foundation
+import IOThreads
 import Synchronization
 
 /// libzmq's ZeroMQ Authentication Protocol handler (ZAP, RFC 27) for one
@@ -183,7 +184,8 @@ public final class ZAPAuthenticator: @unchecked Sendable {
     private let state = Mutex(State())
     private let socket: ZeroMQSocket
     private let wake: EventFD
-    private let finished = DispatchSemaphore(value: 0)
+    /// The handler's thread; it holds the handler until ``stop()``.
+    private var thread: IOThread?
 
     private init(context: ZeroMQContext) throws(ZeroMQError) {
         socket = try ZeroMQSocket(context: context, type: .reply)
@@ -204,15 +206,13 @@ public final class ZAPAuthenticator: @unchecked Sendable {
                 usleep(5_000)
             }
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "noisetag-zap"
-        thread.start()
+        thread = IOThread(name: "noisetag-zap") { [self] in run() }
     }
 
     private func stop() {
         state.withLock { $0.stopping = true }
         wake.signal()
-        finished.wait()
+        thread?.join()
     }
 
     // MARK: The handler's thread
@@ -234,7 +234,6 @@ public final class ZAPAuthenticator: @unchecked Sendable {
             }
         }
         socket.close()
-        finished.signal()
     }
 
     /// The frames of the next request, nil when none waits.

@@ -1,7 +1,8 @@
-import ZeroMQTransport
 import DecoderBridge
 import Foundation
+import IOThreads
 import UtopiaProtocol
+import ZeroMQTransport
 
 /// The decoder side of the bridge benchmark: a ROUTER socket on its own
 /// thread that records arrival times, answers with a prediction, or counts.
@@ -21,7 +22,8 @@ final class BenchDecoder: @unchecked Sendable {
     private var stimuli = 0
     private var lastArrival: UInt64 = 0
     private var stopping = false
-    private let done = DispatchSemaphore(value: 0)
+    /// The serving thread; it holds the benchmark decoder until ``stop()``.
+    private var thread: IOThread?
     private let reply = UtopiaCodec.encode(.predictedTargetProb(PredictedTargetProb(timestamp: 0, objID: 1, errorProbability: 0.05)))
     private let heartbeat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 0)))
 
@@ -31,7 +33,7 @@ final class BenchDecoder: @unchecked Sendable {
         try router.set(.receiveHighWaterMark(0))
         try router.bind(endpoint)
         arrivals = Array(repeating: 0, count: capacity)
-        Thread { [unowned self] in self.serve() }.start()
+        thread = IOThread(name: "noisetag-bench-decoder") { [self] in self.serve() }
     }
 
     func setMode(_ newMode: Mode) {
@@ -78,7 +80,7 @@ final class BenchDecoder: @unchecked Sendable {
         lock.lock()
         stopping = true
         lock.unlock()
-        done.wait()
+        thread?.join()
     }
 
     private func serve() {
@@ -109,6 +111,5 @@ final class BenchDecoder: @unchecked Sendable {
             }
         }
         router.close()
-        done.signal()
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import IOThreads
 import Synchronization
 import SystemPackage
 #if canImport(Glibc)
@@ -58,7 +59,8 @@ final class RecordingWriter: @unchecked Sendable {
     let limits: Limits
     let state = Mutex(State())
     private let wakeUp = DispatchSemaphore(value: 0)
-    private let exited = DispatchSemaphore(value: 0)
+    /// The writer thread; it holds the writer until ``stop()``, which the recorder always calls.
+    private var thread: IOThread?
     private let passDone = NSCondition()
     private var passesFinished = 0
     private var threadExited = false
@@ -71,9 +73,7 @@ final class RecordingWriter: @unchecked Sendable {
         self.store = store
         self.limits = limits
         state.withLock { $0.running = true }
-        let thread = Thread { [self] in self.run() }
-        thread.name = "noisetag recordings writer"
-        thread.start()
+        thread = IOThread(name: "noisetag recordings writer") { [self] in self.run() }
     }
 
     // MARK: Engine side
@@ -200,7 +200,7 @@ final class RecordingWriter: @unchecked Sendable {
         }
         guard wasRunning else { return }
         wakeUp.signal()
-        exited.wait()
+        thread?.join()
     }
 
     // MARK: Writer thread
@@ -241,7 +241,6 @@ final class RecordingWriter: @unchecked Sendable {
             passDone.unlock()
             if stop && empty { break }
         }
-        exited.signal()
     }
 
     /// Takes every waiting line and writes it; on the writer thread also

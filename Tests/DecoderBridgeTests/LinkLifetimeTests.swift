@@ -1,0 +1,34 @@
+import DecoderBridge
+import Foundation
+import Testing
+import TestSupport
+import UtopiaProtocol
+
+/// A link the app lets go of without closing it is freed: its I/O thread
+/// holds what it works on, not the link, and the link's `deinit` stops and
+/// joins the thread.
+@Suite("Link lifetime", .tags(.sockets), .outsideWorld)
+struct LinkLifetimeTests {
+    @Test("a ZeroMQ link released without close() is freed, its thread joined")
+    func zeroMQLinkIsFreed() throws {
+        weak var released: ZeroMQDecoderLink?
+        do {
+            let link = try ZeroMQDecoderLink(endpoint: "ipc:///tmp/nt-nobody-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock")
+            released = link
+            link.send(.heartbeat(Heartbeat(timestamp: 1)))
+        }
+        #expect(released == nil)
+    }
+
+    @Test("a Utopia TCP link released without close() is freed, its thread joined")
+    func utopiaLinkIsFreed() throws {
+        weak var released: UtopiaTCPDecoderLink?
+        do {
+            let link = try UtopiaTCPDecoderLink(endpoint: "utopia://127.0.0.1:9", reconnectInterval: 0.05, connectTimeout: 0.05)
+            released = link
+            link.send(.heartbeat(Heartbeat(timestamp: 1)))
+            usleep(20_000)     // the I/O thread is running its loop
+        }
+        #expect(released == nil)
+    }
+}
