@@ -1,12 +1,13 @@
 import DecoderBridge
+import DecoderService
 import Foundation
 import Testing
 import TestSupport
 import UtopiaProtocol
 
-/// A link the app lets go of without closing it is freed: its I/O thread
-/// holds what it works on, not the link, and the link's `deinit` stops and
-/// joins the thread.
+/// A link or decoder server let go of without closing it is freed: its I/O
+/// thread holds what it works on, not its owner, and the owner's `deinit`
+/// stops and joins the thread.
 @Suite("Link lifetime", .tags(.sockets), .outsideWorld)
 struct LinkLifetimeTests {
     @Test("a ZeroMQ link released without close() is freed, its thread joined")
@@ -28,6 +29,17 @@ struct LinkLifetimeTests {
             released = link
             link.send(.heartbeat(Heartbeat(timestamp: 1)))
             usleep(20_000)     // the I/O thread is running its loop
+        }
+        #expect(released == nil)
+    }
+
+    @Test("a decoder server released without stop() is freed, its thread joined")
+    func decoderServerIsFreed() throws {
+        let endpoint = "ipc:///tmp/nt-server-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        weak var released: DecoderServer?
+        do {
+            let server = try DecoderServer(endpoint: endpoint)
+            released = server
         }
         #expect(released == nil)
     }
