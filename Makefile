@@ -55,7 +55,7 @@ demo: release
 
 # One optimised build for both suites: the Swift tests (decoding is heavy, and its
 # tests run 8 times faster optimised) and the release noisetag the interop tests run.
-# NOISETAG_TESTS=all adds the Swift tests tagged sockets, processes and realTime
+# NOISETAG_TESTS=all adds the Swift tests tagged sockets, processes, realTime and heavy
 # (Tests/TestSupport) to the pure suite that a plain `swift test` runs.
 TESTING = -c release -Xswiftc -enable-testing
 

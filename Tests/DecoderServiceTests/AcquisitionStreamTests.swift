@@ -1,6 +1,7 @@
 import Codes
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 import UtopiaProtocol
 @testable import DecoderService
@@ -103,7 +104,7 @@ import Decoding
         #expect(timeline.states(of: [1, 9], at: [50, 100, 150, 200]) == [[0, 1, 1, 0], [0, 0, 0, 0]])
     }
 
-    @Test func theLivePathDecodesWhatTheAmplifierStreams() throws {
+    @Test(.tags(.heavy), .heavyComputation) func theLivePathDecodesWhatTheAmplifierStreams() throws {
         // Calibrate on a simulated dataset, then decode a new trial streamed as messages.
         var simulation = DatasetSimulation(classes: 9, trials: 45, seed: 41)
         let dataset = try simulation.record()

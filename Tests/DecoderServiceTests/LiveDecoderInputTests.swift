@@ -1,13 +1,14 @@
 import DecoderService
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 import UtopiaProtocol
 
 /// The live decoder's input tap: with `recordingInput` it keeps every input
 /// it consumes, in order, with its time; without, nothing.
 @Suite struct LiveDecoderInputTests {
-    @Test func theTapRecordsTheSimulatedEEGAndTheEngineMessagesInOrder() throws {
+    @Test(.tags(.heavy), .heavyComputation) func theTapRecordsTheSimulatedEEGAndTheEngineMessagesInOrder() throws {
         let records = RecordedSession.shared.records
         let ids = records.map { Character(UnicodeScalar($0.messageID)) }
         #expect(ids.first == "A")                                             // the DATAHEADER it started with

@@ -2,6 +2,7 @@ import Decoding
 import DecoderService
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 import UtopiaProtocol
 
@@ -26,7 +27,7 @@ import UtopiaProtocol
         #expect(session.logs().contains { $0.contains("\"Juggling\" is not supported") })
     }
 
-    @Test func calibrationThenPredictionFindsTheObjectTheUserLooksAt() throws {
+    @Test(.tags(.heavy), .heavyComputation) func calibrationThenPredictionFindsTheObjectTheUserLooksAt() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var settings = Self.simulated(.goals([2, 4, 1]))
@@ -77,7 +78,7 @@ import UtopiaProtocol
         }
     }
 
-    @Test func inVerifyTrialsTheSimulatedUserLooksAtTheCuedTargetAndTheDecoderFindsIt() throws {
+    @Test(.tags(.heavy), .heavyComputation) func inVerifyTrialsTheSimulatedUserLooksAtTheCuedTargetAndTheDecoderFindsIt() throws {
         var session = VirtualSession(settings: Self.simulated(.target))
         session.mode("Calibration.supervised")
         for t in 0..<8 { session.trial(seconds: 2, cued: t % 4 + 1) }

@@ -2,6 +2,7 @@ import Decoding
 import DecoderService
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 import UtopiaProtocol
 
@@ -19,7 +20,7 @@ import UtopiaProtocol
         return settings
     }
 
-    @Test func itTypesWithoutCalibrationLearnsAndHandsOver() throws {
+    @Test(.tags(.heavy), .heavyComputation) func itTypesWithoutCalibrationLearnsAndHandsOver() throws {
         var session = VirtualSession(settings: Self.settings(), objects: 9)
         session.mode("Prediction.static")
         session.wait(5_000)       // the signal check: the filters settle before the first trial
@@ -47,7 +48,7 @@ import UtopiaProtocol
         #expect(session.sent.contains { if case .certaintyThreshold = $0 { return true } else { return false } })
     }
 
-    @Test func aPressTheLearnerDisagreesWithIsRevisedForTheEngine() throws {
+    @Test(.tags(.heavy), .heavyComputation) func aPressTheLearnerDisagreesWithIsRevisedForTheEngine() throws {
         var session = VirtualSession(settings: Self.settings(), objects: 9)
         session.mode("Prediction.static")
         session.wait(5_000)       // the signal check: the filters settle before the first trial
@@ -61,7 +62,7 @@ import UtopiaProtocol
         #expect(!revisions.contains { $0.trialStamp != firstStamp && $0.objID == wrong })
     }
 
-    @Test func aResetForgetsWhatWasLearned() {
+    @Test(.tags(.heavy), .heavyComputation) func aResetForgetsWhatWasLearned() {
         var session = VirtualSession(settings: Self.settings(), objects: 9)
         session.mode("Prediction.static")
         session.wait(5_000)       // the signal check: the filters settle before the first trial
@@ -75,7 +76,7 @@ import UtopiaProtocol
         #expect(session.logs(from: before).contains { $0.contains("zero training: trial 1 of 5 learned") })
     }
 
-    @Test func aPredictionTrialEndingWhileTheCalibrationIsFittedWaitsForTheModel() throws {
+    @Test(.tags(.heavy), .heavyComputation) func aPredictionTrialEndingWhileTheCalibrationIsFittedWaitsForTheModel() throws {
         var settings = DecoderServerSettings()
         settings.simulation = DecoderSimulation(snr: 0.1, seed: 3, gaze: .target)
         var session = VirtualSession(settings: settings, objects: 4)

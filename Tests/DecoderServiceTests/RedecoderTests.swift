@@ -1,12 +1,13 @@
 import DecoderService
 import Decoding
 import Foundation
+import TestSupport
 import Testing
 import UtopiaProtocol
 
 /// The reference decoder run again, offline, on what a live one consumed.
 @Suite struct RedecoderTests {
-    @Test func aRedecodeOfTheRecordedInputFitsAndNamesTheSameTargetsAsTheLiveRun() throws {
+    @Test(.tags(.heavy), .heavyComputation) func aRedecodeOfTheRecordedInputFitsAndNamesTheSameTargetsAsTheLiveRun() throws {
         let recorded = RecordedSession.shared
         #expect(recorded.finalPredictions == [2, 4, 1])
         let redecoding = Redecoder().run(recorded.records)
@@ -27,7 +28,7 @@ import UtopiaProtocol
         #expect(redecoding.predictions.allSatisfy { $0.prediction.errorProbability.isFinite })
     }
 
-    @Test func theSameInputGivesTheSameOutputBitForBit() {
+    @Test(.tags(.heavy), .heavyComputation) func theSameInputGivesTheSameOutputBitForBit() {
         let records = RecordedSession.shared.records
         let first = Redecoder().run(records)
         let second = Redecoder().run(records)

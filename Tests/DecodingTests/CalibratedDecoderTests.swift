@@ -1,5 +1,6 @@
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 @testable import Decoding
 
@@ -41,7 +42,7 @@ import Testing
         }
     }
 
-    @Test func pressesAtTheRecommendedCertaintyAreMostlyRightOnANewSession() throws {
+    @Test(.tags(.heavy), .heavyComputation) func pressesAtTheRecommendedCertaintyAreMostlyRightOnANewSession() throws {
         let calibration = try Self.session(trials: 45, noiseSeed: 1)
         let decoder = try CalibratedDecoder.fit(trials: calibration.trials, labels: calibration.labels,
                                                 codes: calibration.codes, sampleRate: 250)
@@ -53,7 +54,7 @@ import Testing
         #expect(Double(right.count) >= 0.9 * Double(made.count), "\(right.count) of \(made.count) presses right")
     }
 
-    @Test func aUserLookingAtNothingRarelyPresses() throws {
+    @Test(.tags(.heavy), .heavyComputation) func aUserLookingAtNothingRarelyPresses() throws {
         let calibration = try Self.session(trials: 45, noiseSeed: 1)
         let decoder = try CalibratedDecoder.fit(trials: calibration.trials, labels: calibration.labels,
                                                 codes: calibration.codes, sampleRate: 250)
@@ -63,7 +64,7 @@ import Testing
         #expect(falsePresses <= 1, "\(falsePresses) presses in ten minutes of idle trials")
     }
 
-    @Test func aCalibrationShowingFewOfItsClassesPerTrialIsCalibratedOnThoseAndStaysQuietWhenNobodyLooks() throws {
+    @Test(.tags(.heavy), .heavyComputation) func aCalibrationShowingFewOfItsClassesPerTrialIsCalibratedOnThoseAndStaysQuietWhenNobodyLooks() throws {
         // Each calibration trial showed 3 of the 9 codes (as translated codes do: many classes, few on screen);
         // live trials show 3 codes too.
         let calibration = try Self.session(trials: 45, noiseSeed: 1)

@@ -1,11 +1,12 @@
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 @testable import Decoding
 
 /// Offline evaluation as a researcher runs it, on simulated calibrations.
 @Suite struct OfflineEvaluationTests {
-    @Test func nineClassesAtTheDefaultSNRReachNinetyPercentAtTwoSeconds() throws {
+    @Test(.tags(.heavy), .heavyComputation) func nineClassesAtTheDefaultSNRReachNinetyPercentAtTwoSeconds() throws {
         let dataset = try DatasetSimulation(classes: 9, trials: 45, seed: 4).record()
         let report = try OfflineEvaluation().run(dataset)
         #expect(report.rows.map(\.seconds) == [0.5, 1, 2, 4])
@@ -23,7 +24,7 @@ import Testing
         #expect(report.kernels.count == 2 && report.spatialPattern.count == 8)
     }
 
-    @Test func predictedErrorFollowsTheActualError() throws {
+    @Test(.tags(.heavy), .heavyComputation) func predictedErrorFollowsTheActualError() throws {
         var simulation = DatasetSimulation(classes: 9, trials: 45, seed: 6)
         simulation.settings.snr = 0.02
         let report = try OfflineEvaluation().run(simulation.record())
@@ -35,7 +36,7 @@ import Testing
         #expect(report.rows[0].actualError > 0.2, "a hard dataset, so the check means something")
     }
 
-    @Test func aUserLookingAtNothingGetsAtMostOneFalsePressPerTenMinutes() throws {
+    @Test(.tags(.heavy), .heavyComputation) func aUserLookingAtNothingGetsAtMostOneFalsePressPerTenMinutes() throws {
         let calibration = try DatasetSimulation(classes: 9, trials: 45, seed: 7).record()
         // The same subject in another session, flickering codes but looking at none of them.
         var idle = DatasetSimulation(classes: 9, trials: 24, seed: 7)

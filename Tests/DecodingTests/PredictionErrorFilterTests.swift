@@ -1,6 +1,7 @@
 import Codes
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 @testable import Decoding
 
@@ -72,7 +73,7 @@ import Testing
         #expect(PredictionErrorFilter.identity.apply([1, 2, 3]) == [1, 2, 3])
     }
 
-    @Test func whiteningDecodesShortTrialsBetterThanTheColouredSignal() throws {
+    @Test(.tags(.heavy), .heavyComputation) func whiteningDecodesShortTrialsBetterThanTheColouredSignal() throws {
         var simulation = DatasetSimulation(classes: 9, trials: 30, seed: 8)
         simulation.settings.snr = 0.02
         let dataset = try simulation.record()

@@ -1,6 +1,7 @@
 import Codes
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 @testable import Decoding
 
@@ -43,7 +44,7 @@ import Testing
         #expect(identical.count == 2 && identical[0].accuracy == identical[1].accuracy)
     }
 
-    @Test func nestedEvaluationReportsEachFoldsChoice() throws {
+    @Test(.tags(.heavy), .heavyComputation) func nestedEvaluationReportsEachFoldsChoice() throws {
         var evaluation = OfflineEvaluation()
         evaluation.folds = 3
         evaluation.lengths = [1, 2]

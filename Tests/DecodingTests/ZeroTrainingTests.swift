@@ -1,6 +1,7 @@
 import Decoding
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 /// Zero training on the simulator: labels learned without being told, a
@@ -36,7 +37,7 @@ import Testing
         #expect(few > clear)
     }
 
-    @Test func theLearnerFindsWhatTheUserLookedAtWithoutBeingTold() throws {
+    @Test(.tags(.heavy), .heavyComputation) func theLearnerFindsWhatTheUserLookedAtWithoutBeingTold() throws {
         let dataset = try Self.simulated(classes: 9, trials: 13, seed: 11)
         let h = dataset.header
         let trials = dataset.preprocessedTrials(Preprocessor(sampleRate: h.fs, channels: h.nChannels))
@@ -56,7 +57,7 @@ import Testing
         #expect(learner.trials.count == 12)
     }
 
-    @Test func aStrongAlphaRhythmDoesNotDecideTheLabels() throws {
+    @Test(.tags(.heavy), .heavyComputation) func aStrongAlphaRhythmDoesNotDecideTheLabels() throws {
         // Simulated subject 5 at 36 codes: its alpha outweighs its visual response, and among 36 codes one per
         // trial lines its edges up with the rhythm. Unwhitened, that wrong labelling explains the trials better
         // than the true one and every label stays wrong; each channel whitened over its own trial, it does not.
@@ -75,7 +76,7 @@ import Testing
         #expect(learned(whitening: 0) <= 3, "the case this guards against: unwhitened, the rhythm decides")
     }
 
-    @Test func aZeroTrainingSessionTypesFromTheFirstTrialAndHandsOver() throws {
+    @Test(.tags(.heavy), .heavyComputation) func aZeroTrainingSessionTypesFromTheFirstTrialAndHandsOver() throws {
         let dataset = try Self.simulated(classes: 9, trials: 18, seed: 4)
         var evaluation = ZeroTrainingEvaluation()
         evaluation.selection = nil
@@ -96,7 +97,7 @@ import Testing
         #expect(json.contains("\"trial\":1,") || json.contains("\"trial\":1}"))
     }
 
-    @Test func whenNothingCanBeLearnedTheCertaintyHoldsPressesBack() throws {
+    @Test(.tags(.heavy), .heavyComputation) func whenNothingCanBeLearnedTheCertaintyHoldsPressesBack() throws {
         let dataset = try Self.simulated(classes: 9, trials: 16, seed: 5, snr: 0.002)
         var evaluation = ZeroTrainingEvaluation()
         evaluation.selection = nil

@@ -1,12 +1,13 @@
 import Decoding
 import Foundation
+import TestSupport
 import Testing
 @testable import LabFormats
 
 /// Zero training on a recording nobody on the project made: the MindAffect
 /// example session (4 channels, 9 classes, 10 cued trials), its cues hidden.
 @Suite struct ZeroTrainingRealTests {
-    @Test func theMindAffectSessionIsLearnedWithoutItsCuesAndNoEarlyPressIsWrong() throws {
+    @Test(.tags(.heavy), .heavyComputation) func theMindAffectSessionIsLearnedWithoutItsCuesAndNoEarlyPressIsWrong() throws {
         let dataset = try SavefileImporter.read(LabFixtures.url("mindaffectBCI_exampledata.txt"))
         var evaluation = ZeroTrainingEvaluation()
         evaluation.selection = nil

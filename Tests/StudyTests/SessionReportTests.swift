@@ -2,6 +2,7 @@ import Decoding
 import Foundation
 import Simulation
 import Study
+import TestSupport
 import Testing
 
 /// The session report's figures, on session folders built here: Wolpaw's
@@ -260,7 +261,7 @@ import Testing
 
     // MARK: Calibration
 
-    @Test func theCalibrationIsFittedAgainIntoACurveAndKernels() throws {
+    @Test(.tags(.heavy), .heavyComputation) func theCalibrationIsFittedAgainIntoACurveAndKernels() throws {
         var simulation = DatasetSimulation(classes: 4, trials: 6, seed: 5)
         simulation.trialDuration = 1.6
         let dataset = try simulation.record()
