@@ -4,7 +4,7 @@
 //
 //     swift run YesNoQuestion [ENDPOINT]      (default: the default ipc:// socket)
 //
-// The user calibrates on ten cued trials of 2 s, then looks at the answer; the
+// The user calibrates on ten cued trials, then looks at the answer; the
 // first confident press answers, and the program prints it and ends.
 import DecoderBridge
 import Foundation
@@ -34,7 +34,6 @@ do {
     exit(2)
 }
 NoiseTagging.decoderLink = link
-try NoiseTagging.settings.set(value: .double(2), for: .trialDurationGenericTrain)
 
 let question = Question()
 let view = NoiseTagView()
