@@ -1,10 +1,6 @@
 /// Why an m-sequence or a set of Gold codes could not be generated.
 ///
 /// Feedback polynomials and seeds are lists of 0/1 values (see ``MSequence``).
-///
-/// ```swift
-/// do { _ = try MSequence.make(taps: [0, 0, 0]) } catch { print(error) } // "the feedback polynomial 000 has no tap set"
-/// ```
 public enum CodeGenerationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The feedback polynomial has no taps at all.
     case emptyPolynomial
@@ -24,10 +20,6 @@ public enum CodeGenerationError: Error, Hashable, Sendable, CustomStringConverti
     case degreesDiffer(Int, Int)
 
     /// A one-line explanation naming the offending value.
-    ///
-    /// ```swift
-    /// let text = CodeGenerationError.zeroSeed.description
-    /// ```
     public var description: String {
         switch self {
         case .emptyPolynomial:

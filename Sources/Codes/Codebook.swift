@@ -4,31 +4,13 @@ import Foundation
 /// States are small integers, usually 0 (off) and 1 (on). Every code has the
 /// same, non-zero length. Code `k` is the flicker pattern of the `k`-th
 /// flickering control; the engine plays state `t mod length` at bit `t`.
-///
-/// ```swift
-/// let book = try Codebook(codes: [[0, 1, 1], [1, 0, 1]])
-/// ```
 public struct Codebook: Hashable, Sendable {
     /// The codes, each an array of `length` stimulus states.
-    ///
-    /// ```swift
-    /// let first = Codebook.standard.codes[0]
-    /// ```
     public let codes: [[UInt8]]
 
-    /// Makes a codebook, rejecting an empty book, an empty code or codes of
-    /// different lengths.
-    ///
-    /// ```swift
-    /// let book = try Codebook(codes: [[0, 1], [1, 0]])
-    /// ```
     /// The codebook's identity: FNV-1a (64-bit) over its length, its code
     /// count and every state, as 16 hex digits. Recordings log it at each
     /// trial so that replay can tell it runs on the same codes.
-    ///
-    /// ```swift
-    /// if loaded.identity != recorded.codebook { print("the codebook file changed") }
-    /// ```
     public var identity: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
@@ -37,6 +19,8 @@ public struct Codebook: Hashable, Sendable {
         return String(format: "%016llx", hash)
     }
 
+    /// Makes a codebook, rejecting an empty book, an empty code or codes of
+    /// different lengths.
     public init(codes: [[UInt8]]) throws(CodebookError) {
         guard let first = codes.first else { throw CodebookError(.noCodes) }
         guard !first.isEmpty else { throw CodebookError(.emptyCode(index: 0)) }
@@ -52,34 +36,18 @@ public struct Codebook: Hashable, Sendable {
     }
 
     /// The number of codes.
-    ///
-    /// ```swift
-    /// Codebook.standard.count // 65
-    /// ```
     public var count: Int { codes.count }
 
     /// The number of stimulus states in each code.
-    ///
-    /// ```swift
-    /// Codebook.standard.length // 126
-    /// ```
     public var length: Int { codes[0].count }
 
     /// The code at `index`.
-    ///
-    /// ```swift
-    /// let states = Codebook.standard[3]
-    /// ```
     public subscript(index: Int) -> [UInt8] { codes[index] }
 
     /// The built-in default: the 65-code Gold family of pyntbci's default
     /// preferred pair (`[1,0,0,0,0,1]`, `[1,1,0,0,1,1]`, all-ones seeds; the
     /// 63 pyntbci Gold codes followed by the two m-sequences), modulated to
     /// 126 states per code.
-    ///
-    /// ```swift
-    /// let book = Codebook.standard // 65 codes × 126 states
-    /// ```
     public static var standard: Codebook { builtIn }
 
     private static let builtIn: Codebook = {
@@ -90,10 +58,6 @@ public struct Codebook: Hashable, Sendable {
     /// The codes modulated as pyntbci's `modulate`: every state is repeated
     /// twice and added modulo 2 to a double-rate clock `1, 0, 1, 0, …`, so a 0
     /// becomes `1, 0` and a 1 becomes `0, 1`. The length doubles.
-    ///
-    /// ```swift
-    /// try Codebook(codes: [[0, 1]]).modulated().codes // [[1, 0, 0, 1]]
-    /// ```
     public func modulated() -> Codebook {
         Codebook(validatedCodes: codes.map { code in
             code.flatMap { state in [(state &+ 1) % 2, state % 2] }
@@ -103,20 +67,12 @@ public struct Codebook: Hashable, Sendable {
     /// Every code rotated so that it starts at state `offset`:
     /// `shifted[k][t] = codes[k][(t + offset) mod length]`. Negative offsets
     /// rotate the other way. Used to translate codes randomly in training.
-    ///
-    /// ```swift
-    /// try Codebook(codes: [[1, 2, 3]]).cyclicallyShifted(by: 1).codes // [[2, 3, 1]]
-    /// ```
     public func cyclicallyShifted(by offset: Int) -> Codebook {
         cyclicallyShifted(by: Array(repeating: offset, count: count))
     }
 
     /// Code `k` rotated to start at state `offsets[k]` (one offset per code;
     /// `offsets.count` must equal ``count``).
-    ///
-    /// ```swift
-    /// try Codebook(codes: [[1, 2, 3], [4, 5, 6]]).cyclicallyShifted(by: [0, 2]).codes // [[1, 2, 3], [6, 4, 5]]
-    /// ```
     public func cyclicallyShifted(by offsets: [Int]) -> Codebook {
         precondition(offsets.count == count, "one offset per code is needed")
         let n = length
@@ -128,10 +84,6 @@ public struct Codebook: Hashable, Sendable {
 
     /// The first `n` codes (all of them if `n` is at least ``count``); `nil`
     /// when `n` is less than 1.
-    ///
-    /// ```swift
-    /// let twelve = Codebook.standard.prefix(12)
-    /// ```
     public func prefix(_ n: Int) -> Codebook? {
         n < 1 ? nil : Codebook(validatedCodes: Array(codes.prefix(n)))
     }

@@ -3,16 +3,8 @@
 /// Errors from a file name the file and, where the problem sits on a line, the
 /// 1-based line and column (in characters) of the offending cell. The
 /// description reads like a compiler diagnostic: `file:line:column: reason`.
-///
-/// ```swift
-/// do { _ = try CodebookFile(contentsOfFile: "codes.txt") } catch { print(error) } // codes.txt:7:13: non-numeric cell "x"…
-/// ```
 public struct CodebookError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
-    ///
-    /// ```swift
-    /// if case .raggedRow(let expected, let found) = error.reason { print(expected, found) }
-    /// ```
     public enum Reason: Hashable, Sendable {
         /// No file at the path.
         case fileNotFound
@@ -43,35 +35,15 @@ public struct CodebookError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// What went wrong.
-    ///
-    /// ```swift
-    /// error.reason == .noCodes
-    /// ```
     public var reason: Reason
     /// The file involved, as given by the caller, if any.
-    ///
-    /// ```swift
-    /// let path = error.file ?? "<memory>"
-    /// ```
     public var file: String?
     /// The 1-based line of the problem, if it sits on one.
-    ///
-    /// ```swift
-    /// let line = error.line ?? 0
-    /// ```
     public var line: Int?
     /// The 1-based column (in characters) of the problem, if it sits on a line.
-    ///
-    /// ```swift
-    /// let column = error.column ?? 0
-    /// ```
     public var column: Int?
 
     /// Makes an error.
-    ///
-    /// ```swift
-    /// let error = CodebookError(.nonNumericCell("x"), file: "codes.txt", line: 7, column: 13)
-    /// ```
     public init(_ reason: Reason, file: String? = nil, line: Int? = nil, column: Int? = nil) {
         self.reason = reason
         self.file = file
@@ -80,10 +52,6 @@ public struct CodebookError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// `file:line:column: reason`, leaving out the parts that are unknown.
-    ///
-    /// ```swift
-    /// CodebookError(.noCodes, file: "a.txt").description // "a.txt: no codes: …"
-    /// ```
     public var description: String {
         let place = [file, line.map(String.init), column.map(String.init)].compactMap { $0 }
         return place.isEmpty ? explanation : place.joined(separator: ":") + ": " + explanation

@@ -3,37 +3,17 @@ import Foundation
 /// A codebook in the MindAffect text format: `#` comment lines, one row of
 /// stimulus times in milliseconds, then one row of states per code, cells
 /// separated by tabs or spaces (see Protocols/codebook.md).
-///
-/// ```swift
-/// let book = try CodebookFile(contentsOfFile: "mgold_65_6532_psk_60hz.txt").codebook // 65 × 126
-/// ```
 public struct CodebookFile: Hashable, Sendable {
     /// The codes.
-    ///
-    /// ```swift
-    /// let n = file.codebook.count
-    /// ```
     public let codebook: Codebook
     /// One time in milliseconds per state (when each state is shown; informational).
-    ///
-    /// ```swift
-    /// let period = file.stimulusTimes.last ?? 0
-    /// ```
     public let stimulusTimes: [Double]
     /// Free comment lines, without the leading `#` (and one space after it); the
     /// `#stimTime` / `#stimSeq` dimension lines are not kept.
-    ///
-    /// ```swift
-    /// let title = file.comments.first // "gold @ 60hz"
-    /// ```
     public let comments: [String]
 
     /// A file for `codebook` with stimulus times `round(i · 1000 / stimulusRate)` ms,
     /// like the SDK's 60 Hz codebooks (0, 17, 33, 50, …). `stimulusRate` must be positive.
-    ///
-    /// ```swift
-    /// let file = CodebookFile(codebook: .standard, comments: ["built-in modulated Gold codes"])
-    /// ```
     public init(codebook: Codebook, stimulusRate: Double = 60, comments: [String] = []) {
         precondition(stimulusRate > 0 && stimulusRate.isFinite, "the stimulus rate must be positive")
         self.codebook = codebook
@@ -42,10 +22,6 @@ public struct CodebookFile: Hashable, Sendable {
     }
 
     /// A file for `codebook` with the given stimulus times (one per state).
-    ///
-    /// ```swift
-    /// let file = try CodebookFile(codebook: book, stimulusTimes: [0, 1, 2])
-    /// ```
     public init(codebook: Codebook, stimulusTimes: [Double], comments: [String] = []) throws(CodebookError) {
         guard stimulusTimes.count == codebook.length else {
             throw CodebookError(.stimulusTimeCount(expected: codebook.length, found: stimulusTimes.count))
@@ -56,10 +32,6 @@ public struct CodebookFile: Hashable, Sendable {
     }
 
     /// Parses the text of a codebook file; `name` is used in errors.
-    ///
-    /// ```swift
-    /// let file = try CodebookFile(parsing: "0\t17\n0\t1\n1\t0\n", name: "inline")
-    /// ```
     public init(parsing text: String, name: String? = nil) throws(CodebookError) {
         let reader = try CodebookTextReader(text: text, file: name)
         self.codebook = Codebook(validatedCodes: reader.codes)
@@ -68,10 +40,6 @@ public struct CodebookFile: Hashable, Sendable {
     }
 
     /// Reads and parses the file at `path`; errors name `path`.
-    ///
-    /// ```swift
-    /// let book = try CodebookFile(contentsOfFile: "codes.txt").codebook
-    /// ```
     public init(contentsOfFile path: String) throws(CodebookError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -93,10 +61,6 @@ public struct CodebookFile: Hashable, Sendable {
 
     /// The file's text: comments, `#stimTime: (1,L)`, the tab-separated times,
     /// two blank lines, `#stimSeq : (N,L)`, then one tab-separated row per code.
-    ///
-    /// ```swift
-    /// let text = CodebookFile(codebook: .standard).text
-    /// ```
     public var text: String {
         var lines = comments.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { "# \($0)" }
         lines.append("#stimTime: (1,\(stimulusTimes.count))")
@@ -108,10 +72,6 @@ public struct CodebookFile: Hashable, Sendable {
     }
 
     /// Writes ``text`` to `path` atomically; errors name `path`.
-    ///
-    /// ```swift
-    /// try CodebookFile(codebook: .standard).write(toFile: "/tmp/standard.txt")
-    /// ```
     public func write(toFile path: String) throws(CodebookError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false

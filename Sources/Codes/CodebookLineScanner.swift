@@ -4,11 +4,6 @@
 /// Lines end at `\n`, `\r\n` or `\r`; leading byte-order marks are skipped.
 /// Cells are separated by runs of Unicode whitespace (`Unicode.Scalar.Properties.isWhitespace`,
 /// so also e.g. a no-break space). The bytes must be valid UTF-8.
-///
-/// ```swift
-/// var scanner = CodebookLineScanner(bytes: Array(text.utf8))
-/// while scanner.nextLine() { while let cell = scanner.nextCell() { _ = scanner.text(cell.range) } }
-/// ```
 struct CodebookLineScanner {
     let bytes: [UInt8]
     /// The next byte to look at.
@@ -100,10 +95,6 @@ struct CodebookLineScanner {
     /// or space, into `states` from index `count` on, while there is room and
     /// the cell ends at a tab, space, line break or the end of the text; returns
     /// the new count. Anything else is left for ``nextCell()``.
-    ///
-    /// ```swift
-    /// count = scanner.singleDigitCells(into: &states, count: count)
-    /// ```
     @inline(__always)
     mutating func singleDigitCells(into states: inout [UInt8], count: Int) -> Int {
         var count = count

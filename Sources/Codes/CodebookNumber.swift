@@ -2,18 +2,10 @@
 /// `[+-]digits[.digits][e[+-]digits]`, read from UTF-8 bytes, for cells that
 /// are not plain whole numbers (``CodebookLineScanner/Cell/digits`` covers those).
 /// Used by ``CodebookTextReader``.
-///
-/// ```swift
-/// let value = CodebookNumber.decimal(bytes, cell.range) // 1.0 for "1.0", "1e0", "+1"; nil for "0x1"
-/// ```
 enum CodebookNumber {
     /// A finite decimal number, or nil. Whole numbers written with at most 15
     /// integer digits and no exponent (`1.0`, `-0`, `+2.000`) are converted
     /// here; other valid numbers by `Double`'s parser.
-    ///
-    /// ```swift
-    /// CodebookNumber.decimal(bytes, 0..<3) // "1.0" → 1.0
-    /// ```
     static func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> Double? {
         var index = range.lowerBound
         let end = range.upperBound

@@ -11,73 +11,29 @@
 ///   lags `τ = 0 ..< L` of `ρ(a, b, τ)`.
 /// Computed with a `CyclicCorrelator` (table look-up, all lags at once):
 /// 65 × 126 takes milliseconds, 513 × 1022 about half a second (release build).
-///
-/// ```swift
-/// let stats = CodebookStatistics(Codebook.standard)
-/// ```
 public struct CodebookStatistics: Hashable, Sendable, Codable {
     /// Lowest, mean and highest of a per-code figure.
-    ///
-    /// ```swift
-    /// let spread = stats.balance.max - stats.balance.min
-    /// ```
     public struct Summary: Hashable, Sendable, Codable {
         /// The lowest value.
-        ///
-        /// ```swift
-        /// let low = stats.balance.min
-        /// ```
         public var min: Double
         /// The arithmetic mean.
-        ///
-        /// ```swift
-        /// let average = stats.balance.mean
-        /// ```
         public var mean: Double
         /// The highest value.
-        ///
-        /// ```swift
-        /// let high = stats.balance.max
-        /// ```
         public var max: Double
     }
 
     /// The number of codes.
-    ///
-    /// ```swift
-    /// stats.count // 65
-    /// ```
     public let count: Int
     /// The number of states per code.
-    ///
-    /// ```swift
-    /// stats.length // 126
-    /// ```
     public let length: Int
     /// The fraction of non-zero ("on") states per code, summarised over codes.
-    ///
-    /// ```swift
-    /// stats.balance.mean // 0.5 for modulated codes
-    /// ```
     public let balance: Summary
     /// The highest off-peak cyclic autocorrelation; `nil` when codes have length 1.
-    ///
-    /// ```swift
-    /// CodebookStatistics(book).worstOffPeakAutocorrelation // -1/63 for an m-sequence
-    /// ```
     public let worstOffPeakAutocorrelation: Double?
     /// The highest cyclic cross-correlation between two codes; `nil` for a single code.
-    ///
-    /// ```swift
-    /// let cross = stats.worstCrossCorrelation ?? 0
-    /// ```
     public let worstCrossCorrelation: Double?
 
     /// Computes the statistics of `codebook`.
-    ///
-    /// ```swift
-    /// let stats = CodebookStatistics(try CodebookFile(contentsOfFile: "codes.txt").codebook)
-    /// ```
     public init(_ codebook: Codebook) {
         let n = codebook.length
         count = codebook.count

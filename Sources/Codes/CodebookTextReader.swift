@@ -3,10 +3,6 @@ import Foundation
 /// Reads the MindAffect codebook text format into stimulus times, codes and
 /// comments (see Protocols/codebook.md), working on the text's UTF-8 bytes.
 /// Used by ``CodebookFile``.
-///
-/// ```swift
-/// let reader = try CodebookTextReader(text: "0 17\n0 1\n", file: nil) // reader.codes == [[0, 1]]
-/// ```
 struct CodebookTextReader {
     private typealias Cell = CodebookLineScanner.Cell
 

@@ -1,20 +1,12 @@
 /// Gold codes of period 63 built from the preferred pair of degree-6
 /// m-sequences (x⁶ + x + 1 and x⁶ + x⁵ + x² + x + 1): 65 binary codes with
 /// low cross-correlation, the usual noise tags of c-VEP studies.
-///
-/// ```swift
-/// let codes = GoldCodeSet.codes(count: 9)   // 9 codes × 63 bits of 0/1
-/// ```
 public enum GoldCodeSet {
     /// The period of every code.
     public static let period = 63
 
     /// The first `count` codes (at most 65): the two m-sequences, then their
     /// XORs at successive shifts.
-    ///
-    /// ```swift
-    /// let codes = GoldCodeSet.codes(count: 36)
-    /// ```
     public static func codes(count: Int) -> [[UInt8]] {
         precondition((1...65).contains(count), "a degree-6 Gold family has 65 codes")
         // The same registers as GoldCodes, read from six bits earlier: the

@@ -7,39 +7,19 @@
 /// XOR `v` cyclically advanced by `k` bits. Asking for `includingMSequences`
 /// appends `u` and `v` themselves, giving the full Gold family of `N + 2` codes
 /// (65 for degree 6); the first `N` codes stay pyntbci's.
-///
-/// ```swift
-/// let book = try GoldCodes.make() // 63 codes of 63 bits, pyntbci's default pair
-/// ```
 public enum GoldCodes {
     /// pyntbci's default first polynomial, `1 + x + x⁶`.
-    ///
-    /// ```swift
-    /// let book = try GoldCodes.make(taps1: GoldCodes.defaultTaps1, taps2: GoldCodes.defaultTaps2)
-    /// ```
     public static let defaultTaps1: [UInt8] = [1, 0, 0, 0, 0, 1]
 
     /// pyntbci's default second polynomial, `[1, 1, 0, 0, 1, 1]`; with
     /// ``defaultTaps1`` it forms a preferred pair (three-valued correlation
     /// −17/63, −1/63, 15/63).
-    ///
-    /// ```swift
-    /// let v = try MSequence.make(taps: GoldCodes.defaultTaps2)
-    /// ```
     public static let defaultTaps2: [UInt8] = [1, 1, 0, 0, 1, 1]
 
     /// The register lengths (polynomial degrees) accepted for Gold codes.
-    ///
-    /// ```swift
-    /// GoldCodes.degrees.upperBound // 10: 1023 codes of 1023 bits
-    /// ```
     public static let degrees: ClosedRange<Int> = 1...10
 
     /// The Gold codes of the pair `taps1`, `taps2` (seeds `nil` = all ones).
-    ///
-    /// ```swift
-    /// let family = try GoldCodes.make(includingMSequences: true) // 65 codes
-    /// ```
     public static func make(
         taps1: [UInt8] = defaultTaps1,
         taps2: [UInt8] = defaultTaps2,

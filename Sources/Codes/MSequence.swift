@@ -10,30 +10,14 @@
 /// initial register (`nil` = all ones). Only a primitive polynomial gives a true
 /// m-sequence (see ``isMaximalLength(taps:)``); like pyntbci, ``make(taps:seed:)``
 /// does not check this.
-///
-/// ```swift
-/// let bits = try MSequence.make(taps: [1, 0, 0, 0, 0, 1]) // 63 bits
-/// ```
 public enum MSequence {
     /// pyntbci's default feedback polynomial, `1 + x + x⁶`.
-    ///
-    /// ```swift
-    /// let bits = try MSequence.make(taps: MSequence.defaultTaps)
-    /// ```
     public static let defaultTaps: [UInt8] = [1, 0, 0, 0, 0, 1]
 
     /// The register lengths (polynomial degrees) the generator accepts.
-    ///
-    /// ```swift
-    /// MSequence.degrees.contains(6) // true
-    /// ```
     public static let degrees: ClosedRange<Int> = 1...20
 
     /// The `2ⁿ − 1` output bits of the register for `taps` started at `seed`.
-    ///
-    /// ```swift
-    /// let bits = try MSequence.make(taps: [1, 0, 0, 1, 0], seed: [0, 1, 1, 0, 1]) // 31 bits
-    /// ```
     public static func make(taps: [UInt8] = defaultTaps, seed: [UInt8]? = nil) throws(CodeGenerationError) -> [UInt8] {
         var register = try Register(taps: taps, seed: seed, degrees: degrees)
         return (0..<register.period).map { _ in register.step() }
@@ -41,10 +25,6 @@ public enum MSequence {
 
     /// Whether `taps` gives a sequence of full period `2ⁿ − 1` (that is, the
     /// polynomial is primitive).
-    ///
-    /// ```swift
-    /// MSequence.isMaximalLength(taps: [1, 0, 0, 0, 0, 1]) // true
-    /// ```
     public static func isMaximalLength(taps: [UInt8]) -> Bool {
         guard var register = try? Register(taps: taps, seed: nil, degrees: degrees) else { return false }
         let start = register.state

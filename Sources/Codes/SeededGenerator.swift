@@ -17,20 +17,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var spare: Double?
 
     /// A generator whose sequence depends only on `seed`.
-    ///
-    /// ```swift
-    /// var a = SeededGenerator(seed: 7), b = SeededGenerator(seed: 7)
-    /// a.next() == b.next()   // true
-    /// ```
     public init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    ///
-    /// ```swift
-    /// let bits = rng.next()
-    /// ```
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -40,19 +31,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// A uniform draw in [0, 1).
-    ///
-    /// ```swift
-    /// let u = rng.nextUniform()
-    /// ```
     public mutating func nextUniform() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// A standard normal draw (Box–Muller, the second value kept for the next call).
-    ///
-    /// ```swift
-    /// let sample = 5 * rng.nextGaussian()   // N(0, 25)
-    /// ```
     public mutating func nextGaussian() -> Double {
         if let s = spare { spare = nil; return s }
         let u1 = max(nextUniform(), 1e-300)
@@ -64,10 +47,6 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     /// A generator for a named sub-stream, so that adding draws in one part of
     /// a simulation does not shift another part's.
-    ///
-    /// ```swift
-    /// var blinks = SeededGenerator(seed: 42).derived(stream: 3)
-    /// ```
     public func derived(stream: UInt64) -> SeededGenerator {
         var copy = SeededGenerator(seed: state ^ (stream &* 0xD1B5_4A32_D192_ED03))
         _ = copy.next()

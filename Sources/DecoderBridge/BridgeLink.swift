@@ -4,11 +4,6 @@ import ZeroMQTransport
 /// A decoder link with a transport under it — ZeroMQ (``ZeroMQDecoderLink``)
 /// or a Utopia hub's TCP stream (``UtopiaTCPDecoderLink``) — that the app
 /// closes when it ends and whose counters it can read.
-///
-/// ```swift
-/// let link: any BridgeLink = try BridgeLinks.connect(endpoint: "utopia://127.0.0.1:8400", settings: settings)
-/// defer { link.close() }
-/// ```
 public protocol BridgeLink: DecoderLink {
     /// Stops the link's I/O thread, writing what is queued first (briefly).
     func close()
@@ -22,11 +17,6 @@ extension UtopiaTCPDecoderLink: BridgeLink {}
 /// Opens the right link for an endpoint: `utopia://` reaches a Utopia hub
 /// over TCP, anything else is ZeroMQ (`ipc://`, `tcp://`, `inproc://`), so
 /// an app switches transports by changing the `decoderEndpoint` string.
-///
-/// ```swift
-/// NoiseTagging.decoderLink = try BridgeLinks.connect(endpoint: NoiseTagging.settings.textFor(.decoderEndpoint),
-///                                                    settings: NoiseTagging.settings)
-/// ```
 public enum BridgeLinks {
     /// The failure to open a link: the endpoint and why.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -37,10 +27,6 @@ public enum BridgeLinks {
     /// `settings` gives the reconnection timings (nil: each link's defaults);
     /// `context` the ZeroMQ context for `inproc://` (nil: the link's own);
     /// `curve` the keys for a CurveZMQ `tcp://` decoder (not for `utopia://`).
-    ///
-    /// ```swift
-    /// let link = try BridgeLinks.connect(endpoint: "ipc:///run/user/1000/noisetag/decoder.sock", settings: settings)
-    /// ```
     public static func connect(endpoint: String, settings: NoiseTagSettings?,
                                context: ZeroMQContext? = nil, curve: CurveClientKeys? = nil) throws(Failure) -> any BridgeLink {
         let resolved: String

@@ -6,11 +6,6 @@ extension CurveKeyFolder {
     /// The key folder of the `noisetag` commands: `$NOISETAG_HOME/keys`
     /// (``NoiseTagHome``, default `~/.noisetag/keys`). The decoder's pair is
     /// named `decoder`, the engine's `engine`.
-    ///
-    /// ```swift
-    /// let folder = CurveKeyFolder.standard()
-    /// print(folder.publicKeyFile(named: "engine").path)     // ~/.noisetag/keys/engine.pub
-    /// ```
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> CurveKeyFolder {
         CurveKeyFolder(url: NoiseTagHome.url(environment: environment).appendingPathComponent("keys", isDirectory: true))
     }

@@ -1,9 +1,4 @@
 /// Counters of a ZeroMQ decoder link, safe to read from any thread.
-///
-/// ```swift
-/// let stats = link.statistics
-/// print(stats.sent, stats.received, stats.droppedPredictions)
-/// ```
 public struct DecoderLinkStatistics: Equatable, Sendable, Codable {
     /// Messages handed to libzmq.
     public var sent = 0

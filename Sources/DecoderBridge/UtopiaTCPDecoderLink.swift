@@ -26,11 +26,6 @@ import Glibc
 /// it can be framed. A dropped or refused connection is tried again after
 /// `reconnectInterval`. Problems reach the engine through
 /// ``receiveProblems()``.
-///
-/// ```swift
-/// let link = try UtopiaTCPDecoderLink(endpoint: "utopia://127.0.0.1:8400")
-/// NoiseTagging.decoderLink = link
-/// ```
 // @unchecked: the socket and framer belong to the I/O thread alone; shared state is in `exchange` and two atomics.
 public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     /// The endpoint, `utopia://HOST:PORT`.
@@ -54,10 +49,6 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     public var outboundCapacity: Int { exchange.outboundCapacity }
 
     /// Reads `utopia://HOST:PORT` (see ``DecoderEndpoint/utopiaAddress(_:)``).
-    ///
-    /// ```swift
-    /// let (host, port) = try UtopiaTCPDecoderLink.parse("utopia://[::1]:8400")
-    /// ```
     public static func parse(_ endpoint: String) throws(DecoderEndpoint.Problem) -> (host: String, port: UInt16) {
         try DecoderEndpoint.utopiaAddress(endpoint)
     }
@@ -65,10 +56,6 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     /// Starts the I/O thread, which connects to the hub (and keeps trying).
     /// Throws only for a malformed endpoint or when the thread's wake-up
     /// descriptor cannot be made: a hub that is not there yet is not an error.
-    ///
-    /// ```swift
-    /// let link = try UtopiaTCPDecoderLink(endpoint: "utopia://hub.local:8400", reconnectInterval: 1)
-    /// ```
     public init(endpoint: String, reconnectInterval: Double = 1, connectTimeout: Double = 1,
                 outboundCapacity: Int = 10_000, inboxCapacity: Int = 10_000,
                 maximumPayloadLength: Int = UtopiaCodec.maximumPayloadLength) throws(DecoderEndpoint.Problem) {
@@ -92,10 +79,6 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     }
 
     /// Makes the link from the `decoderEndpoint` setting's reconnection settings.
-    ///
-    /// ```swift
-    /// let link = try UtopiaTCPDecoderLink(endpoint: "utopia://127.0.0.1:8400", settings: NoiseTagging.settings)
-    /// ```
     public convenience init(endpoint: String, settings: NoiseTagSettings) throws(DecoderEndpoint.Problem) {
         try self.init(endpoint: endpoint, reconnectInterval: settings.doubleFor(.timeInBetweenAttemptsToConnect),
                       connectTimeout: min(settings.doubleFor(.timeoutConnecting), 2))
@@ -104,10 +87,6 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
     deinit { close() }
 
     /// Stops the I/O thread, writing what is queued for a connected hub first; later calls do nothing.
-    ///
-    /// ```swift
-    /// link.close()
-    /// ```
     public func close() {
         guard exchange.requestStop() else { return }
         wake.signal()
@@ -132,10 +111,6 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
 
     /// Frames that were not sent: no connection to the hub when they were
     /// queued, or not wholly written when a connection was lost.
-    ///
-    /// ```swift
-    /// let dropped = link.receiveUnsent()   // the engine records them as `unsent` lines
-    /// ```
     public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }
 
     /// Drops the connection (if any) and connects again at once.

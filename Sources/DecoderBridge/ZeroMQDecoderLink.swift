@@ -16,11 +16,6 @@ import ZeroMQTransport
 /// decoded on the I/O thread into a bounded inbox that ``receive()`` drains at
 /// each tick. Malformed frames are dropped, counted and reported through
 /// ``receiveProblems()``; they never reach the engine.
-///
-/// ```swift
-/// let link = try ZeroMQDecoderLink(endpoint: DecoderEndpoint.resolve(""))
-/// NoiseTagging.decoderLink = link
-/// ```
 // @unchecked: `socket` is not Sendable, but only the I/O thread touches it; all shared state is in `exchange`.
 public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// The endpoint connected to.
@@ -30,10 +25,6 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     public static let closeLingerMilliseconds: Int32 = 250
     /// Messages libzmq holds for the decoder (ZMQ_SNDHWM); beyond, a send
     /// fails and the message is counted unsent.
-    ///
-    /// ```swift
-    /// let limit = ZeroMQDecoderLink.sendHighWaterMark
-    /// ```
     public static let sendHighWaterMark: Int32 = 10_000
     private let wake: EventFD
     /// What the engine thread and the I/O thread share.
@@ -64,10 +55,6 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// seconds (ZMQ_RECONNECT_IVL); `connectTimeout` bounds one TCP connect
     /// attempt (ZMQ_CONNECT_TIMEOUT; nil leaves the system's).
     ///
-    /// ```swift
-    /// let link = try ZeroMQDecoderLink(endpoint: "tcp://127.0.0.1:5555", reconnectInterval: 1, connectTimeout: 5)
-    /// ```
-    ///
     /// With `context` (needed for an `inproc://` decoder in the same process,
     /// which must share the context), ``close()`` does not wait for queued
     /// frames: libzmq writes them out within the linger after the socket closes.
@@ -82,11 +69,6 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// client key pair (the decoder must list its public key) and accepts
     /// only the decoder holding the secret of `serverKey`. A decoder that
     /// refuses the key looks like no decoder: nothing is sent or received.
-    ///
-    /// ```swift
-    /// let keys = try CurveClientKeys.standard(serverKey: CurveKey(z85: "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"))
-    /// let link = try ZeroMQDecoderLink(endpoint: "tcp://10.0.0.5:5555", curve: keys)
-    /// ```
     public init(endpoint: String, reconnectInterval: Double = 0.1, connectTimeout: Double? = nil,
                 inboxCapacity: Int = 4096, outboundCapacity: Int = 8192, context shared: ZeroMQContext? = nil,
                 curve: CurveClientKeys? = nil) throws(ZeroMQError) {
@@ -123,10 +105,6 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// so a program that exits right after its last press still delivers
     /// that press's SELECTION; with no decoder connected nothing is queued
     /// and nothing waits.
-    ///
-    /// ```swift
-    /// link.close()
-    /// ```
     public func close() {
         guard exchange.requestStop() else { return }
         wake.signal()
@@ -150,10 +128,6 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
 
     /// Frames that were not sent: no decoder connected (the socket sends
     /// only to a completed connection) or the queue overflowed.
-    ///
-    /// ```swift
-    /// let dropped = link.receiveUnsent()   // the engine records them as `unsent` lines
-    /// ```
     public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }
 
     /// A snapshot of the counters.

@@ -25,18 +25,10 @@ public struct AcquisitionStream: Sendable {
     private var unwrappedBase = 0.0
 
     /// A stream waiting for its header.
-    ///
-    /// ```swift
-    /// var stream = AcquisitionStream()
-    /// ```
     public init() {}
 
     /// Takes a DATAHEADER; returns false (and counts the problem) if it has no
     /// channels or no positive, finite sample rate. A new header restarts the stream.
-    ///
-    /// ```swift
-    /// let ok = stream.receive(header)
-    /// ```
     @discardableResult
     public mutating func receive(_ newHeader: DataHeader) -> Bool {
         guard newHeader.channelCount > 0, newHeader.sampleRate.isFinite, newHeader.sampleRate > 0 else {
@@ -50,10 +42,6 @@ public struct AcquisitionStream: Sendable {
     }
 
     /// Takes a DATAPACKET; returns its samples, or nil when it is rejected.
-    ///
-    /// ```swift
-    /// guard let block = stream.receive(packet) else { return }
-    /// ```
     public mutating func receive(_ packet: DataPacket) -> SampleBlock? {
         guard let header else { return reject(.dataBeforeHeader) }
         let channels = Int(header.channelCount)

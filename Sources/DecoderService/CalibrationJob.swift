@@ -30,10 +30,6 @@ public struct CalibrationJob: Sendable {
     /// trials already preprocessed by the filter live scoring uses: the
     /// model is then fitted on exactly the signal it will score, without
     /// the filters' start-up at each trial's first sample.
-    ///
-    /// ```swift
-    /// let job = CalibrationJob(dataset: try TrialsDataset.read(from: folder), settings: DecoderServerSettings())
-    /// ```
     public init(dataset: TrialsDataset, settings: DecoderServerSettings, trialClasses: [[Int]]? = nil,
                 filteredTrials: [[[Double]]]? = nil) {
         precondition(filteredTrials.map { $0.count == dataset.header.nTrials } ?? true, "one filtered trial per dataset trial")
@@ -107,11 +103,6 @@ public struct CalibrationJob: Sendable {
     /// The trials the fit uses: ``filteredTrials``, or else each raw trial
     /// preprocessed on its own (primed on its first sample) with the
     /// decoder's filter.
-    ///
-    /// ```swift
-    /// let job = CalibrationJob(dataset: try TrialsDataset.read(from: saved), settings: DecoderServerSettings())
-    /// let outcome = try job.chooseSettings(on: job.trialsToFit)
-    /// ```
     public var trialsToFit: [[[Double]]] {
         let h = dataset.header
         return filteredTrials ?? dataset.preprocessedTrials(
@@ -139,10 +130,6 @@ public struct CalibrationJob: Sendable {
     /// chronological folds (``OfflineEvaluation``) on the raw dataset, read
     /// out at `lengths` (nil: 0.5, 1, 2 and 4 s where shorter than the
     /// trials, and the whole trial). Needs at least 5 trials.
-    ///
-    /// ```swift
-    /// let curve = try job.crossValidation(of: chosen, lengths: [0.5, 1, 1.5, 2]).rows.map { ($0.seconds, $0.accuracy) }
-    /// ```
     public func crossValidation(of chosen: FitCandidate, lengths: [Double]? = nil) throws -> EvaluationReport {
         let h = dataset.header
         var evaluation = OfflineEvaluation()

@@ -5,11 +5,6 @@ import UtopiaProtocol
 /// the LOG lines to send (saved folder, accuracy, decoding curve,
 /// recommended certainty, or why it failed), and the same facts typed for
 /// the CALIBRATIONRESULT message (``result(at:)``).
-///
-/// ```swift
-/// let outcome = job.run()
-/// if let decoder = outcome.decoder { print(decoder.recommendedCertainty) }
-/// ```
 public struct CalibrationOutcome: Sendable {
     /// The fitted decoder; nil when the calibration could not be fitted.
     public let decoder: CalibratedDecoder?
@@ -26,10 +21,6 @@ public struct CalibrationOutcome: Sendable {
     public let summary: String
 
     /// An outcome from its parts.
-    ///
-    /// ```swift
-    /// let failed = CalibrationOutcome(decoder: nil, log: ["calibration failed: one class only"])
-    /// ```
     public init(decoder: CalibratedDecoder?, log: [String], trials: Int = 0, accuracy: Double? = nil, accuracySeconds: Double? = nil,
                 summary: String? = nil) {
         self.decoder = decoder
@@ -41,10 +32,6 @@ public struct CalibrationOutcome: Sendable {
     }
 
     /// The CALIBRATIONRESULT message for this outcome, stamped `timestamp`.
-    ///
-    /// ```swift
-    /// outbox.send(.calibrationResult(outcome.result(at: stamp)))
-    /// ```
     public func result(at timestamp: Int32) -> CalibrationResult {
         CalibrationResult(timestamp: timestamp, fitted: decoder != nil, trials: Int32(clamping: trials),
                           accuracy: accuracy.map(Float.init) ?? .nan, seconds: accuracySeconds.map(Float.init) ?? .nan, summary: summary)

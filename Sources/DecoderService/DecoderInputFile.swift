@@ -17,35 +17,17 @@ import UtopiaProtocol
 /// ```
 public enum DecoderInputFile {
     /// The file's name in a recording folder.
-    ///
-    /// ```swift
-    /// controller.append(toCSVNamed: DecoderInputFile.name, cells: DecoderInputFile.header)
-    /// ```
     public static let name = "decoder-input.csv"
 
     /// The header row's cells: `time`, `id`, `hex`.
-    ///
-    /// ```swift
-    /// CSVRow.line(DecoderInputFile.header)   // "time,id,hex"
-    /// ```
     public static let header = ["time", "id", "hex"]
 
     /// The row of `record`: time with six decimals, the id letter, lower-case hex.
-    ///
-    /// ```swift
-    /// DecoderInputFile.cells(of: DecoderInputRecord(time: 2373.514145, bytes: [0x4E, 0, 4, 0, 7, 0, 0, 0]))
-    /// // ["2373.514145", "N", "4e00040007000000"]
-    /// ```
     public static func cells(of record: DecoderInputRecord) -> [String] {
         [String(format: "%.6f", record.time), String(UnicodeScalar(record.messageID)), Hex.string(record.bytes)]
     }
 
     /// Reads every record of the file at `url`.
-    ///
-    /// ```swift
-    /// do { records = try DecoderInputFile.read(from: url) }
-    /// catch { print(error) }     // "…/decoder-input.csv:17: hex: 'zz' is not lower-case hex"
-    /// ```
     public static func read(from url: URL) throws(DecoderInputFileError) -> [DecoderInputRecord] {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
@@ -55,10 +37,6 @@ public enum DecoderInputFile {
     }
 
     /// The records in `text`, a whole file; `file` names it in errors.
-    ///
-    /// ```swift
-    /// let records = try DecoderInputFile.records(in: "time,id,hex\n1.000000,R,5200040001000000\n", file: "test.csv")
-    /// ```
     public static func records(in text: String, file: String) throws(DecoderInputFileError) -> [DecoderInputRecord] {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let cutOff = lines.last.map { !$0.isEmpty } ?? false     // no final line break: the last line may be cut off

@@ -1,10 +1,5 @@
 /// Why a `decoder-input.csv` could not be read: the file cannot be read, or
 /// a row (named by its 1-based line number) is not a record.
-///
-/// ```swift
-/// do { _ = try DecoderInputFile.read(from: url) }
-/// catch { print(error) }   // "/rec/decoder-input.csv:17: hex: 'zz' is not lower-case hex with an even number of digits"
-/// ```
 public enum DecoderInputFileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be read.
     case unreadable(path: String, reason: String)
@@ -12,10 +7,6 @@ public enum DecoderInputFileError: Error, Equatable, Sendable, CustomStringConve
     case badRow(path: String, line: Int, reason: String)
 
     /// `path:line: reason`, or `path: cannot read: reason`.
-    ///
-    /// ```swift
-    /// DecoderInputFileError.badRow(path: "in.csv", line: 3, reason: "empty line").description   // "in.csv:3: empty line"
-    /// ```
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): return "\(path): cannot read: \(reason)"

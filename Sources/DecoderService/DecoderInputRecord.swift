@@ -24,10 +24,6 @@ public struct DecoderInputRecord: Equatable, Sendable {
     public var bytes: [UInt8]
 
     /// A record from its parts.
-    ///
-    /// ```swift
-    /// let record = DecoderInputRecord(time: 2373.514145, bytes: UtopiaCodec.encode(.newTarget(NewTarget(timestamp: 7))))
-    /// ```
     public init(time: Double, bytes: [UInt8]) {
         self.time = time
         self.bytes = bytes
@@ -35,10 +31,6 @@ public struct DecoderInputRecord: Equatable, Sendable {
 
     /// `message` consumed at wire time `milliseconds`; nil when the codec
     /// cannot encode it (a payload over 65,535 bytes).
-    ///
-    /// ```swift
-    /// let record = DecoderInputRecord(.reset(Reset(timestamp: 9)), wireMilliseconds: WireClock.milliseconds())
-    /// ```
     public init?(_ message: UtopiaMessage, wireMilliseconds milliseconds: Double) {
         let bytes = UtopiaCodec.encode(message)
         guard !bytes.isEmpty else { return nil }
@@ -46,34 +38,18 @@ public struct DecoderInputRecord: Equatable, Sendable {
     }
 
     /// The wire time of ``time``, ms (whole microseconds).
-    ///
-    /// ```swift
-    /// let replies = decoder.receive(try #require(record.message), now: record.wireMilliseconds)
-    /// ```
     public var wireMilliseconds: Double { (time * 1e6).rounded() / 1000 }
 
     /// The message id byte (`E` STIMULUSEVENT, `D` DATAPACKET, …); 0 for no bytes.
-    ///
-    /// ```swift
-    /// if record.messageID == UtopiaMessageType.dataHeader.rawValue { header = record }
-    /// ```
     public var messageID: UInt8 { bytes.first ?? 0 }
 
     /// The message the bytes hold; nil unless they are exactly one valid Utopia message.
-    ///
-    /// ```swift
-    /// if case .modeChange(let change)? = record.message { print(change.newMode) }
-    /// ```
     public var message: UtopiaMessage? {
         guard let messages = try? UtopiaCodec.decode(frame: bytes), messages.count == 1 else { return nil }
         return messages[0]
     }
 
     /// Engine seconds of wire time `milliseconds`, cut to whole microseconds.
-    ///
-    /// ```swift
-    /// DecoderInputRecord.seconds(wireMilliseconds: 1_000_123.4567)   // 1000.123456
-    /// ```
     public static func seconds(wireMilliseconds milliseconds: Double) -> Double {
         (milliseconds * 1000).rounded(.down) / 1e6
     }

@@ -94,10 +94,6 @@ public final class DecoderServer: @unchecked Sendable {
 
     /// Stops the thread and closes the socket, after any fit still running
     /// has ended (an exit during a fit crashed inside BLAS); later calls do nothing.
-    ///
-    /// ```swift
-    /// server.stop()
-    /// ```
     public func stop() {
         let wasRunning = loop.state.withLock { state in
             defer { state.stopping = true }
@@ -111,10 +107,6 @@ public final class DecoderServer: @unchecked Sendable {
     }
 
     /// A snapshot of the counters.
-    ///
-    /// ```swift
-    /// if server.statistics.peers > 0 { print("an engine is connected") }
-    /// ```
     public var statistics: DecoderServerStatistics { loop.state.withLock { $0.statistics } }
 
     /// The last 5 s of raw EEG the decoder received, with each channel's
@@ -139,10 +131,6 @@ public final class DecoderServer: @unchecked Sendable {
     /// which then sends its LOG lines, CALIBRATIONRESULT and CERTAINTYTHRESHOLD
     /// to every peer.
     /// The dataset is not saved again.
-    ///
-    /// ```swift
-    /// server.fit(try TrialsDataset.read(from: savedCalibration))
-    /// ```
     public func fit(_ dataset: TrialsDataset) {
         var settings = self.settings
         settings.calibrationFolder = nil

@@ -42,18 +42,10 @@ extension DecoderServerSettings: Codable {
     private static let referenceKey = "reference"
 
     /// Every key a file may hold, in the order they are written.
-    ///
-    /// ```swift
-    /// DecoderServerSettings.fileKeys   // ["predictionInterval", …, "calibrationFolder"]
-    /// ```
     public static var fileKeys: [String] { numbers().map(\.key) + integers().map(\.key) + [referenceKey, folderKey] }
 
     /// Reads the keys present over the defaults; throws `DecodingError`
     /// naming the key for an unknown key, a wrong type or a value out of range.
-    ///
-    /// ```swift
-    /// let settings = try JSONDecoder().decode(DecoderServerSettings.self, from: Data(#"{"lineFrequency": 60}"#.utf8))
-    /// ```
     public init(from decoder: any Decoder) throws {
         self.init()
         let container = try decoder.container(keyedBy: Key.self)
@@ -107,10 +99,6 @@ extension DecoderServerSettings: Codable {
     }
 
     /// Writes every key of the file (`calibrationFolder` as a path or null); not `simulation`.
-    ///
-    /// ```swift
-    /// try JSONEncoder().encode(DecoderServerSettings()).write(to: URL(fileURLWithPath: "decoder.json"))
-    /// ```
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for number in Self.numbers() { try container.encode(self[keyPath: number.path], forKey: Key(number.key)) }
@@ -126,11 +114,6 @@ extension DecoderServerSettings: Codable {
     /// The settings in the JSON file at `url`, over the defaults. Throws
     /// ``DecoderServerSettingsError`` naming the file, and the key for a bad
     /// or unknown key.
-    ///
-    /// ```swift
-    /// do { settings = try DecoderServerSettings(contentsOf: URL(fileURLWithPath: "decoder.json")) }
-    /// catch { print(error) }   // decoder settings file decoder.json, key 'lineFrequency': 0.0 Hz is outside 1.0...999.0 Hz
-    /// ```
     public init(contentsOf url: URL) throws(DecoderServerSettingsError) {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {

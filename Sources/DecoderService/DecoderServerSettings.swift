@@ -41,9 +41,5 @@ public struct DecoderServerSettings: Equatable, Sendable {
     public var simulation: DecoderSimulation?
 
     /// The defaults: predictions every 100 ms, quality at 2 Hz, heartbeats every second, 3 s timeout.
-    ///
-    /// ```swift
-    /// let settings = DecoderServerSettings()
-    /// ```
     public init() {}
 }

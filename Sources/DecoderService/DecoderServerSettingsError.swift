@@ -1,11 +1,6 @@
 /// Why a decoder settings file could not be loaded
 /// (``DecoderServerSettings/init(contentsOf:)``): every case names the
 /// file, and the key when one key is at fault.
-///
-/// ```swift
-/// do { _ = try DecoderServerSettings(contentsOf: url) }
-/// catch { print(error) }   // decoder settings file decoder.json, key 'snr': unknown key (known: …)
-/// ```
 public enum DecoderServerSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be read.
     case fileUnreadable(path: String, reason: String)
@@ -15,11 +10,6 @@ public enum DecoderServerSettingsError: Error, Equatable, Sendable, CustomString
     case badValue(path: String, key: String, reason: String)
 
     /// A sentence naming the file (and key) and the reason.
-    ///
-    /// ```swift
-    /// DecoderServerSettingsError.badValue(path: "d.json", key: "peerTimeout", reason: "expected a number").description
-    /// // "decoder settings file d.json, key 'peerTimeout': expected a number"
-    /// ```
     public var description: String {
         switch self {
         case .fileUnreadable(let path, let reason): return "decoder settings file \(path): cannot read: \(reason)"

@@ -1,11 +1,6 @@
 import UtopiaProtocol
 
 /// Counters of a running ``DecoderServer``, safe to read from any thread.
-///
-/// ```swift
-/// let stats = server.statistics
-/// print("\(stats.peers) peers, \(stats.predictions) predictions, \(stats.malformedFrames) malformed frames")
-/// ```
 public struct DecoderServerStatistics: Equatable, Sendable {
     /// Peers heard from within the timeout.
     public var peers = 0
@@ -27,9 +22,5 @@ public struct DecoderServerStatistics: Equatable, Sendable {
     public var recommendedCertainty: Double?
 
     /// All zero.
-    ///
-    /// ```swift
-    /// var stats = DecoderServerStatistics()
-    /// ```
     public init() {}
 }

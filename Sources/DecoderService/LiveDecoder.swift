@@ -57,11 +57,6 @@ public struct LiveDecoder: Sendable {
     /// starts at wire time `now` (ms). With `recordingInput` it keeps a
     /// ``DecoderInputRecord`` of every input it consumes (see
     /// ``takeInputRecords()``); without, that costs nothing.
-    ///
-    /// ```swift
-    /// var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds())
-    /// var recorded = LiveDecoder(settings: settings, now: WireClock.milliseconds(), recordingInput: true)
-    /// ```
     public init(settings: DecoderServerSettings, now: Double, recordingInput: Bool = false) {
         self.settings = settings
         acquisition = EEGAcquisition(simulation: settings.simulation, now: now, recordingInput: recordingInput)
@@ -78,10 +73,6 @@ public struct LiveDecoder: Sendable {
     }
 
     /// True when it keeps records of its inputs (`recordingInput` at init).
-    ///
-    /// ```swift
-    /// if decoder.isRecordingInput { sink(decoder.takeInputRecords()) }
-    /// ```
     public var isRecordingInput: Bool { acquisition.isRecording }
 
     /// The inputs consumed since the last call, in the order consumed, each
@@ -101,10 +92,6 @@ public struct LiveDecoder: Sendable {
     public mutating func takeInputRecords() -> [DecoderInputRecord] { acquisition.takeRecords() }
 
     /// Takes one message from a peer at wire time `now` (ms); returns the messages to send.
-    ///
-    /// ```swift
-    /// let replies = decoder.receive(.newTarget(NewTarget(timestamp: stamp)), now: WireClock.milliseconds())
-    /// ```
     public mutating func receive(_ message: UtopiaMessage, now: Double) -> [UtopiaMessage] {
         outbox.now = now
         switch message {
@@ -138,10 +125,6 @@ public struct LiveDecoder: Sendable {
     /// Moves time on to `now` (ms): the simulated amplifier records, finished
     /// calibration trials are cut out, a due fit runs, predictions and signal
     /// quality go out when due. Call it every few milliseconds.
-    ///
-    /// ```swift
-    /// for message in decoder.advance(now: WireClock.milliseconds()) { broadcast(message) }
-    /// ```
     public mutating func advance(now: Double) -> [UtopiaMessage] {
         outbox.now = now
         for accepted in acquisition.simulatedPackets(upTo: now) { ingest(accepted) }
@@ -246,18 +229,10 @@ public struct LiveDecoder: Sendable {
     /// The fit due since calibration ended, if any, handed over once. Run
     /// it (off the socket thread: it takes a while) and give its outcome to
     /// ``adopt(_:now:)``.
-    ///
-    /// ```swift
-    /// if let job = decoder.takeCalibrationJob() { replies += decoder.adopt(job.run(), now: WireClock.milliseconds()) }
-    /// ```
     public mutating func takeCalibrationJob() -> CalibrationJob? { calibration.takeJob() }
 
     /// Takes a finished fit: its LOG lines, and when it produced a model, the
     /// model and a CERTAINTYTHRESHOLD with its recommended certainty.
-    ///
-    /// ```swift
-    /// for message in decoder.adopt(outcome, now: WireClock.milliseconds()) { broadcast(message) }
-    /// ```
     public mutating func adopt(_ outcome: CalibrationOutcome, now: Double) -> [UtopiaMessage] {
         outbox.now = now
         calibration.adopt(outcome, into: &outbox)

@@ -1,8 +1,4 @@
 /// Why an acquisition message was rejected or repaired by ``AcquisitionStream``.
-///
-/// ```swift
-/// for (problem, count) in stream.problems { print("\(count)× \(problem)") }
-/// ```
 public enum PacketProblem: Hashable, Sendable, CustomStringConvertible {
     /// A DATAPACKET arrived before any DATAHEADER; rejected.
     case dataBeforeHeader
@@ -18,10 +14,6 @@ public enum PacketProblem: Hashable, Sendable, CustomStringConvertible {
     case nonFiniteSample
 
     /// One line for a LOG message.
-    ///
-    /// ```swift
-    /// "\(PacketProblem.timestampWentBack)"   // "DATAPACKET timestamp went back"
-    /// ```
     public var description: String {
         switch self {
         case .dataBeforeHeader: return "DATAPACKET before any DATAHEADER"

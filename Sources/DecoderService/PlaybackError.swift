@@ -1,8 +1,4 @@
 /// Why a ``RecordingPlayback`` could not run, as one line.
-///
-/// ```swift
-/// do { report = try RecordingPlayer.run(&playback, endpoint: endpoint) } catch { print("\(error)") }
-/// ```
 public enum PlaybackError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The recording cannot be played as it is (too few trials, too many classes, …).
     case unplayable(String)

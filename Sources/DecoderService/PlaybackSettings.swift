@@ -24,17 +24,9 @@ public struct PlaybackSettings: Sendable, Equatable {
     public var settleTimeout = 1.0
 
     /// Settings with the defaults: real time, half the trials to calibrate, the decoder's threshold.
-    ///
-    /// ```swift
-    /// let settings = PlaybackSettings()
-    /// ```
     public init() {}
 
     /// Half the trials (rounded down), at least 2 (the decoder fits on no
     /// fewer) and at most all but one (so that one trial is predicted).
-    ///
-    /// ```swift
-    /// PlaybackSettings.defaultCalibrationTrials(of: 10)   // 5
-    /// ```
     public static func defaultCalibrationTrials(of trials: Int) -> Int { min(trials - 1, max(2, trials / 2)) }
 }

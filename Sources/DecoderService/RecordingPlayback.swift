@@ -63,10 +63,6 @@ public struct RecordingPlayback: Sendable {
     /// A playback of `dataset`; throws ``PlaybackError/unplayable(_:)`` when
     /// it has fewer than 3 trials, more than 255 classes, channels that do
     /// not fit in a DATAPACKET, or calibration trials outside 2…trials − 1.
-    ///
-    /// ```swift
-    /// let playback = try RecordingPlayback(dataset: try TrialsDataset.read(from: folder), settings: PlaybackSettings())
-    /// ```
     public init(dataset: TrialsDataset, settings: PlaybackSettings) throws(PlaybackError) {
         let h = dataset.header
         guard h.nTrials >= 3 else {
@@ -102,10 +98,6 @@ public struct RecordingPlayback: Sendable {
     /// the last one is no later than the clock when the playback ends: a
     /// decoder ignores a STIMULUSEVENT stamped before one it has seen, so
     /// stamps ahead of the clock would make it ignore the engine that comes next.
-    ///
-    /// ```swift
-    /// for message in playback.start(now: WireClock.milliseconds()) { send(message) }
-    /// ```
     public mutating func start(now: Double) -> [UtopiaMessage] {
         realOrigin = now
         wireOrigin = (now - duration * (1 - 1 / settings.speed)).rounded(.down)
@@ -116,10 +108,6 @@ public struct RecordingPlayback: Sendable {
 
     /// Lines for a progress display since the last call: the decoder's
     /// calibration LOG lines and each prediction trial's outcome.
-    ///
-    /// ```swift
-    /// for line in playback.takeProgress() { print(line) }
-    /// ```
     public mutating func takeProgress() -> [String] {
         defer { progress.removeAll() }
         return progress
@@ -135,10 +123,6 @@ public struct RecordingPlayback: Sendable {
     /// Takes one message from the decoder at wire time `now` (ms): its LOG
     /// lines, CERTAINTYTHRESHOLD and predictions. Throws when the decoder
     /// says it fitted no model or ignores the streamed EEG.
-    ///
-    /// ```swift
-    /// try playback.hear(.certaintyThreshold(CertaintyThreshold(timestamp: 5, threshold: 0.99)), now: WireClock.milliseconds())
-    /// ```
     public mutating func hear(_ message: UtopiaMessage, now: Double) throws(PlaybackError) {
         switch message {
         case .log(let log):
@@ -194,10 +178,6 @@ public struct RecordingPlayback: Sendable {
     /// ``PlaybackSettings/settleTimeout``); the recording's timeline resumes
     /// where it stopped. Throws ``PlaybackError/fitTimeout(seconds:)`` when
     /// the fit takes longer than ``PlaybackSettings/fitTimeout``.
-    ///
-    /// ```swift
-    /// for message in try playback.advance(now: WireClock.milliseconds()) { send(message) }
-    /// ```
     public mutating func advance(now: Double) throws(PlaybackError) -> [UtopiaMessage] {
         var out = outbox
         outbox.removeAll()

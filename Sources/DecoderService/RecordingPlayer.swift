@@ -11,20 +11,11 @@ import ZeroMQTransport
 /// nothing heard for `silenceTimeout` once connected (the decoder sends a
 /// heartbeat every second) is ``PlaybackError/decoderGone(endpoint:seconds:)``.
 /// The socket is closed however it ends.
-///
-/// ```swift
-/// var playback = try RecordingPlayback(dataset: dataset, settings: settings)
-/// let report = try RecordingPlayer.run(&playback, endpoint: "ipc:///tmp/noisetag-1000/decoder.sock") { print($0) }
-/// ```
 public enum RecordingPlayer {
     /// Plays `playback` into the decoder at `endpoint` (resolved: `ipc://`,
     /// `tcp://`, or `inproc://` with the decoder's `context`); `progress`
     /// hears the decoder's calibration lines and each prediction trial's
     /// outcome as they come. Returns the report.
-    ///
-    /// ```swift
-    /// let report = try RecordingPlayer.run(&playback, endpoint: "inproc://decoder", context: context)
-    /// ```
     public static func run(_ playback: inout RecordingPlayback, endpoint: String, context: ZeroMQContext? = nil,
                            connectTimeout: Double = 5, silenceTimeout: Double = 3,
                            progress: ((String) -> Void)? = nil) throws(PlaybackError) -> PlaybackReport {

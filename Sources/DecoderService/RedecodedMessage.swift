@@ -14,10 +14,6 @@ public struct RedecodedMessage: Equatable, Sendable {
     public var message: UtopiaMessage
 
     /// A message at `time`.
-    ///
-    /// ```swift
-    /// let sent = RedecodedMessage(time: 12.5, message: .log(Log(timestamp: 12_500, message: "decoder: hello")))
-    /// ```
     public init(time: Double, message: UtopiaMessage) {
         self.time = time
         self.message = message

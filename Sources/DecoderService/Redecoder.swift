@@ -36,11 +36,6 @@ public struct Redecoder: Sendable {
 
     /// A re-decoder with `settings`; `settings.simulation` and
     /// `settings.calibrationFolder` are ignored.
-    ///
-    /// ```swift
-    /// var redecoder = Redecoder(settings: DecoderServerSettings())
-    /// redecoder.tail = 3.1
-    /// ```
     public init(settings: DecoderServerSettings = DecoderServerSettings()) {
         var settings = settings
         settings.simulation = nil
@@ -49,10 +44,6 @@ public struct Redecoder: Sendable {
     }
 
     /// Runs a fresh decoder over `records` (in time order, as recorded).
-    ///
-    /// ```swift
-    /// let redecoding = Redecoder().run(try DecoderInputFile.read(from: url))
-    /// ```
     public func run(_ records: [DecoderInputRecord]) -> Redecoding {
         var result = Redecoding()
         guard let first = records.first else { return result }
@@ -96,10 +87,6 @@ public struct Redecoder: Sendable {
     }
 
     /// Reads `decoder-input.csv` at `url` and runs a fresh decoder over it.
-    ///
-    /// ```swift
-    /// let redecoding = try Redecoder().run(contentsOf: folder.appendingPathComponent(DecoderInputFile.name))
-    /// ```
     public func run(contentsOf url: URL) throws(DecoderInputFileError) -> Redecoding {
         run(try DecoderInputFile.read(from: url))
     }

@@ -19,26 +19,14 @@ public struct Redecoding: Sendable {
     public var undecodableRecords = 0
 
     /// An empty result, filled by ``Redecoder/run(_:)``.
-    ///
-    /// ```swift
-    /// let nothing = Redecoding()
-    /// ```
     public init() {}
 
     /// The text of every LOG message, in order.
-    ///
-    /// ```swift
-    /// let accuracy = redecoding.logLines.first { $0.contains("cross-validated accuracy") }
-    /// ```
     public var logLines: [String] {
         messages.compactMap { if case .log(let line) = $0.message { return line.message } else { return nil } }
     }
 
     /// Every PREDICTEDTARGETPROB with its time, in order.
-    ///
-    /// ```swift
-    /// let last = redecoding.predictions.last?.prediction.objID
-    /// ```
     public var predictions: [(time: Double, prediction: PredictedTargetProb)] {
         messages.compactMap { if case .predictedTargetProb(let p) = $0.message { return ($0.time, p) } else { return nil } }
     }

@@ -1,9 +1,5 @@
 /// Samples accepted by an ``AcquisitionStream``: channels × samples, finite,
 /// with the wire time of each sample.
-///
-/// ```swift
-/// if let block = stream.receive(packet) { scorer.append(filter.process(block.samples)) }
-/// ```
 public struct SampleBlock: Equatable, Sendable {
     /// Channels × samples.
     public var samples: [[Double]]
@@ -11,10 +7,6 @@ public struct SampleBlock: Equatable, Sendable {
     public var times: [Double]
 
     /// A block from its parts.
-    ///
-    /// ```swift
-    /// let block = SampleBlock(samples: [[1, 2]], times: [0, 4])
-    /// ```
     public init(samples: [[Double]], times: [Double]) {
         self.samples = samples
         self.times = times

@@ -3,10 +3,6 @@ import UtopiaProtocol
 
 extension SignalQualityEstimator {
     /// The assessment as the SIGNALQUALITY message the decoder sends.
-    ///
-    /// ```swift
-    /// outbox.send(.signalQuality(estimator.message(timestamp: now)))
-    /// ```
     public func message(timestamp: Int32) -> SignalQuality {
         SignalQuality(timestamp: timestamp, quality: assess().map { Float($0.quality) })
     }

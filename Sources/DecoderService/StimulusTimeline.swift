@@ -20,17 +20,9 @@ public struct StimulusTimeline: Sendable {
     public private(set) var outOfOrderEvents = 0
 
     /// An empty timeline.
-    ///
-    /// ```swift
-    /// var timeline = StimulusTimeline()
-    /// ```
     public init() {}
 
     /// Records one STIMULUSEVENT.
-    ///
-    /// ```swift
-    /// timeline.receive(StimulusEvent(timestamp: 1000, objIDs: [1, 2], objStates: [1, 0]))
-    /// ```
     public mutating func receive(_ event: StimulusEvent) {
         if let lastStamp {
             let step = event.timestamp &- lastStamp
@@ -46,10 +38,6 @@ public struct StimulusTimeline: Sendable {
     }
 
     /// Each object's state at each time (times in ascending order): objects × times.
-    ///
-    /// ```swift
-    /// let v = timeline.states(of: [1, 2], at: [1000, 1004, 1008])
-    /// ```
     public func states(of objects: [UInt8], at times: [Double]) -> [[UInt8]] {
         objects.map { id in
             let list = changes[id] ?? []
@@ -64,10 +52,6 @@ public struct StimulusTimeline: Sendable {
     /// Starts afresh for a new session whose clock may have restarted (a
     /// RESET): every change and the latest stamp forgotten, so the next
     /// event is taken whatever its stamp; ``outOfOrderEvents`` keeps counting.
-    ///
-    /// ```swift
-    /// timeline.restart()
-    /// ```
     public mutating func restart() {
         changes.removeAll()
         lastStamp = nil
@@ -75,10 +59,6 @@ public struct StimulusTimeline: Sendable {
     }
 
     /// Forgets changes before `time`, keeping each object's state then.
-    ///
-    /// ```swift
-    /// timeline.forget(before: now - 10_000)
-    /// ```
     public mutating func forget(before time: Double) {
         for id in changes.keys {
             if let last = changes[id]!.lastIndex(where: { $0.time <= time }), last > 0 {

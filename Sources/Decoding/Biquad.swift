@@ -2,21 +2,12 @@ import Foundation
 
 /// One second-order section `H(z) = (b0 + b1·z⁻¹ + b2·z⁻²) / (1 + a1·z⁻¹ + a2·z⁻²)`,
 /// designed with the bilinear transform (R. Bristow-Johnson's cookbook).
-///
-/// ```swift
-/// let notch = Biquad.notch(frequency: 50, quality: 30, sampleRate: 250)
-/// let gain = notch.gain(at: 50, sampleRate: 250)   // ≈ 0
-/// ```
 public struct Biquad: Equatable, Sendable {
     /// Numerator coefficients (`b0`, `b1`, `b2`) and denominator coefficients
     /// (`a1`, `a2`; `a0` is 1): `let zeroAtNyquist = q.b0 - q.b1 + q.b2`.
     public var b0: Double, b1: Double, b2: Double, a1: Double, a2: Double
 
     /// A section from normalised coefficients (`a0` = 1).
-    ///
-    /// ```swift
-    /// let identity = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
-    /// ```
     public init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
         (self.b0, self.b1, self.b2, self.a1, self.a2) = (b0, b1, b2, a1, a2)
     }
@@ -28,10 +19,6 @@ public struct Biquad: Equatable, Sendable {
     /// A notch (band-stop) at `frequency` whose −3 dB band is
     /// `frequency / quality` wide, as scipy's `iirnotch` designs it (the
     /// digital band is exact, with β = tan(bandwidth / 2)).
-    ///
-    /// ```swift
-    /// let mains = Biquad.notch(frequency: 60, quality: 30, sampleRate: 500)
-    /// ```
     public static func notch(frequency: Double, quality: Double, sampleRate: Double) -> Biquad {
         let w = 2 * Double.pi * frequency / sampleRate
         let beta = tan(w / (2 * quality))
@@ -40,10 +27,6 @@ public struct Biquad: Equatable, Sendable {
 
     /// A second-order low-pass with corner `frequency` and quality `quality`
     /// (1/√2 gives a Butterworth section).
-    ///
-    /// ```swift
-    /// let smooth = Biquad.lowPass(frequency: 40, quality: 0.7071, sampleRate: 250)
-    /// ```
     public static func lowPass(frequency: Double, quality: Double, sampleRate: Double) -> Biquad {
         let w = 2 * Double.pi * frequency / sampleRate
         let alpha = sin(w) / (2 * quality)
@@ -52,10 +35,6 @@ public struct Biquad: Equatable, Sendable {
     }
 
     /// A second-order high-pass with corner `frequency` and quality `quality`.
-    ///
-    /// ```swift
-    /// let noDrift = Biquad.highPass(frequency: 1, quality: 0.7071, sampleRate: 250)
-    /// ```
     public static func highPass(frequency: Double, quality: Double, sampleRate: Double) -> Biquad {
         let w = 2 * Double.pi * frequency / sampleRate
         let alpha = sin(w) / (2 * quality)
@@ -64,10 +43,6 @@ public struct Biquad: Equatable, Sendable {
     }
 
     /// The qualities of the sections of an even-order Butterworth filter.
-    ///
-    /// ```swift
-    /// Biquad.butterworthQualities(order: 4)   // [1.307, 0.541]
-    /// ```
     public static func butterworthQualities(order: Int) -> [Double] {
         precondition(order >= 2 && order % 2 == 0, "Butterworth cascades here have an even order")
         return (0..<(order / 2)).map { k in
@@ -76,10 +51,6 @@ public struct Biquad: Equatable, Sendable {
     }
 
     /// The magnitude of the frequency response at `frequency`, from the coefficients.
-    ///
-    /// ```swift
-    /// let passBand = Biquad.lowPass(frequency: 40, quality: 0.7071, sampleRate: 250).gain(at: 5, sampleRate: 250)
-    /// ```
     public func gain(at frequency: Double, sampleRate: Double) -> Double {
         let w = 2 * Double.pi * frequency / sampleRate
         func magnitude(_ c0: Double, _ c1: Double, _ c2: Double) -> Double {
@@ -91,9 +62,5 @@ public struct Biquad: Equatable, Sendable {
     }
 
     /// The gain for a constant input (z = 1).
-    ///
-    /// ```swift
-    /// Biquad.highPass(frequency: 1, quality: 0.7071, sampleRate: 250).dcGain   // 0
-    /// ```
     public var dcGain: Double { (b0 + b1 + b2) / (1 + a1 + a2) }
 }

@@ -70,10 +70,6 @@ public struct CalibratedDecoder: Sendable {
     }
 
     /// An incremental scorer for a new trial over `codes`.
-    ///
-    /// ```swift
-    /// var scorer = decoder.scorer(for: codes)
-    /// ```
     public func scorer(for codes: [[UInt8]]) -> IncrementalScorer {
         model.scorer(for: codes)
     }

@@ -6,20 +6,11 @@ import Foundation
 /// square root of the trial length so far (correlations shrink as 1/√n), and
 /// 1/√t, which lets short, noisy stretches count for less without making long
 /// stretches confident by their length alone.
-///
-/// ```swift
-/// let certainty = try CertaintyModel.fit(examples)
-/// let perr = certainty.errorProbability(scores: scorer.scores(), seconds: 1.2)
-/// ```
 public struct CertaintyModel: Sendable, Codable, Equatable {
     /// Logistic coefficients: intercept, margin·√t, best·√t, 1/√t.
     public let coefficients: [Double]
 
     /// A model from known coefficients.
-    ///
-    /// ```swift
-    /// let model = CertaintyModel(coefficients: [-1, 8, 2, 0.5])
-    /// ```
     public init(coefficients: [Double]) {
         precondition(coefficients.count == 4, "intercept and three slopes")
         self.coefficients = coefficients
@@ -35,10 +26,6 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
 
     /// Fits by iteratively reweighted least squares with a small ridge, so
     /// that perfectly separable calibrations still give finite coefficients.
-    ///
-    /// ```swift
-    /// let model = try CertaintyModel.fit(crossValidatedExamples)
-    /// ```
     public static func fit(_ examples: [CertaintyExample], ridge: Double = 1e-2) throws -> CertaintyModel {
         let x = examples.map { features(scores: $0.scores, seconds: $0.seconds) }
         let y = examples.map { $0.correct ? 1.0 : 0.0 }
@@ -63,10 +50,6 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
     }
 
     /// The probability that the best-scoring class is not the target.
-    ///
-    /// ```swift
-    /// let perr = model.errorProbability(scores: [0.31, 0.05, 0.02], seconds: 2)
-    /// ```
     public func errorProbability(scores: [Double], seconds: Double) -> Double {
         let z = zip(coefficients, Self.features(scores: scores, seconds: seconds)).reduce(0) { $0 + $1.0 * $1.1 }
         return 1 / (1 + exp(z))
@@ -86,10 +69,6 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
     ///
     /// Candidates run from 0.5 to 1 − 10⁻⁶ in steps of 1/20 decade of Perr;
     /// 1 − 10⁻⁶ when none qualifies.
-    ///
-    /// ```swift
-    /// let threshold = CertaintyModel.recommendedThreshold(attended: trajectories, idle: foils, targetErrorRate: 0.05)
-    /// ```
     public static func recommendedThreshold(
         attended: [[(certainty: Double, correct: Bool)]], idle: [[Double]] = [],
         targetErrorRate: Double, idlePressRate: Double = 0.01

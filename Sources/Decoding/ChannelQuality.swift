@@ -1,10 +1,5 @@
 /// The signal quality of one channel: a noise-to-signal figure from 0 (good)
 /// to 1 (bad), and why a bad channel is bad when the reason is not noise.
-///
-/// ```swift
-/// let q = estimator.assess()[3]
-/// if let reason = q.problem { print("channel 3: \(reason)") }
-/// ```
 public struct ChannelQuality: Equatable, Sendable {
     /// Noise-to-signal, 0 good … 1 bad; never NaN.
     public var quality: Double
@@ -13,10 +8,6 @@ public struct ChannelQuality: Equatable, Sendable {
     public var problem: String?
 
     /// A figure and an optional problem.
-    ///
-    /// ```swift
-    /// let dead = ChannelQuality(quality: 1, problem: "flat")
-    /// ```
     public init(quality: Double, problem: String? = nil) {
         self.quality = quality
         self.problem = problem

@@ -6,10 +6,6 @@
 /// re-reference but the average's lost dimension, so on clean data the two
 /// decode alike; the average helps where one electrode's noise reaches
 /// every channel.
-///
-/// ```swift
-/// let clean = ChannelReference.commonAverage.apply(to: chunk)   // channels × samples
-/// ```
 public enum ChannelReference: String, Sendable, Codable, CaseIterable {
     /// The channels as the amplifier gave them.
     case asRecorded = "none"

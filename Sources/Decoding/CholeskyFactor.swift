@@ -14,10 +14,6 @@ public struct CholeskyFactor: Sendable {
     public let size: Int
 
     /// Factorises `matrix`; throws if it is not positive-definite.
-    ///
-    /// ```swift
-    /// let factor = try CholeskyFactor(covariance.shrunk(by: 0.01))
-    /// ```
     public init(_ matrix: Matrix) throws {
         precondition(matrix.rows == matrix.columns, "Cholesky needs a square matrix")
         var a = matrix.elements
@@ -37,10 +33,6 @@ public struct CholeskyFactor: Sendable {
 
     /// Solves `A · x = b` for each row `b` of `rightHandSides`; row i of the
     /// result is the solution for row i.
-    ///
-    /// ```swift
-    /// let solutions = factor.solve(crossCovariance)   // rows: one right-hand side each
-    /// ```
     public func solve(_ rightHandSides: Matrix) -> Matrix {
         precondition(rightHandSides.columns == size, "each right-hand side must have the matrix's size")
         var b = rightHandSides.elements

@@ -2,11 +2,6 @@
 /// calibration: the channel covariance, the channel means, and per class the
 /// sum of its trials (all trials of a class share one structure matrix, so
 /// `Σ Xᵢ Mᵀ = (Σ Xᵢ) Mᵀ`).
-///
-/// ```swift
-/// let sums = CovarianceSums(trials: eeg, labels: y)
-/// let cxx = sums.covariance   // channels × channels
-/// ```
 struct CovarianceSums: Sendable {
     let channels: Int
     let total: Int

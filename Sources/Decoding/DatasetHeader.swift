@@ -1,8 +1,4 @@
 /// The `header.json` of a trials dataset (see `Protocols/dataset.md`).
-///
-/// ```swift
-/// let header = DatasetHeader(fs: 250, nTrials: 90, nChannels: 8, nSamples: 1050, nClasses: 9)
-/// ```
 public struct DatasetHeader: Codable, Equatable, Sendable {
     /// Sample rate in Hz.
     public var fs: Double

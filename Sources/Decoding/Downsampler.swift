@@ -2,11 +2,6 @@
 /// low-pass at 80 % of the new Nyquist frequency, then every `factor`-th
 /// sample. The phase is carried across chunks, so chunked and one-shot
 /// resampling agree.
-///
-/// ```swift
-/// var down = Downsampler(factor: 2, sampleRate: 250, channels: 8)   // 250 → 125 Hz
-/// let slower = down.process(chunk)
-/// ```
 public struct Downsampler: Sendable {
     /// Input samples per output sample.
     public let factor: Int
@@ -16,10 +11,6 @@ public struct Downsampler: Sendable {
     private var phase = 0
 
     /// A resampler from `sampleRate` to `sampleRate / factor`.
-    ///
-    /// ```swift
-    /// let down = Downsampler(factor: 4, sampleRate: 1000, channels: 8)   // → 250 Hz
-    /// ```
     public init(factor: Int, sampleRate: Double, channels: Int) {
         precondition(factor >= 1, "the factor is a positive integer")
         self.factor = factor
@@ -30,10 +21,6 @@ public struct Downsampler: Sendable {
     }
 
     /// Resamples one chunk (channels × samples).
-    ///
-    /// ```swift
-    /// let out = down.process(Array(repeating: [Double](repeating: 0, count: 100), count: 8))
-    /// ```
     public mutating func process(_ chunk: [[Double]]) -> [[Double]] {
         let filtered = antiAlias.process(chunk)
         let n = chunk.first?.count ?? 0

@@ -1,10 +1,5 @@
 /// What offline evaluation measured: the decoding curve, times, latency,
 /// certainty, and (for plots) the last fold's model.
-///
-/// ```swift
-/// let report = try OfflineEvaluation().run(dataset)
-/// let json = try JSONEncoder().encode(report)
-/// ```
 public struct EvaluationReport: Codable, Sendable {
     /// Classes in the dataset.
     public var classes: Int
@@ -60,24 +55,12 @@ public struct EvaluationReport: Codable, Sendable {
     /// (empty without selection).
     public var choices: [SettingsSelection.Outcome] = []
     /// False presses per minute of idle EEG (0 without idle data).
-    ///
-    /// ```swift
-    /// print(String(format: "%.2f false presses per 10 minutes", report.idlePressesPerMinute * 10))
-    /// ```
     public var idlePressesPerMinute: Double { idleMinutes > 0 ? Double(idlePresses) / idleMinutes : 0 }
 
     /// The median estimated latency in seconds.
-    ///
-    /// ```swift
-    /// print(report.latency * 1000, "ms")
-    /// ```
     public var latency: Double { latencies.isEmpty ? 0 : latencies.sorted()[latencies.count / 2] }
 
     /// The median recommended certainty.
-    ///
-    /// ```swift
-    /// controller.settings.set(value: report.recommendedCertainty, for: .certaintyRequiredForPress)
-    /// ```
     public var recommendedCertainty: Double {
         recommendedCertainties.isEmpty ? 1 - 1e-6 : recommendedCertainties.sorted()[recommendedCertainties.count / 2]
     }

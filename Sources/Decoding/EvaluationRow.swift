@@ -1,8 +1,4 @@
 /// Offline results at one trial length, over all test folds.
-///
-/// ```swift
-/// for row in report.rows { print(row.seconds, row.accuracy, row.predictedError, row.actualError) }
-/// ```
 public struct EvaluationRow: Codable, Sendable, Equatable {
     /// Trial length in seconds.
     public var seconds: Double
@@ -18,10 +14,6 @@ public struct EvaluationRow: Codable, Sendable, Equatable {
     public var trials: Int
 
     /// A row from its values.
-    ///
-    /// ```swift
-    /// let row = EvaluationRow(seconds: 1, accuracy: 0.9, itr: 120, predictedError: 0.11, actualError: 0.1, trials: 90)
-    /// ```
     public init(seconds: Double, accuracy: Double, itr: Double, predictedError: Double, actualError: Double, trials: Int) {
         (self.seconds, self.accuracy, self.itr, self.predictedError, self.actualError, self.trials) =
             (seconds, accuracy, itr, predictedError, actualError, trials)

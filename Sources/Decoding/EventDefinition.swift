@@ -1,10 +1,5 @@
 /// How a stimulus sequence is turned into events for reconvolution (pyntbci's
 /// `event` argument).
-///
-/// ```swift
-/// var settings = ReconvolutionSettings()
-/// settings.event = .duration
-/// ```
 public enum EventDefinition: String, Sendable, Codable, CaseIterable {
     /// Two events: the light turning on (rising edge) and off (falling edge);
     /// pyntbci's "refe". Handles flashes of any length.

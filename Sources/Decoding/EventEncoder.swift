@@ -1,11 +1,6 @@
 /// Turns stimulus sequences (state per sample) into event onsets, with a
 /// fixed set of events learned from the calibration stimulus so that any
 /// later code, seen or not, maps onto the same events.
-///
-/// ```swift
-/// let encoder = EventEncoder(definition: .duration, fitting: calibrationCodes)
-/// let onsets = encoder.onsets(of: newCode)   // per event, the sample indices where it happens
-/// ```
 public struct EventEncoder: Sendable, Equatable {
     /// The event definition.
     public let definition: EventDefinition
@@ -13,10 +8,6 @@ public struct EventEncoder: Sendable, Equatable {
     public let durations: [Int]
 
     /// An encoder whose events cover the runs found in `codes`.
-    ///
-    /// ```swift
-    /// let encoder = EventEncoder(definition: .risingFallingEdges, fitting: [])
-    /// ```
     public init(definition: EventDefinition, fitting codes: [[UInt8]]) {
         self.definition = definition
         guard definition == .duration else { durations = []; return }
@@ -30,26 +21,14 @@ public struct EventEncoder: Sendable, Equatable {
     }
 
     /// Number of events.
-    ///
-    /// ```swift
-    /// let rows = encoder.eventCount * lagCount
-    /// ```
     public var eventCount: Int { definition == .duration ? max(1, durations.count) : 2 }
 
     /// Names of the events, for reports.
-    ///
-    /// ```swift
-    /// encoder.labels   // ["rise", "fall"]
-    /// ```
     public var labels: [String] {
         definition == .duration ? durations.map { "\($0) samples" } : ["rise", "fall"]
     }
 
     /// For each event, the sample indices where it occurs in `code`.
-    ///
-    /// ```swift
-    /// let onsets = encoder.onsets(of: [0, 1, 1, 0])   // edges: [[1], [3]]
-    /// ```
     public func onsets(of code: [UInt8]) -> [[Int]] {
         var out = [[Int]](repeating: [], count: eventCount)
         switch definition {

@@ -2,11 +2,6 @@
 /// against the others: the preprocessing band and the reconvolution
 /// settings (event definition, response window and its latency handling,
 /// temporal whitening).
-///
-/// ```swift
-/// let candidate = FitCandidate(lowPass: 30, settings: ReconvolutionSettings())
-/// print(candidate.summary)   // "refe, latency estimated + 0.30 s, whitening 0.08 s, 3-30 Hz"
-/// ```
 public struct FitCandidate: Sendable, Equatable, Codable {
     /// The low-pass edge in Hz (nil: the high-pass and notch only).
     public var lowPass: Double?

@@ -2,18 +2,9 @@ import COpenBLAS
 
 /// The symmetric-definite generalised eigenproblem `A·v = λ·B·v` (LAPACK
 /// `dsygv`), the core of canonical correlation analysis.
-///
-/// ```swift
-/// let solution = try GeneralizedEigenproblem.solve(a: between, b: within)
-/// let strongest = solution.vectors.row(solution.values.count - 1)   // largest λ
-/// ```
 public enum GeneralizedEigenproblem {
     /// Eigenvalues in ascending order and the matching B-orthonormal
     /// eigenvectors, one per row of `vectors`.
-    ///
-    /// ```swift
-    /// let (values, vectors) = try GeneralizedEigenproblem.solve(a: a, b: .identity(a.rows))
-    /// ```
     public static func solve(a: Matrix, b: Matrix) throws -> (values: [Double], vectors: Matrix) {
         precondition(a.rows == a.columns && b.rows == b.columns && a.rows == b.rows,
                      "A and B must be square and of one size")

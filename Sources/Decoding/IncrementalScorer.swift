@@ -19,10 +19,6 @@ public struct IncrementalScorer: Sendable {
 
     /// A scorer for a new trial. The templates are whitened here, from zeros
     /// before their first sample (the stimulus was off before the trial).
-    ///
-    /// ```swift
-    /// var scorer = IncrementalScorer(spatialFilter: w, templates: t, whitening: model.whitening)
-    /// ```
     public init(spatialFilter: [Double], templates: [[Double]], whitening: PredictionErrorFilter = .identity) {
         precondition(!templates.isEmpty && templates.allSatisfy { !$0.isEmpty }, "every class needs a template")
         self.templates = templates.map { whitening.apply($0) }
@@ -30,10 +26,6 @@ public struct IncrementalScorer: Sendable {
     }
 
     /// Adds the next samples (channels × m, preprocessed).
-    ///
-    /// ```swift
-    /// scorer.append(filter.process(packetColumns))
-    /// ```
     public mutating func append(_ chunk: [[Double]]) {
         let m = chunk.first?.count ?? 0
         let start = sampleCount
@@ -42,9 +34,5 @@ public struct IncrementalScorer: Sendable {
     }
 
     /// Pearson correlation with each class's template so far (0 while undefined).
-    ///
-    /// ```swift
-    /// let scores = scorer.scores()   // one per class, −1…1
-    /// ```
     public func scores() -> [Double] { running.scores() }
 }

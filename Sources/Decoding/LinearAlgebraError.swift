@@ -1,9 +1,4 @@
 /// A LAPACK routine refused its input.
-///
-/// ```swift
-/// do { _ = try CholeskyFactor(Matrix(rows: 2, columns: 2)) }
-/// catch let error as LinearAlgebraError { print(error) }   // notPositiveDefinite
-/// ```
 public enum LinearAlgebraError: Error, Equatable, Sendable {
     /// The matrix that must be symmetric positive-definite is not (LAPACK `info` given).
     case notPositiveDefinite(routine: String, info: Int32)

@@ -5,10 +5,6 @@ import Foundation
 /// the candidate whose power stands highest above the median of the
 /// spectrum around it (±8 Hz, the peak's own ±1.5 Hz left out), summed over
 /// channels, wins when it stands at least 5 times (7 dB) above.
-///
-/// ```swift
-/// let line = MainsDetector.detect(channels, sampleRate: 250) ?? 50
-/// ```
 public enum MainsDetector {
     /// 50 or 60 (Hz) when one stands out, nil otherwise (no mains visible,
     /// data notched upstream, or a rate too low to see it).

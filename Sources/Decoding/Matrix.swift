@@ -18,10 +18,6 @@ public struct Matrix: Equatable, Sendable {
     public var elements: [Double]
 
     /// A zero matrix.
-    ///
-    /// ```swift
-    /// let z = Matrix(rows: 3, columns: 3)
-    /// ```
     public init(rows: Int, columns: Int) {
         precondition(rows >= 0 && columns >= 0, "a matrix has no negative size")
         self.rows = rows
@@ -30,10 +26,6 @@ public struct Matrix: Equatable, Sendable {
     }
 
     /// A matrix from its elements in row-major order.
-    ///
-    /// ```swift
-    /// let m = Matrix(rows: 2, columns: 2, elements: [1, 2, 3, 4])
-    /// ```
     public init(rows: Int, columns: Int, elements: [Double]) {
         precondition(elements.count == rows * columns, "element count must be rows × columns")
         self.rows = rows
@@ -42,10 +34,6 @@ public struct Matrix: Equatable, Sendable {
     }
 
     /// The identity matrix of size `n`.
-    ///
-    /// ```swift
-    /// let i = Matrix.identity(4)
-    /// ```
     public static func identity(_ n: Int) -> Matrix {
         var m = Matrix(rows: n, columns: n)
         for i in 0..<n { m[i, i] = 1 }
@@ -53,29 +41,17 @@ public struct Matrix: Equatable, Sendable {
     }
 
     /// The element at `row`, `column`.
-    ///
-    /// ```swift
-    /// var m = Matrix(rows: 2, columns: 2); m[0, 1] = 5
-    /// ```
     public subscript(row: Int, column: Int) -> Double {
         get { elements[row * columns + column] }
         set { elements[row * columns + column] = newValue }
     }
 
     /// One row as an array.
-    ///
-    /// ```swift
-    /// let first = Matrix.identity(3).row(0)   // [1, 0, 0]
-    /// ```
     public func row(_ index: Int) -> [Double] {
         Array(elements[index * columns..<(index + 1) * columns])
     }
 
     /// The transpose.
-    ///
-    /// ```swift
-    /// let t = Matrix(rows: 1, columns: 2, elements: [1, 2]).transposed()   // 2 × 1
-    /// ```
     public func transposed() -> Matrix {
         var t = Matrix(rows: columns, columns: rows)
         for r in 0..<rows {
@@ -85,11 +61,6 @@ public struct Matrix: Equatable, Sendable {
     }
 
     /// The product `self · other` (or `self · otherᵀ`), computed by BLAS `dgemm`.
-    ///
-    /// ```swift
-    /// let x = Matrix(rows: 8, columns: 1000)          // channels × samples
-    /// let covariance = x.multiplied(by: x, transposingOther: true)   // 8 × 8
-    /// ```
     public func multiplied(by other: Matrix, transposingOther: Bool = false) -> Matrix {
         let inner = transposingOther ? other.columns : other.rows
         precondition(columns == inner, "inner dimensions must agree")
@@ -113,10 +84,6 @@ public struct Matrix: Equatable, Sendable {
     }
 
     /// `self · selfᵀ`, a symmetric matrix, computed by BLAS `dsyrk`.
-    ///
-    /// ```swift
-    /// let scatter = Matrix(rows: 8, columns: 1000).gram()   // 8 × 8
-    /// ```
     public func gram() -> Matrix {
         var out = Matrix(rows: rows, columns: rows)
         guard rows > 0, columns > 0 else { return out }
@@ -136,10 +103,6 @@ public struct Matrix: Equatable, Sendable {
     }
 
     /// Element-wise sum.
-    ///
-    /// ```swift
-    /// let s = Matrix.identity(2) + Matrix.identity(2)
-    /// ```
     public static func + (lhs: Matrix, rhs: Matrix) -> Matrix {
         precondition(lhs.rows == rhs.rows && lhs.columns == rhs.columns, "sizes must agree")
         return Matrix(rows: lhs.rows, columns: lhs.columns,
@@ -147,19 +110,11 @@ public struct Matrix: Equatable, Sendable {
     }
 
     /// Every element times `scale`.
-    ///
-    /// ```swift
-    /// let half = Matrix.identity(2).scaled(by: 0.5)
-    /// ```
     public func scaled(by scale: Double) -> Matrix {
         Matrix(rows: rows, columns: columns, elements: elements.map { $0 * scale })
     }
 
     /// The sum of the diagonal.
-    ///
-    /// ```swift
-    /// Matrix.identity(3).trace   // 3
-    /// ```
     public var trace: Double {
         var t = 0.0
         for i in 0..<min(rows, columns) { t += self[i, i] }
@@ -169,10 +124,6 @@ public struct Matrix: Equatable, Sendable {
     /// A symmetric matrix shrunk towards a scaled identity:
     /// `(1 − γ)·C + γ·(trace(C)/n)·I`, the regularisation pyntbci's `gamma_x` /
     /// `gamma_m` apply.
-    ///
-    /// ```swift
-    /// let regularised = covariance.shrunk(by: 0.1)
-    /// ```
     public func shrunk(by gamma: Double) -> Matrix {
         precondition(rows == columns, "shrinkage needs a square matrix")
         guard gamma > 0, rows > 0 else { return self }

@@ -49,22 +49,12 @@ public struct OfflineEvaluation: Sendable {
     public var lowPass: Double?
 
     /// An evaluation with the defaults (5 folds; 0.5, 1, 2, 4 s; 100 ms updates).
-    ///
-    /// ```swift
-    /// var evaluation = OfflineEvaluation()
-    /// evaluation.lengths = [1, 2]
-    /// ```
     public init() {}
 
     /// Runs the evaluation. With `idle` (trials recorded while the user
     /// looked at none of the codes, same channels and rate), every fold's
     /// decoder also listens to each idle trial, scored against the codes
     /// that trial showed, and every press there counts as false.
-    ///
-    /// ```swift
-    /// let report = try OfflineEvaluation().run(dataset, idle: try TrialsDataset.read(from: idleFolder))
-    /// print(report.idlePressesPerMinute)
-    /// ```
     public func run(_ recorded: TrialsDataset, idle recordedIdle: TrialsDataset? = nil) throws -> EvaluationReport {
         let dataset = try recorded.decimated(toAtMost: maximumRate)
         let idle = try recordedIdle?.decimated(toAtMost: maximumRate)

@@ -19,27 +19,15 @@ public struct PredictionErrorFilter: Sendable, Equatable, Codable {
     public let taps: [Double]
 
     /// The filter that changes nothing (order 0).
-    ///
-    /// ```swift
-    /// let none = PredictionErrorFilter.identity    // settings.whiteningLength = 0
-    /// ```
     public static let identity = PredictionErrorFilter(taps: [1])
 
     /// A filter with these taps; the first must be 1.
-    ///
-    /// ```swift
-    /// let differencer = PredictionErrorFilter(taps: [1, -0.95])
-    /// ```
     public init(taps: [Double]) {
         precondition(taps.first == 1, "a prediction-error filter's first tap is 1")
         self.taps = taps
     }
 
     /// The model's order: how many past samples predict the next.
-    ///
-    /// ```swift
-    /// model.whitening.order      // 20 at 250 Hz with the default 0.08 s
-    /// ```
     public var order: Int { taps.count - 1 }
 
     /// Fits an order-`order` autoregressive model to the residual segments by
@@ -50,10 +38,6 @@ public struct PredictionErrorFilter: Sendable, Equatable, Codable {
     /// autocorrelation) limits the gain in bands the signal hardly has: EEG
     /// low-passed upstream would otherwise have its empty upper band
     /// amplified by orders of magnitude.
-    ///
-    /// ```swift
-    /// let white = PredictionErrorFilter.fit(residuals: [[0.3, -0.1, 0.4, …], …], order: 20)
-    /// ```
     public static func fit(residuals: [[Double]], order: Int, floor: Double = 1e-6) -> PredictionErrorFilter {
         guard order > 0 else { return .identity }
         var r = [Double](repeating: 0, count: order + 1)
@@ -81,17 +65,9 @@ public struct PredictionErrorFilter: Sendable, Equatable, Codable {
     }
 
     /// The filter's running memory: the last `order` inputs, newest last.
-    ///
-    /// ```swift
-    /// var state = white.makeState()    // zeros: nothing before the first sample
-    /// ```
     public func makeState() -> [Double] { [Double](repeating: 0, count: order) }
 
     /// Filters `signal` as if it were preceded by zeros.
-    ///
-    /// ```swift
-    /// let whitened = white.apply(template)
-    /// ```
     public func apply(_ signal: [Double]) -> [Double] {
         var state = makeState()
         return apply(signal, state: &state)

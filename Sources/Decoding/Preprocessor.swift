@@ -12,11 +12,6 @@
 /// The same filter serves the live decoder (streaming), offline evaluation
 /// and calibration (over a dataset's continuous context when it has one:
 /// ``TrialsDataset/preprocessedTrials(_:)``) and replay.
-///
-/// ```swift
-/// let preprocessor = Preprocessor(sampleRate: 250, channels: 8, lineFrequency: 50)
-/// let clean = preprocessor.apply(toTrial: dataset.trial(0))   // primed on the first sample
-/// ```
 public struct Preprocessor: Sendable {
     /// The filter, fresh (from rest); copy it to stream.
     public let filter: SOSFilter
@@ -28,11 +23,6 @@ public struct Preprocessor: Sendable {
     /// high-pass, a low-pass when `lowPass` is below the Nyquist frequency,
     /// and a Q = 30 notch at `lineFrequency` (and at each multiple below
     /// 95 % of the Nyquist frequency with `harmonics`).
-    ///
-    /// ```swift
-    /// var stream = Preprocessor(sampleRate: 250, channels: 8).filter
-    /// let band = Preprocessor(sampleRate: 250, channels: 8, lineFrequency: 50, lowPass: 30, harmonics: true)
-    /// ```
     public init(sampleRate: Double, channels: Int, lineFrequency: Double = 50, highPass: Double = 3,
                 lowPass: Double? = nil, harmonics: Bool = false, reference: ChannelReference = .asRecorded) {
         self.reference = reference
@@ -51,10 +41,6 @@ public struct Preprocessor: Sendable {
 
     /// Filters a whole trial (channels × samples), primed with its first
     /// sample so that the trial's offset causes no transient.
-    ///
-    /// ```swift
-    /// let clean = preprocessor.apply(toTrial: raw)
-    /// ```
     public func apply(toTrial trial: [[Double]]) -> [[Double]] {
         let referenced = reference.apply(to: trial)
         var f = filter

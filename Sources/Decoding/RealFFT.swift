@@ -3,11 +3,6 @@ import Foundation
 
 /// An FFTW real-to-complex transform of one size, with its own aligned buffers.
 /// Owned by one thread at a time; planning is serialised, as FFTW requires.
-///
-/// ```swift
-/// let fft = RealFFT(size: 256)
-/// let power = fft.powerSpectrum(of: segment)   // 129 bins
-/// ```
 final class RealFFT {
     let size: Int
     private let input: UnsafeMutablePointer<Double>

@@ -49,17 +49,9 @@ public struct ReconvolutionCCA: Sendable {
     /// latency, whether or not the model's window starts there (a window
     /// from the stimulus holds the latency inside its response); the
     /// window's start when it was not measured.
-    ///
-    /// ```swift
-    /// print(String(format: "response onset %.0f ms", model.responseLatency * 1000))
-    /// ```
     public var responseLatency: Double { Double(measuredLatencySamples ?? latencySamples) / sampleRate }
 
     /// The latency in seconds.
-    ///
-    /// ```swift
-    /// print(String(format: "latency %.1f ms", model.latency * 1000))
-    /// ```
     public var latency: Double { Double(latencySamples) / sampleRate }
     /// The temporal whitening filter of the spatially filtered EEG, fitted on
     /// the calibration's residual background (``ReconvolutionSettings/whiteningLength``).
@@ -70,10 +62,6 @@ public struct ReconvolutionCCA: Sendable {
     /// at least as long as a trial). With `measuringLatency` (the default)
     /// the response's onset is estimated even when the settings fix where
     /// the window starts (``responseLatency``); without, it is skipped there.
-    ///
-    /// ```swift
-    /// let model = try ReconvolutionCCA.fit(trials: eeg, labels: y, codes: v, sampleRate: 250)
-    /// ```
     public static func fit(
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
         settings: ReconvolutionSettings = ReconvolutionSettings(), measuringLatency: Bool = true
@@ -158,19 +146,11 @@ public struct ReconvolutionCCA: Sendable {
     }
 
     /// The predicted (spatially filtered) response to each code, as long as the code.
-    ///
-    /// ```swift
-    /// let templates = model.templates(for: GoldCodeSet.codes(count: 36).map(upsampled))
-    /// ```
     public func templates(for codes: [[UInt8]]) -> [[Double]] {
         codes.map { Self.template(onsets: encoder.onsets(of: $0), length: $0.count, kernels: kernels, latency: latencySamples) }
     }
 
     /// Applies the spatial filter to one trial (channels × samples).
-    ///
-    /// ```swift
-    /// let virtualChannel = model.filter(trial)
-    /// ```
     public func filter(_ trial: [[Double]]) -> [Double] {
         let n = trial.first?.count ?? 0
         var out = [Double](repeating: 0, count: n)

@@ -1,9 +1,4 @@
 /// Why a reconvolution CCA could not be fitted.
-///
-/// ```swift
-/// do { _ = try ReconvolutionCCA.fit(trials: [], labels: [], codes: codes, sampleRate: 250) }
-/// catch let error as ReconvolutionError { print(error) }
-/// ```
 public enum ReconvolutionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Fewer trials or classes than a fit needs.
     case notEnoughData(String)
@@ -15,10 +10,6 @@ public enum ReconvolutionError: Error, Equatable, Sendable, CustomStringConverti
     case singular(LinearAlgebraError)
 
     /// One line for a person.
-    ///
-    /// ```swift
-    /// print(ReconvolutionError.notEnoughData("one class only"))
-    /// ```
     public var description: String {
         switch self {
         case .notEnoughData(let s): return "not enough calibration data: \(s)"

@@ -24,9 +24,5 @@ public struct ReconvolutionSettings: Sendable, Equatable, Codable {
     public var whiteningLength = 0.08
 
     /// The defaults: rising and falling edges, 0.3 s responses, latency estimated up to 0.25 s, 0.08 s whitening.
-    ///
-    /// ```swift
-    /// let settings = ReconvolutionSettings()
-    /// ```
     public init() {}
 }

@@ -7,11 +7,6 @@ import Foundation
 /// lies at `k / outputRate` seconds after the first input sample. State is
 /// carried across chunks, so chunked and one-shot resampling agree.
 /// For integer factors, ``Downsampler`` is cheaper.
-///
-/// ```swift
-/// var resampler = Resampler(from: 256, to: 250, channels: 8)
-/// let block = resampler.process(chunk)   // 8 × about chunk × 250/256 samples
-/// ```
 public struct Resampler: Sendable {
     /// Input samples per second.
     public let inputRate: Double
@@ -24,10 +19,6 @@ public struct Resampler: Sendable {
     private var produced = 0
 
     /// A resampler from `inputRate` to `outputRate`.
-    ///
-    /// ```swift
-    /// var up = Resampler(from: 200, to: 250, channels: 4)
-    /// ```
     public init(from inputRate: Double, to outputRate: Double, channels: Int) {
         precondition(inputRate > 0 && outputRate > 0 && inputRate.isFinite && outputRate.isFinite, "rates are positive")
         self.inputRate = inputRate
@@ -40,10 +31,6 @@ public struct Resampler: Sendable {
 
     /// Resamples one chunk (channels × samples); returns the output samples
     /// whose neighbours have arrived (interpolation looks two samples ahead).
-    ///
-    /// ```swift
-    /// let out = resampler.process(amplifierBlock)
-    /// ```
     public mutating func process(_ chunk: [[Double]]) -> [[Double]] {
         precondition(chunk.count == history.count, "one row per channel")
         let filtered = antiAlias.map { filter -> [[Double]] in

@@ -18,10 +18,6 @@ public struct SOSFilter: Sendable {
     private var primed = false
 
     /// A filter of `sections` over `channels` channels, starting from rest.
-    ///
-    /// ```swift
-    /// let f = SOSFilter(sections: [.notch(frequency: 50, quality: 30, sampleRate: 250)], channels: 1)
-    /// ```
     public init(sections: [Biquad], channels: Int) {
         self.sections = sections
         self.channels = channels
@@ -29,10 +25,6 @@ public struct SOSFilter: Sendable {
     }
 
     /// A Butterworth band-pass: a high-pass and a low-pass of `order` each.
-    ///
-    /// ```swift
-    /// var f = SOSFilter.bandPass(low: 2, high: 45, order: 4, sampleRate: 250, channels: 8)
-    /// ```
     public static func bandPass(low: Double, high: Double, order: Int, sampleRate: Double, channels: Int) -> SOSFilter {
         let q = Biquad.butterworthQualities(order: order)
         return SOSFilter(
@@ -42,10 +34,6 @@ public struct SOSFilter: Sendable {
     }
 
     /// A Butterworth low-pass of `order`.
-    ///
-    /// ```swift
-    /// var antiAlias = SOSFilter.lowPass(frequency: 50, order: 8, sampleRate: 250, channels: 8)
-    /// ```
     public static func lowPass(frequency: Double, order: Int, sampleRate: Double, channels: Int) -> SOSFilter {
         SOSFilter(sections: Biquad.butterworthQualities(order: order).map {
             .lowPass(frequency: frequency, quality: $0, sampleRate: sampleRate)
@@ -53,10 +41,6 @@ public struct SOSFilter: Sendable {
     }
 
     /// A Butterworth high-pass of `order`.
-    ///
-    /// ```swift
-    /// var noDrift = SOSFilter.highPass(frequency: 0.5, order: 2, sampleRate: 250, channels: 8)
-    /// ```
     public static func highPass(frequency: Double, order: Int, sampleRate: Double, channels: Int) -> SOSFilter {
         SOSFilter(sections: Biquad.butterworthQualities(order: order).map {
             .highPass(frequency: frequency, quality: $0, sampleRate: sampleRate)
@@ -64,30 +48,17 @@ public struct SOSFilter: Sendable {
     }
 
     /// A single notch.
-    ///
-    /// ```swift
-    /// var mains = SOSFilter.notch(frequency: 50, quality: 30, sampleRate: 250, channels: 8)
-    /// ```
     public static func notch(frequency: Double, quality: Double, sampleRate: Double, channels: Int) -> SOSFilter {
         SOSFilter(sections: [.notch(frequency: frequency, quality: quality, sampleRate: sampleRate)], channels: channels)
     }
 
     /// This filter's sections followed by `other`'s (both fresh).
-    ///
-    /// ```swift
-    /// let chain = SOSFilter.notch(frequency: 50, quality: 30, sampleRate: 250, channels: 8)
-    ///     .followed(by: .bandPass(low: 1, high: 40, order: 4, sampleRate: 250, channels: 8))
-    /// ```
     public func followed(by other: SOSFilter) -> SOSFilter {
         precondition(channels == other.channels, "both filters must have the same channels")
         return SOSFilter(sections: sections + other.sections, channels: channels)
     }
 
     /// The cascade's magnitude response at `frequency`.
-    ///
-    /// ```swift
-    /// let stop = filter.gain(at: 50, sampleRate: 250)
-    /// ```
     public func gain(at frequency: Double, sampleRate: Double) -> Double {
         sections.reduce(1) { $0 * $1.gain(at: frequency, sampleRate: sampleRate) }
     }
@@ -95,11 +66,6 @@ public struct SOSFilter: Sendable {
     /// Sets each channel's state to the steady state for a constant input
     /// equal to its first sample (as scipy's `lfilter_zi`), so that an offset
     /// at the start of a recording causes no transient.
-    ///
-    /// ```swift
-    /// var f = SOSFilter.bandPass(low: 1, high: 40, order: 4, sampleRate: 250, channels: 8)
-    /// f.prime(with: trial.map { $0[0] })
-    /// ```
     public mutating func prime(with firstSamples: [Double]) {
         precondition(firstSamples.count == channels, "one value per channel")
         for c in 0..<channels {
@@ -116,10 +82,6 @@ public struct SOSFilter: Sendable {
     }
 
     /// Filters one chunk (channels × samples) and keeps the state for the next.
-    ///
-    /// ```swift
-    /// let out = filter.process([[1, 2, 3]])   // one channel, three samples
-    /// ```
     public mutating func process(_ chunk: [[Double]]) -> [[Double]] {
         precondition(chunk.count == channels, "one row per channel")
         var out = chunk

@@ -26,10 +26,6 @@ public struct SignalQualityEstimator: Sendable {
     private var buffers: [[Double]]
 
     /// An estimator over the last `window` seconds.
-    ///
-    /// ```swift
-    /// let estimator = SignalQualityEstimator(channels: 8, sampleRate: 250, lineFrequency: 60)
-    /// ```
     public init(channels: Int, sampleRate: Double, lineFrequency: Double = 50, window: Double = 2) {
         self.channels = channels
         self.sampleRate = sampleRate
@@ -40,10 +36,6 @@ public struct SignalQualityEstimator: Sendable {
 
     /// Adds samples (channels × samples); a channel with a non-finite sample
     /// in the window is bad until that sample leaves the window.
-    ///
-    /// ```swift
-    /// estimator.append(amplifier.read(samples: 25))
-    /// ```
     public mutating func append(_ block: [[Double]]) {
         for c in 0..<min(channels, block.count) {
             var kept = buffers[c]
@@ -54,10 +46,6 @@ public struct SignalQualityEstimator: Sendable {
     }
 
     /// The quality of every channel now.
-    ///
-    /// ```swift
-    /// let bad = estimator.assess().enumerated().filter { $0.element.quality > 0.5 }.map(\.offset)
-    /// ```
     public func assess() -> [ChannelQuality] {
         guard sampleRate.isFinite, sampleRate >= 2 * 45 + 10 else {
             return Array(repeating: ChannelQuality(quality: 1, problem: "sample rate \(sampleRate) Hz is too low to assess (needs 100 Hz)"),

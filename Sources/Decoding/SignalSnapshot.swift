@@ -20,23 +20,11 @@
 /// ```
 public struct SignalSnapshot: Equatable, Sendable {
     /// One channel's recent samples and quality.
-    ///
-    /// ```swift
-    /// let channel = SignalSnapshot.Channel(name: "O1", samples: window, quality: 0.4)
-    /// ```
     public struct Channel: Equatable, Sendable {
         /// The channel's label ("Cz", "O1", or "3" when the amplifier names none).
-        ///
-        /// ```swift
-        /// let names = snapshot.channels.map(\.name)   // ["Cz", "Pz"]
-        /// ```
         public var name: String
         /// The most recent samples, oldest first, in µV; may hold NaN or
         /// infinities when the amplifier sent them.
-        ///
-        /// ```swift
-        /// snapshot.channels[0].samples = Array(recent[0].suffix(1_250))   // the last 5 s at 250 Hz
-        /// ```
         public var samples: [Double]
         /// Noise-to-signal ratio n / s (≤ 0.5 good, ≤ 1 fair, above bad; at
         /// most ``SignalSnapshot/noiseToSignalLimit``); nil when unknown.
@@ -50,18 +38,9 @@ public struct SignalSnapshot: Equatable, Sendable {
         /// ```
         public var quality: Double?
         /// Why the channel is bad, when there is a reason to name ("flat", "line noise").
-        ///
-        /// ```swift
-        /// snapshot.channels[2].reason = assessment[2].problem   // "flat", or nil
-        /// ```
         public var reason: String?
 
         /// A channel from its parts.
-        ///
-        /// ```swift
-        /// let flat = SignalSnapshot.Channel(name: "Fz", samples: [Double](repeating: 0, count: 1_000),
-        ///                                   quality: 1, reason: "flat")
-        /// ```
         public init<Samples: Sequence<Double>>(name: String, samples: Samples, quality: Double? = nil,
                                                reason: String? = nil) {
             self.name = name
@@ -72,30 +51,14 @@ public struct SignalSnapshot: Equatable, Sendable {
     }
 
     /// Samples per second of every channel.
-    ///
-    /// ```swift
-    /// let seconds = Double(snapshot.channels[0].samples.count) / snapshot.sampleRate
-    /// ```
     public var sampleRate: Double
     /// Samples the stream has delivered up to the last one held (0 when not
     /// known): it grows as the window moves on.
-    ///
-    /// ```swift
-    /// snapshot.sampleCount += block[0].count   // after appending a block of samples
-    /// ```
     public var sampleCount: Int
     /// The channels, in the amplifier's order.
-    ///
-    /// ```swift
-    /// let bad = snapshot.channels.filter { ($0.quality ?? 0) > 1 }.map(\.name)
-    /// ```
     public var channels: [Channel]
 
     /// A snapshot from its parts.
-    ///
-    /// ```swift
-    /// let snapshot = SignalSnapshot(sampleRate: 250, sampleCount: 5_000, channels: channels)
-    /// ```
     public init(sampleRate: Double, sampleCount: Int = 0, channels: [Channel]) {
         self.sampleRate = sampleRate
         self.sampleCount = sampleCount
@@ -103,19 +66,11 @@ public struct SignalSnapshot: Equatable, Sendable {
     }
 
     /// No channels, or no samples in any: nothing has arrived yet.
-    ///
-    /// ```swift
-    /// SignalSnapshot.empty.isEmpty   // true
-    /// ```
     public var isEmpty: Bool { channels.allSatisfy { $0.samples.isEmpty } }
 
     /// The largest noise-to-signal ratio a snapshot reports: a noise
     /// fraction of 10/11 or more (a channel that is all noise, or unusable
     /// for a named reason) reads as this, "≥10" in the signal view.
-    ///
-    /// ```swift
-    /// let hopeless = snapshot.channels.filter { $0.quality == SignalSnapshot.noiseToSignalLimit }
-    /// ```
     public static let noiseToSignalLimit = 10.0
 
     /// The noise-to-signal ratio n / s of a SIGNALQUALITY figure, which is
@@ -137,9 +92,5 @@ public struct SignalSnapshot: Equatable, Sendable {
     }
 
     /// A snapshot with no channels: before the first data arrives.
-    ///
-    /// ```swift
-    /// var latest = SignalSnapshot.empty
-    /// ```
     public static let empty = SignalSnapshot(sampleRate: 0, channels: [])
 }

@@ -16,10 +16,6 @@ public struct Spectrum: Sendable {
 
     /// Welch's estimate over `signal`; a signal shorter than one segment is
     /// treated as a single zero-padded segment.
-    ///
-    /// ```swift
-    /// let psd = Spectrum.welch(channel, sampleRate: 250)
-    /// ```
     public static func welch(_ signal: [Double], sampleRate: Double, segmentLength: Int = 256) -> Spectrum {
         let n = segmentLength
         let fft = RealFFT(size: n)
@@ -48,10 +44,6 @@ public struct Spectrum: Sendable {
     }
 
     /// The density in the bin nearest `frequency`.
-    ///
-    /// ```swift
-    /// let p50 = psd.power(at: 50)
-    /// ```
     public func power(at frequency: Double) -> Double {
         let step = frequencies.count > 1 ? frequencies[1] : 1
         let k = min(density.count - 1, max(0, Int((frequency / step).rounded())))
@@ -59,10 +51,6 @@ public struct Spectrum: Sendable {
     }
 
     /// The power in a band: the density integrated over the bins inside it.
-    ///
-    /// ```swift
-    /// let highFrequency = psd.bandPower(45...100)
-    /// ```
     public func bandPower(_ band: ClosedRange<Double>) -> Double {
         let step = frequencies.count > 1 ? frequencies[1] : 1
         return zip(frequencies, density).filter { band.contains($0.0) }.reduce(0) { $0 + $1.1 * step }

@@ -4,10 +4,6 @@ import Foundation
 /// (``ZeroTrainingLearner/errorProbability(scores:)``): `P(T > t)` through
 /// the regularised incomplete beta function `I_x(ν/2, 1/2)` with
 /// `x = ν / (ν + t²)`, evaluated by its continued fraction (modified Lentz).
-///
-/// ```swift
-/// StudentT.upperTail(2.0, degreesOfFreedom: 10)   // ≈ 0.0367
-/// ```
 public enum StudentT {
     /// `P(T > t)` for `ν` degrees of freedom (ν > 0); NaN for a NaN input.
     public static func upperTail(_ t: Double, degreesOfFreedom nu: Double) -> Double {

@@ -22,10 +22,6 @@ public struct TrialScorer: Sendable {
 
     /// A scorer for a trial over `objects` objects; the filtered EEG is
     /// whitened with `whitening` from zeros at the trial's first sample.
-    ///
-    /// ```swift
-    /// var scorer = TrialScorer(spatialFilter: w, objects: 4, whitening: model.whitening)
-    /// ```
     public init(spatialFilter: [Double], objects: Int, whitening: PredictionErrorFilter = .identity) {
         self.spatialFilter = spatialFilter
         self.whitening = whitening
@@ -36,10 +32,6 @@ public struct TrialScorer: Sendable {
     }
 
     /// Adds `chunk` (channels × m, preprocessed) with each object's whitened template over the same m samples.
-    ///
-    /// ```swift
-    /// scorer.append([[0.1, 0.2]], templates: [[1, 0], [0, 1]])
-    /// ```
     public mutating func append(_ chunk: [[Double]], templates: [[Double]]) {
         precondition(chunk.count == spatialFilter.count && templates.count == sumT.count, "one row per channel and per object")
         let m = chunk.first?.count ?? 0
@@ -64,10 +56,6 @@ public struct TrialScorer: Sendable {
     }
 
     /// The correlation with each object's template (0 while undefined; never NaN).
-    ///
-    /// ```swift
-    /// let best = scorer.scores().enumerated().max { $0.element < $1.element }?.offset
-    /// ```
     public func scores() -> [Double] {
         let n = Double(sampleCount)
         let varX = n * sumXX - sumX * sumX

@@ -13,10 +13,6 @@ extension TrialsDataset {
     /// reconvolution model's size grows with the rate (0.5 s of response is
     /// 1,024 lags per event at 2,048 Hz), so offline evaluation decodes at
     /// most 256 samples per second.
-    ///
-    /// ```swift
-    /// let decodable = try TrialsDataset.read(from: folder).decimated(toAtMost: 256)   // 2048 Hz → 256 Hz
-    /// ```
     public func decimated(toAtMost maximumRate: Double) throws -> TrialsDataset {
         let h = header
         let factor = Int((h.fs / maximumRate).rounded(.up))

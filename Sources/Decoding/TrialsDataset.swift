@@ -26,10 +26,6 @@ public struct TrialsDataset: Equatable, Sendable {
 
     /// A dataset from its parts; throws ``DatasetError`` naming the part that
     /// disagrees with the header.
-    ///
-    /// ```swift
-    /// let d = try TrialsDataset(header: header, data: x, labels: y, stimulus: v)
-    /// ```
     public init(header: DatasetHeader, data: [Float], labels: [Int32], stimulus: [UInt8],
                 context: ContinuousContext? = nil) throws {
         let h = header
@@ -79,10 +75,6 @@ public struct TrialsDataset: Equatable, Sendable {
     /// A dataset cut from a continuous recording: trial `t` is the
     /// `header.nSamples` samples of `continuous` (channels × `length`,
     /// channel-major) from `onsets[t]`. `header.nContinuous` is set from it.
-    ///
-    /// ```swift
-    /// let d = try TrialsDataset(header: header, continuous: eeg, length: n, onsets: [250, 1500], labels: [3, 1], stimulus: v)
-    /// ```
     public init(header: DatasetHeader, continuous: [Float], length: Int, onsets: [Int], labels: [Int32], stimulus: [UInt8]) throws {
         var h = header
         h.nContinuous = length
@@ -104,10 +96,6 @@ public struct TrialsDataset: Equatable, Sendable {
     /// so no trial carries the filter's start-up; without one each trial is
     /// filtered on its own, primed on its first sample. The one path by
     /// which offline evaluation and calibration preprocess a dataset.
-    ///
-    /// ```swift
-    /// let trials = dataset.preprocessedTrials(Preprocessor(sampleRate: 250, channels: 8))
-    /// ```
     public func preprocessedTrials(_ preprocessor: Preprocessor) -> [[[Double]]] {
         guard let context else { return (0..<header.nTrials).map { preprocessor.apply(toTrial: trial($0)) } }
         let continuous = (0..<header.nChannels).map(context.channel)
@@ -116,10 +104,6 @@ public struct TrialsDataset: Equatable, Sendable {
     }
 
     /// Trial `index` as channels × samples.
-    ///
-    /// ```swift
-    /// let eeg = dataset.trial(3)
-    /// ```
     public func trial(_ index: Int) -> [[Double]] {
         let c = header.nChannels, n = header.nSamples
         return (0..<c).map { ch in
@@ -129,19 +113,11 @@ public struct TrialsDataset: Equatable, Sendable {
     }
 
     /// Class `index`'s stimulus state per sample.
-    ///
-    /// ```swift
-    /// let code = dataset.stimulus(ofClass: 0)
-    /// ```
     public func stimulus(ofClass index: Int) -> [UInt8] {
         Array(stimulus[(index * header.nSamples)..<((index + 1) * header.nSamples)])
     }
 
     /// Writes the four files into `directory` (created if needed).
-    ///
-    /// ```swift
-    /// try dataset.write(to: URL(fileURLWithPath: "/tmp/sim"))
-    /// ```
     public func write(to directory: URL) throws {
         let fm = FileManager.default
         do {
@@ -163,10 +139,6 @@ public struct TrialsDataset: Equatable, Sendable {
 
     /// Reads and checks the folder; throws ``DatasetError`` naming the first
     /// missing or inconsistent file.
-    ///
-    /// ```swift
-    /// let dataset = try TrialsDataset.read(from: URL(fileURLWithPath: "sim9"))
-    /// ```
     public static func read(from directory: URL) throws -> TrialsDataset {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), isFolder.boolValue else {

@@ -17,11 +17,6 @@ import Foundation
 ///   again after every ``refitEvery`` of them.
 ///
 /// The labels are used only to score what was pressed.
-///
-/// ```swift
-/// let outcome = try ZeroTrainingEvaluation().run(try TrialsDataset.read(from: folder))
-/// for trial in outcome.trials { print(trial.trial, trial.target, trial.selected ?? -1) }
-/// ```
 public struct ZeroTrainingEvaluation: Sendable {
     /// Seconds between predictions.
     public var updateInterval = 0.1
@@ -52,21 +47,11 @@ public struct ZeroTrainingEvaluation: Sendable {
     public var classificationSeconds = 4.0
 
     /// The defaults (the engine's defaults for the three ZeroTrain settings).
-    ///
-    /// ```swift
-    /// var evaluation = ZeroTrainingEvaluation()
-    /// evaluation.zeroTrainTrials = 20
-    /// ```
     public init() {}
 
     /// Replays `recorded` (at least 2 trials). Throws when the dataset
     /// cannot be preprocessed or a supervised fit fails for a reason other
     /// than too few learned classes.
-    ///
-    /// ```swift
-    /// let outcome = try ZeroTrainingEvaluation().run(dataset)
-    /// print(outcome.accuracy(from: 10))
-    /// ```
     public func run(_ recorded: TrialsDataset) throws -> ZeroTrainingOutcome {
         let dataset = try recorded.decimated(toAtMost: maximumRate)
         let h = dataset.header

@@ -8,10 +8,6 @@ extension ZeroTrainingLearner {
     /// the predictive factor `√(1 + 1/(K − 1))`), and the chance that any
     /// of the `K − 1` others would reach it is bounded by `K − 1` times one
     /// tail (Bonferroni). 1 with fewer than 3 scores, NaN or flat scores.
-    ///
-    /// ```swift
-    /// let perr = ZeroTrainingLearner.errorProbability(scores: [0.31, 0.30, 0.45, 0.29])
-    /// ```
     public static func errorProbability(scores: [Double]) -> Double {
         let k = scores.count
         guard k >= 3, scores.allSatisfy(\.isFinite), let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return 1 }

@@ -149,10 +149,6 @@ public struct ZeroTrainingLearner: Sendable {
 
     /// A learner with nothing learned, for EEG of `channels` channels at
     /// `sampleRate`, preprocessed as a calibration's would be.
-    ///
-    /// ```swift
-    /// var learner = ZeroTrainingLearner(sampleRate: 240, channels: 8)
-    /// ```
     public init(sampleRate: Double, channels: Int, settings: ReconvolutionSettings = ZeroTrainingLearner.defaultSettings) {
         self.sampleRate = sampleRate
         self.channels = channels
@@ -172,11 +168,6 @@ public struct ZeroTrainingLearner: Sendable {
     /// trial), the canonical correlation of the fit over the learned trials
     /// plus `trial` (channels × samples, finished or still running) labelled
     /// with that code. Empty for an empty trial; 0 where a fit fails.
-    ///
-    /// ```swift
-    /// let scores = learner.hypothesisScores(trial, codes: onScreen)
-    /// let best = scores.indices.max { scores[$0] < scores[$1] }
-    /// ```
     public func hypothesisScores(_ trial: [[Double]], codes: [[UInt8]]) -> [Double] {
         let n = trial.first?.count ?? 0
         guard n > 0, trial.count == channels, !codes.isEmpty else { return [] }
@@ -205,10 +196,6 @@ public struct ZeroTrainingLearner: Sendable {
     /// with its best hypothesis, then revises every label by hard EM.
     /// Returns the earlier trials whose label changed. A trial of the wrong
     /// channel count, with no samples or no codes is not learned.
-    ///
-    /// ```swift
-    /// for revision in learner.add(trial, codes: onScreen) { print("trial \(revision.trial) was \(revision.to)") }
-    /// ```
     @discardableResult
     public mutating func add(_ trial: [[Double]], codes: [[UInt8]]) -> [Revision] {
         let n = trial.first?.count ?? 0

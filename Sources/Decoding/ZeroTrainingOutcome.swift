@@ -25,10 +25,6 @@ public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
         public var classified: Int?
 
         /// A trial's result.
-        ///
-        /// ```swift
-        /// let first = ZeroTrainingOutcome.Trial(trial: 1, target: 4, selected: nil, seconds: nil, phase: .zeroTraining)
-        /// ```
         public init(trial: Int, target: Int, selected: Int?, seconds: Double?, phase: Phase, classified: Int? = nil) {
             self.classified = classified
             self.trial = trial
@@ -64,10 +60,6 @@ public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
     /// Correct presses among the trials at positions `first..<last` (0-based:
     /// `from: 10` is trial 11 onwards; a trial without a press counts as
     /// not correct).
-    ///
-    /// ```swift
-    /// let later = outcome.accuracy(from: 10)
-    /// ```
     public func accuracy(from first: Int = 0, to last: Int? = nil) -> Double {
         let range = trials.filter { $0.trial > first && $0.trial <= (last ?? Int.max) }
         guard !range.isEmpty else { return 0 }
@@ -76,10 +68,6 @@ public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
 
     /// Trials at positions `first..<last` (0-based) classified right at the
     /// classification length, pressed or not.
-    ///
-    /// ```swift
-    /// let atFourSeconds = outcome.classificationAccuracy(from: 10)
-    /// ```
     public func classificationAccuracy(from first: Int = 0, to last: Int? = nil) -> Double {
         let range = trials.filter { $0.trial > first && $0.trial <= (last ?? Int.max) }
         guard !range.isEmpty else { return 0 }
@@ -87,19 +75,11 @@ public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
     }
 
     /// Presses of the wrong class among the trials at positions `first..<last` (0-based).
-    ///
-    /// ```swift
-    /// let early = outcome.wrongPresses(to: 10)
-    /// ```
     public func wrongPresses(from first: Int = 0, to last: Int? = nil) -> Int {
         trials.filter { $0.trial > first && $0.trial <= (last ?? Int.max) && $0.selected != nil && $0.selected != $0.target }.count
     }
 
     /// Learned labels that match the targets, over the unsupervised trials.
-    ///
-    /// ```swift
-    /// print(outcome.learnedLabelAccuracy)
-    /// ```
     public var learnedLabelAccuracy: Double {
         guard !learnedLabels.isEmpty else { return 0 }
         return Double(zip(learnedLabels, trials).filter { $0 == $1.target }.count) / Double(learnedLabels.count)

@@ -27,10 +27,6 @@ public final class ConfirmationPopup: NoiseTagDelegate {
     public static let yesIdentifier = "yes", noIdentifier = "no"
 
     /// A popup asking `question`.
-    ///
-    /// ```swift
-    /// let popup = ConfirmationPopup(question: "Send it?")
-    /// ```
     public init(question: String) {
         self.question = question
         yes = NoiseTagButton(identifier: Self.yesIdentifier, label: "Yes",
@@ -42,10 +38,6 @@ public final class ConfirmationPopup: NoiseTagDelegate {
     }
 
     /// The button a keyboard byte presses by touch: `Y` or `N`.
-    ///
-    /// ```swift
-    /// if let button = popup.button(forTouch: UInt8(ascii: "Y")) { controller.touchPress(button) }
-    /// ```
     public func button(forTouch byte: UInt8) -> NoiseTagButton? {
         switch byte {
         case UInt8(ascii: "Y"): return yes

@@ -43,17 +43,9 @@ public final class DecoderInputWriter: Sendable {
     private let state = Mutex(State())
 
     /// A writer that holds rows until it is attached to an engine.
-    ///
-    /// ```swift
-    /// let writer = DecoderInputWriter()
-    /// ```
     public init() {}
 
     /// From now on rows go to the engine of `inbox`; rows received before go first.
-    ///
-    /// ```swift
-    /// writer.attach(to: controller.inbox)
-    /// ```
     public func attach(to inbox: EngineInbox) {
         let waiting = state.withLock { state in
             state.inbox = inbox
@@ -64,10 +56,6 @@ public final class DecoderInputWriter: Sendable {
     }
 
     /// Takes a batch of records (any thread; the decoder server's input sink).
-    ///
-    /// ```swift
-    /// let server = try DecoderServer(endpoint: endpoint, inputSink: { writer.receive($0) })
-    /// ```
     public func receive(_ records: [DecoderInputRecord]) {
         let rows = records.map {
             Row(isDataHeader: $0.messageID == UtopiaMessageType.dataHeader.rawValue, cells: DecoderInputFile.cells(of: $0))

@@ -31,17 +31,9 @@ public final class DecoderReports {
     public var calibrationFailed: Bool { calibrationResult.map { !$0.fitted } ?? false }
 
     /// Empty reports.
-    ///
-    /// ```swift
-    /// let reports = DecoderReports()
-    /// ```
     public init() {}
 
     /// Takes one message of decoder traffic.
-    ///
-    /// ```swift
-    /// controller.observeDecoderTraffic { reports.hear($0) }
-    /// ```
     public func hear(_ traffic: DecoderTraffic) {
         switch (traffic.direction, traffic.message) {
         case (.in, .log(let line)):
@@ -63,10 +55,6 @@ public final class DecoderReports {
     }
 
     /// Starts a new calibration: forgets its lines, failure and thresholds so far.
-    ///
-    /// ```swift
-    /// reports.markCalibrationStart()     // on `r`
-    /// ```
     public func markCalibrationStart() {
         calibrationLines = []
         thresholds = []
@@ -75,20 +63,12 @@ public final class DecoderReports {
 
     /// The cross-validated accuracy (0…1) of the latest calibration, from
     /// its CALIBRATIONRESULT; nil before, or when the decoder measured none.
-    ///
-    /// ```swift
-    /// if let accuracy = reports.calibrationAccuracy { show("accuracy \(Int(accuracy * 100)) %") }
-    /// ```
     public var calibrationAccuracy: Double? {
         guard let accuracy = calibrationResult?.accuracy, accuracy.isFinite else { return nil }
         return Double(accuracy)
     }
 
     /// The latest calibration's LOG lines worth showing: fit, accuracy, curve, threshold.
-    ///
-    /// ```swift
-    /// for line in reports.calibrationSummary { screen.write(line, …) }
-    /// ```
     public var calibrationSummary: [String] {
         calibrationLines.filter { line in
             ["calibration:", "cross-validated", "decoding curve", "recommended", "calibration failed", "no model",

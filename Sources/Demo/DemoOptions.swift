@@ -16,11 +16,6 @@ public struct DemoOptions: Sendable {
     /// An external decoder's endpoint; nil runs the reference decoder in this process.
     public var externalDecoder: String?
     /// With an external decoder: talk CurveZMQ with these keys (nil: no CURVE).
-    ///
-    /// ```swift
-    /// options.externalDecoder = "tcp://10.0.0.5:5555"
-    /// options.externalDecoderCurve = try CurveClientKeys.standard(serverKey: decoderKey)
-    /// ```
     public var externalDecoderCurve: CurveClientKeys?
     /// With the embedded decoder: true simulates the amplifier and the user;
     /// false binds the decoder on `embeddedEndpoint` for an acquisition client (a real amplifier streamer).
@@ -45,17 +40,9 @@ public struct DemoOptions: Sendable {
     public var recordings: RecordingStore = .standard
 
     /// The default demo: embedded decoder, simulated user, HELLO WORLD.
-    ///
-    /// ```swift
-    /// let options = DemoOptions()
-    /// ```
     public init() {}
 
     /// Why `text` cannot be a goal (only letters A–Z and spaces can be typed), nil when it can.
-    ///
-    /// ```swift
-    /// DemoOptions.problem(withGoal: "HI 2U")   // "… '2' is not on the keyboard …"
-    /// ```
     public static func problem(withGoal text: String) -> String? {
         if text.trimmingCharacters(in: .whitespaces).isEmpty { return "the goal is empty" }
         if let bad = text.uppercased().first(where: { !(("A"..."Z").contains($0) || $0 == " ") }) {

@@ -63,11 +63,6 @@ public final class DemoScenario {
     private var token: NoiseTagEventStream.Token?
 
     /// A scenario on `controller` (which must have no unit yet).
-    ///
-    /// ```swift
-    /// let scenario = DemoScenario(controller: controller, keyboard: SpellerKeyboard(), reports: reports,
-    ///                             user: nil, goal: "YES")
-    /// ```
     public init(controller: NoiseTagController, keyboard: SpellerKeyboard, reports: DecoderReports,
                 user: SpellingUser?, goal: String) {
         self.controller = controller
@@ -81,10 +76,6 @@ public final class DemoScenario {
     deinit { if let token { controller.events.unsubscribe(token) } }
 
     /// Pushes the keyboard and starts the signal check.
-    ///
-    /// ```swift
-    /// scenario.start()
-    /// ```
     public func start() {
         controller.push(view: keyboard.view, forNoiseTaggingWithDelegate: keyboard)
         beginSignalCheck()
@@ -92,10 +83,6 @@ public final class DemoScenario {
 
     /// Reacts to the frame just run: moves the walk-through on and updates
     /// the simulated user's gaze.
-    ///
-    /// ```swift
-    /// loop.step(); scenario.step()
-    /// ```
     public func step() {
         let now = controller.clock.now
         switch stage {
@@ -154,10 +141,6 @@ public final class DemoScenario {
     }
 
     /// Ends the signal check or the results screen now (Enter).
-    ///
-    /// ```swift
-    /// if key == 13 { scenario.skipWaiting() }
-    /// ```
     public func skipWaiting() {
         switch stage {
         case .signalCheck: zeroTraining ? beginZeroTraining() : beginCalibration()
@@ -168,10 +151,6 @@ public final class DemoScenario {
 
     /// Recalibrates: a new recording, the decoder's calibration reset, the
     /// popup closed, the typed text cleared, then calibration again.
-    ///
-    /// ```swift
-    /// if key == UInt8(ascii: "r") { scenario.recalibrate() }
-    /// ```
     public func recalibrate() {
         // Entering training starts a new recording by itself; already in training, start one here.
         if controller.mode == .trainGeneric { controller.startNewRecording(withComments: "recalibration (key r)") }
@@ -188,10 +167,6 @@ public final class DemoScenario {
     }
 
     /// After the goal was sent: clears the text and spells again (space).
-    ///
-    /// ```swift
-    /// if scenario.stage == .finished { scenario.spellAgain() }
-    /// ```
     public func spellAgain() {
         guard stage == .finished else { return }
         keyboard.clear()
@@ -200,10 +175,6 @@ public final class DemoScenario {
     }
 
     /// The run so far.
-    ///
-    /// ```swift
-    /// let summary = scenario.summary(missedFrames: driver.missedFrames)
-    /// ```
     public func summary(missedFrames: Int) -> DemoSummary {
         var summary = summaryCounts
         summary.typed = keyboard.typed
@@ -220,17 +191,9 @@ public final class DemoScenario {
     /// True when the decoder recommended its ceiling (1 − 10⁻⁶): no lower
     /// certainty kept presses honest and idle presses rare on this
     /// calibration (too few or too short trials), so Test will hardly press.
-    ///
-    /// ```swift
-    /// if scenario.thresholdAtCeiling { show("calibrate with more trials") }
-    /// ```
     public var thresholdAtCeiling: Bool { (reports.thresholds.last ?? 0) >= 0.99999 }
 
     /// The label of the control with object ID `objectID` in the top unit, if any.
-    ///
-    /// ```swift
-    /// let name = scenario.label(ofObject: 8)   // "H"
-    /// ```
     public func label(ofObject objectID: Int) -> String? {
         let controls: [NoiseTagButton] = popup.map { [$0.yes, $0.no] } ?? keyboard.keys
         return controls.first { $0.noiseTagging.customUtopiaObjectID == objectID }?.label

@@ -41,10 +41,6 @@ public final class DemoScreen: TerminalScene {
     static let boxBackground = TerminalTheme.boxBackground
 
     /// A screen for `scenario`; `snapshot` gives the signal view its EEG.
-    ///
-    /// ```swift
-    /// let screen = DemoScreen(scenario: scenario, showsDecoderEEG: false, snapshot: { .empty })
-    /// ```
     public init(scenario: DemoScenario, showsDecoderEEG: Bool, snapshot: @escaping () -> SignalSnapshot) {
         self.scenario = scenario
         self.showsDecoderEEG = showsDecoderEEG
@@ -58,10 +54,6 @@ public final class DemoScreen: TerminalScene {
     }
 
     /// The area under the text lines and above the footer.
-    ///
-    /// ```swift
-    /// let region = demoScreen.contentRegion(in: TerminalSize(columns: 80, rows: 24))
-    /// ```
     public func contentRegion(in size: TerminalSize) -> CellRect {
         CellRect(row: 4, column: 0, width: size.columns, height: max(0, size.rows - 5))
     }

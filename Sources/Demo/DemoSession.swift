@@ -49,10 +49,6 @@ public final class DemoSession {
     }
 
     /// Starts the decoder (unless external), connects the engine and starts a recording.
-    ///
-    /// ```swift
-    /// let session = try DemoSession(options: options, settings: loadedSettings)
-    /// ```
     public init(options: DemoOptions, settings: NoiseTagSettings = NoiseTagSettings()) throws(Failure) {
         self.options = options
         let focus = GazeFocus()
@@ -110,10 +106,6 @@ public final class DemoSession {
     }
 
     /// Ends the recording, disconnects and stops the embedded decoder; later calls do nothing.
-    ///
-    /// ```swift
-    /// defer { session.close() }
-    /// ```
     public func close() {
         guard !closed else { return }
         closed = true
@@ -126,10 +118,6 @@ public final class DemoSession {
     private var closed = false
 
     /// Who the user is, for headers and summaries.
-    ///
-    /// ```swift
-    /// session.userDescription   // "simulated user (SNR 0.05, subject 1)"
-    /// ```
     public var userDescription: String {
         if options.externalDecoder != nil { return "external decoder at \(endpoint)" }
         if scenario.user != nil {

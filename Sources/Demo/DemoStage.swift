@@ -1,9 +1,5 @@
 /// Where the demo is in its walk-through: signal check → calibration →
 /// fitting → results → spelling (→ confirming) → finished.
-///
-/// ```swift
-/// if case .results(let until) = scenario.stage { showResults(secondsLeft: until - clock.now) }
-/// ```
 public enum DemoStage: Equatable, Sendable {
     /// The signal view; ends at `until` (engine time, s) or on Enter.
     case signalCheck(until: Double)
@@ -21,10 +17,6 @@ public enum DemoStage: Equatable, Sendable {
     case finished
 
     /// A short name for headers and logs.
-    ///
-    /// ```swift
-    /// DemoStage.calibration.name   // "calibration"
-    /// ```
     public var name: String {
         switch self {
         case .signalCheck: return "signal check"

@@ -44,24 +44,12 @@ public struct DemoSummary: Equatable, Sendable {
     public var revisions = 0
 
     /// Share of judged brain presses that were right, nil when none was judged.
-    ///
-    /// ```swift
-    /// summary.correctShare   // 0.95
-    /// ```
     public var correctShare: Double? { judgedPresses > 0 ? Double(correctPresses) / Double(judgedPresses) : nil }
 
     /// True when the judged presses were at least `share` right (and there was one).
-    ///
-    /// ```swift
-    /// if !summary.reachedAccuracy(0.9) { throw ExitCode.failure }
-    /// ```
     public func reachedAccuracy(_ share: Double) -> Bool { (correctShare ?? 0) >= share }
 
     /// The summary as lines of text.
-    ///
-    /// ```swift
-    /// summary.lines.forEach { print($0) }
-    /// ```
     public var lines: [String] {
         func f(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
         return [

@@ -32,11 +32,6 @@ public final class SpellerKeyboard: NoiseTagDelegate {
     public static let keyWidth = 7.0, keyHeight = 3.0
 
     /// Creates the keyboard; its keys' object IDs are 1…28 in reading order.
-    ///
-    /// ```swift
-    /// let keyboard = SpellerKeyboard()
-    /// keyboard.keys.count     // 28
-    /// ```
     public init() {
         let labels = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) } + [Self.space, Self.delete]
         keys = labels.enumerated().map { index, label in
@@ -49,29 +44,17 @@ public final class SpellerKeyboard: NoiseTagDelegate {
     }
 
     /// The key that types `character` (a letter A–Z or a space), nil for any other.
-    ///
-    /// ```swift
-    /// keyboard.key(typing: "H")?.noiseTagging.customUtopiaObjectID   // 8
-    /// ```
     public func key(typing character: Character) -> NoiseTagButton? {
         let name = character == " " ? Self.space : String(character).uppercased()
         return keys.first { $0.noiseTagging.identifier == name }
     }
 
     /// The delete key.
-    ///
-    /// ```swift
-    /// controller.touchPress(keyboard.deleteKey)
-    /// ```
     public var deleteKey: NoiseTagButton { keys[keys.count - 1] }
 
     /// The key a keyboard byte presses by touch: `A`–`Z` (upper case, as
     /// lower-case letters are the demo's commands), `_` for space and
     /// Backspace (0x7F or 0x08) for delete.
-    ///
-    /// ```swift
-    /// if let key = keyboard.key(forTouch: UInt8(ascii: "H")) { controller.touchPress(key) }
-    /// ```
     public func key(forTouch byte: UInt8) -> NoiseTagButton? {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return keys[Int(byte - UInt8(ascii: "A"))]
@@ -82,10 +65,6 @@ public final class SpellerKeyboard: NoiseTagDelegate {
     }
 
     /// Forgets the typed text.
-    ///
-    /// ```swift
-    /// keyboard.clear()      // a new sentence
-    /// ```
     public func clear() {
         typed = ""
         keystrokes = []

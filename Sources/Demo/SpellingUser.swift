@@ -23,10 +23,6 @@ public final class SpellingUser {
     public private(set) var intended: String?
 
     /// A user spelling `goal` (upper-cased; letters and spaces only).
-    ///
-    /// ```swift
-    /// let user = SpellingUser(goal: "hello world", focus: GazeFocus())   // spells HELLO WORLD
-    /// ```
     public init(goal: String, focus: GazeFocus) {
         self.goal = goal.uppercased()
         self.focus = focus
@@ -36,11 +32,6 @@ public final class SpellingUser {
     /// an identifier: a letter, ``SpellerKeyboard/space``,
     /// ``SpellerKeyboard/delete``, ``ConfirmationPopup/yesIdentifier`` or
     /// ``ConfirmationPopup/noIdentifier``; nil when done.
-    ///
-    /// ```swift
-    /// SpellingUser.choice(goal: "HI", typed: "HX", popupOpen: false)   // "del"
-    /// SpellingUser.choice(goal: "HI", typed: "HI", popupOpen: true)    // "yes"
-    /// ```
     public static func choice(goal: String, typed: String, popupOpen: Bool) -> String? {
         if popupOpen { return typed == goal ? ConfirmationPopup.yesIdentifier : ConfirmationPopup.noIdentifier }
         guard goal.hasPrefix(typed) else { return SpellerKeyboard.delete }
@@ -50,10 +41,6 @@ public final class SpellingUser {
 
     /// Decides where to look now and publishes it (nil focus when done or
     /// when the choice is not on screen).
-    ///
-    /// ```swift
-    /// user.look(typed: keyboard.typed, popup: popup, keyboard: keyboard, done: false)
-    /// ```
     public func look(typed: String, popup: ConfirmationPopup?, keyboard: SpellerKeyboard, done: Bool) {
         let choice = done ? nil : Self.choice(goal: goal, typed: typed, popupOpen: popup != nil)
         intended = choice

@@ -19,18 +19,10 @@ public final class TerminalDemo {
     public let session: DemoSession
 
     /// A demo of `session`.
-    ///
-    /// ```swift
-    /// let demo = TerminalDemo(session: session)
-    /// ```
     public init(session: DemoSession) { self.session = session }
 
     /// Runs the walk-through until `q` or a signal; returns the exit status
     /// (0 for `q`, 130 for Ctrl-C, 128 + n for signal n).
-    ///
-    /// ```swift
-    /// let status = try demo.run()
-    /// ```
     public func run() throws -> Int32 {
         let session = self.session
         let decoder = session.decoder

@@ -19,10 +19,6 @@ import Foundation
 /// - A sibling `*_stim.tsv.gz` (the per-sample object states
 ///   `noisetag recordings export` writes) is read by ``stimulus(_:)``, so
 ///   the trials can be cut without codes (``StimulusTrialCutter``).
-///
-/// ```swift
-/// let recording = try BIDSImporter.read(URL(fileURLWithPath: "sub-01/eeg"))
-/// ```
 public enum BIDSImporter {
     /// The recording at `url`: a `*_eeg.{bdf,edf,vhdr}` file, or a folder
     /// holding exactly one (directly or in its `eeg` subfolder).
@@ -62,10 +58,6 @@ public enum BIDSImporter {
 
     /// The stimulus file beside the recording at `url` (`*_stim.tsv.gz` with
     /// its `*_stim.json`), nil when it has none.
-    ///
-    /// ```swift
-    /// if let stimulus = try BIDSImporter.stimulus(url) { print(stimulus.columns) }   // ["obj_0", "obj_1", …]
-    /// ```
     public static func stimulus(_ url: URL) throws -> BIDSStimulus? {
         guard let file = try stimulusFile(url) else { return nil }
         return try BIDSStimulus.read(file)

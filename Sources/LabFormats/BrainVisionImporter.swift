@@ -19,10 +19,6 @@ import Foundation
 ///   duration = Points / rate.
 /// - A missing marker file is a warning (no markers); a missing data file,
 ///   an unknown format or an unreadable header field is an ``LabFormatError``.
-///
-/// ```swift
-/// let recording = try BrainVisionImporter.read(URL(fileURLWithPath: "session.vhdr"))
-/// ```
 public enum BrainVisionImporter {
     /// The recording whose header is the .vhdr at `url`, or an ``LabFormatError``.
     public static func read(_ url: URL) throws -> ContinuousRecording {

@@ -7,10 +7,6 @@ import ZIPFoundation
 /// the first array; stored or deflated), a `.npy` (2-D, integer, float or
 /// bool), or a MindAffect codebook text file (`#` comments, a row of times,
 /// one row of states per code).
-///
-/// ```swift
-/// let codes = try CodesFile.read(URL(fileURLWithPath: "mgold_61_6521.npz"))  // 63 × 126
-/// ```
 public enum CodesFile {
     /// The codes in `url`, one row per class; throws an ``LabFormatError``
     /// naming the file and the reason.

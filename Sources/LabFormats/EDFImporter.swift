@@ -26,11 +26,6 @@ import Foundation
 /// - Damage: a partial last record, or a header announcing more records than
 ///   the file holds, reads the complete records with a warning; a file with
 ///   annotations only, or no complete record, is an ``LabFormatError``.
-///
-/// ```swift
-/// let recording = try EDFImporter.read(URL(fileURLWithPath: "session.bdf"))
-/// // recording.markers: [RecordingMarker(sample: 589, seconds: 0.2876, text: "128"), …]
-/// ```
 public enum EDFImporter {
     /// The recording in the EDF/EDF+/BDF file at `url`, or an ``LabFormatError``.
     public static func read(_ url: URL) throws -> ContinuousRecording {

@@ -15,11 +15,6 @@ import NoiseTagging
 ///
 /// A folder that is neither, or holds no `decoder-input.csv` (an external
 /// decoder ran, so the engine never saw the EEG), is an ``LabFormatError``.
-///
-/// ```swift
-/// let recording = try EngineRecording.read(URL(fileURLWithPath: "/home/me/.noisetag/recordings/2026-11-25 16.28.15 +0000 training"))
-/// let eeg = try RecordingEEG(records: recording.records, source: recording.name)
-/// ```
 public struct EngineRecording: Sendable {
     /// A few settings of the first folder's `settings.json` worth keeping in a sidecar.
     public struct Settings: Sendable, Equatable {

@@ -5,11 +5,6 @@ import ZIPFoundation
 /// header (no name, no time, OS "unknown"), the deflate stream, then the
 /// CRC-32 and the length modulo 2³², both little-endian. Python's `gzip`,
 /// `zcat` and pandas read it.
-///
-/// ```swift
-/// let packed = try Gzip.compress(Data("0\t1\n1\t1\n".utf8))
-/// let text = try Gzip.decompress(packed, name: "sub-01_task-cvep_stim.tsv.gz")
-/// ```
 public enum Gzip {
     /// `data` as one gzip member.
     public static func compress(_ data: Data) throws -> Data {

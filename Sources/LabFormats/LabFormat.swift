@@ -2,10 +2,6 @@ import Foundation
 
 /// The recording formats `noisetag dataset import` reads, and detection of
 /// which one a file is from its content (not its name).
-///
-/// ```swift
-/// let format = try LabFormat.detect(URL(fileURLWithPath: "session.xdf"))  // .xdf
-/// ```
 public enum LabFormat: String, CaseIterable, Sendable {
     /// A MindAffect hub savefile (text, one message per line): ``SavefileImporter``.
     case savefile

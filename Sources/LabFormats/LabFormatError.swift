@@ -1,11 +1,6 @@
 /// Why a file could not be imported, or a recording exported: one line
 /// naming the file, folder or option (or the part of it) and the reason,
 /// never a crash.
-///
-/// ```swift
-/// do { _ = try LabFormatImporter.read(url) } catch let error as LabFormatError { print(error) }
-/// // "session.xdf: chunk 12 is truncated (needs 4096 bytes, 310 left)"
-/// ```
 public struct LabFormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file or part the error is about.
     public let subject: String

@@ -3,11 +3,6 @@ import NoiseTagging
 
 /// One row of a recording's `presses.csv` (Protocols/recordings.md §3):
 /// a press by the brain (the decoder), a touch or a timeout.
-///
-/// ```swift
-/// let presses = RecordedPress.read(folder.appendingPathComponent("presses.csv"))
-/// // [RecordedPress(time: 2375.860536, trial: 3, control: "1", objectID: 1, source: "brain", certainty: 0.99, target: nil)]
-/// ```
 public struct RecordedPress: Sendable, Equatable {
     /// Engine seconds.
     public var time: Double

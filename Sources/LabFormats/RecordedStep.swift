@@ -2,11 +2,6 @@ import Foundation
 
 /// One finished step of a session, a line of the session folder's
 /// `steps.jsonl`: only what an export needs; unknown keys are ignored.
-///
-/// ```swift
-/// let step = try JSONDecoder().decode(RecordedStep.self, from: Data(line.utf8))
-/// // RecordedStep(step: 1, kind: "calibration", name: "calibration", startTime: 22936.38, endTime: 22990.1, outcome: "done")
-/// ```
 public struct RecordedStep: Sendable, Equatable, Decodable {
     /// The step's 1-based number in the protocol.
     public var step: Int

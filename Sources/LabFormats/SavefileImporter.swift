@@ -15,11 +15,6 @@ import Foundation
 /// its first STIMULUSEVENT. `V` is each class's state at each sample (the
 /// last event at or before the sample's time), by majority over the trials
 /// and objects showing that class.
-///
-/// ```swift
-/// let dataset = try SavefileImporter.read(URL(fileURLWithPath: "mindaffectBCI_exampledata.txt"))
-/// print(dataset.header.nTrials, dataset.header.fs)  // 10, ≈200
-/// ```
 public enum SavefileImporter {
     /// The calibration trials in `url`; throws an ``LabFormatError`` naming the file.
     public static func read(_ url: URL) throws -> TrialsDataset { try readWithWarnings(url).dataset }

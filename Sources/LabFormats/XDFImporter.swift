@@ -12,11 +12,6 @@ import Foundation
 /// ``ContinuousRecording/warnings``, and each marker's sample is the one at
 /// or after its time. Isolated NaN samples are interpolated (and reported);
 /// a channel with no finite sample is refused.
-///
-/// ```swift
-/// let recording = try XDFImporter.read(URL(fileURLWithPath: "sub-01_task-cvep.xdf"), markers: "cvep-speller-stream")
-/// print(recording.sampleRate, recording.markers.count, recording.warnings)
-/// ```
 public enum XDFImporter {
     /// The recording in `url`. `stream` names the EEG stream when the file
     /// holds several numeric ones; `markers` names the marker stream when it

@@ -3,11 +3,6 @@ import Decoding
 /// Totals over a set of trial outcomes: what a what-if compares. Only
 /// trials that could press count (Test, Verify, ZeroTrain, DataCollection:
 /// training trials never press).
-///
-/// ```swift
-/// let totals = OutcomeTotals(report.trials.compactMap { ($0, $0.replayed) })
-/// print(totals.presses, totals.accuracy ?? .nan, totals.bitsPerMinute ?? .nan)
-/// ```
 public struct OutcomeTotals: Equatable, Sendable {
     /// Trials that could press.
     public var trials = 0
@@ -25,10 +20,6 @@ public struct OutcomeTotals: Equatable, Sendable {
     public var trialSeconds = 0.0
 
     /// Adds up `outcomes`: each trial's comparison (for mode, target and controls) and the outcome to count.
-    ///
-    /// ```swift
-    /// let logged = OutcomeTotals(report.trials.map { ($0, $0.logged) })
-    /// ```
     public init(_ outcomes: [(TrialComparison, TrialOutcome?)]) {
         var seconds = 0.0, controls = 0.0
         for (trial, outcome) in outcomes where !Self.isTraining(trial.mode) {

@@ -3,11 +3,6 @@ import NoiseTagging
 /// A what-if over a range of one numeric setting: the recording is replayed
 /// under each value and the totals give the accuracy/speed trade-off
 /// (`noisetag replay … --sweep certaintyRequiredForPress=0.7:0.99:0.01`).
-///
-/// ```swift
-/// let sweep = try ParameterSweep(parsing: "certaintyRequiredForPress=0.7:0.99:0.01")
-/// for point in sweep.run(script) { print(point.value, point.totals.presses) }
-/// ```
 public struct ParameterSweep: Sendable {
     /// The swept setting.
     public let title: NoiseTagSettingTitles
@@ -26,10 +21,6 @@ public struct ParameterSweep: Sendable {
     /// naming what is wrong: an unknown or non-numeric setting, numbers that
     /// do not parse, a step that is not positive, more than 1000 values, or a
     /// value the setting does not allow.
-    ///
-    /// ```swift
-    /// let sweep = try ParameterSweep(parsing: "minTrialDuration=0:1:0.1")
-    /// ```
     public init(parsing text: String) throws(ReplayOptionError) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw ReplayOptionError("--sweep '\(text)': expected TITLE=FROM:TO:STEP") }
@@ -66,10 +57,6 @@ public struct ParameterSweep: Sendable {
 
     /// Replays `script` under each value (on top of `overrides`), with
     /// `incoming` in place of the logged decoder messages when given (a re-decode).
-    ///
-    /// ```swift
-    /// let points = sweep.run(script, overrides: [.minTrialDuration: .double(0.5)])
-    /// ```
     public func run(_ script: RecordingScript, overrides: [NoiseTagSettingTitles: NoiseTagSettingValue] = [:],
                     untilTrial: Int? = nil, incoming: [RecordingScript.Message]? = nil) -> [Point] {
         values.map { value in

@@ -1,9 +1,5 @@
 /// A recording that cannot be replayed: the file and line that could not be
 /// read (line 0 for the file as a whole) and why.
-///
-/// ```swift
-/// do { _ = try RecordingScript(folder: url) } catch { print(error) }   // "events.jsonl:17: not JSON: …"
-/// ```
 public struct RecordingReadError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The file inside the recording, or the folder itself.
     public var file: String
@@ -13,10 +9,6 @@ public struct RecordingReadError: Error, Equatable, CustomStringConvertible, Sen
     public var reason: String
 
     /// Creates the error.
-    ///
-    /// ```swift
-    /// throw RecordingReadError(file: "frames.csv", line: 0, reason: "missing: replay needs the tick times")
-    /// ```
     public init(file: String, line: Int, reason: String) {
         self.file = file
         self.line = line

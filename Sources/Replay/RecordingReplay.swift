@@ -20,11 +20,6 @@ public struct RecordingReplay {
     public var incoming: [RecordingScript.Message]?
 
     /// Prepares a replay of `script`.
-    ///
-    /// ```swift
-    /// var replay = RecordingReplay(script: script)
-    /// replay.overrides[.certaintyRequiredForPress] = .double(0.99)
-    /// ```
     public init(script: RecordingScript) {
         self.script = script
     }
@@ -33,11 +28,6 @@ public struct RecordingReplay {
     public var isWhatIf: Bool { !overrides.isEmpty || incoming != nil }
 
     /// Runs every trial (up to ``untilTrial``).
-    ///
-    /// ```swift
-    /// let report = replay.run()
-    /// exit(report.exitCode)
-    /// ```
     public func run() -> ReplayReport {
         var report = ReplayReport(recording: script.folder.lastPathComponent, isOpen: script.isOpen, notes: script.notes)
         report.isWhatIf = isWhatIf

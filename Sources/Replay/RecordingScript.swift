@@ -8,11 +8,6 @@ import NoiseTagging
 /// decoder. Lines cut off by a crash are left out and counted; unknown event
 /// kinds and columns (a newer engine) are skipped and counted; anything
 /// else that cannot be read is a ``RecordingReadError`` naming file and line.
-///
-/// ```swift
-/// let script = try RecordingScript(folder: URL(fileURLWithPath: path))
-/// print(script.trials.count, "trials,", script.ticks.count, "ticks")
-/// ```
 public struct RecordingScript: Sendable {
     /// The folder read.
     public let folder: URL
@@ -95,10 +90,6 @@ public struct RecordingScript: Sendable {
 
     /// Reads `folder`. Throws when a file replay needs is missing or a line
     /// in the middle of a file cannot be read.
-    ///
-    /// ```swift
-    /// let script = try RecordingScript(folder: entry.url)
-    /// ```
     public init(folder: URL) throws(RecordingReadError) {
         self.folder = folder
         isOpen = RecordingName(folderName: folder.lastPathComponent)?.isOpen ?? true

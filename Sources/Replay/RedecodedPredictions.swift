@@ -8,11 +8,6 @@ import UtopiaProtocol
 /// PREDICTEDTARGETDIST) and threshold advice in place of the logged ones;
 /// every other logged message (heartbeats, mode confirmations, log lines,
 /// signal quality) stays as it was.
-///
-/// ```swift
-/// var replay = RecordingReplay(script: script)
-/// replay.incoming = try RedecodedPredictions(script: script, settings: DecoderServerSettings()).incoming
-/// ```
 public struct RedecodedPredictions: Sendable {
     /// The messages to feed the engine, in time order.
     public let incoming: [RecordingScript.Message]
@@ -25,10 +20,6 @@ public struct RedecodedPredictions: Sendable {
     /// Re-decodes `script`'s recorded decoder input. Throws a
     /// ``RecordingReadError`` when the recording has no `decoder-input.csv`
     /// or a row of it cannot be read.
-    ///
-    /// ```swift
-    /// let redecoded = try RedecodedPredictions(script: script, settings: try DecoderServerSettings(contentsOf: url))
-    /// ```
     public init(script: RecordingScript, settings: DecoderServerSettings) throws(RecordingReadError) {
         let url = script.folder.appendingPathComponent(DecoderInputFile.name)
         guard FileManager.default.fileExists(atPath: url.path) else {

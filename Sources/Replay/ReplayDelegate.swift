@@ -3,11 +3,6 @@ import NoiseTagging
 /// The delegate of a rebuilt unit: assigns each control the actions its
 /// snapshot lists (at the same timings, doing nothing), and answers the
 /// engine's questions as the recording says the app answered them.
-///
-/// ```swift
-/// let delegate = ReplayDelegate(controls: rebuilt, verifyTargets: nil, customTarget: nil, customTrainingGoesOn: true)
-/// controller.push(view: view, forNoiseTaggingWithDelegate: delegate)
-/// ```
 public final class ReplayDelegate: NoiseTagDelegate {
     let controls: [ReplayControl]
     let verifyTargets: [String]?
@@ -21,10 +16,6 @@ public final class ReplayDelegate: NoiseTagDelegate {
     ///   - verifyTargets: the app's `idsOfControlsToIncludeAsTargetInVerifyMode()` answer.
     ///   - customTarget: the TrainCustom target the app named for this trial.
     ///   - customTrainingGoesOn: the app's `thereWillBeANextTarget()` answer after it.
-    ///
-    /// ```swift
-    /// let delegate = ReplayDelegate(controls: rebuilt, verifyTargets: ["yes", "no"], customTarget: nil, customTrainingGoesOn: true)
-    /// ```
     public init(controls: [ReplayControl], verifyTargets: [String]?, customTarget: ReplayControl?, customTrainingGoesOn: Bool) {
         self.controls = controls
         self.verifyTargets = verifyTargets

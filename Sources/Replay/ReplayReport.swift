@@ -28,10 +28,6 @@ public struct ReplayReport: Sendable {
     public var isRedecode = false
 
     /// Creates an empty report.
-    ///
-    /// ```swift
-    /// var report = ReplayReport(recording: "2026-11-24 09.00.00 +0000 App started", isOpen: false, notes: [])
-    /// ```
     public init(recording: String, isOpen: Bool, notes: [String]) {
         self.recording = recording
         self.isOpen = isOpen
@@ -59,10 +55,6 @@ public struct ReplayReport: Sendable {
 
     /// The per-trial table, notes, totals for a what-if, and the last line
     /// `replayed N trials: I identical, D diverged` (what-if: `C changed`).
-    ///
-    /// ```swift
-    /// print(report.text())
-    /// ```
     public func text() -> String {
         var lines: [String] = []
         lines.append("recording: \(recording)" + (isOpen ? " (open/crashed)" : ""))
@@ -198,10 +190,6 @@ public struct ReplayReport: Sendable {
     /// unreplayable —, `logged`, `replayed`, `divergence`, `problem`),
     /// `replayed`, `identical`/`diverged` (or `changed` and `totals` for a
     /// what-if, with `what_if` its overrides and `redecoded`), `unfinished_trial`, `notes`.
-    ///
-    /// ```swift
-    /// FileHandle.standardOutput.write(Data(report.json().utf8))
-    /// ```
     public func json() -> String {
         let rows = trials.map { trial in
             TrialJSON(trial: trial.trial, mode: trial.mode, target: trial.target,

@@ -10,11 +10,6 @@ import UtopiaProtocol
 /// with the frames it has seen, after half a second of a wrong guess; the app
 /// touches, blocks, changes settings and the mode between ticks. The whole
 /// session is deterministic.
-///
-/// ```swift
-/// let session = try ScriptedSession(seconds: 600, buttons: 36)
-/// let report = RecordingReplay(script: try RecordingScript(folder: session.folder)).run()
-/// ```
 public final class ScriptedSession {
     /// The temporary recordings root (removed with the session).
     public let root: URL
@@ -32,10 +27,6 @@ public final class ScriptedSession {
     }
 
     /// Records the session. `steps` are the app's calls; `configure` may change the settings first.
-    ///
-    /// ```swift
-    /// let session = try ScriptedSession(seconds: 12, steps: [])
-    /// ```
     public init(seconds: Double = 30, buttons count: Int = 6,
                 steps: [(trial: Int, after: Double, step: AppStep)] = ScriptedSession.defaultSteps,
                 configure: (NoiseTagSettings) throws -> Void = { _ in }) throws {

@@ -5,19 +5,11 @@ import NoiseTagging
 /// object of settings by title, as `settings.json`) and `--set TITLE=VALUE`
 /// (repeatable; later ones win). Every title and value is checked as the
 /// engine checks it; the error names the file or flag, the title and why.
-///
-/// ```swift
-/// let overrides = try SettingOverrides(file: nil, sets: ["certaintyRequiredForPress=0.99"]).values
-/// ```
 public struct SettingOverrides: Sendable {
     /// The overriding values by title.
     public private(set) var values: [NoiseTagSettingTitles: NoiseTagSettingValue] = [:]
 
     /// Reads and checks the overrides.
-    ///
-    /// ```swift
-    /// let overrides = try SettingOverrides(file: "strict.json", sets: ["minTrialDuration=0.5"])
-    /// ```
     public init(file: String?, sets: [String]) throws(ReplayOptionError) {
         let scratch = NoiseTagSettings()
         if let file {

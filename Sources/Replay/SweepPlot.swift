@@ -5,11 +5,6 @@ import NoiseTagging
 /// mean selection time across, accuracy (or, without known targets, the
 /// share of trials pressed) up, one labelled point per swept value, the
 /// logged session as a red cross.
-///
-/// ```swift
-/// let svg = SweepPlot(sweep: sweep, points: points, logged: report.loggedTotals).svg
-/// try Data(svg.utf8).write(to: URL(fileURLWithPath: "sweep.svg"))
-/// ```
 public struct SweepPlot {
     let title: String
     let points: [ParameterSweep.Point]
@@ -17,10 +12,6 @@ public struct SweepPlot {
     private let width = 640.0, height = 420.0, left = 70.0, top = 50.0, plotWidth = 520.0, plotHeight = 300.0
 
     /// Creates the plot.
-    ///
-    /// ```swift
-    /// let plot = SweepPlot(sweep: sweep, points: points, logged: loggedTotals)
-    /// ```
     public init(sweep: ParameterSweep, points: [ParameterSweep.Point], logged: OutcomeTotals) {
         title = sweep.title.rawValue
         self.points = points

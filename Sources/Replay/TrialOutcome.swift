@@ -1,10 +1,6 @@
 /// How one trial went, logged or replayed: its ending, the pressed control,
 /// when it ended, and the messages the engine sent the decoder during it
 /// that replay compares (NEWTARGET, STIMULUSEVENT, SELECTION, MODECHANGE).
-///
-/// ```swift
-/// if outcome.ending == "pressed-brain" { print(outcome.pressed ?? "?", outcome.duration ?? 0) }
-/// ```
 public struct TrialOutcome: Equatable, Sendable {
     /// `pressed-brain`, `noPress`, `completed`, `stopped-update`, … ; `unfinished`
     /// when a what-if trial had not ended 120 s after its start (no time limit).

@@ -6,11 +6,6 @@ import UtopiaProtocol
 /// logged snapshot, the engine state restored, then the recording's ticks
 /// with the decoder's messages and the app's calls fed at their logged
 /// times through an in-memory link, on a virtual clock.
-///
-/// ```swift
-/// let replay = try TrialReplay(script: script, start: script.starts[0])
-/// let outcome = replay.run()
-/// ```
 public struct TrialReplay {
     /// The recording.
     public let script: RecordingScript
@@ -27,11 +22,6 @@ public struct TrialReplay {
     static let comparedIDs: Set<UInt8> = [0x4E, 0x45, 0x53, 0x4D]
 
     /// Prepares the replay of the trial that `start` logged.
-    ///
-    /// ```swift
-    /// var replay = TrialReplay(script: script, start: start)
-    /// replay.overrides[.certaintyRequiredForPress] = .double(0.99)
-    /// ```
     public init(script: RecordingScript, start: RecordingScript.Logged<NoiseTagEvent.TrialStart>) {
         self.script = script
         self.start = start
@@ -91,10 +81,6 @@ public struct TrialReplay {
     /// end); past the recording's last frame, on ticks at the frame period
     /// with a heartbeat from the decoder every `heartbeatInterval`; for at
     /// most 120 s (then the ending is `unfinished`).
-    ///
-    /// ```swift
-    /// let outcome = try replay.run(whatIf: false)
-    /// ```
     public mutating func run(whatIf: Bool) throws(RecordingReadError) -> TrialOutcome {
         guard let state = start.value.state else {
             throw RecordingReadError(file: "events.jsonl", line: start.line,

@@ -16,10 +16,6 @@ public struct AmplifierSimulation: Sendable {
     /// the STIMULUSEVENTs of a frame reach it before the samples that frame
     /// lights, as they would a real amplifier. The decoder's built-in
     /// amplifier and ``SimulatedAcquisition`` both ask for packets this far behind.
-    ///
-    /// ```swift
-    /// let packets = simulation.packets(upTo: WireClock.milliseconds() - AmplifierSimulation.lag)
-    /// ```
     public static let lag = 60.0
 
     /// The header the simulated amplifier sends.
@@ -36,10 +32,6 @@ public struct AmplifierSimulation: Sendable {
     private var predictionPending = false
 
     /// An amplifier whose sample 0 is at wire time `origin` (ms).
-    ///
-    /// ```swift
-    /// let simulation = AmplifierSimulation(settings, origin: WireClock.milliseconds())
-    /// ```
     public init(_ simulation: DecoderSimulation, origin: Double) {
         amplifier = SimulatedAmplifier(settings: simulation.amplifier,
                                        subject: SimulatedSubject(seed: simulation.seed, channels: simulation.amplifier.channels),
@@ -61,10 +53,6 @@ public struct AmplifierSimulation: Sendable {
     /// STIMULUSEVENT, when the user sees the screen: a cued one (Verify, whose
     /// events carry object 0) is looked at like calibration, any other at the
     /// script's next goal or the focus, if any.
-    ///
-    /// ```swift
-    /// simulation.newTrial(at: newTarget.timestamp, calibrating: mode == .calibration)
-    /// ```
     public mutating func newTrial(at stamp: Int32, calibrating: Bool) {
         predictionPending = false
         if calibrating {
@@ -91,10 +79,6 @@ public struct AmplifierSimulation: Sendable {
     }
 
     /// The user stops looking at anything (calibration or prediction ended).
-    ///
-    /// ```swift
-    /// simulation.lookAway(at: modeChange.timestamp)
-    /// ```
     public mutating func lookAway(at stamp: Int32) {
         predictionPending = false
         look(at: nil, stamp: stamp)
@@ -107,10 +91,6 @@ public struct AmplifierSimulation: Sendable {
     }
 
     /// Shows the amplifier one frame; frames from before it started, or out of order, are skipped.
-    ///
-    /// ```swift
-    /// simulation.receive(StimulusEvent(timestamp: stamp, objIDs: [0, 1, 2], objStates: [1, 1, 0]))
-    /// ```
     public mutating func receive(_ event: StimulusEvent) {
         let time = localTime(event.timestamp)
         guard time >= 0, time >= lastEventTime else { return }
@@ -122,10 +102,6 @@ public struct AmplifierSimulation: Sendable {
     }
 
     /// The DATAPACKETs of every whole packet recorded before wire time `now` (ms), stamped on the wire clock.
-    ///
-    /// ```swift
-    /// for packet in simulation.packets(upTo: now - AmplifierSimulation.lag) { stream.receive(packet) }
-    /// ```
     public mutating func packets(upTo now: Double) -> [DataPacket] {
         let local = now - origin
         var out: [DataPacket] = []

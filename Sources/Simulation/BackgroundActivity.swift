@@ -7,11 +7,6 @@ import Foundation
 /// partly shared across channels), an alpha rhythm, mains, slow drift,
 /// occasional blinks on the front channels and muscle bursts. Streams sample
 /// by sample; in units of the background's standard deviation.
-///
-/// ```swift
-/// var background = BackgroundActivity(settings: SimulationSettings(), subject: SimulatedSubject(seed: 1), seed: 9)
-/// let column = background.nextSample()   // one value per channel
-/// ```
 public struct BackgroundActivity: Sendable {
     private static let corners = [0.3, 1, 3, 10, 30, 90.0]
     private let settings: SimulationSettings
@@ -32,10 +27,6 @@ public struct BackgroundActivity: Sendable {
     private var lastWhite: [Double]
 
     /// A background for `subject` recorded with `settings`, drawn from `seed`.
-    ///
-    /// ```swift
-    /// var background = BackgroundActivity(settings: settings, subject: subject, seed: 3)
-    /// ```
     public init(settings: SimulationSettings, subject: SimulatedSubject, seed: UInt64) {
         self.settings = settings
         self.subject = subject
@@ -56,10 +47,6 @@ public struct BackgroundActivity: Sendable {
     }
 
     /// The next sample of every channel.
-    ///
-    /// ```swift
-    /// let values = background.nextSample()
-    /// ```
     public mutating func nextSample() -> [Double] {
         let fs = settings.sampleRate
         let t = Double(sampleIndex) / fs
@@ -106,10 +93,6 @@ public struct BackgroundActivity: Sendable {
 
     /// The variance, per channel, of the parts that count as background for
     /// the SNR: the 1/f activity and the alpha rhythm.
-    ///
-    /// ```swift
-    /// let noise = background.backgroundVariance   // ≈ 1 + alpha
-    /// ```
     public var backgroundVariance: [Double] {
         subject.alphaPattern.map { 1 + pow(settings.alphaAmplitude * $0, 2) }
     }

@@ -40,10 +40,6 @@ public struct DatasetSimulation: Sendable {
     public var looksAtTarget = true
 
     /// A simulation with the default settings.
-    ///
-    /// ```swift
-    /// let simulation = DatasetSimulation(classes: 4, trials: 20, seed: 1)
-    /// ```
     public init(classes: Int, trials: Int, seed: UInt64) {
         self.classes = classes
         self.trials = trials
@@ -51,17 +47,9 @@ public struct DatasetSimulation: Sendable {
     }
 
     /// The simulated subject this seed draws.
-    ///
-    /// ```swift
-    /// let truth = simulation.subject.riseKernel(at: 0.02)
-    /// ```
     public var subject: SimulatedSubject { SimulatedSubject(seed: seed, channels: settings.channels) }
 
     /// Runs the session and returns the dataset.
-    ///
-    /// ```swift
-    /// let dataset = try DatasetSimulation(classes: 9, trials: 90, seed: 1).record()
-    /// ```
     public func record() throws -> TrialsDataset {
         let fs = settings.sampleRate
         let codes = GoldCodeSet.codes(count: classes)

@@ -1,10 +1,5 @@
 /// The decoder's built-in simulated amplifier: who is recorded, how strongly
 /// the screen shows in the EEG, and where the simulated user looks.
-///
-/// ```swift
-/// var settings = DecoderServerSettings()
-/// settings.simulation = DecoderSimulation(snr: 0.08, seed: 7, gaze: .goals([2, 5]))
-/// ```
 public struct DecoderSimulation: Equatable, Sendable {
     /// The recording: channels, rate, display latency and jitter, SNR, noise sources.
     public var amplifier = SimulationSettings()
@@ -16,10 +11,6 @@ public struct DecoderSimulation: Equatable, Sendable {
     public var packetSamples = 25
 
     /// A simulation at `snr` (power ratio) for subject `seed`, looking as `gaze` says.
-    ///
-    /// ```swift
-    /// let simulation = DecoderSimulation(snr: 0.05, seed: 1, gaze: .target)
-    /// ```
     public init(snr: Double = 0.05, seed: UInt64 = 1, gaze: GazeScript = .target) {
         amplifier.snr = snr
         self.seed = seed

@@ -18,17 +18,9 @@ public final class GazeFocus: Sendable {
     private let target = Mutex<UInt8?>(nil)
 
     /// A focus on nothing.
-    ///
-    /// ```swift
-    /// let focus = GazeFocus()
-    /// ```
     public init() {}
 
     /// The object ID looked at in the next prediction trial (1…255), or nil for nothing.
-    ///
-    /// ```swift
-    /// focus.objectID = keyboard.objectID(of: "H")
-    /// ```
     public var objectID: UInt8? {
         get { target.withLock { $0 } }
         set { target.withLock { $0 = newValue } }

@@ -4,11 +4,6 @@
 /// whose STIMULUSEVENTs carry object 0 too. In other prediction trials
 /// ``goals(_:)`` looks at the listed object IDs in successive trials, then at
 /// nothing, and ``follow(_:)`` where its focus says.
-///
-/// ```swift
-/// var settings = DecoderServerSettings()
-/// settings.simulation = DecoderSimulation(snr: 0.05, seed: 1, gaze: .goals([3, 1, 4]))
-/// ```
 public enum GazeScript: Equatable, Sendable {
     /// The cued target (calibration and Verify); nothing in uncued prediction trials.
     case target
@@ -23,10 +18,6 @@ public enum GazeScript: Equatable, Sendable {
 
     /// Scripts are equal when they look the same way; two `follow` scripts
     /// are equal when they follow the same focus.
-    ///
-    /// ```swift
-    /// GazeScript.goals([3, 1]) == .goals([3, 1])   // true
-    /// ```
     public static func == (a: GazeScript, b: GazeScript) -> Bool {
         switch (a, b) {
         case (.target, .target), (.none, .none): return true
@@ -37,11 +28,6 @@ public enum GazeScript: Equatable, Sendable {
     }
 
     /// Reads the command line's form: `target`, `none` or `goal:3,1,4`.
-    ///
-    /// ```swift
-    /// GazeScript(argument: "goal:3,1,4")   // .goals([3, 1, 4])
-    /// GazeScript(argument: "sideways")     // nil
-    /// ```
     public init?(argument: String) {
         switch argument.lowercased() {
         case "target": self = .target

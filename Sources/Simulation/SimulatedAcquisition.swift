@@ -23,19 +23,11 @@ public struct SimulatedAcquisition: Sendable {
     public var header: DataHeader { simulation.header }
 
     /// A simulated amplifier whose clock starts at wire time `now` (ms).
-    ///
-    /// ```swift
-    /// let acquisition = SimulatedAcquisition(settings, now: WireClock.milliseconds())
-    /// ```
     public init(_ settings: DecoderSimulation, now: Double) {
         simulation = AmplifierSimulation(settings, origin: now)
     }
 
     /// Takes one message the engine sent (others are ignored).
-    ///
-    /// ```swift
-    /// acquisition.hear(.newTarget(NewTarget(timestamp: stamp)))
-    /// ```
     public mutating func hear(_ message: UtopiaMessage) {
         switch message {
         case .modeChange(let change):
@@ -53,10 +45,6 @@ public struct SimulatedAcquisition: Sendable {
     }
 
     /// The packets recorded up to wire time `now` (ms), 60 ms behind it.
-    ///
-    /// ```swift
-    /// for packet in acquisition.packets(upTo: WireClock.milliseconds()) { send(packet) }
-    /// ```
     public mutating func packets(upTo now: Double) -> [DataPacket] {
         simulation.packets(upTo: now - AmplifierSimulation.lag)
     }

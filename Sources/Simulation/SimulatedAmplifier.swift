@@ -37,10 +37,6 @@ public struct SimulatedAmplifier: Sendable {
     private var sampleIndex = 0
 
     /// An amplifier recording `subject` with `settings`; `seed` draws the noise.
-    ///
-    /// ```swift
-    /// let amplifier = SimulatedAmplifier(settings: settings, subject: SimulatedSubject(seed: 4), seed: 99)
-    /// ```
     public init(settings: SimulationSettings, subject: SimulatedSubject, seed: UInt64) {
         self.settings = settings
         self.subject = subject
@@ -52,18 +48,10 @@ public struct SimulatedAmplifier: Sendable {
     }
 
     /// The wire time (ms) of the next sample to be read.
-    ///
-    /// ```swift
-    /// let due = amplifier.nextSampleTime
-    /// ```
     public var nextSampleTime: Double { Double(sampleIndex) * 1000 / settings.sampleRate }
 
     /// Takes in one frame's stimulus states. Give events in time order and
     /// before reading the samples they affect.
-    ///
-    /// ```swift
-    /// amplifier.receive(StimulusEvent(timestamp: 1017, objIDs: [1, 2, 3], objStates: [1, 0, 1]))
-    /// ```
     public mutating func receive(_ event: StimulusEvent) {
         let jitter = settings.displayJitter > 0 ? settings.displayJitter * jitterSource.nextGaussian() : 0
         let lightTime = Double(event.timestamp) + 1000 * (settings.displayLatency + jitter)
@@ -82,10 +70,6 @@ public struct SimulatedAmplifier: Sendable {
     }
 
     /// Reads the next `samples` samples: channels × samples, in microvolts.
-    ///
-    /// ```swift
-    /// let block = amplifier.read(samples: 250)   // one second
-    /// ```
     public mutating func read(samples count: Int) -> [[Double]] {
         var out = [[Double]](repeating: [Double](repeating: 0, count: count), count: settings.channels)
         let kernelMs = subject.kernelDuration * 1000
@@ -110,10 +94,6 @@ public struct SimulatedAmplifier: Sendable {
     }
 
     /// Reads the next `samples` samples as a DATAPACKET stamped with the last sample's time.
-    ///
-    /// ```swift
-    /// let packet = amplifier.readPacket(samples: 25)
-    /// ```
     public mutating func readPacket(samples count: Int) -> DataPacket {
         let block = read(samples: count)
         let stamp = Int32(truncatingIfNeeded: Int((nextSampleTime - 1000 / settings.sampleRate).rounded()))

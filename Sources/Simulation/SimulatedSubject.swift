@@ -8,11 +8,6 @@ import Foundation
 /// frequency and pattern. A flash of any length answers with the rising-edge
 /// kernel at its start plus the falling-edge kernel at its end, so short and
 /// long flashes give different responses.
-///
-/// ```swift
-/// let subject = SimulatedSubject(seed: 12, channels: 8)
-/// let onset = subject.riseKernel(at: 0.010)    // response 10 ms after light on
-/// ```
 public struct SimulatedSubject: Sendable, Equatable {
     /// The seed the subject was drawn from.
     public let seed: UInt64
@@ -35,10 +30,6 @@ public struct SimulatedSubject: Sendable, Equatable {
     }
 
     /// A subject drawn from `seed`, for an amplifier with `channels` channels.
-    ///
-    /// ```swift
-    /// let a = SimulatedSubject(seed: 1), b = SimulatedSubject(seed: 1)   // a == b
-    /// ```
     public init(seed: UInt64, channels: Int = 8, kernelDuration: Double = 0.3) {
         var rng = SeededGenerator(seed: seed).derived(stream: 1)
         func uniform(_ r: ClosedRange<Double>) -> Double { r.lowerBound + (r.upperBound - r.lowerBound) * rng.nextUniform() }
@@ -66,17 +57,9 @@ public struct SimulatedSubject: Sendable, Equatable {
     }
 
     /// The response `t` seconds after the light turns on (0 outside the kernel).
-    ///
-    /// ```swift
-    /// let curve = stride(from: 0, to: 0.3, by: 0.004).map { subject.riseKernel(at: $0) }
-    /// ```
     public func riseKernel(at t: Double) -> Double { kernel(rise, t) }
 
     /// The response `t` seconds after the light turns off (0 outside the kernel).
-    ///
-    /// ```swift
-    /// let offResponse = subject.fallKernel(at: 0.05)
-    /// ```
     public func fallKernel(at t: Double) -> Double { kernel(fall, t) }
 
     private func kernel(_ waves: [KernelWave], _ t: Double) -> Double {

@@ -12,28 +12,16 @@ public struct SimulatedUser: Sendable, Equatable {
     private var changes: [(time: Double, target: UInt8?)] = []
 
     /// A user who looks at nothing until told otherwise.
-    ///
-    /// ```swift
-    /// let idle = SimulatedUser()
-    /// ```
     public init() {}
 
     /// From `time` (milliseconds on the wire clock) on, look at `target`
     /// (`nil`: at nothing). Changes must be given in time order.
-    ///
-    /// ```swift
-    /// user.look(at: 7, from: 12_000)
-    /// ```
     public mutating func look(at target: UInt8?, from time: Double) {
         precondition(changes.last.map { $0.time <= time } ?? true, "gaze changes come in time order")
         changes.append((time, target))
     }
 
     /// The object looked at `time` ms, or `nil`.
-    ///
-    /// ```swift
-    /// if let id = user.target(at: now) { print("looking at", id) }
-    /// ```
     public func target(at time: Double) -> UInt8? {
         var result: UInt8? = nil
         for change in changes {
@@ -44,10 +32,6 @@ public struct SimulatedUser: Sendable, Equatable {
     }
 
     /// Forgets gaze changes before `time` except the one in force then.
-    ///
-    /// ```swift
-    /// user.forget(before: now - 1_000)
-    /// ```
     public mutating func forget(before time: Double) {
         guard let lastPast = changes.lastIndex(where: { $0.time <= time }), lastPast > 0 else { return }
         changes.removeFirst(lastPast)

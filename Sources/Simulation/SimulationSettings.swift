@@ -36,9 +36,5 @@ public struct SimulationSettings: Sendable, Equatable {
     public var microvoltsPerUnit = 10.0
 
     /// The defaults: 8 channels at 250 Hz, 40 ms display latency, 50 Hz mains.
-    ///
-    /// ```swift
-    /// let settings = SimulationSettings()
-    /// ```
     public init() {}
 }

@@ -29,10 +29,6 @@ public struct SVGChart: Sendable {
         public var markers = false
 
         /// A series from its parts.
-        ///
-        /// ```swift
-        /// let line = SVGChart.Series(name: "channel 1", color: "#0072B2", points: [(0, 0.2), (1, 0.3)])
-        /// ```
         public init(name: String, color: String, points: [(x: Double, y: Double)], dashed: Bool = false, markers: Bool = false) {
             (self.name, self.color, self.points, self.dashed, self.markers) = (name, color, points, dashed, markers)
         }
@@ -46,10 +42,6 @@ public struct SVGChart: Sendable {
         public var value: Double
 
         /// A bar from its parts.
-        ///
-        /// ```swift
-        /// let bar = SVGChart.Bar(from: 1, to: 1.5, value: 4)
-        /// ```
         public init(from: Double, to: Double, value: Double) { (self.from, self.to, self.value) = (from, to, value) }
     }
 
@@ -63,10 +55,6 @@ public struct SVGChart: Sendable {
         public var title: String
 
         /// A span from its parts.
-        ///
-        /// ```swift
-        /// let step = SVGChart.Span(from: 30, to: 95, label: "3", title: "3 calibration")
-        /// ```
         public init(from: Double, to: Double, label: String, title: String = "") {
             (self.from, self.to, self.label, self.title) = (from, to, label, title)
         }
@@ -80,10 +68,6 @@ public struct SVGChart: Sendable {
         public var label: String
 
         /// A rule from its parts.
-        ///
-        /// ```swift
-        /// let chance = SVGChart.Rule(y: 0.25, label: "chance")
-        /// ```
         public init(y: Double, label: String) { (self.y, self.label) = (y, label) }
     }
 
@@ -124,10 +108,6 @@ public struct SVGChart: Sendable {
     private let left = 62.0, right = 20.0, top = 22.0
 
     /// An empty chart with its axis labels.
-    ///
-    /// ```swift
-    /// let chart = SVGChart(xLabel: "lag (ms)", yLabel: "response (a.u.)")
-    /// ```
     public init(xLabel: String, yLabel: String) {
         self.xLabel = xLabel
         self.yLabel = yLabel

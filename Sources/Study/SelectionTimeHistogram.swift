@@ -23,10 +23,6 @@ public struct SelectionTimeHistogram: Sendable, Equatable {
     public let counts: [Int]
 
     /// Bins `seconds` (negative and non-finite values are left out).
-    ///
-    /// ```swift
-    /// let histogram = SelectionTimeHistogram(seconds: selections.map(\.seconds), maximumBins: 20)
-    /// ```
     public init(seconds: [Double], maximumBins: Int = 20) {
         let kept = seconds.filter { $0.isFinite && $0 >= 0 }
         self.seconds = kept

@@ -4,11 +4,6 @@ import Foundation
 /// (one ``StepResult`` per finished step) and the engine's recording
 /// folders, which the session's ``RecordingStore`` nests inside it, with
 /// the decoder's `decoder-calibrations/`.
-///
-/// ```swift
-/// let folder = try SessionFolder.open(URL(fileURLWithPath: "recordings/2026-11-25 16.15.33 +0000 session P01"))
-/// print(folder.manifest.participant, try folder.results().count, "steps done")
-/// ```
 public struct SessionFolder: Sendable {
     /// The folder.
     public let url: URL

@@ -6,11 +6,6 @@ import NoiseTagging
 /// Schema); every field is checked when it is read, so a bad protocol
 /// fails before the participant sits down, with one line naming the step
 /// and the field (``SessionProtocolError``).
-///
-/// ```swift
-/// let study = try SessionProtocol.load(from: URL(fileURLWithPath: "Examples/protocols/full-study.json"))
-/// print(study.name, study.steps.map(\.name))
-/// ```
 public struct SessionProtocol: Sendable, Equatable {
     /// The protocol's name.
     public var name: String

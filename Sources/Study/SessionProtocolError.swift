@@ -1,10 +1,5 @@
 /// Why a session protocol cannot be run: one line naming the file, the
 /// step (number and kind) and the field, and the reason.
-///
-/// ```swift
-/// do { _ = try SessionProtocol.load(from: url) } catch { print(error) }
-/// // study.json: step 3 (copySpell): field "text": '2' is not on the keyboard (letters A-Z and spaces only)
-/// ```
 public struct SessionProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file (or "protocol" for one given as data).
     public let source: String

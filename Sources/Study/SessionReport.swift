@@ -228,11 +228,6 @@ public struct SessionReport: Sendable {
     /// `selections` whose intended key is known), selections the entries of
     /// `selections` with a pressed key (else brain + touch presses), time
     /// the step's duration.
-    ///
-    /// ```swift
-    /// let row = SessionReport.spelling(try folder.results()[3])
-    /// print(row.bitsPerMinute ?? 0)
-    /// ```
     public static func spelling(_ result: StepResult) -> Spelling {
         let m = result.measures
         func int(_ key: String) -> Int? { m[key]?.number.map { Int($0) } }

@@ -10,11 +10,6 @@ import TerminalUI
 /// view (signal check), or a box with the instructions, the break's
 /// countdown or the current question and its answer keys; the keys on the
 /// last row.
-///
-/// ```swift
-/// let screen = SessionScreen(scenario: scenario, snapshot: { demo.decoder?.signalSnapshot ?? .empty })
-/// let status = runner.run(screen) { scenario.step(); return scenario.ending != nil }
-/// ```
 public final class SessionScreen: TerminalScene {
     /// The session shown.
     public let scenario: SessionScenario

@@ -7,11 +7,6 @@ import UtopiaProtocol
 /// Protocols/recordings.md), per channel the noise fraction n / (n + s),
 /// 0 clean … 1 all noise (Protocols/reference-decoder.md), on the engine
 /// clock of the recordings' `time` fields.
-///
-/// ```swift
-/// let trace = SignalQualityTrace(recordings: folder.recordingNames().map { folder.url.appendingPathComponent($0) })
-/// print(trace.channels, "channels,", trace.samples.count, "assessments")
-/// ```
 public struct SignalQualityTrace: Sendable, Equatable {
     /// One SIGNALQUALITY as the engine received it.
     public struct Sample: Sendable, Equatable {
@@ -33,10 +28,6 @@ public struct SignalQualityTrace: Sendable, Equatable {
     }
 
     /// A trace from samples (for tests and other sources).
-    ///
-    /// ```swift
-    /// let trace = SignalQualityTrace(samples: [.init(time: 10, quality: [0.2, 0.9])])
-    /// ```
     public init(samples: [Sample]) { self.samples = samples.sorted { $0.time < $1.time } }
 
     /// The most channels any assessment gave.
@@ -45,10 +36,6 @@ public struct SignalQualityTrace: Sendable, Equatable {
     /// Per channel, the mean noise fraction within each of at most `count`
     /// equal stretches of `range` (those holding samples): a session's hour
     /// of assessments every 0.5 s drawn as a few hundred points.
-    ///
-    /// ```swift
-    /// let lines = trace.binned(into: 300, over: 0...600)   // [[(time, mean)]] per channel
-    /// ```
     public func binned(into count: Int, over range: ClosedRange<Double>) -> [[(time: Double, quality: Double)]] {
         let width = max(range.upperBound - range.lowerBound, 1e-9) / Double(max(count, 1))
         var sums = [[Double]](repeating: [Double](repeating: 0, count: count), count: channels)
@@ -71,10 +58,6 @@ public struct SignalQualityTrace: Sendable, Equatable {
     }
 
     /// Per channel, the median noise fraction between `from` and `to` (nil where none).
-    ///
-    /// ```swift
-    /// let during = trace.medians(from: step.startTime, to: step.endTime)
-    /// ```
     public func medians(from start: Double, to end: Double) -> [Double?] {
         let inside = samples.filter { $0.time >= start && $0.time <= end }
         return (0..<channels).map { c in

@@ -26,10 +26,6 @@ public final class ButtonBoardScene: TerminalScene {
     public static let background = TerminalTheme.background
 
     /// Creates the scene.
-    ///
-    /// ```swift
-    /// let scene = ButtonBoardScene(controller: controller, buttons: buttons, footer: footer)
-    /// ```
     public init(controller: NoiseTagController, buttons: [NoiseTagButton], footer: TerminalFooter) {
         self.controller = controller
         layout = ButtonLayout(buttons: buttons)
@@ -42,10 +38,6 @@ public final class ButtonBoardScene: TerminalScene {
     }
 
     /// The area between header and footer where the buttons are centred.
-    ///
-    /// ```swift
-    /// let region = scene.buttonRegion(in: screen.size)
-    /// ```
     public func buttonRegion(in size: TerminalSize) -> CellRect {
         CellRect(row: 2, column: 0, width: size.columns, height: max(0, size.rows - 3))
     }

@@ -44,10 +44,6 @@ public struct ButtonLayout {
     public let contentSize: TerminalSize
 
     /// Creates a layout of `buttons`.
-    ///
-    /// ```swift
-    /// let layout = ButtonLayout(buttons: [yes, no])
-    /// ```
     public init(buttons: [NoiseTagButton]) {
         self.buttons = buttons
         var columns = 0, rows = 0
@@ -62,10 +58,6 @@ public struct ButtonLayout {
     /// The cells a frame covers, from cell 0, 0 (edges rounded down, at
     /// least one cell; coordinates beyond ±10,000 cells or not finite are
     /// clamped, NaN as 0).
-    ///
-    /// ```swift
-    /// ButtonLayout.cells(of: NoiseTagRect(x: 9, y: 4, width: 8, height: 3))   // row 4, column 9, 8×3
-    /// ```
     public static func cells(of frame: NoiseTagRect) -> CellRect {
         func cell(_ value: Double, _ rule: FloatingPointRoundingRule) -> Int {
             guard !value.isNaN else { return 0 }
@@ -77,20 +69,12 @@ public struct ButtonLayout {
     }
 
     /// Where the content's top-left cell goes when centred in `region`.
-    ///
-    /// ```swift
-    /// let origin = layout.origin(in: CellRect(row: 1, column: 0, width: 80, height: 22))
-    /// ```
     public func origin(in region: CellRect) -> (row: Int, column: Int) {
         (region.row + max(0, (region.height - contentSize.rows) / 2),
          region.column + max(0, (region.width - contentSize.columns) / 2))
     }
 
     /// The screen cells of `button` when the layout is centred in `region`.
-    ///
-    /// ```swift
-    /// let rect = layout.screenRect(of: yes, in: region)
-    /// ```
     public func screenRect(of button: NoiseTagButton, in region: CellRect) -> CellRect {
         let origin = origin(in: region)
         var rect = Self.cells(of: button.frame)
@@ -100,10 +84,6 @@ public struct ButtonLayout {
     }
 
     /// The colour a button shows now: feedback, else flicker, else its resting colour.
-    ///
-    /// ```swift
-    /// let color = ButtonLayout.color(of: yes, palette: palette)
-    /// ```
     @inline(__always)
     public static func color(of button: NoiseTagButton, palette: StimulusPalette) -> TerminalRGB {
         if let feedback = button.feedbackColor { return TerminalRGB(feedback) }
@@ -134,11 +114,6 @@ public struct ButtonLayout {
     /// three columns has no room for a border: it is filled whole in the
     /// border's colour. Where there is a border the label is centred
     /// between the border columns. Drawing allocates nothing per button.
-    ///
-    /// ```swift
-    /// layout.draw(on: screen, in: region, palette: StimulusPalette(settings: controller.settings),
-    ///             feedbackMode: ClickFeedbackMode(rawValue: controller.settings.textFor(.clickFeedbackMode)))
-    /// ```
     public func draw(on screen: TerminalScreen, in region: CellRect, palette: StimulusPalette,
                      feedbackMode: ClickFeedbackMode? = nil) {
         let origin = origin(in: region)
@@ -221,11 +196,6 @@ public struct ButtonLayout {
     /// cell under it: the first and last columns are `ring`, the columns
     /// between are `ring` too when `ringsWholeTopRow`, else `interior`.
     /// No string is built.
-    ///
-    /// ```swift
-    /// ButtonLayout.drawObjectID(12, on: screen, row: 3, column: 9, width: 8,
-    ///                           ring: flicker, interior: resting, ringsWholeTopRow: true)   // "#12" on the top row
-    /// ```
     static func drawObjectID(_ id: Int, on screen: TerminalScreen, row: Int, column: Int, width: Int,
                              ring: TerminalRGB, interior: TerminalRGB, ringsWholeTopRow: Bool) {
         let magnitude = id.magnitude

@@ -23,10 +23,6 @@ public struct DeveloperPanelMessage: Equatable, Sendable {
     public var kind: Kind
 
     /// Creates a message.
-    ///
-    /// ```swift
-    /// let message = DeveloperPanelMessage(text: "framesPerBit = 2", kind: .applied)
-    /// ```
     public init(text: String, kind: Kind) {
         self.text = text
         self.kind = kind

@@ -36,59 +36,23 @@ import NoiseTagging
 /// ```
 public final class DeveloperPanelScene: TerminalScene {
     /// The settings shown and edited.
-    ///
-    /// ```swift
-    /// panel.settings.doubleFor(.certaintyRequiredForPress)
-    /// ```
     public let settings: NoiseTagSettings
     /// The settings Enter edits; the others are read-only here.
-    ///
-    /// ```swift
-    /// panel.editableTitles.contains(.framesPerBit)   // true by default
-    /// ```
     public let editableTitles: Set<NoiseTagSettingTitles>
     /// The keys line while browsing (the editor shows its own).
-    ///
-    /// ```swift
-    /// panel.footer = TerminalFooter(keys: [("j/k", "move"), ("enter", "edit"), ("d", "back to the buttons")])
-    /// ```
     public var footer: TerminalFooter
     /// Called when `d` or `x` closes the panel.
-    ///
-    /// ```swift
-    /// panel.onClose = { current = board }
-    /// ```
     public var onClose: () -> Void = {}
     /// Keys the panel does not use while browsing.
-    ///
-    /// ```swift
-    /// panel.onKey = { key in if key == UInt8(ascii: " ") { controller.trialsAreRunning.toggle() } }
-    /// ```
     public var onKey: (UInt8) -> Void = { _ in }
 
     /// The row selected, an index into ``titles``.
-    ///
-    /// ```swift
-    /// let title = DeveloperPanelScene.titles[panel.selectedIndex]
-    /// ```
     public internal(set) var selectedIndex = 0
     /// The first row shown (the list scrolls to keep the selection in view when drawn).
-    ///
-    /// ```swift
-    /// panel.firstVisibleIndex   // 0 until the selection moves below the window
-    /// ```
     public internal(set) var firstVisibleIndex = 0
     /// The editor line's text, nil while the editor is closed.
-    ///
-    /// ```swift
-    /// if panel.editorText != nil { /* keys are going to the editor */ }
-    /// ```
     public internal(set) var editorText: String?
     /// What the last edit did, or why it did nothing; nil when there is nothing to say.
-    ///
-    /// ```swift
-    /// panel.message?.text   // "certaintyRequiredForPress = 0.95"
-    /// ```
     public internal(set) var message: DeveloperPanelMessage?
 
     var keyDecoder = TerminalKeyDecoder()
@@ -97,25 +61,12 @@ public final class DeveloperPanelScene: TerminalScene {
                                                       ("tab", "next choice")])
 
     /// Every setting title, in the order of the list.
-    ///
-    /// ```swift
-    /// DeveloperPanelScene.titles.count   // one row each
-    /// ```
     public static let titles = NoiseTagSettingTitles.allCases
     /// The settings editable unless the caller says otherwise.
-    ///
-    /// ```swift
-    /// let panel = DeveloperPanelScene(settings: settings,
-    ///                                 editableTitles: DeveloperPanelScene.defaultEditableTitles.union([.feedbackDuration]))
-    /// ```
     public static let defaultEditableTitles: Set<NoiseTagSettingTitles> = [
         .certaintyRequiredForPress, .framesPerBit, .clickFeedbackMode, .timeInBetweenTrials,
     ]
     /// The keys line while browsing, unless the caller gives another.
-    ///
-    /// ```swift
-    /// let panel = DeveloperPanelScene(settings: settings, footer: DeveloperPanelScene.defaultFooter)
-    /// ```
     public static var defaultFooter: TerminalFooter {
         TerminalFooter(keys: [("up/down j/k", "move"), ("enter", "edit blue rows"), ("d/x", "close"), ("q", "quit")])
     }
@@ -132,11 +83,6 @@ public final class DeveloperPanelScene: TerminalScene {
     static let narrowestValue = 12
 
     /// Creates the panel over `settings`.
-    ///
-    /// ```swift
-    /// let panel = DeveloperPanelScene(settings: controller.settings,
-    ///                                 editableTitles: [.certaintyRequiredForPress, .framesPerBit])
-    /// ```
     public init(settings: NoiseTagSettings,
                 editableTitles: Set<NoiseTagSettingTitles> = DeveloperPanelScene.defaultEditableTitles,
                 footer: TerminalFooter = DeveloperPanelScene.defaultFooter) {
@@ -146,24 +92,12 @@ public final class DeveloperPanelScene: TerminalScene {
     }
 
     /// The title of the selected row.
-    ///
-    /// ```swift
-    /// panel.selectedTitle   // .mode at first
-    /// ```
     public var selectedTitle: NoiseTagSettingTitles { Self.titles[selectedIndex] }
 
     /// Header, eight rows of list, the description, message and footer lines, 60 columns.
-    ///
-    /// ```swift
-    /// panel.minimumSize   // 60 × 12
-    /// ```
     public var minimumSize: TerminalSize { TerminalSize(columns: 60, rows: 12) }
 
     /// The rows of the list: under the header, above the description, message and footer lines.
-    ///
-    /// ```swift
-    /// let rows = panel.listRect(in: screen.size).height   // settings shown at once
-    /// ```
     public func listRect(in size: TerminalSize) -> CellRect {
         CellRect(row: 1, column: 0, width: size.columns, height: max(0, size.rows - 4))
     }
@@ -172,21 +106,12 @@ public final class DeveloperPanelScene: TerminalScene {
     /// the message while browsing). ``draw(on:missedFrames:)`` calls it, so
     /// under ``TerminalRunner`` there is no need to; a runner that draws
     /// before handing over all the bytes it read must not call it between them.
-    ///
-    /// ```swift
-    /// panel.handle(key: 0x1B)
-    /// panel.flushPendingEscape()   // the editor closes
-    /// ```
     public func flushPendingEscape() {
         if let key = keyDecoder.flush() { handle(key) }
     }
 
     /// Draws header, list, description, editor or message, and footer
     /// (after ``flushPendingEscape()``).
-    ///
-    /// ```swift
-    /// panel.draw(on: screen, missedFrames: driver.missedFrames)
-    /// ```
     public func draw(on screen: TerminalScreen, missedFrames: Int) {
         flushPendingEscape()
         let size = screen.size
@@ -209,10 +134,6 @@ public final class DeveloperPanelScene: TerminalScene {
     }
 
     /// Answers one key byte; arrow keys and Esc are put together from their bytes first.
-    ///
-    /// ```swift
-    /// for byte in Array("\u{1B}[B\r0.95\r".utf8) { panel.handle(key: byte) }   // down, edit, apply
-    /// ```
     public func handle(key byte: UInt8) {
         for key in keyDecoder.feed(byte) { handle(key) }
     }

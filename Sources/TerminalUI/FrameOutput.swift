@@ -31,27 +31,15 @@ public final class FrameOutput {
 
     /// Wraps `fileDescriptor` (not closed by this object). It should be in
     /// non-blocking mode, or a slow reader blocks the frame loop.
-    ///
-    /// ```swift
-    /// let output = FrameOutput(fileDescriptor: open("/dev/null", O_WRONLY | O_NONBLOCK))
-    /// ```
     public init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
     /// Bytes of an earlier frame not yet written.
-    ///
-    /// ```swift
-    /// if output.pendingBytes > 0 { … }
-    /// ```
     public var pendingBytes: Int { pending.count - pendingStart }
 
     /// Tries once to write what is left of the previous frame; true when
     /// nothing is left (so a new frame may be submitted).
-    ///
-    /// ```swift
-    /// guard output.flushPending() else { return }   // skip this frame
-    /// ```
     public func flushPending() -> Bool {
         guard pendingBytes > 0 else { return true }
         // C boundary: write(2) reads the pending bytes in place.
@@ -69,10 +57,6 @@ public final class FrameOutput {
 
     /// Writes `bytes` with one `write(2)`; whatever the descriptor does not
     /// take stays pending. Call only when ``flushPending()`` returned true.
-    ///
-    /// ```swift
-    /// output.submit(bytes)
-    /// ```
     public func submit(_ bytes: [UInt8]) {
         precondition(pendingBytes == 0, "a frame is submitted only when the previous one has gone out")
         framesSubmitted += 1
@@ -89,10 +73,6 @@ public final class FrameOutput {
     /// Writes everything pending, waiting up to `timeout` seconds for the
     /// descriptor to take it (used on exit, so an escape sequence is never
     /// cut in half before the terminal is restored). True when all went out.
-    ///
-    /// ```swift
-    /// _ = output.drain(timeout: 1)
-    /// ```
     @discardableResult
     public func drain(timeout: Double) -> Bool {
         let deadline = monotonicNow() + timeout
@@ -109,10 +89,6 @@ public final class FrameOutput {
 
     /// Drops what is left of the previous frame (the terminal may then be
     /// in the middle of an escape sequence: send CAN, byte 0x18, next).
-    ///
-    /// ```swift
-    /// if !output.drain(timeout: 1) { output.discardPending() }
-    /// ```
     public func discardPending() {
         pending.removeAll(keepingCapacity: true)
         pendingStart = 0
@@ -120,10 +96,6 @@ public final class FrameOutput {
 
     /// Writes `bytes` and waits (up to `timeout` seconds) until all went out,
     /// after anything pending: for the set-up and restore sequences.
-    ///
-    /// ```swift
-    /// output.writeAll(Array("\u{1B}[?25h".utf8), timeout: 1)
-    /// ```
     @discardableResult
     public func writeAll(_ bytes: [UInt8], timeout: Double) -> Bool {
         guard drain(timeout: timeout) else { return false }

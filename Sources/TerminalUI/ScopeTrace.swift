@@ -80,10 +80,6 @@ struct ScopeTrace: Equatable, Sendable {
 
     /// The mean of the finite samples (0 when there are none): the value a
     /// band is centred on, so each channel's offset is taken away.
-    ///
-    /// ```swift
-    /// ScopeTrace.centre(of: [1, .nan, 3])   // 2
-    /// ```
     static func centre(of samples: [Double]) -> Double {
         var mean = 0.0, count = 0.0
         for value in samples where value.isFinite {
@@ -96,10 +92,6 @@ struct ScopeTrace: Equatable, Sendable {
     /// The swing of the finite samples between their 2nd and 98th
     /// percentiles (0 for fewer than two): what the automatic scale fits,
     /// unmoved by a few spikes.
-    ///
-    /// ```swift
-    /// ScopeTrace.peakToPeak(of: sine)   // ≈ twice its amplitude
-    /// ```
     static func peakToPeak(of samples: [Double]) -> Double {
         let sorted = samples.filter(\.isFinite).sorted()
         guard sorted.count >= 2 else { return 0 }

@@ -39,10 +39,6 @@ public final class SignalPipe {
     private var installed = true
 
     /// Opens the pipe and installs the handlers. Only one pipe can be open per process.
-    ///
-    /// ```swift
-    /// let signals = try SignalPipe()
-    /// ```
     public init() throws(TerminalError) {
         var ends: [Int32] = [-1, -1]
         // C boundary: pipe(2) fills the two descriptors.
@@ -76,10 +72,6 @@ public final class SignalPipe {
     }
 
     /// The signals that arrived since the last call, oldest first.
-    ///
-    /// ```swift
-    /// let arrived = signals.drain()
-    /// ```
     public func drain() -> [TerminalSignal] {
         var result: [TerminalSignal] = []
         var buffer = [UInt8](repeating: 0, count: 64)
@@ -95,10 +87,6 @@ public final class SignalPipe {
     }
 
     /// Puts the previous handlers back and closes the pipe (idempotent).
-    ///
-    /// ```swift
-    /// signals.uninstall()
-    /// ```
     public func uninstall() {
         guard installed else { return }
         installed = false

@@ -20,10 +20,6 @@ struct SignalScale: Equatable, Sendable {
     private(set) var isAutomatic: Bool
 
     /// An automatic scale starting at 100 µV per band.
-    ///
-    /// ```swift
-    /// let scale = SignalScale()
-    /// ```
     init() {
         index = Self.steps.firstIndex(of: 100)!
         isAutomatic = true

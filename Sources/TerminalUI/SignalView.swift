@@ -42,10 +42,6 @@ import Decoding
 /// ```
 public final class SignalView {
     /// Frames between two computations of the spectra, at most.
-    ///
-    /// ```swift
-    /// SignalView().spectrumInterval   // 15
-    /// ```
     public let spectrumInterval: Int
 
     private var scale = SignalScale()
@@ -71,35 +67,19 @@ public final class SignalView {
 
     /// A view with the automatic scale, recomputing spectra at most every
     /// `spectrumInterval` frames (15: four times a second at 60 Hz).
-    ///
-    /// ```swift
-    /// let view = SignalView(spectrumInterval: 30)
-    /// ```
     public init(spectrumInterval: Int = 15) {
         self.spectrumInterval = max(1, spectrumInterval)
     }
 
     /// µV from the bottom of a channel's band to its top.
-    ///
-    /// ```swift
-    /// let label = "\(Int(view.microvoltsPerBand)) µV"
-    /// ```
     public var microvoltsPerBand: Double { scale.microvoltsPerBand }
 
     /// True while the scale follows the signal (until `+` or `-`).
-    ///
-    /// ```swift
-    /// if !view.isAutoScaling { footer.keys.append(.init(key: "a", meaning: "auto scale")) }
-    /// ```
     public var isAutoScaling: Bool { scale.isAutomatic }
 
     /// `+` (or `=`) zooms in, `-` zooms out — each a 1-2-5 step of the µV
     /// per band, leaving the automatic scale — and `a` turns the automatic
     /// scale back on. Returns true for those keys, false for any other.
-    ///
-    /// ```swift
-    /// func handle(key: UInt8) { if !view.handle(key: key) { onKey(key) } }
-    /// ```
     @discardableResult
     public func handle(key: UInt8) -> Bool {
         switch key {
@@ -114,11 +94,6 @@ public final class SignalView {
     }
 
     /// Draws `snapshot` into `rect` of `screen`, touching no cell outside it.
-    ///
-    /// ```swift
-    /// view.draw(snapshot, on: screen, in: CellRect(row: 1, column: 0, width: screen.size.columns,
-    ///                                              height: screen.size.rows - 2))
-    /// ```
     public func draw(_ snapshot: SignalSnapshot, on screen: TerminalScreen, in rect: CellRect) {
         framesSinceSpectra = framesSinceSpectra == .max ? .max : framesSinceSpectra + 1
         guard rect.width > 0, rect.height > 0 else { return }

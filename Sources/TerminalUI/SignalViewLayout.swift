@@ -3,11 +3,6 @@
 /// of rows per channel, and across each band an information column (name,
 /// quality; compact when narrow, gone when very narrow), the trace, and
 /// the spectrum (dropped when narrow).
-///
-/// ```swift
-/// let layout = SignalViewLayout(rect: CellRect(row: 1, column: 0, width: 100, height: 22), channels: 3)
-/// layout.trace(band: 0)      // the first channel's trace cells
-/// ```
 struct SignalViewLayout: Equatable, Sendable {
     /// Width of the full information column.
     static let infoWidth = 20

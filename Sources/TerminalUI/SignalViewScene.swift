@@ -14,35 +14,15 @@ import Decoding
 /// ```
 public final class SignalViewScene: TerminalScene {
     /// The panel drawn under the header.
-    ///
-    /// ```swift
-    /// let scale = scene.view.microvoltsPerBand
-    /// ```
     public let view: SignalView
     /// Where each frame's snapshot comes from; called once per frame.
-    ///
-    /// ```swift
-    /// scene.snapshot = { replay.snapshot(at: clock.now) }
-    /// ```
     public var snapshot: () -> SignalSnapshot
     /// The keys line.
-    ///
-    /// ```swift
-    /// scene.footer = TerminalFooter(keys: [("+/-", "zoom"), ("a", "auto scale"), ("s", "buttons")])
-    /// ```
     public var footer: TerminalFooter
     /// Keys the view does not use.
-    ///
-    /// ```swift
-    /// scene.onKey = { key in if key == UInt8(ascii: "s") { showButtons() } }
-    /// ```
     public var onKey: (UInt8) -> Void = { _ in }
 
     /// Creates the scene over a snapshot source.
-    ///
-    /// ```swift
-    /// let scene = SignalViewScene(snapshot: { latest.withLock { $0 } })
-    /// ```
     public init(snapshot: @escaping () -> SignalSnapshot, view: SignalView = SignalView(),
                 footer: TerminalFooter = TerminalFooter(keys: [("+/-", "zoom"), ("a", "auto scale"), ("q", "quit")])) {
         self.snapshot = snapshot
@@ -51,26 +31,14 @@ public final class SignalViewScene: TerminalScene {
     }
 
     /// Header, footer and at least a row and a dozen columns of signal.
-    ///
-    /// ```swift
-    /// scene.minimumSize   // 12 × 3
-    /// ```
     public var minimumSize: TerminalSize { TerminalSize(columns: 12, rows: 3) }
 
     /// The rows between the header and the footer.
-    ///
-    /// ```swift
-    /// let area = scene.viewRect(in: screen.size)   // rows 1…size.rows − 2
-    /// ```
     public func viewRect(in size: TerminalSize) -> CellRect {
         CellRect(row: 1, column: 0, width: size.columns, height: size.rows - 2)
     }
 
     /// Draws header, view and footer (the runner calls it each frame).
-    ///
-    /// ```swift
-    /// scene.draw(on: screen, missedFrames: driver.missedFrames)
-    /// ```
     public func draw(on screen: TerminalScreen, missedFrames: Int) {
         let latest = snapshot()
         screen.clear(to: TerminalCell(character: " ", foreground: SignalView.text, background: SignalView.background))
@@ -80,10 +48,6 @@ public final class SignalViewScene: TerminalScene {
     }
 
     /// `+`, `-`, `a` change the view's scale; other keys go to ``onKey``.
-    ///
-    /// ```swift
-    /// scene.handle(key: UInt8(ascii: "+"))   // zooms in
-    /// ```
     public func handle(key: UInt8) {
         if !view.handle(key: key) { onKey(key) }
     }

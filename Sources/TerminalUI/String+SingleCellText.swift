@@ -3,10 +3,6 @@ extension String {
     /// cell — controls and escapes, wide, combining or unusual characters —
     /// replaced by "?": labels from the network cannot move the cursor or
     /// shift the columns after them.
-    ///
-    /// ```swift
-    /// "Cz\u{1B}[2J".singleCellText   // "Cz?[2J"
-    /// ```
     var singleCellText: String {
         String(String.UnicodeScalarView(unicodeScalars.map { scalar in
             switch scalar.value {

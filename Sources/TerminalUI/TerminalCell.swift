@@ -1,8 +1,4 @@
 /// One character cell: a single-width character and its colours.
-///
-/// ```swift
-/// let cell = TerminalCell(character: "A", foreground: .black, background: .white)
-/// ```
 public struct TerminalCell: Equatable, Sendable {
     /// The character shown; one Unicode scalar of display width 1.
     public var character: Unicode.Scalar
@@ -12,10 +8,6 @@ public struct TerminalCell: Equatable, Sendable {
     public var background: TerminalRGB
 
     /// Creates a cell.
-    ///
-    /// ```swift
-    /// let blank = TerminalCell(character: " ", foreground: .white, background: .black)
-    /// ```
     @inline(__always)
     public init(character: Unicode.Scalar, foreground: TerminalRGB, background: TerminalRGB) {
         self.character = character
@@ -24,9 +16,5 @@ public struct TerminalCell: Equatable, Sendable {
     }
 
     /// A space on black with white text colour.
-    ///
-    /// ```swift
-    /// screen.clear(to: .blank)
-    /// ```
     public static let blank = TerminalCell(character: " ", foreground: .white, background: .black)
 }

@@ -1,10 +1,5 @@
 /// How the screen writes colours: 24-bit (`38;2;r;g;b`) or the xterm
 /// 256-colour palette (`38;5;n`) as a fallback.
-///
-/// ```swift
-/// let mode = try TerminalColorMode.detect(environment: ["TERM": "xterm-256color"], isTerminal: true)
-/// // .palette256
-/// ```
 public enum TerminalColorMode: String, Sendable, Equatable {
     /// 24-bit colour.
     case trueColor
@@ -16,11 +11,6 @@ public enum TerminalColorMode: String, Sendable, Equatable {
     /// `TERM` containing `256color` gives ``palette256``. Throws, naming the
     /// reason, when the output is not a terminal, `TERM` is unset or `dumb`,
     /// or neither holds.
-    ///
-    /// ```swift
-    /// let mode = try TerminalColorMode.detect(
-    ///     environment: ProcessInfo.processInfo.environment, isTerminal: isatty(1) == 1)
-    /// ```
     public static func detect(environment: [String: String], isTerminal: Bool) throws(TerminalError) -> TerminalColorMode {
         guard isTerminal else { throw .notATerminal(stream: "output") }
         guard let term = environment["TERM"], !term.isEmpty else { throw .noTermVariable }
@@ -33,10 +23,6 @@ public enum TerminalColorMode: String, Sendable, Equatable {
 
     /// The colour this mode actually shows for `color`: itself in 24-bit
     /// mode, the nearest palette entry's RGB in 256-colour mode.
-    ///
-    /// ```swift
-    /// TerminalColorMode.palette256.shown(TerminalRGB(red: 250, green: 3, blue: 3))   // 255, 0, 0
-    /// ```
     @inline(__always)
     public func shown(_ color: TerminalRGB) -> TerminalRGB {
         switch self {

@@ -1,10 +1,5 @@
 /// Why a full-screen terminal session cannot start or went wrong; each
 /// description is one line naming the reason.
-///
-/// ```swift
-/// do { try TerminalSession.run { session in … } }
-/// catch let error as TerminalError { fputs("noisetag: \(error)\n", stderr) }
-/// ```
 public enum TerminalError: Error, Equatable, CustomStringConvertible {
     /// Standard input or output is not a terminal (redirected or piped).
     case notATerminal(stream: String)

@@ -1,9 +1,4 @@
 /// The footer line: the keys and what they do.
-///
-/// ```swift
-/// let footer = TerminalFooter(keys: [("space", "trials on/off"), ("q", "quit")])
-/// footer.draw(on: screen, row: screen.size.rows - 1)
-/// ```
 public struct TerminalFooter: Equatable {
     /// One key and its meaning.
     public struct Key: Equatable, Sendable {
@@ -13,10 +8,6 @@ public struct TerminalFooter: Equatable {
         public var meaning: String
 
         /// Creates a key entry.
-        ///
-        /// ```swift
-        /// let quit = TerminalFooter.Key(key: "q", meaning: "quit")
-        /// ```
         public init(key: String, meaning: String) {
             self.key = key
             self.meaning = meaning
@@ -27,10 +18,6 @@ public struct TerminalFooter: Equatable {
     public var keys: [Key]
 
     /// Creates a footer from (key, meaning) pairs.
-    ///
-    /// ```swift
-    /// let footer = TerminalFooter(keys: [("q", "quit")])
-    /// ```
     public init(keys: [(String, String)]) {
         self.keys = keys.map { Key(key: $0.0, meaning: $0.1) }
     }
@@ -40,10 +27,6 @@ public struct TerminalFooter: Equatable {
     static let textColor = TerminalRGB(red: 200, green: 205, blue: 215)
 
     /// Paints the footer across `row`: each key highlighted, then its meaning.
-    ///
-    /// ```swift
-    /// footer.draw(on: screen, row: 23)
-    /// ```
     public func draw(on screen: TerminalScreen, row: Int) {
         let bg = Self.background
         screen.fill(CellRect(row: row, column: 0, width: screen.size.columns, height: 1), with: bg, foreground: Self.textColor)

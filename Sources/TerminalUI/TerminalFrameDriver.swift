@@ -29,10 +29,6 @@ public final class TerminalFrameDriver {
     private var bytes: [UInt8] = []
 
     /// Creates a driver.
-    ///
-    /// ```swift
-    /// let driver = TerminalFrameDriver(loop: loop, screen: screen, output: FrameOutput(fileDescriptor: fd))
-    /// ```
     public init(loop: FrameLoop, screen: TerminalScreen, output: FrameOutput) {
         self.loop = loop
         self.screen = screen
@@ -41,19 +37,11 @@ public final class TerminalFrameDriver {
     }
 
     /// All frames missed: late or skipped by the frame loop, plus frames not written in time.
-    ///
-    /// ```swift
-    /// header.missedFrames = driver.missedFrames
-    /// ```
     public var missedFrames: Int { loop.missedFrames + framesNotWritten }
 
     /// Runs one frame: waits for its deadline and ticks the engine; then,
     /// unless the previous frame is still being written, calls `draw` and
     /// writes the changes. Returns true when the frame was written.
-    ///
-    /// ```swift
-    /// driver.step { screen in layout.draw(on: screen, in: region, palette: palette) }
-    /// ```
     @discardableResult
     public func step(draw: (TerminalScreen) -> Void) -> Bool {
         loop.step()

@@ -44,11 +44,6 @@ public struct TerminalHeader: Equatable {
     static let thresholdMark = TerminalRGB(red: 240, green: 80, blue: 80)
 
     /// Creates a header from its parts.
-    ///
-    /// ```swift
-    /// let header = TerminalHeader(mode: "Test", trial: 3, phase: "flicker", decoder: "connected",
-    ///                             leading: ("7", 0.81), threshold: 0.9, missedFrames: 0)
-    /// ```
     public init(mode: String, trial: Int?, phase: String?, decoder: String,
                 leading: (control: String, certainty: Double)?, threshold: Double, missedFrames: Int) {
         self.mode = mode
@@ -61,10 +56,6 @@ public struct TerminalHeader: Equatable {
     }
 
     /// Fills mode, trial, phase, decoder state and threshold from `controller`.
-    ///
-    /// ```swift
-    /// let header = TerminalHeader(controller: controller, missedFrames: driver.missedFrames)
-    /// ```
     public init(controller: NoiseTagController, missedFrames: Int,
                 leading: (control: String, certainty: Double)? = nil) {
         self.init(mode: controller.mode.rawValue,
@@ -77,10 +68,6 @@ public struct TerminalHeader: Equatable {
     }
 
     /// Equal when every field is (the leading control and certainty compared by value).
-    ///
-    /// ```swift
-    /// if header != lastHeader { redrawHeader() }
-    /// ```
     public static func == (a: TerminalHeader, b: TerminalHeader) -> Bool {
         a.mode == b.mode && a.trial == b.trial && a.phase == b.phase && a.decoder == b.decoder
             && a.leading?.control == b.leading?.control && a.leading?.certainty == b.leading?.certainty
@@ -88,10 +75,6 @@ public struct TerminalHeader: Equatable {
     }
 
     /// Paints the header across `row` (clipped at the screen's edge).
-    ///
-    /// ```swift
-    /// header.draw(on: screen, row: 0)
-    /// ```
     public func draw(on screen: TerminalScreen, row: Int) {
         let fg = Self.foreground
         var line = TerminalHeaderLine(screen: screen, row: row)
@@ -142,10 +125,6 @@ public struct TerminalHeader: Equatable {
     /// error probability, so that 0.9, 0.99, 0.999 and 0.9999 (full) are a
     /// quarter of the bar apart and a threshold such as 0.998 is not lost
     /// at the right edge.
-    ///
-    /// ```swift
-    /// TerminalHeader.barPosition(of: 0.99)    // 0.5
-    /// ```
     public static func barPosition(of certainty: Double) -> Double {
         guard certainty.isFinite, certainty > 0 else { return 0 }
         guard certainty < 1 else { return 1 }

@@ -16,10 +16,6 @@ public struct TerminalHeaderLine {
     public private(set) var column = 1
 
     /// Fills `row` with the header background and starts at column 1.
-    ///
-    /// ```swift
-    /// var line = TerminalHeaderLine(screen: screen, row: 0)
-    /// ```
     public init(screen: TerminalScreen, row: Int) {
         self.screen = screen
         self.row = row
@@ -28,26 +24,14 @@ public struct TerminalHeaderLine {
     }
 
     /// Writes `text` in `color` (clipped at the screen's edge).
-    ///
-    /// ```swift
-    /// line.text("between trials", TerminalTheme.dim)
-    /// ```
     public mutating func text(_ text: String, _ color: TerminalRGB = TerminalHeader.foreground) {
         column += screen.write(text, row: row, column: column, foreground: color, background: TerminalHeader.background)
     }
 
     /// Writes the section separator ` │ `.
-    ///
-    /// ```swift
-    /// line.separator()
-    /// ```
     public mutating func separator() { text(" │ ", TerminalHeader.dim) }
 
     /// Puts one character at the current column in `color` and moves on.
-    ///
-    /// ```swift
-    /// line.put("█", TerminalHeader.above)
-    /// ```
     public mutating func put(_ character: Unicode.Scalar, _ color: TerminalRGB) {
         screen.put(character, row: row, column: column, foreground: color, background: TerminalHeader.background)
         column += 1

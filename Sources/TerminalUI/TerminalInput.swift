@@ -20,10 +20,6 @@ public enum TerminalInput: Equatable, Sendable {
 
     /// True for `q`, Ctrl-C (byte 3) and the signals that end a session
     /// (upper-case `Q` is a key like any other: the demo types it by touch).
-    ///
-    /// ```swift
-    /// TerminalInput.key(3).endsSession   // true
-    /// ```
     public var endsSession: Bool {
         switch self {
         case .key(let byte): return byte == UInt8(ascii: "q") || byte == 3
@@ -34,10 +30,6 @@ public enum TerminalInput: Equatable, Sendable {
 
     /// The process exit status when this input ends the session: 0 for a
     /// key, 130 for Ctrl-C and SIGINT, 128 + the number for other signals.
-    ///
-    /// ```swift
-    /// TerminalInput.signal(.terminate).exitCode   // 143
-    /// ```
     public var exitCode: Int32 {
         switch self {
         case .key(3): return TerminalSignal.interrupt.exitCode

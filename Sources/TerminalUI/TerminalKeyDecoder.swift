@@ -32,30 +32,16 @@ struct TerminalKeyDecoder: Sendable {
     private var state = State.idle
 
     /// True while an ESC waits for the byte that says whether it starts a sequence.
-    ///
-    /// ```swift
-    /// _ = decoder.feed(0x1B)
-    /// decoder.isEscapePending   // true
-    /// ```
     var isEscapePending: Bool {
         if case .escape = state { return true }
         return false
     }
 
     /// Creates a decoder with nothing pending.
-    ///
-    /// ```swift
-    /// var decoder = TerminalKeyDecoder()
-    /// ```
     init() {}
 
     /// Takes one byte; returns the keys it completes (none, one, or a lone
     /// Esc and the byte after it).
-    ///
-    /// ```swift
-    /// decoder.feed(0x1B)               // []
-    /// decoder.feed(UInt8(ascii: "x"))  // [.escape, .byte(120)]
-    /// ```
     mutating func feed(_ byte: UInt8) -> [TerminalKey] {
         switch state {
         case .idle:
@@ -100,11 +86,6 @@ struct TerminalKeyDecoder: Sendable {
     /// Ends a pending lone ESC: returns ``TerminalKey/escape`` if one was
     /// waiting, nil otherwise. A sequence already under way (`ESC [` read)
     /// keeps waiting for its final byte.
-    ///
-    /// ```swift
-    /// _ = decoder.feed(0x1B)
-    /// decoder.flush()   // .escape
-    /// ```
     mutating func flush() -> TerminalKey? {
         guard case .escape = state else { return nil }
         state = .idle

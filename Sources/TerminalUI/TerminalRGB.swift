@@ -6,11 +6,6 @@ import Darwin
 import NoiseTagging
 
 /// A 24-bit colour as a terminal shows it: one byte per channel.
-///
-/// ```swift
-/// let orange = TerminalRGB(red: 255, green: 136, blue: 0)
-/// let fromEngine = TerminalRGB(NoiseTagColor.white)   // 255, 255, 255
-/// ```
 public struct TerminalRGB: Equatable, Hashable, Sendable {
     /// Red, 0…255.
     public var red: UInt8
@@ -20,10 +15,6 @@ public struct TerminalRGB: Equatable, Hashable, Sendable {
     public var blue: UInt8
 
     /// Creates a colour from its channels.
-    ///
-    /// ```swift
-    /// let red = TerminalRGB(red: 255, green: 0, blue: 0)
-    /// ```
     @inline(__always)
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
@@ -33,10 +24,6 @@ public struct TerminalRGB: Equatable, Hashable, Sendable {
 
     /// The nearest 24-bit colour to an engine colour (channels rounded;
     /// values outside 0…1 clamped, NaN as 0).
-    ///
-    /// ```swift
-    /// let gray = TerminalRGB(NoiseTagColor.gray)   // 128, 128, 128
-    /// ```
     @inline(__always)
     public init(_ color: NoiseTagColor) {
         red = Self.channel(color.red)
@@ -52,10 +39,6 @@ public struct TerminalRGB: Equatable, Hashable, Sendable {
     }
 
     /// WCAG relative luminance, 0 (black) … 1 (white).
-    ///
-    /// ```swift
-    /// TerminalRGB.white.relativeLuminance   // 1
-    /// ```
     public var relativeLuminance: Double {
         let linear = Self.linearChannels
         return 0.2126 * linear[Int(red)] + 0.7152 * linear[Int(green)] + 0.0722 * linear[Int(blue)]
@@ -69,10 +52,6 @@ public struct TerminalRGB: Equatable, Hashable, Sendable {
     }
 
     /// WCAG contrast ratio between two colours, 1 … 21.
-    ///
-    /// ```swift
-    /// TerminalRGB.black.contrastRatio(with: .white)   // 21
-    /// ```
     public func contrastRatio(with other: TerminalRGB) -> Double {
         let a = relativeLuminance, b = other.relativeLuminance
         return (max(a, b) + 0.05) / (min(a, b) + 0.05)
@@ -80,11 +59,6 @@ public struct TerminalRGB: Equatable, Hashable, Sendable {
 
     /// Black or white, whichever contrasts more with this colour: the text
     /// colour for a label on a block of this colour.
-    ///
-    /// ```swift
-    /// TerminalRGB.white.contrastingText   // .black
-    /// TerminalRGB(red: 0, green: 0, blue: 255).contrastingText   // .white
-    /// ```
     public var contrastingText: TerminalRGB {
         contrastRatio(with: .black) >= contrastRatio(with: .white) ? .black : .white
     }

@@ -20,10 +20,6 @@ public final class TerminalRunner {
     public let driver: TerminalFrameDriver
 
     /// Creates a runner for `session`, ticking `loop`'s controller every frame.
-    ///
-    /// ```swift
-    /// let runner = TerminalRunner(session: session, loop: loop)
-    /// ```
     public init(session: TerminalSession, loop: FrameLoop) {
         self.session = session
         driver = TerminalFrameDriver(loop: loop, screen: TerminalScreen(size: session.size, colorMode: session.colorMode),
@@ -33,10 +29,6 @@ public final class TerminalRunner {
     /// Runs frames until the session ends or `shouldStop` returns true;
     /// returns the exit status (0 for `q` or a stop, 130 for Ctrl-C,
     /// 128 + n for signal n).
-    ///
-    /// ```swift
-    /// let status = runner.run(scene)   // then leave the session, then exit with it
-    /// ```
     public func run(_ scene: TerminalScene, shouldStop: () -> Bool = { false }) -> Int32 {
         while !shouldStop() {
             for input in session.readInput() {
@@ -59,10 +51,6 @@ public final class TerminalRunner {
     }
 
     /// The waiting screen shown while the window is smaller than `needed`.
-    ///
-    /// ```swift
-    /// TerminalRunner.drawTooSmall(on: screen, needed: TerminalSize(columns: 40, rows: 16))
-    /// ```
     public static func drawTooSmall(on screen: TerminalScreen, needed: TerminalSize) {
         let bg = TerminalRGB(red: 40, green: 10, blue: 10), fg = TerminalRGB.white
         screen.clear(to: TerminalCell(character: " ", foreground: fg, background: bg))

@@ -40,10 +40,6 @@ public final class TerminalScreen {
     public private(set) var lastCharacterBytes = 0
 
     /// Creates a blank screen; its first encoding clears the terminal and writes every cell.
-    ///
-    /// ```swift
-    /// let screen = TerminalScreen(size: TerminalSize(columns: 80, rows: 24), colorMode: .palette256)
-    /// ```
     public init(size: TerminalSize, colorMode: TerminalColorMode) {
         self.size = size
         self.colorMode = colorMode
@@ -53,10 +49,6 @@ public final class TerminalScreen {
 
     /// Changes the size: the grid becomes blank and the next encoding is a
     /// full redraw (clear, then every cell).
-    ///
-    /// ```swift
-    /// screen.resize(to: TerminalSize(columns: 120, rows: 40))
-    /// ```
     public func resize(to newSize: TerminalSize) {
         size = newSize
         back = Array(repeating: .blank, count: newSize.columns * newSize.rows)
@@ -65,10 +57,6 @@ public final class TerminalScreen {
     }
 
     /// Forgets what the terminal shows: the next encoding is a full redraw.
-    ///
-    /// ```swift
-    /// screen.invalidate()   // e.g. after another program wrote to the terminal
-    /// ```
     public func invalidate() {
         frontIsValid = false
         currentForeground = nil
@@ -76,19 +64,11 @@ public final class TerminalScreen {
     }
 
     /// The cell at `row`, `column` of the frame being drawn.
-    ///
-    /// ```swift
-    /// let cell = screen[row: 3, column: 4]
-    /// ```
     public subscript(row row: Int, column column: Int) -> TerminalCell {
         back[row * size.columns + column]
     }
 
     /// Sets every cell to `cell`.
-    ///
-    /// ```swift
-    /// screen.clear(to: .blank)
-    /// ```
     public func clear(to cell: TerminalCell = .blank) {
         let shown = TerminalCell(character: cell.character, foreground: colorMode.shown(cell.foreground),
                                  background: colorMode.shown(cell.background))
@@ -96,10 +76,6 @@ public final class TerminalScreen {
     }
 
     /// Puts one character at `row`, `column`; outside the grid it is dropped.
-    ///
-    /// ```swift
-    /// screen.put("█", row: 0, column: 10, foreground: .white, background: .black)
-    /// ```
     @inline(__always)
     public func put(_ character: Unicode.Scalar, row: Int, column: Int, foreground: TerminalRGB, background: TerminalRGB) {
         guard row >= 0, row < size.rows, column >= 0, column < size.columns else { return }
@@ -110,10 +86,6 @@ public final class TerminalScreen {
     /// Fills `rect` (clipped to the grid) with spaces in `background`;
     /// `foreground` is the text colour left in the cells (default: the
     /// contrasting one, so a label drawn later shares their colour run).
-    ///
-    /// ```swift
-    /// screen.fill(CellRect(row: 1, column: 0, width: 80, height: 1), with: TerminalRGB(red: 30, green: 35, blue: 50))
-    /// ```
     public func fill(_ rect: CellRect, with background: TerminalRGB, foreground: TerminalRGB? = nil) {
         let top = max(rect.row, 0), bottom = min(rect.row + rect.height, size.rows)
         let left = max(rect.column, 0), right = min(rect.column + rect.width, size.columns)
@@ -130,10 +102,6 @@ public final class TerminalScreen {
     /// Writes `text` from `row`, `column` rightwards, at most `maxWidth`
     /// cells (and never past the grid's edge); returns the cells used.
     /// Each Unicode scalar takes one cell.
-    ///
-    /// ```swift
-    /// let used = screen.write("mode Test", row: 0, column: 1, foreground: .white, background: .black)
-    /// ```
     @discardableResult
     public func write<S: StringProtocol>(_ text: S, row: Int, column: Int, foreground: TerminalRGB,
                                          background: TerminalRGB, maxWidth: Int = .max) -> Int {
@@ -171,11 +139,6 @@ public final class TerminalScreen {
     /// the runs are written grouped by colours (those the terminal is set
     /// to first), so each colour pair costs one SGR per frame however its
     /// cells are scattered, and each run one cursor move.
-    ///
-    /// ```swift
-    /// bytes.removeAll(keepingCapacity: true)
-    /// let cells = screen.encodeChanges(into: &bytes)
-    /// ```
     @discardableResult
     public func encodeChanges(into bytes: inout [UInt8]) -> Int {
         let full = !frontIsValid

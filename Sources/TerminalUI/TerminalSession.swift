@@ -58,11 +58,6 @@ public final class TerminalSession {
     /// saying why a session cannot open here: standard input or output not
     /// a terminal, no TERM, TERM=dumb, or fewer than 256 colours. Changes
     /// nothing, so a program can check before it starts anything else.
-    ///
-    /// ```swift
-    /// do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) }
-    /// catch { print("noisetag demo: \(error); use --headless") }
-    /// ```
     public static func colorMode(environment: [String: String]) throws(TerminalError) -> TerminalColorMode {
         guard isatty(STDIN_FILENO) == 1 else { throw .notATerminal(stream: "input") }
         return try TerminalColorMode.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
@@ -72,11 +67,6 @@ public final class TerminalSession {
     /// terminal that can show colours (throws a ``TerminalError`` naming
     /// the reason otherwise), catches the signals, switches to raw mode
     /// and the alternate screen and hides the cursor.
-    ///
-    /// ```swift
-    /// let session = try TerminalSession(environment: ProcessInfo.processInfo.environment)
-    /// defer { session.restore() }
-    /// ```
     public init(environment: [String: String]) throws(TerminalError) {
         colorMode = try Self.colorMode(environment: environment)
         var saved = termios()
@@ -117,10 +107,6 @@ public final class TerminalSession {
 
     /// Runs `body` in an open session and restores the terminal whatever
     /// way `body` ends (return or throw).
-    ///
-    /// ```swift
-    /// let code = try TerminalSession.run { session in try demo.run(in: session) }
-    /// ```
     public static func run<T>(environment: [String: String] = currentEnvironment(),
                               _ body: (TerminalSession) throws -> T) throws -> T {
         let session = try TerminalSession(environment: environment)
@@ -129,10 +115,6 @@ public final class TerminalSession {
     }
 
     /// The process environment (`environ`), without Foundation.
-    ///
-    /// ```swift
-    /// let env = TerminalSession.currentEnvironment()
-    /// ```
     public static func currentEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
@@ -150,10 +132,6 @@ public final class TerminalSession {
     /// Everything that arrived since the last call, without waiting: key
     /// bytes, a ``TerminalInput/resized(_:)`` after SIGWINCH (with ``size``
     /// already updated), and the ending signals.
-    ///
-    /// ```swift
-    /// for input in session.readInput() { handle(input) }
-    /// ```
     public func readInput() -> [TerminalInput] {
         var inputs: [TerminalInput] = []
         for signal in signals.drain() {
@@ -187,10 +165,6 @@ public final class TerminalSession {
     /// terminal does not take it within a second), then colours
     /// reset, cursor shown, main screen, the original termios; the signal
     /// handlers are uninstalled. Safe to call more than once.
-    ///
-    /// ```swift
-    /// session.restore()
-    /// ```
     public func restore() {
         guard isActive else { return }
         isActive = false

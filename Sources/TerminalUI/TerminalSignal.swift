@@ -6,10 +6,6 @@ import Darwin
 
 /// The signals a terminal session catches: the three that end it and the
 /// one that reports a new window size.
-///
-/// ```swift
-/// if case .signal(let signal) = input, signal.endsSession { quit(code: signal.exitCode) }
-/// ```
 public enum TerminalSignal: Int32, Sendable, CaseIterable {
     /// SIGINT (Ctrl-C when the terminal is not in raw mode, or `kill -INT`).
     case interrupt = 2
@@ -21,10 +17,6 @@ public enum TerminalSignal: Int32, Sendable, CaseIterable {
     case windowChanged = 28
 
     /// The signal's number on this system.
-    ///
-    /// ```swift
-    /// TerminalSignal.terminate.number == SIGTERM
-    /// ```
     public var number: Int32 {
         switch self {
         case .interrupt: return SIGINT
@@ -35,26 +27,14 @@ public enum TerminalSignal: Int32, Sendable, CaseIterable {
     }
 
     /// The case for a signal number, nil for others.
-    ///
-    /// ```swift
-    /// TerminalSignal(number: SIGHUP)   // .hangup
-    /// ```
     public init?(number: Int32) {
         guard let match = Self.allCases.first(where: { $0.number == number }) else { return nil }
         self = match
     }
 
     /// True for the signals that end a session (all but SIGWINCH).
-    ///
-    /// ```swift
-    /// TerminalSignal.hangup.endsSession   // true
-    /// ```
     public var endsSession: Bool { self != .windowChanged }
 
     /// The shell's exit status for a program ended by this signal: 128 + its number.
-    ///
-    /// ```swift
-    /// TerminalSignal.interrupt.exitCode   // 130
-    /// ```
     public var exitCode: Int32 { 128 + number }
 }

@@ -2,11 +2,6 @@
 /// signal view, the developer panel and the demo look like one program:
 /// one dark background, one text colour, one dim colour for secondary text,
 /// and the green / yellow / red of good, warning and refused.
-///
-/// ```swift
-/// screen.clear(to: TerminalCell(character: " ", foreground: TerminalTheme.text, background: TerminalTheme.background))
-/// screen.write("saved", row: 1, column: 2, foreground: TerminalTheme.good, background: TerminalTheme.background)
-/// ```
 public enum TerminalTheme {
     /// Screen background.
     public static let background = TerminalRGB(red: 12, green: 14, blue: 20)

@@ -16,10 +16,6 @@ public enum XTerm256 {
     static let cubeLevels: [UInt8] = [0, 95, 135, 175, 215, 255]
 
     /// The palette index (16…255) nearest to `color`.
-    ///
-    /// ```swift
-    /// let index = XTerm256.index(nearest: TerminalRGB(red: 95, green: 135, blue: 175))   // 67
-    /// ```
     public static func index(nearest color: TerminalRGB) -> UInt8 {
         let r = cubeStep(color.red), g = cubeStep(color.green), b = cubeStep(color.blue)
         let cube = TerminalRGB(red: cubeLevels[r], green: cubeLevels[g], blue: cubeLevels[b])
@@ -34,10 +30,6 @@ public enum XTerm256 {
 
     /// The RGB value of palette entry `index`; the system colours 0…15 give
     /// xterm's defaults.
-    ///
-    /// ```swift
-    /// XTerm256.color(at: 244)   // 128, 128, 128
-    /// ```
     public static func color(at index: UInt8) -> TerminalRGB {
         switch index {
         case 0..<16:

@@ -1,9 +1,4 @@
 /// What the engine has asked the decoder to do (`Protocols/decoder-bridge.md` §5).
-///
-/// ```swift
-/// DecoderMode(modeText: "Calibration.supervised")   // .calibration
-/// DecoderMode(modeText: "Predict.static")           // .prediction
-/// ```
 public enum DecoderMode: String, Equatable, Sendable {
     /// Nothing running.
     case idle
@@ -19,10 +14,6 @@ public enum DecoderMode: String, Equatable, Sendable {
     /// The MODECHANGE text this mode is sent as: the spelling MindAffect's
     /// decoder expects (`Calibration.supervised`, `Prediction.static`,
     /// `ElectrodeMeasurement`, `idle`, `reset`); ``init(modeText:)`` reads it back.
-    ///
-    /// ```swift
-    /// link.send(.modeChange(ModeChange(timestamp: now, newMode: DecoderMode.calibration.modeText)))
-    /// ```
     public var modeText: String {
         switch self {
         case .idle: return "idle"
@@ -35,10 +26,6 @@ public enum DecoderMode: String, Equatable, Sendable {
 
     /// The mode a MODECHANGE text names (case-insensitive, the reference's
     /// spellings too), or nil for a mode this decoder does not support.
-    ///
-    /// ```swift
-    /// DecoderMode(modeText: "ElectrodeMeasurement")   // .electrodeMeasurement
-    /// ```
     public init?(modeText: String) {
         switch modeText.lowercased() {
         case "calibration.supervised", "calibrate.supervised": self = .calibration

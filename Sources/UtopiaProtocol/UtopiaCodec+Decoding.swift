@@ -1,20 +1,12 @@
 extension UtopiaCodec {
     /// Every message of a frame holding one or several concatenated messages.
     /// Throws on the first malformed message; an empty frame is an error.
-    ///
-    /// ```swift
-    /// let messages = try UtopiaCodec.decode(frame: receivedBytes)
-    /// ```
     public static func decode(frame: [UInt8]) throws(UtopiaDecodingError) -> [UtopiaMessage] {
         try decodeResult(frame: frame).get()
     }
 
     /// Every message of a frame given as raw bytes (for example a ZeroMQ
     /// message's data, without copying it).
-    ///
-    /// ```swift
-    /// let messages = try UtopiaCodec.decode(frame: UnsafeRawBufferPointer(start: data, count: size))
-    /// ```
     // Wire boundary: decodes a frame in the buffer it arrived in (a ZeroMQ message or a socket read).
     public static func decode(frame: UnsafeRawBufferPointer) throws(UtopiaDecodingError) -> [UtopiaMessage] {
         try decodeResult(frame: frame).get()
@@ -24,20 +16,12 @@ extension UtopiaCodec {
     /// receive loops that drop and count malformed frames. Nothing is thrown
     /// on the way, which also keeps it cheap under test runners that record
     /// a backtrace for every thrown error.
-    ///
-    /// ```swift
-    /// if case .failure(let error) = UtopiaCodec.decodeResult(frame: bytes) { dropped += 1 }
-    /// ```
     public static func decodeResult(frame: [UInt8]) -> Result<[UtopiaMessage], UtopiaDecodingError> {
         // Wire boundary: the array's bytes are read in place by the decoder.
         frame.withUnsafeBytes { decodeResult(frame: $0) }
     }
 
     /// Like `decode(frame:)` on raw bytes, but returns the error as a value.
-    ///
-    /// ```swift
-    /// let outcome = UtopiaCodec.decodeResult(frame: UnsafeRawBufferPointer(start: data, count: size))
-    /// ```
     // Wire boundary: the decoder reads the frame in place; every read is checked against its length.
     public static func decodeResult(frame: UnsafeRawBufferPointer) -> Result<[UtopiaMessage], UtopiaDecodingError> {
         var messages = [UtopiaMessage]()
@@ -56,10 +40,6 @@ extension UtopiaCodec {
 
     /// The first message in `bytes` and how many bytes it took; bytes after
     /// it are not examined. Error offsets count from the start of `bytes`.
-    ///
-    /// ```swift
-    /// let (message, used) = try UtopiaCodec.decodeOne(raw)
-    /// ```
     public static func decodeOne(
         _ bytes: UnsafeRawBufferPointer
     ) throws(UtopiaDecodingError) -> (message: UtopiaMessage, byteCount: Int) {
@@ -68,10 +48,6 @@ extension UtopiaCodec {
 
     /// The first message in `bytes` and how many bytes it took; slice the
     /// rest with `bytes.dropFirst(byteCount)` to continue.
-    ///
-    /// ```swift
-    /// let (message, used) = try UtopiaCodec.decodeOne(frame[...])
-    /// ```
     public static func decodeOne(
         _ bytes: ArraySlice<UInt8>
     ) throws(UtopiaDecodingError) -> (message: UtopiaMessage, byteCount: Int) {

@@ -9,32 +9,16 @@
 /// write nothing for such a message (never a truncated frame) and say so in
 /// their result. Decoding checks every length before reading and throws
 /// ``UtopiaDecodingError``; it never traps on malformed input.
-///
-/// ```swift
-/// let bytes = UtopiaCodec.encode(.newTarget(NewTarget(timestamp: 5555)))
-/// ```
 public enum UtopiaCodec {
     /// Bytes before the payload: id, version, uint16 payload length.
-    ///
-    /// ```swift
-    /// let payloadBytes = frame.count - UtopiaCodec.headerLength
-    /// ```
     public static let headerLength = 4
 
     /// The largest payload the uint16 length field can describe: 65,535 bytes
     /// (so one message is at most 65,539 bytes with its header).
-    ///
-    /// ```swift
-    /// let fits = payload.count <= UtopiaCodec.maximumPayloadLength
-    /// ```
     public static let maximumPayloadLength = Int(UInt16.max)
 
     /// One framed message, or an empty array when the message cannot be
     /// encoded (see ``encodeChecked(_:)`` for the reason).
-    ///
-    /// ```swift
-    /// let frame = UtopiaCodec.encode(.selection(Selection(timestamp: 6666, objID: 9)))
-    /// ```
     public static func encode(_ message: UtopiaMessage) -> [UInt8] {
         var buffer = [UInt8]()
         encode(message, into: &buffer)
@@ -44,11 +28,6 @@ public enum UtopiaCodec {
     /// Appends one framed message to `buffer`, writing the bytes directly.
     /// Returns false, and leaves `buffer` unchanged, when the message cannot
     /// be encoded (too large or inconsistent; ``encodeChecked(_:into:)`` says why).
-    ///
-    /// ```swift
-    /// var out = [UInt8](); out.reserveCapacity(64)
-    /// UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 1)), into: &out)
-    /// ```
     @discardableResult
     public static func encode(_ message: UtopiaMessage, into buffer: inout [UInt8]) -> Bool {
         do {
@@ -64,11 +43,6 @@ public enum UtopiaCodec {
     /// ``encodeChecked(_:)``) or does not fit. A STIMULUSEVENT is written in
     /// place with no allocation, so a sender that reuses one buffer (at most
     /// 65,539 bytes are ever needed) encodes a flicker frame without any.
-    ///
-    /// ```swift
-    /// let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_539, alignment: 8)
-    /// let length = UtopiaCodec.encode(.reset(Reset(timestamp: 1)), into: out)
-    /// ```
     // Wire boundary: writes a frame into a buffer the caller owns; refuses one that is too small.
     public static func encode(_ message: UtopiaMessage, into destination: UnsafeMutableRawBufferPointer) -> Int? {
         if case .stimulusEvent(let event) = message {
@@ -84,10 +58,6 @@ public enum UtopiaCodec {
     }
 
 
-    ///
-    /// ```swift
-    /// let frame = try UtopiaCodec.encodeChecked(.log(Log(timestamp: 9, message: "done")))
-    /// ```
     public static func encodeChecked(_ message: UtopiaMessage) throws(UtopiaEncodingError) -> [UInt8] {
         var buffer = [UInt8]()
         try encodeChecked(message, into: &buffer)
@@ -97,10 +67,6 @@ public enum UtopiaCodec {
     /// Appends one framed message to `buffer`, or throws (leaving `buffer`
     /// unchanged) when the payload would exceed ``maximumPayloadLength`` or the
     /// message's fields are inconsistent.
-    ///
-    /// ```swift
-    /// try UtopiaCodec.encodeChecked(.reset(Reset(timestamp: 7777)), into: &out)
-    /// ```
     public static func encodeChecked(
         _ message: UtopiaMessage, into buffer: inout [UInt8]
     ) throws(UtopiaEncodingError) {

@@ -3,10 +3,6 @@
 /// Offsets count bytes from the start of the frame (framing errors) or from
 /// the start of the message's payload (`invalidUTF8`). Decoding never reads
 /// outside the given bytes; it throws one of these instead.
-///
-/// ```swift
-/// do { _ = try UtopiaCodec.decode(frame: [0x48, 0x00]) } catch { dropped.append(error.description) }
-/// ```
 public enum UtopiaDecodingError: Error, Equatable, Sendable {
     /// The frame has no bytes at all.
     case emptyFrame
@@ -38,10 +34,6 @@ public enum UtopiaDecodingError: Error, Equatable, Sendable {
 
 extension UtopiaDecodingError: CustomStringConvertible {
     /// A sentence naming the message type and the reason.
-    ///
-    /// ```swift
-    /// UtopiaDecodingError.emptyFrame.description == "empty frame: no Utopia message header"
-    /// ```
     public var description: String {
         switch self {
         case .emptyFrame:

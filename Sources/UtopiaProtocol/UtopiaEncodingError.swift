@@ -3,10 +3,6 @@
 /// Thrown by ``UtopiaCodec/encodeChecked(_:)`` and
 /// ``UtopiaCodec/encodeChecked(_:into:)``; the non-throwing `encode` functions
 /// write nothing for such a message instead (never a partial or truncated frame).
-///
-/// ```swift
-/// do { try UtopiaCodec.encodeChecked(message, into: &outgoing) } catch { failures.append(error.description) }
-/// ```
 public enum UtopiaEncodingError: Error, Equatable, Sendable {
     /// The payload exceeds ``UtopiaCodec/maximumPayloadLength`` (65,535 bytes, the uint16 length field).
     case payloadTooLarge(UtopiaMessageType, length: Int)
@@ -24,10 +20,6 @@ public enum UtopiaEncodingError: Error, Equatable, Sendable {
 
 extension UtopiaEncodingError: CustomStringConvertible {
     /// A sentence naming the message type and the reason.
-    ///
-    /// ```swift
-    /// UtopiaEncodingError.tooManyObjects(.stimulusEvent, count: 300).description
-    /// ```
     public var description: String {
         switch self {
         case .payloadTooLarge(let type, let length):

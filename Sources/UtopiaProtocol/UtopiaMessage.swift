@@ -3,10 +3,6 @@
 /// Every case wraps a small value type that holds the message's fields in the
 /// order the MindAffect `utopiaclient.py` classes serialise them. Timestamps
 /// are int32 milliseconds of a monotonic clock and wrap.
-///
-/// ```swift
-/// let message = UtopiaMessage.selection(Selection(timestamp: 1200, objID: 3))
-/// ```
 public enum UtopiaMessage: Equatable, Sendable {
     case heartbeat(Heartbeat)
     case stimulusEvent(StimulusEvent)
@@ -29,10 +25,6 @@ public enum UtopiaMessage: Equatable, Sendable {
     case calibrationResult(CalibrationResult)
 
     /// The message's int32 millisecond timestamp.
-    ///
-    /// ```swift
-    /// let ms = message.timestamp
-    /// ```
     public var timestamp: Int32 {
         switch self {
         case .heartbeat(let m): return m.timestamp
@@ -55,19 +47,11 @@ public enum UtopiaMessage: Equatable, Sendable {
     }
 
     /// The one-byte message id (an ASCII letter) that starts the frame.
-    ///
-    /// ```swift
-    /// UtopiaMessage.newTarget(NewTarget(timestamp: 0)).messageID == UInt8(ascii: "N")
-    /// ```
     public var messageID: UInt8 { messageType.rawValue }
 }
 
 /// HEARTBEAT ("H"): liveness, both ways. Version 0 carries only the timestamp;
 /// version 1 adds a UTF-8 state text.
-///
-/// ```swift
-/// let beat = Heartbeat(timestamp: 42, stateMessage: "decoder ready")
-/// ```
 public struct Heartbeat: Equatable, Sendable {
     public var timestamp: Int32
     /// nil for a version-0 heartbeat.
@@ -79,10 +63,6 @@ public struct Heartbeat: Equatable, Sendable {
 }
 
 /// STIMULUSEVENT ("E"): the stimulus state of each object on one frame.
-///
-/// ```swift
-/// let event = StimulusEvent(timestamp: 1000, objIDs: [0, 1, 2], objStates: [1, 1, 0])
-/// ```
 public struct StimulusEvent: Equatable, Sendable {
     public var timestamp: Int32
     public var objIDs: [UInt8]
@@ -95,11 +75,6 @@ public struct StimulusEvent: Equatable, Sendable {
 }
 
 /// PREDICTEDTARGETPROB ("P"): the decoder's best object and its error probability.
-///
-/// ```swift
-/// let p = PredictedTargetProb(timestamp: 10, objID: 3, errorProbability: 0.05)
-/// let certainty = 1 - p.errorProbability
-/// ```
 public struct PredictedTargetProb: Equatable, Sendable {
     public var timestamp: Int32
     /// `Yest` in the reference: the predicted object ID, -1 when none.
@@ -114,10 +89,6 @@ public struct PredictedTargetProb: Equatable, Sendable {
 }
 
 /// PREDICTEDTARGETDIST ("F"): a probability for each object.
-///
-/// ```swift
-/// let dist = PredictedTargetDist(timestamp: 10, objIDs: [1, 2], probabilities: [0.8, 0.2])
-/// ```
 public struct PredictedTargetDist: Equatable, Sendable {
     public var timestamp: Int32
     public var objIDs: [UInt8]
@@ -131,10 +102,6 @@ public struct PredictedTargetDist: Equatable, Sendable {
 }
 
 /// DATAPACKET ("D"): raw samples, one row of channel values per sample.
-///
-/// ```swift
-/// let packet = DataPacket(timestamp: 5, samples: [[1, 2, 3, 4]])
-/// ```
 public struct DataPacket: Equatable, Sendable {
     public var timestamp: Int32
     public var samples: [[Float]]
@@ -145,10 +112,6 @@ public struct DataPacket: Equatable, Sendable {
 }
 
 /// DATAHEADER ("A"): what the acquisition device streams.
-///
-/// ```swift
-/// let header = DataHeader(timestamp: 0, channelCount: 2, sampleRate: 250, labels: ["O1", "O2"])
-/// ```
 public struct DataHeader: Equatable, Sendable {
     public var timestamp: Int32
     public var channelCount: Int32
@@ -163,20 +126,12 @@ public struct DataHeader: Equatable, Sendable {
 }
 
 /// NEWTARGET ("N"): a new trial starts; the decoder resets its evidence.
-///
-/// ```swift
-/// let start = NewTarget(timestamp: 5555)
-/// ```
 public struct NewTarget: Equatable, Sendable {
     public var timestamp: Int32
     public init(timestamp: Int32) { self.timestamp = timestamp }
 }
 
 /// SELECTION ("S"): an object was pressed.
-///
-/// ```swift
-/// let press = Selection(timestamp: 6666, objID: 9)
-/// ```
 public struct Selection: Equatable, Sendable {
     public var timestamp: Int32
     public var objID: UInt8
@@ -187,10 +142,6 @@ public struct Selection: Equatable, Sendable {
 }
 
 /// RESET ("R"): forget the calibration.
-///
-/// ```swift
-/// let reset = Reset(timestamp: 7777)
-/// ```
 public struct Reset: Equatable, Sendable {
     public var timestamp: Int32
     public init(timestamp: Int32) { self.timestamp = timestamp }
@@ -198,10 +149,6 @@ public struct Reset: Equatable, Sendable {
 
 /// MODECHANGE ("M"): the presentation's mode, as a text the decoder understands
 /// (for example "Calibration.supervised", "Prediction.static", "idle").
-///
-/// ```swift
-/// let change = ModeChange(timestamp: 8888, newMode: "Prediction.static")
-/// ```
 public struct ModeChange: Equatable, Sendable {
     public var timestamp: Int32
     public var newMode: String
@@ -212,10 +159,6 @@ public struct ModeChange: Equatable, Sendable {
 }
 
 /// LOG ("L"): a free text for the decoder's log.
-///
-/// ```swift
-/// let note = Log(timestamp: 9999, message: "calibration done")
-/// ```
 public struct Log: Equatable, Sendable {
     public var timestamp: Int32
     public var message: String
@@ -226,10 +169,6 @@ public struct Log: Equatable, Sendable {
 }
 
 /// SIGNALQUALITY ("Q"): a quality figure per channel (0 good … 1 bad).
-///
-/// ```swift
-/// let quality = SignalQuality(timestamp: 1, quality: [0.1, 0.5])
-/// ```
 public struct SignalQuality: Equatable, Sendable {
     public var timestamp: Int32
     public var quality: [Float]
@@ -240,10 +179,6 @@ public struct SignalQuality: Equatable, Sendable {
 }
 
 /// SUBSCRIBE ("B"): the message ids this client wants to receive, as ASCII letters.
-///
-/// ```swift
-/// let wants = Subscribe(timestamp: 3, messageIDs: "PSQMH")
-/// ```
 public struct Subscribe: Equatable, Sendable {
     public var timestamp: Int32
     public var messageIDs: String
@@ -255,10 +190,6 @@ public struct Subscribe: Equatable, Sendable {
 
 /// CERTAINTYTHRESHOLD ("T", an extension of this project): the certainty the
 /// decoder recommends before a prediction becomes a press.
-///
-/// ```swift
-/// let advice = CertaintyThreshold(timestamp: 1, threshold: 0.9)
-/// ```
 public struct CertaintyThreshold: Equatable, Sendable {
     public var timestamp: Int32
     public var threshold: Float
@@ -272,10 +203,6 @@ public struct CertaintyThreshold: Equatable, Sendable {
 /// believes the user looked at another object in an earlier trial (a
 /// zero-training decoder revises its labels as it learns). The trial is
 /// named by the timestamp of the NEWTARGET that started it.
-///
-/// ```swift
-/// let revised = SelectionRevised(timestamp: 9000, trialStamp: 4200, objID: 3)
-/// ```
 public struct SelectionRevised: Equatable, Sendable {
     public var timestamp: Int32
     /// The timestamp of the NEWTARGET that started the trial.
@@ -293,11 +220,6 @@ public struct SelectionRevised: Equatable, Sendable {
 /// fit came to, sent once per fit beside the LOG lines a person reads. An
 /// engine waiting for a model knows from it at once whether one came, and
 /// shows the accuracy without parsing text.
-///
-/// ```swift
-/// let result = CalibrationResult(timestamp: 9000, fitted: true, trials: 10, accuracy: 0.9, seconds: 4.2,
-///                                summary: "refe, latency estimated + 0.30 s, whitening 0.08 s, 3 Hz high-pass")
-/// ```
 public struct CalibrationResult: Equatable, Sendable {
     public var timestamp: Int32
     /// True when the fit produced a model (a CERTAINTYTHRESHOLD follows).

@@ -1,9 +1,5 @@
 /// The kind of a Utopia message, named by the one-byte id (an ASCII letter)
 /// that starts its frame.
-///
-/// ```swift
-/// UtopiaMessageType(rawValue: UInt8(ascii: "P")) == .predictedTargetProb
-/// ```
 public enum UtopiaMessageType: UInt8, CaseIterable, Sendable {
     /// "H", HEARTBEAT: liveness, both ways.
     case heartbeat = 0x48
@@ -43,10 +39,6 @@ public enum UtopiaMessageType: UInt8, CaseIterable, Sendable {
     case calibrationResult = 0x43
 
     /// The upper-case name the reference uses, for example "PREDICTEDTARGETPROB".
-    ///
-    /// ```swift
-    /// UtopiaMessageType.newTarget.name == "NEWTARGET"
-    /// ```
     public var name: String {
         switch self {
         case .heartbeat: return "HEARTBEAT"
@@ -70,19 +62,11 @@ public enum UtopiaMessageType: UInt8, CaseIterable, Sendable {
 
     /// The highest version this codec reads; versions 0 through it are accepted.
     /// Only HEARTBEAT has a version 1 (it adds a state text).
-    ///
-    /// ```swift
-    /// UtopiaMessageType.heartbeat.latestVersion == 1
-    /// ```
     public var latestVersion: UInt8 {
         self == .heartbeat ? 1 : 0
     }
 
     /// A readable label such as `PREDICTEDTARGETPROB ("P")`, used in error messages.
-    ///
-    /// ```swift
-    /// UtopiaMessageType.log.label == "LOG (\"L\")"
-    /// ```
     public var label: String {
         "\(name) (\"\(Character(Unicode.Scalar(rawValue)))\")"
     }
@@ -101,10 +85,6 @@ public enum UtopiaMessageType: UInt8, CaseIterable, Sendable {
 
 extension UtopiaMessage {
     /// The message's kind.
-    ///
-    /// ```swift
-    /// UtopiaMessage.reset(Reset(timestamp: 0)).messageType == .reset
-    /// ```
     public var messageType: UtopiaMessageType {
         switch self {
         case .heartbeat: return .heartbeat

@@ -35,10 +35,6 @@ public struct UtopiaStreamFramer: Sendable {
     }
 
     /// A framer accepting payloads up to `maximumPayloadLength` bytes.
-    ///
-    /// ```swift
-    /// var framer = UtopiaStreamFramer(maximumPayloadLength: 16_384)
-    /// ```
     public init(maximumPayloadLength: Int = UtopiaCodec.maximumPayloadLength) {
         self.maximumPayloadLength = min(max(0, maximumPayloadLength), UtopiaCodec.maximumPayloadLength)
     }
@@ -47,10 +43,6 @@ public struct UtopiaStreamFramer: Sendable {
     public var pendingByteCount: Int { buffer.count - start }
 
     /// Adds bytes read from the stream.
-    ///
-    /// ```swift
-    /// framer.append(chunk)
-    /// ```
     public mutating func append(_ bytes: some Collection<UInt8>) {
         guard lost == nil else { return }
         if start > 0, start >= buffer.count / 2 {
@@ -62,10 +54,6 @@ public struct UtopiaStreamFramer: Sendable {
 
     /// The next complete item, or nil until more bytes arrive. After
     /// ``Item/lost(_:)`` it returns that item again and never frames more.
-    ///
-    /// ```swift
-    /// while let item = framer.next() { … }
-    /// ```
     public mutating func next() -> Item? {
         if let lost { return .lost(lost) }
         let available = buffer.count - start

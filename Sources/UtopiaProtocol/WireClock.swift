@@ -4,17 +4,8 @@ import Glibc
 
 /// The Utopia wire clock of this machine: `CLOCK_MONOTONIC` in milliseconds,
 /// the clock the engine stamps its messages with.
-///
-/// ```swift
-/// let now = WireClock.milliseconds()
-/// let stamp = WireClock.stamp(now)        // int32, wrapping
-/// ```
 public enum WireClock {
     /// Milliseconds since boot (monotonic), unwrapped.
-    ///
-    /// ```swift
-    /// let start = WireClock.milliseconds()
-    /// ```
     public static func milliseconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
@@ -22,10 +13,6 @@ public enum WireClock {
     }
 
     /// `milliseconds` as a wire timestamp: the low 32 bits of the whole milliseconds.
-    ///
-    /// ```swift
-    /// Heartbeat(timestamp: WireClock.stamp(WireClock.milliseconds()))
-    /// ```
     public static func stamp(_ milliseconds: Double) -> Int32 {
         guard milliseconds.isFinite, abs(milliseconds) < 9.2e18 else { return 0 }
         return Int32(truncatingIfNeeded: Int64(milliseconds.rounded(.down)))

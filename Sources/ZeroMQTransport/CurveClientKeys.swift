@@ -9,23 +9,11 @@
 /// ```
 public struct CurveClientKeys: Equatable, Sendable {
     /// The client's key pair; the server's authorized keys must list its public key.
-    ///
-    /// ```swift
-    /// print("add to the decoder's authorized_keys: \(keys.keyPair.publicKey.z85)")
-    /// ```
     public var keyPair: CurveKeyPair
     /// The server's public key.
-    ///
-    /// ```swift
-    /// keys.serverKey = try CurveKey(contentsOf: URL(fileURLWithPath: "decoder.pub"))
-    /// ```
     public var serverKey: CurveKey
 
     /// A client key pair and the server's public key.
-    ///
-    /// ```swift
-    /// let keys = CurveClientKeys(keyPair: pair, serverKey: try CurveKey(z85: printedByTheDecoder))
-    /// ```
     public init(keyPair: CurveKeyPair, serverKey: CurveKey) {
         self.keyPair = keyPair
         self.serverKey = serverKey

@@ -11,32 +11,16 @@
 /// ```
 public struct CurveError: Error, Equatable, CustomStringConvertible {
     /// What is wrong: a file path, `curve key "…"`, or `libzmq`.
-    ///
-    /// ```swift
-    /// if error.subject.hasSuffix(".key") { print("fix the secret key file \(error.subject)") }
-    /// ```
     public let subject: String
     /// Why it cannot be used.
-    ///
-    /// ```swift
-    /// print("cannot use \(error.subject): \(error.reason)")
-    /// ```
     public let reason: String
 
     /// A problem with `subject`.
-    ///
-    /// ```swift
-    /// throw CurveError(subject: path, reason: "no key in the file")
-    /// ```
     public init(subject: String, reason: String) {
         self.subject = subject
         self.reason = reason
     }
 
     /// "SUBJECT: REASON".
-    ///
-    /// ```swift
-    /// CurveError(subject: "keys/decoder.key", reason: "no key in the file").description   // "keys/decoder.key: no key in the file"
-    /// ```
     public var description: String { "\(subject): \(reason)" }
 }

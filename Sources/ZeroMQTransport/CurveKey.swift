@@ -11,23 +11,11 @@ import Foundation
 /// ```
 public struct CurveKey: Hashable, Sendable, CustomStringConvertible {
     /// The 32 key bytes.
-    ///
-    /// ```swift
-    /// try socket.setOption(ZMQ_CURVE_SERVERKEY, bytes: serverKey.bytes)
-    /// ```
     public let bytes: [UInt8]
 
     /// Length of a key, bytes.
-    ///
-    /// ```swift
-    /// let key = CurveKey(bytes: [UInt8](repeating: 7, count: CurveKey.byteCount))
-    /// ```
     public static let byteCount = 32
     /// Length of a key's Z85 text, characters.
-    ///
-    /// ```swift
-    /// let looksLikeAKey = argument.count == CurveKey.z85Count
-    /// ```
     public static let z85Count = 40
 
     /// The 85 characters of Z85, in value order.
@@ -40,10 +28,6 @@ public struct CurveKey: Hashable, Sendable, CustomStringConvertible {
     }()
 
     /// Reads a key from its 40-character Z85 text (surrounding whitespace is ignored).
-    ///
-    /// ```swift
-    /// let key = try CurveKey(z85: "Yne@$w-vo<fVvi]a<NY6T1ed:M$fCG*[IaLV{hID")
-    /// ```
     public init(z85 text: String) throws(CurveError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = trimmed.count > 48 ? String(trimmed.prefix(45)) + "…" : trimmed
@@ -72,20 +56,12 @@ public struct CurveKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A key from its 32 bytes; nil for any other length.
-    ///
-    /// ```swift
-    /// let key = CurveKey(bytes: credentials)      // the key a ZAP request carries
-    /// ```
     public init?(bytes: [UInt8]) {
         guard bytes.count == Self.byteCount else { return nil }
         self.bytes = bytes
     }
 
     /// The key as 40 characters of Z85 text.
-    ///
-    /// ```swift
-    /// try "\(pair.publicKey.z85)\n".write(toFile: "decoder.pub", atomically: true, encoding: .utf8)
-    /// ```
     public var z85: String {
         var text: [UInt8] = []
         text.reserveCapacity(Self.z85Count)
@@ -104,9 +80,5 @@ public struct CurveKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The first 8 characters of the Z85 text and an ellipsis: enough to
     /// tell keys apart in a log, not enough to leak a secret key.
-    ///
-    /// ```swift
-    /// print("refused \(key)")       // refused Yne@$w-v…
-    /// ```
     public var description: String { String(z85.prefix(8)) + "…" }
 }

@@ -25,47 +25,22 @@ import Glibc
 /// ```
 public struct CurveKeyFolder: Sendable, Equatable {
     /// The folder.
-    ///
-    /// ```swift
-    /// print("keys in \(CurveKeyFolder.standard().url.path)")
-    /// ```
     public let url: URL
 
     /// Key files in `url` (created on first use).
-    ///
-    /// ```swift
-    /// let folder = CurveKeyFolder(url: URL(fileURLWithPath: "keys"))
-    /// ```
     public init(url: URL) { self.url = url.standardizedFileURL }
 
     /// The secret key file of the pair `name`: `NAME.key`.
-    ///
-    /// ```swift
-    /// folder.secretKeyFile(named: "decoder").path   // …/keys/decoder.key
-    /// ```
     public func secretKeyFile(named name: String) -> URL { url.appendingPathComponent(name + ".key") }
 
     /// The public key file of the pair `name`: `NAME.pub`.
-    ///
-    /// ```swift
-    /// folder.publicKeyFile(named: "engine").path    // …/keys/engine.pub
-    /// ```
     public func publicKeyFile(named name: String) -> URL { url.appendingPathComponent(name + ".pub") }
 
     /// The server's list of accepted client keys: `authorized_keys`.
-    ///
-    /// ```swift
-    /// try "\(engineKey.z85) lab-laptop\n".write(to: folder.authorizedKeysFile, atomically: false, encoding: .utf8)
-    /// ```
     public var authorizedKeysFile: URL { url.appendingPathComponent("authorized_keys") }
 
     /// The key pair `name`, generated and written (mode 0600) when its
     /// secret key file does not exist yet; `created` says which.
-    ///
-    /// ```swift
-    /// let (pair, created) = try folder.loadOrCreateKeyPair(named: "engine")
-    /// if created { print("new engine key \(pair.publicKey.z85): add it to the decoder's authorized_keys") }
-    /// ```
     public func loadOrCreateKeyPair(named name: String) throws(CurveError) -> (keyPair: CurveKeyPair, created: Bool) {
         let secretFile = secretKeyFile(named: name)
         if !exists(secretFile) {
@@ -86,10 +61,6 @@ public struct CurveKeyFolder: Sendable, Equatable {
     /// reason, when the secret key file is missing, unreadable, open to
     /// others or not one Z85 key, or when `NAME.pub` holds another key. A
     /// missing `NAME.pub` is written again.
-    ///
-    /// ```swift
-    /// let pair = try folder.loadKeyPair(named: "decoder")
-    /// ```
     public func loadKeyPair(named name: String) throws(CurveError) -> CurveKeyPair {
         let secretFile = secretKeyFile(named: name)
         let info = try status(of: secretFile)
@@ -123,10 +94,6 @@ public struct CurveKeyFolder: Sendable, Equatable {
     /// the file does not exist yet. Throws, naming the file, the line and
     /// the reason, for a line that is neither a key nor a comment, and for
     /// a file other users may write.
-    ///
-    /// ```swift
-    /// let keys = CurveServerKeys(keyPair: pair, authorizedClients: Set(try folder.authorizedKeys()))
-    /// ```
     public func authorizedKeys() throws(CurveError) -> [CurveKey] {
         let file = authorizedKeysFile
         if !exists(file) {
@@ -228,10 +195,6 @@ extension CurveKey {
     /// The one key in a key file, such as a copied `decoder.pub`: the first
     /// word of its only key line (comments and blank lines skipped). Throws,
     /// naming the file, when it cannot be read or holds no key or several.
-    ///
-    /// ```swift
-    /// let decoderKey = try CurveKey(contentsOf: URL(fileURLWithPath: "decoder.pub"))
-    /// ```
     public init(contentsOf file: URL) throws(CurveError) {
         let keys = try CurveKeyFolder.keys(in: CurveKeyFolder.read(file), file: file)
         guard keys.count == 1 else {

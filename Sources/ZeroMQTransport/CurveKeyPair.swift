@@ -12,30 +12,14 @@ import CZeroMQ
 /// ```
 public struct CurveKeyPair: Equatable, Sendable {
     /// The public key: safe to share.
-    ///
-    /// ```swift
-    /// print("decoder public key: \(pair.publicKey.z85)")
-    /// ```
     public let publicKey: CurveKey
     /// The secret key: keep it private (key files hold it with mode 0600).
-    ///
-    /// ```swift
-    /// try socket.setOption(ZMQ_CURVE_SECRETKEY, bytes: pair.secretKey.bytes)
-    /// ```
     public let secretKey: CurveKey
 
     /// True when this libzmq was built with CURVE security (`zmq_has("curve")`).
-    ///
-    /// ```swift
-    /// if !CurveKeyPair.isAvailable { print("no CURVE in this libzmq") }
-    /// ```
     public static var isAvailable: Bool { zmq_has("curve") == 1 }
 
     /// Throws a clear ``CurveError`` when this libzmq has no CURVE security.
-    ///
-    /// ```swift
-    /// try CurveKeyPair.requireAvailable()
-    /// ```
     public static func requireAvailable() throws(CurveError) {
         guard isAvailable else { throw unavailable }
     }
@@ -49,10 +33,6 @@ public struct CurveKeyPair: Equatable, Sendable {
     }
 
     /// A new random key pair from libzmq.
-    ///
-    /// ```swift
-    /// let pair = try CurveKeyPair.generate()
-    /// ```
     public static func generate() throws(CurveError) -> CurveKeyPair {
         try requireAvailable()
         var publicText = [CChar](repeating: 0, count: CurveKey.z85Count + 1)
@@ -65,10 +45,6 @@ public struct CurveKeyPair: Equatable, Sendable {
     }
 
     /// The pair whose secret key is `secretKey`: libzmq derives the public key.
-    ///
-    /// ```swift
-    /// let pair = try CurveKeyPair(secretKey: CurveKey(z85: storedSecret))
-    /// ```
     public init(secretKey: CurveKey) throws(CurveError) {
         try Self.requireAvailable()
         var publicText = [CChar](repeating: 0, count: CurveKey.z85Count + 1)
@@ -81,10 +57,6 @@ public struct CurveKeyPair: Equatable, Sendable {
     }
 
     /// A pair from both keys, as given (no check that they belong together).
-    ///
-    /// ```swift
-    /// let pair = CurveKeyPair(publicKey: publicKey, secretKey: secretKey)
-    /// ```
     public init(publicKey: CurveKey, secretKey: CurveKey) {
         self.publicKey = publicKey
         self.secretKey = secretKey

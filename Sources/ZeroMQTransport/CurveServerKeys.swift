@@ -10,23 +10,11 @@
 /// ```
 public struct CurveServerKeys: Equatable, Sendable {
     /// The server's key pair; clients connect with its public key.
-    ///
-    /// ```swift
-    /// print("engines connect with --decoder-key '\(keys.keyPair.publicKey.z85)'")
-    /// ```
     public var keyPair: CurveKeyPair
     /// The client public keys accepted.
-    ///
-    /// ```swift
-    /// keys.authorizedClients.insert(try CurveKey(z85: engineLine))
-    /// ```
     public var authorizedClients: Set<CurveKey>
 
     /// A server key pair and the clients it accepts.
-    ///
-    /// ```swift
-    /// let keys = CurveServerKeys(keyPair: try CurveKeyPair.generate(), authorizedClients: [engine.publicKey])
-    /// ```
     public init(keyPair: CurveKeyPair, authorizedClients: Set<CurveKey>) {
         self.keyPair = keyPair
         self.authorizedClients = authorizedClients

@@ -2,11 +2,6 @@ extension DecoderEndpoint {
     /// True for a `tcp://` endpoint other machines can reach: any host but
     /// the loopback ones (`127.x.x.x`, `::1`, `localhost`, the `lo`
     /// interface). `ipc://` and `inproc://` stay on this machine.
-    ///
-    /// ```swift
-    /// DecoderEndpoint.isReachableFromOtherMachines("tcp://*:5555")          // true
-    /// DecoderEndpoint.isReachableFromOtherMachines("tcp://127.0.0.1:5555")  // false
-    /// ```
     public static func isReachableFromOtherMachines(_ endpoint: String) -> Bool {
         guard endpoint.hasPrefix("tcp://") else { return false }
         let rest = endpoint.dropFirst("tcp://".count)

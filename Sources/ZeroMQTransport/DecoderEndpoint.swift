@@ -5,11 +5,6 @@ import Glibc
 
 /// Where the decoder listens: any ZeroMQ endpoint, by default an `ipc://`
 /// Unix socket in a per-user folder only its owner may enter (mode 0700).
-///
-/// ```swift
-/// let endpoint = try DecoderEndpoint.resolve("")          // the per-user default
-/// let remote = try DecoderEndpoint.resolve("tcp://10.0.0.5:5555")
-/// ```
 public enum DecoderEndpoint {
     /// Why an endpoint cannot be used.
     public struct Problem: Error, Equatable, CustomStringConvertible {
@@ -21,10 +16,6 @@ public enum DecoderEndpoint {
         public var description: String { "decoder endpoint \(subject): \(reason)" }
 
         /// Creates the problem.
-        ///
-        /// ```swift
-        /// throw DecoderEndpoint.Problem(subject: "utopia://hub", reason: "cannot reach it")
-        /// ```
         public init(subject: String, reason: String) {
             self.subject = subject
             self.reason = reason
@@ -33,10 +24,6 @@ public enum DecoderEndpoint {
 
     /// The per-user runtime folder: `$XDG_RUNTIME_DIR/noisetag`, or
     /// `/tmp/noisetag-UID` when XDG_RUNTIME_DIR is unset.
-    ///
-    /// ```swift
-    /// let folder = DecoderEndpoint.runtimeFolder()
-    /// ```
     public static func runtimeFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/noisetag" }
         return "/tmp/noisetag-\(getuid())"
@@ -45,10 +32,6 @@ public enum DecoderEndpoint {
     /// The default endpoint, `ipc://<runtime folder>/decoder.sock`, creating
     /// the folder with mode 0700. Refuses a folder owned by someone else or
     /// open to others.
-    ///
-    /// ```swift
-    /// let endpoint = try DecoderEndpoint.defaultEndpoint()
-    /// ```
     public static func defaultEndpoint(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Problem) -> String {
         let folder = runtimeFolder(environment: environment)
         try ensurePrivateFolder(folder)
@@ -58,10 +41,6 @@ public enum DecoderEndpoint {
     /// Checks an endpoint text: empty gives the default; `ipc://`, `tcp://`
     /// and `inproc://` (ZeroMQ) and `utopia://HOST:PORT` (a Utopia hub over
     /// TCP) are accepted; for `ipc://` the folder must exist.
-    ///
-    /// ```swift
-    /// let endpoint = try DecoderEndpoint.resolve(settings.textFor(.decoderEndpoint))
-    /// ```
     public static func resolve(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(Problem) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return try defaultEndpoint(environment: environment) }
@@ -102,10 +81,6 @@ public enum DecoderEndpoint {
     public static let utopiaDefaultPort: UInt16 = 8400
 
     /// Reads `utopia://HOST:PORT` (the port defaults to 8400, the hub's; an IPv6 host in brackets).
-    ///
-    /// ```swift
-    /// let (host, port) = try DecoderEndpoint.utopiaAddress("utopia://[::1]:8400")
-    /// ```
     public static func utopiaAddress(_ endpoint: String) throws(Problem) -> (host: String, port: UInt16) {
         let text = endpoint.trimmingCharacters(in: .whitespaces)
         guard text.hasPrefix("utopia://") else {
@@ -139,10 +114,6 @@ public enum DecoderEndpoint {
     /// endpoint when binding, so a second decoder would silently take the
     /// first one's clients; a stale file left by a dead decoder refuses the
     /// connection and may be bound over. Other transports answer false.
-    ///
-    /// ```swift
-    /// if DecoderEndpoint.isListening("ipc:///tmp/noisetag-1000/decoder.sock") { print("a decoder runs already") }
-    /// ```
     public static func isListening(_ endpoint: String) -> Bool {
         guard endpoint.hasPrefix("ipc:///") else { return false }
         let path = Array(endpoint.dropFirst("ipc://".count).utf8)

@@ -14,17 +14,9 @@ import Glibc
 /// ```
 public final class EventFD: Sendable {
     /// The file descriptor to poll for reading.
-    ///
-    /// ```swift
-    /// let item = ZeroMQPoll.Item.descriptor(wake.descriptor)
-    /// ```
     public let descriptor: Int32
 
     /// A non-blocking, close-on-exec eventfd.
-    ///
-    /// ```swift
-    /// let wake = try EventFD()
-    /// ```
     public init() throws(ZeroMQError) {
         descriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         guard descriptor >= 0 else { throw ZeroMQError(call: "eventfd", endpoint: nil, code: errno) }
@@ -33,20 +25,12 @@ public final class EventFD: Sendable {
     deinit { close(descriptor) }
 
     /// Makes the descriptor readable: wakes the thread polling it. Any thread may call it.
-    ///
-    /// ```swift
-    /// queue.withLock { $0.append(frame) }; wake.signal()
-    /// ```
     public func signal() {
         var one: UInt64 = 1
         _ = write(descriptor, &one, 8)
     }
 
     /// Resets the descriptor after a wake-up (the polling thread calls it).
-    ///
-    /// ```swift
-    /// if ready[1].readable { wake.drain() }
-    /// ```
     public func drain() {
         var value: UInt64 = 0
         _ = read(descriptor, &value, 8)

@@ -3,10 +3,6 @@ import Glibc
 #endif
 
 /// A TCP call that failed: the call, the address and the operating system's reason.
-///
-/// ```swift
-/// do { _ = try TCPSocket.connect(host: "127.0.0.1", port: 8400) } catch { print(error) }   // "connect 127.0.0.1:8400: Connection refused"
-/// ```
 public struct TCPError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The call (`connect`, `bind`, `listen`, `recv`, `send`, `getaddrinfo`, …).
     public let call: String
@@ -18,10 +14,6 @@ public struct TCPError: Error, Equatable, CustomStringConvertible, Sendable {
     public let reason: String?
 
     /// Creates the error.
-    ///
-    /// ```swift
-    /// throw TCPError(call: "connect", address: "hub:8400", code: ETIMEDOUT)
-    /// ```
     public init(call: String, address: String, code: Int32, reason: String? = nil) {
         self.call = call
         self.address = address

@@ -66,10 +66,6 @@ public final class TCPSocket {
 
     /// Connects to `host:port`, waiting at most `timeout` seconds. The
     /// socket is non-blocking and sends without delay (TCP_NODELAY).
-    ///
-    /// ```swift
-    /// let hub = try TCPSocket.connect(host: "localhost", port: 8400)
-    /// ```
     public static func connect(host: String, port: UInt16, timeout: Double = 2) throws(TCPError) -> TCPSocket {
         let name = "\(host):\(port)"
         var lastError = TCPError(call: "connect", address: name, code: EHOSTUNREACH)
@@ -98,10 +94,6 @@ public final class TCPSocket {
     }
 
     /// Listens on `host:port` (port 0: any free port; see ``localPort``).
-    ///
-    /// ```swift
-    /// let listener = try TCPSocket.listen(host: "127.0.0.1", port: 8400)
-    /// ```
     public static func listen(host: String, port: UInt16, backlog: Int32 = 16) throws(TCPError) -> TCPSocket {
         let name = "\(host):\(port)"
         guard let (family, address) = try addresses(host: host, port: port, passive: true).first else {
@@ -142,10 +134,6 @@ public final class TCPSocket {
     }
 
     /// A waiting connection, non-blocking; nil when none waits.
-    ///
-    /// ```swift
-    /// while let client = try listener.accept() { clients.append(client) }
-    /// ```
     public func accept() throws(TCPError) -> TCPSocket? {
         let fd = Glibc.accept(descriptor, nil, nil)
         if fd >= 0 {
@@ -161,10 +149,6 @@ public final class TCPSocket {
 
     /// Reads what is there into `buffer` (up to its size): the byte count,
     /// 0 when the other end closed the connection, nil when nothing waits.
-    ///
-    /// ```swift
-    /// if let count = try socket.receive(into: &chunk), count > 0 { framer.append(chunk[..<count]) }
-    /// ```
     public func receive(into buffer: inout [UInt8]) throws(TCPError) -> Int? {
         // C boundary: recv writes into the array's storage, at most its count.
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -175,10 +159,6 @@ public final class TCPSocket {
 
     /// Writes as much of `bytes` as the socket takes now: the count written
     /// (0 when its buffer is full). Never raises SIGPIPE.
-    ///
-    /// ```swift
-    /// pending.removeFirst(try socket.send(pending[...]))
-    /// ```
     public func send(_ bytes: ArraySlice<UInt8>) throws(TCPError) -> Int {
         guard !bytes.isEmpty else { return 0 }
         // C boundary: send reads the slice's storage.

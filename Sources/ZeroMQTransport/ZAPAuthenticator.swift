@@ -31,10 +31,6 @@ import Synchronization
 // @unchecked: `socket` is not Sendable, but only the handler's thread touches it after init; shared state is in `state`.
 public final class ZAPAuthenticator: @unchecked Sendable {
     /// The endpoint libzmq sends ZAP requests to.
-    ///
-    /// ```swift
-    /// try pythonStyleHandler.bind(ZAPAuthenticator.endpoint)   // fails while a ZAPAuthenticator serves the context
-    /// ```
     public static let endpoint = "inproc://zeromq.zap.01"
 
     /// One answer the handler gave, as `register`'s `report` hears it.
@@ -46,56 +42,23 @@ public final class ZAPAuthenticator: @unchecked Sendable {
     /// ```
     public struct Decision: Sendable, Equatable {
         /// The ZAP domain of the server socket asked about.
-        ///
-        /// ```swift
-        /// if decision.domain == "decoder" { … }
-        /// ```
         public let domain: String
         /// The client's IP address, as libzmq gives it.
-        ///
-        /// ```swift
-        /// print("connection from \(decision.address)")
-        /// ```
         public let address: String
         /// The security mechanism (`CURVE`).
-        ///
-        /// ```swift
-        /// assert(decision.mechanism == "CURVE")
-        /// ```
         public let mechanism: String
         /// The client's public key (CURVE only).
-        ///
-        /// ```swift
-        /// if let key = decision.clientKey { print("client key \(key.z85)") }
-        /// ```
         public let clientKey: CurveKey?
         /// True when the client was let in.
-        ///
-        /// ```swift
-        /// if !decision.accepted { refusals += 1 }
-        /// ```
         public let accepted: Bool
         /// The status text sent back ("OK", "client key not authorized", …).
-        ///
-        /// ```swift
-        /// print("refused: \(decision.reason)")
-        /// ```
         public let reason: String
     }
 
     /// A ZAP domain served by the context's handler, until ``cancel()``
     /// (also done when the registration is released).
-    ///
-    /// ```swift
-    /// let registration = try ZAPAuthenticator.register(domain: "decoder", authorizedKeys: listed)
-    /// defer { registration.cancel() }      // after the server socket is closed
-    /// ```
     public final class Registration: Sendable {
         /// The domain served.
-        ///
-        /// ```swift
-        /// try router.makeCurveServer(keyPair: pair, zapDomain: registration.domain)
-        /// ```
         public let domain: String
         private let context: ZeroMQContext
         private let cancelled = Mutex(false)
@@ -107,10 +70,6 @@ public final class ZAPAuthenticator: @unchecked Sendable {
 
         /// Stops serving the domain (its clients are refused from now on);
         /// the handler stops with its last domain. Later calls do nothing.
-        ///
-        /// ```swift
-        /// router.close(); registration.cancel()
-        /// ```
         public func cancel() {
             let first = cancelled.withLock { cancelled in
                 defer { cancelled = true }
@@ -127,10 +86,6 @@ public final class ZAPAuthenticator: @unchecked Sendable {
     /// hears every decision about the domain's clients, on the handler's
     /// thread. Throws when the domain is already served, or when something
     /// else is bound on the ZAP endpoint of the context.
-    ///
-    /// ```swift
-    /// let registration = try ZAPAuthenticator.register(domain: "decoder-1", authorizedKeys: [engineKey], context: context)
-    /// ```
     public static func register(domain: String, authorizedKeys: Set<CurveKey>, context: ZeroMQContext = .shared,
                                 report: (@Sendable (Decision) -> Void)? = nil) throws(ZeroMQError) -> Registration {
         try handlers.withLock { handlers throws(ZeroMQError) in

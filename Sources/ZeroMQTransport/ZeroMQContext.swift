@@ -3,26 +3,14 @@ import Foundation
 import Synchronization
 
 /// A libzmq context: one per process is enough; sockets keep it alive.
-///
-/// ```swift
-/// let socket = try ZeroMQSocket(context: .shared, type: .dealer)
-/// ```
 // @unchecked: the raw handle is not Sendable, but a libzmq context is thread-safe by design.
 public final class ZeroMQContext: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
     /// The process-wide context.
-    ///
-    /// ```swift
-    /// let context = ZeroMQContext.shared
-    /// ```
     public static let shared = ZeroMQContext()
 
     /// Creates a context.
-    ///
-    /// ```swift
-    /// let context = ZeroMQContext()
-    /// ```
     public init() {
         handle = zmq_ctx_new()
     }
@@ -32,10 +20,6 @@ public final class ZeroMQContext: @unchecked Sendable {
     /// Ends the context: waits until every socket made in it is closed and
     /// each one's linger has passed, so frames they queued are written out.
     /// Further calls do nothing; deinit calls it too.
-    ///
-    /// ```swift
-    /// socket.close(); context.terminate()
-    /// ```
     public func terminate() {
         terminated.withLock { terminated in
             guard !terminated else { return }

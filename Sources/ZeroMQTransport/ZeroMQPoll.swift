@@ -3,11 +3,6 @@ import CZeroMQ
 /// One `zmq_poll`: waits until a ZeroMQ socket or a file descriptor (an
 /// eventfd, a TCP socket) can be read or written, or a time has passed, so
 /// that one thread serves all of them.
-///
-/// ```swift
-/// let ready = ZeroMQPoll.wait([.socket(router), .descriptor(wake.descriptor)], milliseconds: 10)
-/// if ready[1].readable { wake.drain() }
-/// ```
 public enum ZeroMQPoll {
     /// What to wait on: reading always, writing too when `writable`.
     public struct Item {

@@ -1,11 +1,6 @@
 import CZeroMQ
 
 /// One libzmq socket. Not thread-safe: exactly one thread may use it.
-///
-/// ```swift
-/// let socket = try ZeroMQSocket(context: .shared, type: .dealer)
-/// try socket.connect("ipc:///run/user/1000/noisetag/decoder.sock")
-/// ```
 public final class ZeroMQSocket {
     /// The socket types this project uses.
     public enum Kind: Int32 {
@@ -20,10 +15,6 @@ public final class ZeroMQSocket {
     private var closed = false
 
     /// Creates a socket with linger 0 and a 64 KiB maximum message size.
-    ///
-    /// ```swift
-    /// let router = try ZeroMQSocket(type: .router)
-    /// ```
     public init(context: ZeroMQContext = .shared, type: Kind) throws(ZeroMQError) {
         guard let handle = zmq_socket(context.handle, type.rawValue) else { throw .last("zmq_socket") }
         self.handle = handle
@@ -38,10 +29,6 @@ public final class ZeroMQSocket {
     deinit { close() }
 
     /// Closes the socket (also done on deinit).
-    ///
-    /// ```swift
-    /// socket.close()
-    /// ```
     public func close() {
         guard !closed else { return }
         closed = true
@@ -67,11 +54,6 @@ public final class ZeroMQSocket {
     }
 
     /// Sets one option.
-    ///
-    /// ```swift
-    /// try socket.set(.immediate(true))
-    /// try socket.set(.receiveHighWaterMark(10_000))
-    /// ```
     public func set(_ option: Option) throws(ZeroMQError) {
         switch option {
         case .immediate(let on): try setOption(ZMQ_IMMEDIATE, on ? 1 : 0)
@@ -103,29 +85,17 @@ public final class ZeroMQSocket {
     }
 
     /// Binds to `endpoint`.
-    ///
-    /// ```swift
-    /// try router.bind("ipc:///tmp/noisetag-1000/decoder.sock")
-    /// ```
     public func bind(_ endpoint: String) throws(ZeroMQError) {
         guard zmq_bind(handle, endpoint) == 0 else { throw .last("zmq_bind", endpoint: endpoint) }
     }
 
     /// Connects to `endpoint` (libzmq keeps reconnecting by itself).
-    ///
-    /// ```swift
-    /// try dealer.connect("tcp://127.0.0.1:5555")
-    /// ```
     public func connect(_ endpoint: String) throws(ZeroMQError) {
         guard zmq_connect(handle, endpoint) == 0 else { throw .last("zmq_connect", endpoint: endpoint) }
     }
 
     /// Sends one frame; `more` marks a multi-frame message. Returns false
     /// when it would block (with `dontWait`).
-    ///
-    /// ```swift
-    /// try socket.send(bytes, dontWait: true)
-    /// ```
     @discardableResult
     // C boundary: zmq_send copies from this buffer before it returns.
     public func send(_ bytes: UnsafeRawBufferPointer, more: Bool = false, dontWait: Bool = false) throws(ZeroMQError) -> Bool {
@@ -136,10 +106,6 @@ public final class ZeroMQSocket {
     }
 
     /// Sends one frame from an array.
-    ///
-    /// ```swift
-    /// try socket.send([1, 2, 3])
-    /// ```
     @discardableResult
     public func send(_ bytes: [UInt8], more: Bool = false, dontWait: Bool = false) throws(ZeroMQError) -> Bool {
         var result: Result<Bool, ZeroMQError> = .success(false)
@@ -156,10 +122,6 @@ public final class ZeroMQSocket {
 
     /// Receives one frame; nil when none is waiting (with `dontWait`).
     /// Also says whether more frames of the same message follow.
-    ///
-    /// ```swift
-    /// while let (frame, _) = try socket.receive(dontWait: true) { handle(frame) }
-    /// ```
     public func receive(dontWait: Bool = false) throws(ZeroMQError) -> (bytes: [UInt8], more: Bool)? {
         var message = zmq_msg_t()
         zmq_msg_init(&message)

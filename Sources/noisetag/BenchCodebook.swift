@@ -8,10 +8,6 @@ import NoiseTagging
 /// their cyclic cross-correlation takes only the values −33, −1 and 31 (of
 /// 511), as a preferred pair must. `noisetag codes generate --kind mgold
 /// --poly 000100001,001101001` writes the same book.
-///
-/// ```swift
-/// let path = try BenchCodebook.writeTemporaryFile()
-/// ```
 enum BenchCodebook {
     /// 1 + x⁴ + x⁹.
     static let taps1: [UInt8] = [0, 0, 0, 1, 0, 0, 0, 0, 1]

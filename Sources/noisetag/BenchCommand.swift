@@ -1,10 +1,6 @@
 import ArgumentParser
 
 /// `noisetag bench`: measures the engine's hot paths.
-///
-/// ```swift
-/// NoisetagCommand.main(["bench", "frames", "--json"])
-/// ```
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",

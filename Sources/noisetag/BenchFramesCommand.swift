@@ -6,10 +6,6 @@ import NoiseTagging
 /// engine time per flicker frame for several control counts, on the engine
 /// alone and on the path that runs in an app (recorder on, ZeroMQ link to a
 /// local decoder); median, p99 and p99.9 in nanoseconds.
-///
-/// ```swift
-/// NoisetagCommand.main(["bench", "frames", "--json", "--frames", "20000"])
-/// ```
 struct BenchFramesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frames",

@@ -1,10 +1,6 @@
 import Foundation
 
 /// What `noisetag bench frames` prints: a table, or one JSON object.
-///
-/// ```swift
-/// print(try report.jsonText())
-/// ```
 struct BenchFramesReport: BenchReport {
     /// The codebook the controls flicker.
     struct Codebook: Encodable {

@@ -3,10 +3,6 @@ import Foundation
 
 /// What a `noisetag bench` command prints: a table, or with `--json` one
 /// JSON object (sorted keys) of the same figures.
-///
-/// ```swift
-/// print(json ? try report.jsonText() : report.table())
-/// ```
 protocol BenchReport: Encodable {
     /// The figures as an aligned text table.
     func table() -> String
@@ -14,10 +10,6 @@ protocol BenchReport: Encodable {
 
 extension BenchReport {
     /// The report as one line of JSON with sorted keys.
-    ///
-    /// ```swift
-    /// print(try report.jsonText())
-    /// ```
     func jsonText() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -25,20 +17,12 @@ extension BenchReport {
     }
 
     /// `text` right-aligned in a column `width` characters wide.
-    ///
-    /// ```swift
-    /// Self.cell("36", 8)     // "      36"
-    /// ```
     static func cell(_ text: String, _ width: Int) -> String {
         String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// The control counts of a `--controls` list ("36,255"), each 1...255;
     /// a ValidationError naming the option and an example otherwise.
-    ///
-    /// ```swift
-    /// let counts = try BenchTerminalCommand.Report.controlCounts("36, 255", example: "36,255")   // [36, 255]
-    /// ```
     static func controlCounts(_ list: String, example: String) throws -> [Int] {
         let parts = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let counts = parts.compactMap { Int($0) }

@@ -4,10 +4,6 @@ import Foundation
 /// `noisetag bench terminal [--controls 36,255] [--frames N] [--output null|pty] [--json]`:
 /// time to draw and encode the terminal screen of brain buttons, bytes per
 /// frame against the floor the changed cells need, and the write.
-///
-/// ```swift
-/// NoisetagCommand.main(["bench", "terminal", "--output", "pty"])
-/// ```
 struct BenchTerminalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "terminal",

@@ -2,11 +2,6 @@ import NoiseTagging
 
 /// The benchmark's unit: a view of `count` plain buttons and a delegate
 /// that gives each one an action, as an app would.
-///
-/// ```swift
-/// let unit = BenchUnit(count: 36)
-/// controller.push(view: unit.view, forNoiseTaggingWithDelegate: unit)
-/// ```
 final class BenchUnit: NoiseTagDelegate {
     let view = NoiseTagView()
     let buttons: [NoiseTagButton]

@@ -1,10 +1,6 @@
 import ArgumentParser
 
 /// The kinds of codebook `noisetag codes generate` makes.
-///
-/// ```swift
-/// let kind = CodeKind(argument: "mgold") // .mgold
-/// ```
 enum CodeKind: String, CaseIterable, ExpressibleByArgument {
     /// Cyclic shifts of one m-sequence.
     case mseq

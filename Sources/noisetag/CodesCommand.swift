@@ -1,10 +1,6 @@
 import ArgumentParser
 
 /// `noisetag codes`: make and examine codebooks (MindAffect text format).
-///
-/// ```swift
-/// NoisetagCommand.main(["codes", "generate", "--kind", "mgold"])
-/// ```
 struct CodesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codes",

@@ -4,10 +4,6 @@ import NoiseTagging
 
 /// `noisetag codes generate`: writes an m-sequence or Gold codebook in the
 /// MindAffect text format, with pyntbci 1.9.0's polynomial and seed conventions.
-///
-/// ```swift
-/// NoisetagCommand.main(["codes", "generate", "--kind", "gold", "--count", "16", "--out", "gold16.txt"])
-/// ```
 struct CodesGenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",

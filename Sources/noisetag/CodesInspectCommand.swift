@@ -3,10 +3,6 @@ import Foundation
 import NoiseTagging
 
 /// `noisetag codes inspect FILE [--json]`: size, balance and correlations of a codebook.
-///
-/// ```swift
-/// NoisetagCommand.main(["codes", "inspect", "codes.txt", "--json"])
-/// ```
 struct CodesInspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",

@@ -6,10 +6,6 @@ import LabFormats
 /// `noisetag dataset import`: reads a lab recording (MindAffect savefile,
 /// XDF, BDF, EDF, BrainVision, BIDS) and writes a trials dataset with its
 /// continuous context (Protocols/dataset-import.md).
-///
-/// ```swift
-/// NoisetagCommand.main(["dataset", "import", "mindaffectBCI_exampledata.txt", "--out", "ma"])
-/// ```
 struct DatasetImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",

@@ -4,10 +4,6 @@ import Foundation
 
 /// `noisetag decoder evaluate`: 5-fold chronological cross-validation of the
 /// reference decoder on a trials dataset.
-///
-/// ```swift
-/// NoisetagCommand.main(["decoder", "evaluate", "sim9", "--plot", "sim9.svg"])
-/// ```
 struct DecoderEvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",

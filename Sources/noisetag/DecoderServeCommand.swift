@@ -13,10 +13,6 @@ import Glibc
 nonisolated(unsafe) var decoderStopRequested: sig_atomic_t = 0
 
 /// `noisetag decoder [serve]`: the live reference decoder on the bridge endpoint.
-///
-/// ```swift
-/// NoisetagCommand.main(["decoder", "--simulate", "--user", "goal:3,1,4"])
-/// ```
 struct DecoderServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

@@ -5,10 +5,6 @@ import Simulation
 
 /// `noisetag decoder simulate`: records a trials dataset (Protocols/dataset.md)
 /// from the simulated amplifier and user (Protocols/simulator.md).
-///
-/// ```swift
-/// NoisetagCommand.main(["decoder", "simulate", "--out", "sim9", "--classes", "9", "--trials", "90", "--snr", "0.06", "--seed", "1"])
-/// ```
 struct DecoderSimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",

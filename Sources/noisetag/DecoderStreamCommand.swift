@@ -8,10 +8,6 @@ import ZeroMQTransport
 /// `noisetag decoder stream FILE`: plays a recording into a running decoder
 /// as an acquisition client and an engine would (calibration on the first
 /// trials, prediction on the rest) and reports the presses.
-///
-/// ```swift
-/// NoisetagCommand.main(["decoder", "stream", "Tests/Fixtures/mindaffectBCI_exampledata.txt", "--speed", "20"])
-/// ```
 struct DecoderStreamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stream",

@@ -8,10 +8,6 @@ import TerminalUI
 
 /// `noisetag demo`: type by brain on a keyboard of flickering buttons,
 /// full-screen in the terminal or headless.
-///
-/// ```swift
-/// NoisetagCommand.main(["demo", "--goal", "YES"])
-/// ```
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",

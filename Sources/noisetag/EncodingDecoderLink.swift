@@ -6,11 +6,6 @@ import UtopiaProtocol
 /// queued or sent, nothing arrives. The frame benchmark measures the
 /// engine's work up to the wire format with it; the hand-off to the ZeroMQ
 /// I/O thread is what `noisetag bench bridge` measures.
-///
-/// ```swift
-/// let link = EncodingDecoderLink()
-/// let controller = NoiseTagController(clock: VirtualClock(), decoderLink: link)
-/// ```
 final class EncodingDecoderLink: DecoderLink {
     private var encodedStimulusEvents = 0
 

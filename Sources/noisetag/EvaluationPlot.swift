@@ -9,11 +9,6 @@ import Foundation
 /// and right classifications at 4 s over the last ten trials, by trial
 /// number) beside the supervised
 /// decoder's cross-validated accuracy at its longest length.
-///
-/// ```swift
-/// let svg = EvaluationPlot(report: report).svg
-/// try Data(svg.utf8).write(to: URL(fileURLWithPath: "evaluation.svg"))
-/// ```
 struct EvaluationPlot {
     let report: EvaluationReport
     let zeroTraining: ZeroTrainingOutcome?

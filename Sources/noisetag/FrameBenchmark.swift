@@ -18,10 +18,6 @@ import UtopiaProtocol
 /// recorder and a ``ZeroMQDecoderLink`` to a decoder on a local `ipc://`
 /// socket that answers with heartbeats (queuing the frame and decoder lines
 /// and the hand-off to the I/O thread are in the sample).
-///
-/// ```swift
-/// let result = try FrameBenchmark(controls: 255, frames: 100_000, warmup: 2_000, codebookFile: path, path: .full).run()
-/// ```
 struct FrameBenchmark {
     /// Which engine set-up is timed.
     enum Path: String, Encodable, CaseIterable {

@@ -1,9 +1,4 @@
 /// Engine time per flicker frame for one control count, in nanoseconds.
-///
-/// ```swift
-/// let result = try FrameBenchmark(controls: 36, frames: 100_000, warmup: 2_000, codebookFile: path).run()
-/// print(result.p999Ns)
-/// ```
 struct FrameBenchmarkResult: Encodable {
     /// The engine set-up timed: `engine` alone, or `full` (recorder and ZeroMQ link).
     let path: FrameBenchmark.Path

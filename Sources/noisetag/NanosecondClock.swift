@@ -6,11 +6,6 @@ import Darwin
 
 /// Nanoseconds of `CLOCK_MONOTONIC`, read as an integer (no floating point
 /// on the timed path).
-///
-/// ```swift
-/// let start = NanosecondClock.now()
-/// let elapsed = NanosecondClock.now() - start
-/// ```
 enum NanosecondClock {
     /// The monotonic clock in nanoseconds.
     @inline(__always)
@@ -22,10 +17,6 @@ enum NanosecondClock {
 
     /// The median cost of one `now()` call pair, in nanoseconds: the floor
     /// under every timed sample.
-    ///
-    /// ```swift
-    /// let floor = NanosecondClock.overhead()
-    /// ```
     static func overhead(samples: Int = 100_001) -> UInt64 {
         var deltas = [UInt64](repeating: 0, count: samples)
         for i in 0..<samples {

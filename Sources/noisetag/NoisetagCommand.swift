@@ -1,10 +1,6 @@
 import ArgumentParser
 
 /// The `noisetag` command line tool: one subcommand per job.
-///
-/// ```swift
-/// NoisetagCommand.main(["codes", "inspect", "codes.txt"])
-/// ```
 @main
 struct NoisetagCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

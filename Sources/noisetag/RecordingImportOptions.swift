@@ -55,10 +55,6 @@ struct RecordingImportOptions: ParsableArguments {
     /// Checks the options against each other and against `file`'s format
     /// (usage errors, exit 64); a file that cannot be detected is left for
     /// ``importRecording(_:)`` to report.
-    ///
-    /// ```swift
-    /// func validate() throws { try source.check(file: file) }
-    /// ```
     func check(file: String) throws {
         guard codeRate > 0, codeRate.isFinite else { throw ValidationError("--code-rate: must be positive, got \(codeRate)") }
         if let classes, classes < 2 { throw ValidationError("--classes: must be at least 2, got \(classes)") }
@@ -84,10 +80,6 @@ struct RecordingImportOptions: ParsableArguments {
     /// Reads `file` as a trials dataset with its continuous context, the
     /// importer's warnings (what was noticed and survived) and the format
     /// read. Every failure is a ``CommandFailure`` of one line.
-    ///
-    /// ```swift
-    /// let (dataset, warnings, format) = try source.importRecording("mindaffectBCI_exampledata.txt")
-    /// ```
     func importRecording(_ file: String) throws -> (TrialsDataset, [String], LabFormat) {
         let url = URL(fileURLWithPath: file)
         do {

@@ -1,10 +1,6 @@
 import ArgumentParser
 
 /// `noisetag recordings`: list recordings, show what one holds, export one as BIDS-EEG.
-///
-/// ```swift
-/// NoisetagCommand.main(["recordings", "list", "--json"])
-/// ```
 struct RecordingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recordings",

@@ -7,10 +7,6 @@ extension BDFWriter.Format: ExpressibleByArgument {}
 /// `noisetag recordings export RECORDING --bids DIR --subject S`: writes a
 /// recording (or a whole session folder) as BIDS-EEG that MNE-BIDS, EEGLAB
 /// and MOABB read (Protocols/recordings-bids.md).
-///
-/// ```swift
-/// NoisetagCommand.main(["recordings", "export", "2026-11-25 16.28.15", "--bids", "bids", "--subject", "01"])
-/// ```
 struct RecordingsExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",

@@ -3,10 +3,6 @@ import Foundation
 import NoiseTagging
 
 /// `noisetag recordings list [--json]`: every recording, oldest first.
-///
-/// ```swift
-/// NoisetagCommand.main(["recordings", "list", "--recordings", "/tmp/rec"])
-/// ```
 struct RecordingsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",

@@ -3,11 +3,6 @@ import Foundation
 import NoiseTagging
 
 /// The `--recordings DIR` option every command that records or reads recordings takes.
-///
-/// ```swift
-/// @OptionGroup var recordings: RecordingsOption
-/// let store = recordings.store
-/// ```
 struct RecordingsOption: ParsableArguments {
     @Option(name: .customLong("recordings"),
             help: ArgumentHelp("Recordings root folder (default: $NOISETAG_HOME/recordings, NOISETAG_HOME defaulting to ~/.noisetag).",
@@ -17,10 +12,6 @@ struct RecordingsOption: ParsableArguments {
     /// The store to read: `--recordings`, which must be an existing folder
     /// (else a ``CommandFailure``), or the default root, which may not
     /// exist yet (no recordings).
-    ///
-    /// ```swift
-    /// let entries = try recordings.existingStore().recordings()
-    /// ```
     func existingStore() throws -> RecordingStore {
         let store = self.store
         guard root != nil else { return store }

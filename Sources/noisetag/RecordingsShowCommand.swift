@@ -3,10 +3,6 @@ import Foundation
 import NoiseTagging
 
 /// `noisetag recordings show NAME [--json]`: what one recording holds.
-///
-/// ```swift
-/// NoisetagCommand.main(["recordings", "show", "2019-09-23 09.44.45"])
-/// ```
 struct RecordingsShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",

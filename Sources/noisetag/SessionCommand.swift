@@ -1,10 +1,6 @@
 import ArgumentParser
 
 /// `noisetag session`: run study sessions from a protocol and report on them.
-///
-/// ```swift
-/// NoisetagCommand.main(["session", "run", "Examples/protocols/demo-session.json", "--headless"])
-/// ```
 struct SessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session",

@@ -4,10 +4,6 @@ import Study
 
 /// `noisetag session report SESSION [--out FILE]`: one self-contained HTML
 /// page on a finished (or stopped) session.
-///
-/// ```swift
-/// NoisetagCommand.main(["session", "report", "sessions/2026-11-25 16.43.53 +0000 session P01", "--out", "P01.html"])
-/// ```
 struct SessionReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",

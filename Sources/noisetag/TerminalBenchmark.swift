@@ -11,11 +11,6 @@ import TerminalUI
 /// Patterns: `all` gives every button the other flicker colour each frame,
 /// `none` keeps every colour, `flicker` runs a Test-mode trial of the
 /// engine on a virtual clock (the engine's tick is not timed).
-///
-/// ```swift
-/// let result = try TerminalBenchmark(controls: 36, pattern: .all, frames: 10_000, warmup: 500,
-///                                    output: sink, codebookFile: path).run()
-/// ```
 struct TerminalBenchmark {
     /// Which cells change each frame.
     enum Pattern: String, CaseIterable {

@@ -1,9 +1,5 @@
 /// One row of `noisetag bench terminal`: a control count and a change
 /// pattern, with frame cost and size.
-///
-/// ```swift
-/// let row = TerminalBenchmarkResult(controls: 36, pattern: "all", …)
-/// ```
 struct TerminalBenchmarkResult: Encodable {
     /// Buttons on screen.
     let controls: Int

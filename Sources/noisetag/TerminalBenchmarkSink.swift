@@ -6,11 +6,6 @@ import TerminalUI
 /// Where `noisetag bench terminal` writes frames: `/dev/null`, or a
 /// pseudo-terminal in raw mode whose other end is read empty after each
 /// frame (outside the timing), as a terminal emulator would.
-///
-/// ```swift
-/// let sink = try TerminalBenchmarkSink(kind: .pty)
-/// sink.write(bytes); sink.drainReader()
-/// ```
 final class TerminalBenchmarkSink {
     /// The kinds of output.
     enum Kind: String, CaseIterable {

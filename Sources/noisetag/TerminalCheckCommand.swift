@@ -6,10 +6,6 @@ import TerminalUI
 /// `noisetag terminal-check`: a grid of flickering brain buttons in the
 /// terminal, driven by the real engine on its frame loop with an in-memory
 /// decoder link (no decoder): checks that the terminal shows the flicker.
-///
-/// ```swift
-/// NoisetagCommand.main(["terminal-check", "--controls", "9"])
-/// ```
 struct TerminalCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "terminal-check",

@@ -3,10 +3,6 @@
 /// The controller never sleeps and never reads the wall clock for decisions;
 /// it asks its clock. Production code uses ``MonotonicClock``; tests and
 /// replay use ``VirtualClock`` so trials are reproducible.
-///
-/// ```swift
-/// let controller = NoiseTagController(clock: VirtualClock())
-/// ```
 public protocol EngineClock: AnyObject {
     /// Seconds since an arbitrary fixed origin; never decreases.
     var now: Double { get }
@@ -14,17 +10,9 @@ public protocol EngineClock: AnyObject {
 
 extension EngineClock {
     /// The Utopia wire timestamp for `now`: int32 milliseconds, wrapping.
-    ///
-    /// ```swift
-    /// let stamp = clock.utopiaTimestamp
-    /// ```
     public var utopiaTimestamp: Int32 { Self.utopiaTimestamp(for: now) }
 
     /// The Utopia wire timestamp (int32 milliseconds, wrapping) for a time in seconds.
-    ///
-    /// ```swift
-    /// MonotonicClock.utopiaTimestamp(for: 1.5) == 1500
-    /// ```
     @inlinable
     public static func utopiaTimestamp(for seconds: Double) -> Int32 {
         let millis = (seconds * 1000).rounded(.down)

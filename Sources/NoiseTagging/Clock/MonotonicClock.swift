@@ -5,31 +5,15 @@ import Darwin
 #endif
 
 /// The real-time clock: `CLOCK_MONOTONIC`, unaffected by wall-clock changes.
-///
-/// ```swift
-/// NoiseTagging.clock === MonotonicClock.shared
-/// ```
 public final class MonotonicClock: EngineClock, Sendable {
     /// One shared instance; the clock has no state.
-    ///
-    /// ```swift
-    /// let t = MonotonicClock.shared.now
-    /// ```
     public static let shared = MonotonicClock()
 
     /// Creates a monotonic clock.
-    ///
-    /// ```swift
-    /// let clock = MonotonicClock()
-    /// ```
     public init() {}
 
     /// Seconds since boot (monotonic), in whole microseconds: printed with
     /// six decimals (as recordings do) it reads back as the same value.
-    ///
-    /// ```swift
-    /// let start = clock.now
-    /// ```
     public var now: Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)

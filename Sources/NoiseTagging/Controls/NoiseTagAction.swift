@@ -3,10 +3,6 @@
 /// `timing` is a fraction of the feedback duration: 0 runs at once, 1 when
 /// the feedback ends. Actions are added with
 /// ``NoiseTagControlProperties/addAction(timing:closure:)`` during an update.
-///
-/// ```swift
-/// try button.noiseTagging.addAction(timing: 1) { openMenu() }
-/// ```
 public struct NoiseTagAction {
     /// Fraction 0…1 of the feedback duration at which the action runs.
     public let timing: Double

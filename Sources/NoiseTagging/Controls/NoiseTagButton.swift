@@ -43,10 +43,6 @@ open class NoiseTagButton: NoiseTagControl {
     public private(set) var isNoiseTagging = false
 
     /// Creates a button.
-    ///
-    /// ```swift
-    /// let ok = NoiseTagButton(identifier: "ok")
-    /// ```
     public init(identifier: String? = nil, label: String? = nil,
                 frame: NoiseTagRect = NoiseTagRect(x: 0, y: 0, width: 0, height: 0),
                 customUtopiaObjectID: Int? = nil) {

@@ -1,18 +1,10 @@
 /// An RGB colour with components in 0…1, independent of any UI toolkit.
-///
-/// ```swift
-/// let red = NoiseTagColor(hex: "#FF0000")
-/// ```
 public struct NoiseTagColor: Equatable, Hashable, Sendable, Codable, CustomStringConvertible {
     public var red: Double
     public var green: Double
     public var blue: Double
 
     /// Creates a colour from components in 0…1 (values outside are clamped).
-    ///
-    /// ```swift
-    /// let gray = NoiseTagColor(red: 0.5, green: 0.5, blue: 0.5)
-    /// ```
     public init(red: Double, green: Double, blue: Double) {
         self.red = min(max(red, 0), 1)
         self.green = min(max(green, 0), 1)
@@ -20,10 +12,6 @@ public struct NoiseTagColor: Equatable, Hashable, Sendable, Codable, CustomStrin
     }
 
     /// Parses `#RRGGBB` (the `#` is optional); nil when malformed.
-    ///
-    /// ```swift
-    /// let white = NoiseTagColor(hex: "#FFFFFF")
-    /// ```
     public init?(hex: String) {
         var text = Substring(hex)
         if text.hasPrefix("#") { text = text.dropFirst() }
@@ -34,10 +22,6 @@ public struct NoiseTagColor: Equatable, Hashable, Sendable, Codable, CustomStrin
     }
 
     /// `#RRGGBB` in upper case.
-    ///
-    /// ```swift
-    /// NoiseTagColor.white.hex == "#FFFFFF"
-    /// ```
     public var hex: String {
         func byte(_ v: Double) -> String {
             let s = String(Int((v * 255).rounded()), radix: 16, uppercase: true)
@@ -50,10 +34,6 @@ public struct NoiseTagColor: Equatable, Hashable, Sendable, Codable, CustomStrin
     public var description: String { hex }
 
     /// Linear mix: `fraction` 0 gives `self`, 1 gives `other`.
-    ///
-    /// ```swift
-    /// let mid = NoiseTagColor.black.mixed(with: .white, fraction: 0.5)
-    /// ```
     public func mixed(with other: NoiseTagColor, fraction: Double) -> NoiseTagColor {
         let f = min(max(fraction, 0), 1)
         return NoiseTagColor(red: red + (other.red - red) * f,

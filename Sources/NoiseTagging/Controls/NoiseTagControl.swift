@@ -83,10 +83,6 @@ extension NoiseTagControl {
     public func hitTest(_ point: NoiseTagPoint) -> Bool { false }
 
     /// The control's identifier, or a description of its object when it has none.
-    ///
-    /// ```swift
-    /// let name = button.noiseTagName
-    /// ```
     public var noiseTagName: String {
         noiseTagging.identifier ?? "\(type(of: self))@\(ObjectIdentifier(self).hashValue)"
     }

@@ -1,9 +1,4 @@
 /// The noise-tagging properties every ``NoiseTagControl`` carries.
-///
-/// ```swift
-/// let properties = NoiseTagControlProperties(identifier: "yes", customUtopiaObjectID: 7)
-/// properties.enabled = false
-/// ```
 public final class NoiseTagControlProperties {
     /// A name for the control in events, recordings and the verify-mode target list.
     public var identifier: String?
@@ -28,18 +23,10 @@ public final class NoiseTagControlProperties {
     /// control is disabled. The defaults of
     /// ``NoiseTagControl/setFeedbackColor(_:)`` (for nil) and
     /// ``NoiseTagControl/noiseTaggingDidChange(isRunning:)`` paint it.
-    ///
-    /// ```swift
-    /// func noiseTaggingDidChange(isRunning: Bool) { fill(noiseTagging.defaultColor) }
-    /// ```
     public internal(set) var defaultColor = NoiseTagColor(red: 140.0 / 255, green: 140.0 / 255, blue: 140.0 / 255)  // #8C8C8C, the setting's default
 
     /// What a renderer should draw besides the colours (object ID, border-only
     /// flicker), set by the engine when the control starts and stops flickering.
-    ///
-    /// ```swift
-    /// if button.noiseTagging.renderHints.showsObjectID { drawID(button.noiseTagging.renderHints.objectID) }
-    /// ```
     public internal(set) var renderHints = NoiseTagRenderHints()
 
     /// The container the control sits in (set by ``NoiseTagView/add(_:)``).
@@ -49,10 +36,6 @@ public final class NoiseTagControlProperties {
     weak var controller: NoiseTagController?
 
     /// Creates the properties with the reference's defaults.
-    ///
-    /// ```swift
-    /// let properties = NoiseTagControlProperties(identifier: "next")
-    /// ```
     public init(identifier: String? = nil, customUtopiaObjectID: Int? = nil,
                 participatesInFlickering: Bool = true, enabled: Bool = true,
                 playClickSoundOnPress: Bool = true) {
@@ -67,10 +50,6 @@ public final class NoiseTagControlProperties {
     /// of the press feedback. Allowed only inside an update (the delegate's
     /// `startNoiseTagControlOn(noiseTaggingView:)` or `updateControls`);
     /// anywhere else it throws and the controller reports a refused call.
-    ///
-    /// ```swift
-    /// try button.noiseTagging.addAction(timing: 0.5) { counter += 1 }
-    /// ```
     public func addAction(timing: Double = 0, closure: @escaping () -> Void) throws(NoiseTagError) {
         let name = identifier ?? "unnamed control"
         guard timing.isFinite, (0...1).contains(timing) else {

@@ -30,10 +30,6 @@ public struct NoiseTagRenderHints: Equatable, Sendable {
     public var flickersOnlyBorder: Bool
 
     /// Creates hints; the default is a control that does not flicker.
-    ///
-    /// ```swift
-    /// let hints = NoiseTagRenderHints(objectID: 3, showsObjectID: true)
-    /// ```
     public init(objectID: Int? = nil, showsObjectID: Bool = false, flickersOnlyBorder: Bool = false) {
         self.objectID = objectID
         self.showsObjectID = showsObjectID

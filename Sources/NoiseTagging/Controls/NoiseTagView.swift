@@ -2,11 +2,6 @@
 ///
 /// A unit on the controller's stack is a view plus a delegate; the engine
 /// finds the view's controls by walking this tree depth-first.
-///
-/// ```swift
-/// let view = NoiseTagView()
-/// view.add(NoiseTagButton(identifier: "yes"))
-/// ```
 open class NoiseTagView {
     /// Hidden views hide every control inside them.
     public var isHidden: Bool
@@ -18,56 +13,32 @@ open class NoiseTagView {
     public private(set) var controls: [any NoiseTagControl] = []
 
     /// Creates an empty container.
-    ///
-    /// ```swift
-    /// let panel = NoiseTagView(isHidden: false)
-    /// ```
     public init(isHidden: Bool = false) { self.isHidden = isHidden }
 
     /// Adds a control to this container.
-    ///
-    /// ```swift
-    /// view.add(button)
-    /// ```
     public func add(_ control: any NoiseTagControl) {
         control.noiseTagging.container = self
         controls.append(control)
     }
 
     /// Removes a control from this container (no effect if it is not here).
-    ///
-    /// ```swift
-    /// view.remove(button)
-    /// ```
     public func remove(_ control: any NoiseTagControl) {
         controls.removeAll { $0 === control }
         if control.noiseTagging.container === self { control.noiseTagging.container = nil }
     }
 
     /// Adds a child container.
-    ///
-    /// ```swift
-    /// view.addSubview(panel)
-    /// ```
     public func addSubview(_ view: NoiseTagView) {
         view.superview = self
         subviews.append(view)
     }
 
     /// True when this view or one above it is hidden.
-    ///
-    /// ```swift
-    /// if view.isHiddenOrInHiddenContainer { return }
-    /// ```
     public var isHiddenOrInHiddenContainer: Bool {
         isHidden || (superview?.isHiddenOrInHiddenContainer ?? false)
     }
 
     /// Every control in this view and its subviews, depth-first, own controls first.
-    ///
-    /// ```swift
-    /// let count = view.allControls.count
-    /// ```
     public var allControls: [any NoiseTagControl] {
         var result = controls
         for view in subviews { result += view.allControls }

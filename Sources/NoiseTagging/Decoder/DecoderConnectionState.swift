@@ -1,8 +1,4 @@
 /// Whether the engine hears its decoder.
-///
-/// ```swift
-/// if controller.decoderConnection == .disconnected { showAlarm() }
-/// ```
 public enum DecoderConnectionState: String, Codable, Sendable {
     /// No decoder link is set.
     case none

@@ -8,10 +8,6 @@ import UtopiaProtocol
 /// memory (tests, headless demos); replay from a recording. The engine calls
 /// both methods on its own thread, once or more per tick; an implementation
 /// must not block.
-///
-/// ```swift
-/// let controller = NoiseTagController(clock: VirtualClock(), decoderLink: InMemoryDecoderLink())
-/// ```
 public protocol DecoderLink: AnyObject {
     /// Encodes `message` (once) and queues it for the decoder. Returns the
     /// bytes queued, exactly what goes onto the wire, or nil when the link
@@ -32,10 +28,6 @@ public protocol DecoderLink: AnyObject {
     /// since the last call, oldest first, each with the bytes ``send(_:)``
     /// returned. So a recording's `out` lines minus its `unsent` lines are
     /// exactly what crossed. Default: none (a link that never drops).
-    ///
-    /// ```swift
-    /// for dropped in link.receiveUnsent() { log("not delivered:", dropped.message.messageID) }
-    /// ```
     func receiveUnsent() -> [WireMessage]
     /// Starts a new attempt to reach the decoder. The engine calls it when an
     /// attempt got no answer within `timeoutConnecting` and

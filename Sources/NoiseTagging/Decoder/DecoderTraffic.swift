@@ -1,10 +1,6 @@
 import UtopiaProtocol
 
 /// One message between engine and decoder, as seen by the engine thread.
-///
-/// ```swift
-/// controller.observeDecoderTraffic { traffic in log(traffic.direction, traffic.message.messageID, traffic.bytes) }
-/// ```
 public struct DecoderTraffic: Sendable {
     /// Which way the message went.
     public enum Direction: String, Sendable, Codable {

@@ -2,11 +2,6 @@ import UtopiaProtocol
 
 /// A decoder link held in memory: what the engine sends is kept in ``sent``,
 /// and ``deliver(_:)`` queues a message as if the decoder had sent it.
-///
-/// ```swift
-/// let link = InMemoryDecoderLink()
-/// link.deliver(.predictedTargetProb(PredictedTargetProb(timestamp: 0, objID: 1, errorProbability: 0.01)))
-/// ```
 public final class InMemoryDecoderLink: DecoderLink {
     /// Everything the engine sent, oldest first.
     public private(set) var sent: [UtopiaMessage] = []
@@ -25,10 +20,6 @@ public final class InMemoryDecoderLink: DecoderLink {
     }
 
     /// Creates an empty link.
-    ///
-    /// ```swift
-    /// let link = InMemoryDecoderLink()
-    /// ```
     public init() {}
 
     /// Records `message`, passes it to ``onSend`` and returns its encoding.
@@ -46,26 +37,14 @@ public final class InMemoryDecoderLink: DecoderLink {
     }
 
     /// Queues a message from the decoder for the engine's next tick.
-    ///
-    /// ```swift
-    /// link.deliver(.heartbeat(Heartbeat(timestamp: 0)))
-    /// ```
     public func deliver(_ message: UtopiaMessage) {
         inbound.append(WireMessage(message: message, bytes: UtopiaCodec.encode(message)))
     }
 
     /// Forgets what was sent.
-    ///
-    /// ```swift
-    /// link.clearSent()
-    /// ```
     public func clearSent() { sent.removeAll() }
 
     /// How many times the engine asked for a new connection attempt.
-    ///
-    /// ```swift
-    /// #expect(link.reconnectRequests == 1)
-    /// ```
     public private(set) var reconnectRequests = 0
 
     /// Counts the request (an in-memory link is always reachable).

@@ -17,11 +17,6 @@ public struct WireMessage: Equatable, Sendable {
     public let bytes: [UInt8]
 
     /// Pairs a message with the bytes that carried it.
-    ///
-    /// ```swift
-    /// let heartbeat = UtopiaMessage.heartbeat(Heartbeat(timestamp: 0))
-    /// let wire = WireMessage(message: heartbeat, bytes: UtopiaCodec.encode(heartbeat))
-    /// ```
     public init(message: UtopiaMessage, bytes: [UInt8]) {
         self.message = message
         self.bytes = bytes

@@ -4,10 +4,6 @@
 /// press: only the pressed control changes (`NonselectedGray` and
 /// `SelectedAnimates` highlight it, `RedBorder` paints it red), for
 /// `touchFeedbackDuration`.
-///
-/// ```swift
-/// try NoiseTagging.settings.set(value: .text("RedBorder"), for: .clickFeedbackMode)
-/// ```
 public enum ClickFeedbackMode: String, CaseIterable, Codable, Sendable {
     /// No visual change; actions still run on their timing.
     case none = "None"

@@ -1,9 +1,5 @@
 /// Why the flickering controls could not get object IDs (or codes).
 /// Reported on the event stream; no trial starts until the unit is fixed.
-///
-/// ```swift
-/// if case .refused(_, let reason) = event.kind { showError(reason) }
-/// ```
 public enum CodeAssignmentError: Error, Equatable, CustomStringConvertible {
     /// Two controls ask for the same `customUtopiaObjectID`.
     case duplicateObjectID(Int, controls: [String])

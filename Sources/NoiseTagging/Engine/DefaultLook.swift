@@ -4,11 +4,6 @@
 /// the delegate's `customBackgroundColorFor(noiseTaggingView:)`, else
 /// `defaultColorButtonEnabled`; a disabled control shows
 /// `defaultColorButtonDisabled`.
-///
-/// ```swift
-/// let look = DefaultLook(settings: settings, viewBackground: delegate.customBackgroundColorFor(noiseTaggingView: view))
-/// control.noiseTagging.defaultColor = look.color(for: control)
-/// ```
 struct DefaultLook {
     let enabled: NoiseTagColor
     let disabled: NoiseTagColor

@@ -4,10 +4,6 @@ import Synchronization
 /// A bounded, thread-safe queue of work for the engine thread, drained at
 /// each tick. Other threads (keyboard, sockets) post here and never touch
 /// engine state directly.
-///
-/// ```swift
-/// controller.inbox.post { engine in engine.trialsAreRunning = false }
-/// ```
 public final class EngineInbox: Sendable {
     private struct State {
         var items: [@Sendable (NoiseTagController) -> Void] = []
@@ -21,19 +17,11 @@ public final class EngineInbox: Sendable {
     public let capacity: Int
 
     /// Creates an inbox holding at most `capacity` items.
-    ///
-    /// ```swift
-    /// let inbox = EngineInbox(capacity: 256)
-    /// ```
     public init(capacity: Int = 1024) { self.capacity = max(1, capacity) }
 
     /// Queues `work`; false (and counted) when the inbox is full. `work`
     /// comes from another thread and runs later on the engine thread, so it
     /// must be `@Sendable`.
-    ///
-    /// ```swift
-    /// inbox.post { $0.unblockTrials() }
-    /// ```
     @discardableResult
     public func post(_ work: @escaping @Sendable (NoiseTagController) -> Void) -> Bool {
         state.withLock { state in
@@ -48,10 +36,6 @@ public final class EngineInbox: Sendable {
     }
 
     /// How many posts were refused because the inbox was full.
-    ///
-    /// ```swift
-    /// if inbox.refused > 0 { warn() }
-    /// ```
     public var refused: Int { state.withLock { $0.refused } }
 
     /// True when work is waiting; a post that races with this check is seen

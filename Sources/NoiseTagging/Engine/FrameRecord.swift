@@ -1,9 +1,5 @@
 /// What one frame showed, for recordings: its timing, the trial, and the
 /// stimulus states sent (empty outside the flicker phase).
-///
-/// ```swift
-/// controller.observeFrames { record in log(record.index, record.states) }
-/// ```
 public struct FrameRecord: Sendable {
     /// Frame index from the frame loop (without one, the frame due at the tick: see ``NoiseTagController/tick(frame:)``).
     public let index: Int

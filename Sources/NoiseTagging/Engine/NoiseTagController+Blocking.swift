@@ -4,11 +4,6 @@ extension NoiseTagController {
     /// that many seconds pass. Blocks add up: a block at t=1 for 3 s and one
     /// at t=2 for 4 s keep trials off until t=6. With no argument (the
     /// guide's `blockTrials()`) the block holds until ``unblockTrials()``.
-    ///
-    /// ```swift
-    /// controller.blockTrials(forDuration: 3)
-    /// controller.blockTrials()                  // until unblockTrials()
-    /// ```
     public func blockTrials(forDuration duration: Double? = nil) {
         if let duration, !(duration.isFinite && duration >= 0) {
             reportRefused(.invalidBlockDuration(duration))
@@ -39,10 +34,6 @@ extension NoiseTagController {
     }
 
     /// Number of blocks now in place, the engine's own included.
-    ///
-    /// ```swift
-    /// controller.activeBlockCount
-    /// ```
     public var activeBlockCount: Int { blocks.blocks.count }
 
     /// Adds a block of `reason` and reports it.

@@ -4,11 +4,6 @@ extension NoiseTagController {
     /// is on, this is ``developerPanelOpened()`` (a new recording starts) and
     /// returns true: the app then shows its developer panel. When it is off,
     /// nothing happens, a refused call is reported and it returns false.
-    ///
-    /// ```swift
-    /// case .key("d"):
-    ///     if NoiseTagging.developerPanelGestureRecognized() { showDeveloperPanel() }
-    /// ```
     @discardableResult
     public func developerPanelGestureRecognized() -> Bool {
         guard settings.boolFor(.twoFingerDoubleTapOpensDeveloperScreen) else {

@@ -2,18 +2,10 @@ import UtopiaProtocol
 
 extension NoiseTagController {
     /// Frames of flicker rendered since the controller was made.
-    ///
-    /// ```swift
-    /// let n = controller.flickerFramesRendered
-    /// ```
     public var flickerFramesRendered: Int { stimulus.framesRendered }
 
     /// Reports a late frame from the frame loop: an event, and a sound event
     /// when `soundOnMissedFrame` and `enableOtherSounds` are on.
-    ///
-    /// ```swift
-    /// controller.reportMissedFrame(timing, skipped: 0)
-    /// ```
     public func reportMissedFrame(_ timing: FrameTiming, skipped: Int) {
         emit(.missedFrame(index: timing.index, lateness: timing.lateness, skipped: skipped))
         if settings.boolFor(.soundOnMissedFrame) { emitOtherSound("missedFrame") }

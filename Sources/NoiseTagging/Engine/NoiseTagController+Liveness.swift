@@ -7,10 +7,6 @@ extension NoiseTagController {
     public static let subscribedMessageIDs = "PFTVCMHLQ"
 
     /// Whether the engine hears its decoder.
-    ///
-    /// ```swift
-    /// if controller.decoderConnection != .connected { showConnecting() }
-    /// ```
     public var decoderConnection: DecoderConnectionState {
         guard let link = decoderLink else { return .none }
         guard link.monitorsLiveness else { return .connected }

@@ -6,10 +6,6 @@ extension NoiseTagController {
     /// `waitTillDecoderConfirms`, trials stay blocked until the decoder echoes
     /// the MODECHANGE or `modeConfirmationTimeout` passes (a
     /// ``NoiseTagEvent/Kind/modeConfirmed(mode:confirmed:)`` event says which).
-    ///
-    /// ```swift
-    /// controller.set(mode: .trainGeneric, waitTillDecoderConfirms: true, withExplanation: "calibrate")
-    /// ```
     public func set(mode: NoiseTagMode, waitTillDecoderConfirms: Bool = false, withExplanation explanation: String? = nil) {
         emitCall("setMode", value: mode.rawValue + (waitTillDecoderConfirms ? " wait" : ""))
         applyModeChange(to: mode, waitTillDecoderConfirms: waitTillDecoderConfirms, explanation: explanation)
@@ -62,10 +58,6 @@ extension NoiseTagController {
 
     /// Asks the decoder to discard its calibration: MODECHANGE `reset`. The
     /// engine's own mode does not change; calibrate again with a training mode.
-    ///
-    /// ```swift
-    /// controller.resetDecoderCalibration()
-    /// ```
     public func resetDecoderCalibration() {
         emitCall("resetDecoderCalibration")
         stopTrial(.modeChange)
@@ -74,10 +66,6 @@ extension NoiseTagController {
     }
 
     /// Sends a LOG message to the decoder.
-    ///
-    /// ```swift
-    /// controller.sendDecoderALogMessageWith(text: "subject 12 starts")
-    /// ```
     public func sendDecoderALogMessageWith(text: String) {
         send(.log(Log(timestamp: engineStamp, message: text)))
     }

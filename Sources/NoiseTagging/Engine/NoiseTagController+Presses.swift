@@ -5,10 +5,6 @@ extension NoiseTagController {
     /// ends a running trial, shows touch feedback and runs the control's
     /// actions. Refused (and reported) for a control that is not enabled and
     /// visible in the current unit, or while feedback is showing.
-    ///
-    /// ```swift
-    /// controller.touchPress(okButton)
-    /// ```
     public func touchPress(_ control: any NoiseTagControl) {
         let name = control.noiseTagName
         emitCall("touchPress", control: control)
@@ -32,10 +28,6 @@ extension NoiseTagController {
 
     /// A touch at `point`: presses the first enabled, visible control of the
     /// current unit whose hit test says yes. Returns that control, if any.
-    ///
-    /// ```swift
-    /// controller.touch(at: NoiseTagPoint(x: 3, y: 2))
-    /// ```
     @discardableResult
     public func touch(at point: NoiseTagPoint) -> (any NoiseTagControl)? {
         guard let view = units.last?.view else { return nil }

@@ -7,10 +7,6 @@ extension NoiseTagController {
     /// throws: an unwritable root gives a ``NoiseTagEvent/Kind/recordingProblem(path:reason:loggingOff:)``
     /// event and a notice, and the engine runs on without recording. A second
     /// call while recording is refused and returns the running recorder.
-    ///
-    /// ```swift
-    /// controller.startRecording(in: RecordingStore(root: URL(fileURLWithPath: "/data/recordings")))
-    /// ```
     @discardableResult
     public func startRecording(in store: RecordingStore = .standard, wallClock: WallClock = SystemWallClock(),
                                timeZone: TimeZone = .current) -> Recorder {
@@ -51,47 +47,27 @@ extension NoiseTagController {
     /// Ends the current recording ("App ended"): everything is written and
     /// `fsync`ed and the folder gets its right part. Blocks until done; call
     /// it when the app ends.
-    ///
-    /// ```swift
-    /// NoiseTagging.stopRecording()
-    /// ```
     public func stopRecording() {
         recorder?.stop(.appEnded)
     }
 
     /// The running recorder, if recording was started.
-    ///
-    /// ```swift
-    /// controller.activeRecorder?.waitUntilWritten()
-    /// ```
     public var activeRecorder: Recorder? { recorder?.active == true ? recorder : nil }
 
     /// The app went to the background. Coming back after an hour or more
     /// (on the engine clock) starts a new recording.
-    ///
-    /// ```swift
-    /// NoiseTagging.applicationDidEnterBackground()
-    /// ```
     public func applicationDidEnterBackground() {
         recorder?.applicationDidEnterBackground(at: engineNow)
         emit(.lifecycle(.didEnterBackground))
     }
 
     /// The app is coming back from the background.
-    ///
-    /// ```swift
-    /// NoiseTagging.applicationWillEnterForeground()
-    /// ```
     public func applicationWillEnterForeground() {
         recorder?.applicationWillEnterForeground(at: engineNow)
         emit(.lifecycle(.willEnterForeground))
     }
 
     /// The developer panel opened: a new recording starts ("developer panel").
-    ///
-    /// ```swift
-    /// NoiseTagging.developerPanelOpened()
-    /// ```
     public func developerPanelOpened() {
         recorder?.rotate(.developerPanel)
         emit(.lifecycle(.developerPanelOpened))
@@ -100,10 +76,6 @@ extension NoiseTagController {
     /// Ends the current recording and starts a new one whose name gives the
     /// reason "client; <comments>" (made safe for file names and cut to 60
     /// characters; the full text goes into the new recording's events).
-    ///
-    /// ```swift
-    /// NoiseTagging.startNewRecording(withComments: "subject 12, session 2")
-    /// ```
     public func startNewRecording(withComments comments: String) {
         guard let recorder = activeRecorder else {
             emit(.refused(call: "startNewRecording(withComments:)", reason: "not recording; call startRecording(in:) first"))
@@ -114,48 +86,28 @@ extension NoiseTagController {
     }
 
     /// Appends `text` unchanged to `file` in the current recording; false when not recording.
-    ///
-    /// ```swift
-    /// NoiseTagging.append(text: "The user said: too bright\n", toFileNamed: "feedback.txt")
-    /// ```
     @discardableResult
     public func append(text: String, toFileNamed file: String) -> Bool {
         recorder?.append(text: text, toFileNamed: file) ?? false
     }
 
     /// Appends one line to `file` in the current recording; false when not recording.
-    ///
-    /// ```swift
-    /// NoiseTagging.append(line: "level 3 reached", toFileNamed: "game.txt")
-    /// ```
     @discardableResult
     public func append(line: String, toFileNamed file: String) -> Bool {
         recorder?.append(line: line, toFileNamed: file) ?? false
     }
 
     /// Appends one CSV row to `name` (".csv" added when missing) in the current recording.
-    ///
-    /// ```swift
-    /// NoiseTagging.append(toCSVNamed: "answers", cells: ["question 1", "yes"])
-    /// ```
     @discardableResult
     public func append(toCSVNamed name: String, cells: [String]) -> Bool {
         recorder?.append(toCSVNamed: name, cells: cells) ?? false
     }
 
     /// The current recording's folder name; nil when not recording.
-    ///
-    /// ```swift
-    /// let folder = NoiseTagging.folderNameCurrentRecording
-    /// ```
     public var folderNameCurrentRecording: String? { recorder?.folderNameCurrentRecording }
 
     /// Folder names of the recordings in the store that no process writes
     /// any more (closed, and crashed ones with only a left part), oldest first.
-    ///
-    /// ```swift
-    /// for name in NoiseTagging.closedRecordings { upload(name) }
-    /// ```
     public var closedRecordings: [String] {
         guard let recorder else { return [] }
         let current = recorder.current?.folderName

@@ -5,10 +5,6 @@ extension NoiseTagController {
     /// without feedback and tells the decoder `idle`; turning them on again
     /// tells it the current mode. The delegate hears `trialsWillStartRunning` /
     /// `trialsStoppedRunning`.
-    ///
-    /// ```swift
-    /// controller.trialsAreRunning = true
-    /// ```
     public var trialsAreRunning: Bool {
         get { runningTrials }
         set {

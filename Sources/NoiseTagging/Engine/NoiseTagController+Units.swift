@@ -2,10 +2,6 @@ extension NoiseTagController {
     /// Pushes a unit (a view and its delegate) and performs an update: the
     /// running trial stops, all actions are deleted, and the delegate's
     /// `startNoiseTagControlOn(noiseTaggingView:)` assigns them anew.
-    ///
-    /// ```swift
-    /// controller.push(view: menuView, forNoiseTaggingWithDelegate: menu)
-    /// ```
     public func push(view: NoiseTagView, forNoiseTaggingWithDelegate delegate: NoiseTagDelegate) {
         emitCall("push")
         units.append(Unit(view: view, delegate: delegate))
@@ -15,10 +11,6 @@ extension NoiseTagController {
 
     /// Pops the current unit and updates the one below. On an empty stack
     /// nothing changes and a refused call is reported.
-    ///
-    /// ```swift
-    /// controller.pop()
-    /// ```
     public func pop() {
         guard let popped = units.popLast() else {
             reportRefused(.popOnEmptyStack)
@@ -33,10 +25,6 @@ extension NoiseTagController {
     /// Replaces the current unit's delegate and updates, but only when
     /// `view` is the current unit's view; otherwise nothing happens and a
     /// refused call is reported.
-    ///
-    /// ```swift
-    /// controller.update(view: menuView, forNoiseTaggingWithDelegate: menu)
-    /// ```
     public func update(view: NoiseTagView, forNoiseTaggingWithDelegate delegate: NoiseTagDelegate) {
         guard let current = units.last, current.view === view else {
             reportRefused(.updateWithViewNotCurrent)
@@ -50,10 +38,6 @@ extension NoiseTagController {
 
     /// Performs an update of the current unit, running `updateCode` first
     /// (inside the update, so it may change controls and assign actions).
-    ///
-    /// ```swift
-    /// controller.updateControls { okButton.noiseTagging.enabled = false }
-    /// ```
     public func updateControls(updateCode: (() -> Void)? = nil) {
         guard let current = units.last else {
             reportRefused(.updateWithoutUnit)

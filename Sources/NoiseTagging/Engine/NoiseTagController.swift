@@ -101,10 +101,6 @@ public final class NoiseTagController {
     ///   - settings: the settings to use.
     ///   - decoderLink: the decoder, or nil.
     ///   - seed: seeds target choice and code shifts, so runs are reproducible.
-    ///
-    /// ```swift
-    /// let controller = NoiseTagController(clock: VirtualClock(), seed: 7)
-    /// ```
     public init(clock: EngineClock = MonotonicClock.shared, settings: NoiseTagSettings = NoiseTagSettings(),
                 decoderLink: DecoderLink? = nil, seed: UInt64 = 0x5EED) {
         self.clock = clock
@@ -120,59 +116,27 @@ public final class NoiseTagController {
 
     /// The current mode: the `mode` setting, its only store. Set it with
     /// ``set(mode:waitTillDecoderConfirms:withExplanation:)`` or the setting.
-    ///
-    /// ```swift
-    /// if controller.mode.isTraining { showCalibrationHint() }
-    /// ```
     public var mode: NoiseTagMode { NoiseTagMode(rawValue: settings.textFor(.mode)) ?? .test }
 
     /// Number of units on the stack.
-    ///
-    /// ```swift
-    /// controller.unitCount  // 0 before the first push
-    /// ```
     public var unitCount: Int { units.count }
 
     /// The current unit's view, if any.
-    ///
-    /// ```swift
-    /// let view = controller.currentView
-    /// ```
     public var currentView: NoiseTagView? { units.last?.view }
 
     /// True while any block is in place (the client's or the engine's own).
-    ///
-    /// ```swift
-    /// if controller.trialsAreBlocked { showPaused() }
-    /// ```
     public var trialsAreBlocked: Bool { blocks.isBlocked }
 
     /// True while a trial runs.
-    ///
-    /// ```swift
-    /// controller.trialInProgress
-    /// ```
     public var trialInProgress: Bool { trial != nil }
 
     /// The running trial's phase, nil between trials.
-    ///
-    /// ```swift
-    /// if controller.currentPhase == .flicker { … }
-    /// ```
     public var currentPhase: TrialPhase? { trial?.phase }
 
     /// Number of trials started since the controller was made.
-    ///
-    /// ```swift
-    /// let n = controller.trialsStarted
-    /// ```
     public var trialsStarted: Int { trialCount }
 
     /// True while press or no-press feedback is showing.
-    ///
-    /// ```swift
-    /// controller.isShowingFeedback
-    /// ```
     public var isShowingFeedback: Bool { feedback != nil }
 
     // MARK: Tick
@@ -192,10 +156,6 @@ public final class NoiseTagController {
     /// of the codes the frame shows. Without one, the frame is the one due
     /// now at `preferredNFramesPerSecond` (index `round(now × rate)`), so a
     /// second tick within the same frame renders nothing.
-    ///
-    /// ```swift
-    /// clock.advance(by: 1.0 / 60); controller.tick()
-    /// ```
     public func tick(frame: FrameTiming? = nil) {
         guard !isTicking else {
             reportRefused(.tickInsideTick)
@@ -261,11 +221,6 @@ public final class NoiseTagController {
 
     /// Calls `handler` after every tick with what the frame showed (recordings
     /// use this), until ``removeObserver(_:)`` is given the token.
-    ///
-    /// ```swift
-    /// let token = controller.observeFrames { frames.append($0) }
-    /// controller.removeObserver(token)
-    /// ```
     @discardableResult
     public func observeFrames(_ handler: @escaping (FrameRecord) -> Void) -> ObserverToken {
         ObserverToken(id: frameObservers.add(handler), frames: true)

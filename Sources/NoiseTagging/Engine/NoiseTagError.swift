@@ -1,9 +1,5 @@
 /// A call the controller refused, with the reason. Each one is also reported
 /// on the event stream as ``NoiseTagEvent/Kind/refused(call:reason:)``.
-///
-/// ```swift
-/// do { try button.noiseTagging.addAction { } } catch { print(error) }
-/// ```
 public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
     /// `addAction` called outside an update.
     case actionOutsideUpdate(control: String)
@@ -29,10 +25,6 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
     case cannotRestore(String)
 
     /// The name of the refused call.
-    ///
-    /// ```swift
-    /// NoiseTagError.popOnEmptyStack.call == "pop()"
-    /// ```
     public var call: String {
         switch self {
         case .actionOutsideUpdate, .actionTimingOutOfRange: return "addAction(timing:closure:)"

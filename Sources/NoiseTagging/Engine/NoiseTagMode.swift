@@ -1,10 +1,6 @@
 import UtopiaProtocol
 
 /// What trials do: calibrate the decoder, or let the user press buttons.
-///
-/// ```swift
-/// NoiseTagging.set(mode: .trainGeneric)
-/// ```
 public enum NoiseTagMode: String, CaseIterable, Codable, Sendable {
     /// Calibration on the current unit's controls: cue a target, pause, flicker; `nGenericTrainTrials` trials.
     case trainGeneric = "TrainGeneric"
@@ -26,33 +22,17 @@ public enum NoiseTagMode: String, CaseIterable, Codable, Sendable {
     case zeroTrain = "ZeroTrain"
 
     /// True for the supervised calibration modes.
-    ///
-    /// ```swift
-    /// NoiseTagMode.trainSimple.isTraining  // true
-    /// ```
     public var isTraining: Bool {
         self == .trainGeneric || self == .trainSimple || self == .trainCustom
     }
 
     /// True when the mode runs trials at all.
-    ///
-    /// ```swift
-    /// NoiseTagMode.electrodeQuality.runsTrials  // false
-    /// ```
     public var runsTrials: Bool { self != .electrodeQuality && self != .signalQuality }
 
     /// True when trials start with a cued target (training and Verify).
-    ///
-    /// ```swift
-    /// NoiseTagMode.verify.cuesTarget  // true
-    /// ```
     public var cuesTarget: Bool { isTraining || self == .verify }
 
     /// The MODECHANGE text the MindAffect decoder understands for this mode.
-    ///
-    /// ```swift
-    /// NoiseTagMode.test.decoderModeString == "Prediction.static"
-    /// ```
     public var decoderModeString: String {
         switch self {
         case .trainGeneric, .trainSimple, .trainCustom: return DecoderMode.calibration.modeText

@@ -1,8 +1,4 @@
 /// What caused a press.
-///
-/// ```swift
-/// if press.source == .brain { celebrate() }
-/// ```
 public enum PressSource: String, Codable, Sendable {
     /// A decoder prediction passed `certaintyRequiredForPress`.
     case brain

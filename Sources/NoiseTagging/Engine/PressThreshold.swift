@@ -8,11 +8,6 @@
 /// just below a `certaintyRequiredForPress` of 0.9 in double precision. Both
 /// sides are therefore compared as `Float`, where that certainty equals 0.9
 /// and meets the threshold, as the decoder meant.
-///
-/// ```swift
-/// let certainty = 1 - Double(Float(0.1))
-/// PressThreshold(required: 0.9).isMet(by: certainty)  // true
-/// ```
 struct PressThreshold: Equatable {
     /// The certainty a press needs (a setting, in 0…1).
     let required: Double

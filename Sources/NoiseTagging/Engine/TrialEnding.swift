@@ -1,8 +1,4 @@
 /// Why a trial ended.
-///
-/// ```swift
-/// if case .pressed(.brain) = ending { … }
-/// ```
 public enum TrialEnding: Equatable, Codable, Sendable, CustomStringConvertible {
     /// A press by brain, touch, or (with `disableNoClicks`) the timeout.
     case pressed(PressSource)
@@ -19,10 +15,6 @@ public enum TrialEnding: Equatable, Codable, Sendable, CustomStringConvertible {
     }
 
     /// Parses the text form (`pressed-brain`, `noPress`, `completed`, `stopped-update`…).
-    ///
-    /// ```swift
-    /// TrialEnding(text: "pressed-touch") == .pressed(.touch)
-    /// ```
     public init?(text: String) {
         if text == "noPress" { self = .noPress; return }
         if text == "completed" { self = .completed; return }

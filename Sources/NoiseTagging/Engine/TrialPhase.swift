@@ -2,10 +2,6 @@
 ///
 /// Training and Verify: `cue` (the target is highlighted), `pause`, `flicker`.
 /// Test: `flicker` only.
-///
-/// ```swift
-/// if event.phase == .flicker { startStimulus() }
-/// ```
 public enum TrialPhase: String, Codable, Sendable {
     /// The target is highlighted.
     case cue

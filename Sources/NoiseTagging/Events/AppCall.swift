@@ -24,10 +24,6 @@ public struct AppCall: Equatable, Codable, Sendable {
     public var inTick: Bool
 
     /// Creates a call record.
-    ///
-    /// ```swift
-    /// let call = AppCall(name: "setMode", value: "Test", inTick: false)
-    /// ```
     public init(name: String, value: String? = nil, control: String? = nil, index: Int? = nil, inTick: Bool) {
         self.name = name
         self.value = value

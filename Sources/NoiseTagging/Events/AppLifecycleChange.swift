@@ -1,8 +1,4 @@
 /// What the app told the engine about its life, for recordings.
-///
-/// ```swift
-/// if case .lifecycle(.didEnterBackground) = event.kind { pauseMusic() }
-/// ```
 public enum AppLifecycleChange: String, Codable, Sendable {
     /// `applicationDidEnterBackground()`.
     case didEnterBackground

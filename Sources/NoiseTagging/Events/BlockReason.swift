@@ -1,8 +1,4 @@
 /// Who placed a block on trials.
-///
-/// ```swift
-/// if case .blocked(.client, _) = event.kind { showPausedBanner() }
-/// ```
 public enum BlockReason: String, Codable, Sendable {
     /// `blockTrials(forDuration:)` by the app.
     case client

@@ -6,10 +6,6 @@ import Foundation
 extension NoiseTagEvent: Decodable {
     /// Reads `time`, `type` and the kind's fields; an unknown `type` or a
     /// missing field is a `DecodingError` that names it.
-    ///
-    /// ```swift
-    /// let events = try text.split(separator: "\n").map { try JSONDecoder().decode(NoiseTagEvent.self, from: Data($0.utf8)) }
-    /// ```
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: EventJSONKey.self)
         self.init(time: try c.decode(Double.self, forKey: "time"), kind: try Kind(flatFrom: decoder))

@@ -6,10 +6,6 @@ import Foundation
 /// single plain value is `value`; absent optionals are left out.
 extension NoiseTagEvent: Encodable {
     /// Writes the event in its flat form, in one pass.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(event)   // {"time":2.5,"type":"press","control":"b3",…}
-    /// ```
     public func encode(to encoder: Encoder) throws {
         var fields = encoder.container(keyedBy: EventJSONKey.self)
         try fields.encode(time, forKey: "time")
@@ -20,10 +16,6 @@ extension NoiseTagEvent: Encodable {
     /// the kind's fields, e.g.
     /// `{"control":"b3","objectID":3,"source":"brain","time":2.5,"trial":1,"type":"press"}`.
     /// Keys are sorted, so the same event always gives the same text.
-    ///
-    /// ```swift
-    /// controller.events.subscribe { print($0.jsonLine) }
-    /// ```
     public var jsonLine: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

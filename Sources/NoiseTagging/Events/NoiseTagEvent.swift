@@ -14,10 +14,6 @@ public struct NoiseTagEvent: Equatable, Sendable {
     public let kind: Kind
 
     /// Creates an event.
-    ///
-    /// ```swift
-    /// let e = NoiseTagEvent(time: 1, kind: .unitPushed(depth: 1, context: nil))
-    /// ```
     public init(time: Double, kind: Kind) {
         self.time = time
         self.kind = kind

@@ -2,11 +2,6 @@
 /// the engine thread, in subscription order. The app's own calls
 /// (`.call` events, which recordings keep so that replay can re-apply them)
 /// reach only subscribers that ask for them.
-///
-/// ```swift
-/// let token = controller.events.subscribe { print($0) }
-/// controller.events.unsubscribe(token)
-/// ```
 public final class NoiseTagEventStream {
     /// A subscription handle.
     public struct Token: Hashable, Sendable { let id: Int }
@@ -20,10 +15,6 @@ public final class NoiseTagEventStream {
     /// (``NoiseTagEvent/Kind/call(_:)``) too when `includingAppCalls` is
     /// true (a recorder's view), not by default (an app's view: it knows
     /// what it called).
-    ///
-    /// ```swift
-    /// controller.events.subscribe { events.append($0) }
-    /// ```
     @discardableResult
     public func subscribe(includingAppCalls: Bool = false, _ handler: @escaping (NoiseTagEvent) -> Void) -> Token {
         guard !includingAppCalls else { return Token(id: subscribers.add(handler)) }
@@ -34,19 +25,11 @@ public final class NoiseTagEventStream {
     }
 
     /// Stops calling the handler behind `token`.
-    ///
-    /// ```swift
-    /// controller.events.unsubscribe(token)
-    /// ```
     public func unsubscribe(_ token: Token) {
         subscribers.remove(token.id)
     }
 
     /// Delivers `event` to every subscriber.
-    ///
-    /// ```swift
-    /// stream.emit(NoiseTagEvent(time: 0, kind: .notice("hello")))
-    /// ```
     public func emit(_ event: NoiseTagEvent) {
         for handler in subscribers.handlers { handler(event) }
     }

@@ -4,10 +4,6 @@
 /// in 1…255, in control order (0 is reserved for the cued target in
 /// training). Codes: the k-th flickering control gets code k of the
 /// codebook, or code `count − 1 − k` with `assignNoiseTagsInReversedOrder`.
-///
-/// ```swift
-/// let slots = try CodeAssignment.assign(controls, codeCount: 65, reversed: false)
-/// ```
 public enum CodeAssignment {
     /// The object IDs a control may have.
     public static let validIDs = 1...255
@@ -21,10 +17,6 @@ public enum CodeAssignment {
     /// Assigns IDs and codes, in control order. Throws for a custom ID
     /// outside 1…255, a duplicate ID, more controls than free IDs, or more
     /// controls than codes.
-    ///
-    /// ```swift
-    /// let slots = try CodeAssignment.assign(view.allControls, codeCount: book.count, reversed: true)
-    /// ```
     public static func assign(_ controls: [any NoiseTagControl], codeCount: Int,
                               reversed: Bool) throws(CodeAssignmentError) -> [Slot] {
         var taken: [Int: String] = [:]

@@ -6,11 +6,6 @@
 /// Plain ``NoiseTagButton``s (not subclasses) are not called at all: they
 /// read their colour from the trial's shared ``FlickerFrame``, which the
 /// painter hands each frame's states.
-///
-/// ```swift
-/// var painter = FlickerPainter(controls: trial.entries.map(\.control), offset: 0, on: palette.bitOn, off: palette.bitOff)
-/// painter.paint(states: states)
-/// ```
 struct FlickerPainter {
     /// `shown` before a control's first paint (painted ones hold 0 or 1).
     private static let unpainted: UInt8 = 2

@@ -10,11 +10,6 @@
 /// `soundOnMissedFrame`). Frames whose deadline is already more than 1.5
 /// periods past when the loop gets to them are skipped, counted as missed
 /// too, so the flicker stays locked to the clock.
-///
-/// ```swift
-/// let loop = FrameLoop(controller: NoiseTagging, waiter: RealTimeFrameWaiter())
-/// while appIsRunning { loop.step() }
-/// ```
 public final class FrameLoop {
     /// The controller ticked every frame.
     public let controller: NoiseTagController
@@ -29,10 +24,6 @@ public final class FrameLoop {
     private var nextIndex = 0
 
     /// Creates a loop; it starts timing at its first ``step()``.
-    ///
-    /// ```swift
-    /// let loop = FrameLoop(controller: engine, waiter: VirtualFrameWaiter(clock: clock))
-    /// ```
     public init(controller: NoiseTagController, waiter: FrameWaiter) {
         self.controller = controller
         self.waiter = waiter
@@ -40,10 +31,6 @@ public final class FrameLoop {
     }
 
     /// Waits for the next deadline, then ticks the controller with the frame's timing.
-    ///
-    /// ```swift
-    /// let timing = loop.step()
-    /// ```
     @discardableResult
     public func step() -> FrameTiming {
         var origin: Double
@@ -78,10 +65,6 @@ public final class FrameLoop {
     }
 
     /// Runs `count` frames.
-    ///
-    /// ```swift
-    /// loop.run(frames: 600)   // ten seconds at 60 Hz
-    /// ```
     public func run(frames count: Int) {
         for _ in 0..<max(count, 0) { step() }
     }

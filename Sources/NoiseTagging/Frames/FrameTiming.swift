@@ -2,10 +2,6 @@
 ///
 /// Frame n is due at `start + n × period` (never an accumulated sleep). A
 /// frame that runs more than 1.5 periods after it was due is missed.
-///
-/// ```swift
-/// if timing.missed { warn("frame \(timing.index) late by \(timing.lateness) s") }
-/// ```
 public struct FrameTiming: Equatable, Sendable, Codable {
     /// Frame number since the loop started.
     public let index: Int
@@ -17,10 +13,6 @@ public struct FrameTiming: Equatable, Sendable, Codable {
     public let period: Double
 
     /// Creates a frame timing.
-    ///
-    /// ```swift
-    /// let t = FrameTiming(index: 3, deadline: 0.05, time: 0.051, period: 1.0 / 60)
-    /// ```
     public init(index: Int, deadline: Double, time: Double, period: Double) {
         self.index = index
         self.deadline = deadline

@@ -7,10 +7,6 @@ import Darwin
 /// Waits until a frame's deadline. The real one sleeps on the monotonic
 /// clock; the virtual one moves a ``VirtualClock``, so the frame loop and its
 /// missed-frame detection run unchanged in tests and replay.
-///
-/// ```swift
-/// let loop = FrameLoop(controller: engine, waiter: RealTimeFrameWaiter())
-/// ```
 public protocol FrameWaiter: AnyObject {
     /// Returns at or after `deadline` (engine-clock seconds).
     func wait(until deadline: Double)
@@ -18,10 +14,6 @@ public protocol FrameWaiter: AnyObject {
 
 /// Sleeps with `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)` to an
 /// absolute deadline, so sleeps never add up into drift.
-///
-/// ```swift
-/// RealTimeFrameWaiter().wait(until: MonotonicClock.shared.now + 0.01)
-/// ```
 public final class RealTimeFrameWaiter: FrameWaiter {
     /// Creates the waiter.
     public init() {}
@@ -38,11 +30,6 @@ public final class RealTimeFrameWaiter: FrameWaiter {
 
 /// Moves a ``VirtualClock`` to each deadline, plus any lateness a test asks
 /// for with ``delay(frame:by:)``.
-///
-/// ```swift
-/// let waiter = VirtualFrameWaiter(clock: clock)
-/// waiter.delay(frame: 10, by: 0.03)
-/// ```
 public final class VirtualFrameWaiter: FrameWaiter {
     private let clock: VirtualClock
     private var delays: [Double] = []
@@ -52,10 +39,6 @@ public final class VirtualFrameWaiter: FrameWaiter {
     public init(clock: VirtualClock) { self.clock = clock }
 
     /// Makes the `frame`-th wait (0-based count of waits) return `seconds` late.
-    ///
-    /// ```swift
-    /// waiter.delay(frame: 5, by: 0.05)
-    /// ```
     public func delay(frame: Int, by seconds: Double) {
         if delays.count <= frame { delays += Array(repeating: 0, count: frame + 1 - delays.count) }
         delays[frame] = seconds

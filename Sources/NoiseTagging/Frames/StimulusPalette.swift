@@ -4,11 +4,6 @@
 /// Contrast: `Max` uses `colorBitOnIfMaxContrast` / `colorBitOffIfMaxContrast`
 /// as they are; `High`, `Medium`, `Low` and `Min` pull both towards their
 /// middle grey to 80 %, 60 %, 40 % and 20 % of the full difference.
-///
-/// ```swift
-/// let palette = StimulusPalette(settings: controller.settings)
-/// let color = palette.color(forState: 1)
-/// ```
 public struct StimulusPalette: Equatable, Sendable {
     /// Colour of a 1 bit.
     public let bitOn: NoiseTagColor
@@ -22,17 +17,9 @@ public struct StimulusPalette: Equatable, Sendable {
     public let cue: NoiseTagColor
 
     /// Fraction of the full on/off difference for each `contrastMode` choice.
-    ///
-    /// ```swift
-    /// StimulusPalette.contrastLevels["Medium"]  // 0.6
-    /// ```
     public static let contrastLevels: [String: Double] = ["Min": 0.2, "Low": 0.4, "Medium": 0.6, "High": 0.8, "Max": 1.0]
 
     /// Reads the colours and contrast from `settings`.
-    ///
-    /// ```swift
-    /// let palette = StimulusPalette(settings: NoiseTagSettings())
-    /// ```
     public init(settings: NoiseTagSettings) {
         let on = settings.colorFor(.colorBitOnIfMaxContrast)
         let off = settings.colorFor(.colorBitOffIfMaxContrast)
@@ -46,10 +33,6 @@ public struct StimulusPalette: Equatable, Sendable {
     }
 
     /// The flicker colour for a code state (non-zero is on).
-    ///
-    /// ```swift
-    /// palette.color(forState: 0) == palette.bitOff
-    /// ```
     @inline(__always)
     public func color(forState state: UInt8) -> NoiseTagColor { state != 0 ? bitOn : bitOff }
 }

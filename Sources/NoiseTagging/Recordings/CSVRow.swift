@@ -2,26 +2,13 @@ import SwiftCSV
 
 /// One CSV record on one line (RFC 4180 quoting; line breaks inside a cell
 /// become spaces, so every record is exactly one line).
-///
-/// ```swift
-/// CSVRow.line(["b1", "say \"hi\", twice"]) == "b1,\"say \"\"hi\"\", twice\""
-/// CSVRow.cells(of: "b1,\"a,b\"") == ["b1", "a,b"]
-/// ```
 public enum CSVRow {
     /// The cells joined into one line, without the line break.
-    ///
-    /// ```swift
-    /// let line = CSVRow.line(["time", "control"])
-    /// ```
     public static func line(_ cells: [String]) -> String {
         cells.map(escaped).joined(separator: ",")
     }
 
     /// One cell, quoted when it holds a comma, a quote or a line break.
-    ///
-    /// ```swift
-    /// CSVRow.escaped("a,b") == "\"a,b\""
-    /// ```
     public static func escaped(_ cell: String) -> String {
         var text = cell
         if text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
@@ -33,19 +20,11 @@ public enum CSVRow {
 
     /// Splits one line into its cells, undoing the quoting (parsed by
     /// SwiftCSV, the reader ``RecordingFileReader/csvRows()`` uses).
-    ///
-    /// ```swift
-    /// let cells = CSVRow.cells(of: line)
-    /// ```
     public static func cells(of line: Substring) -> [String] {
         // The line break keeps an empty last cell, which SwiftCSV drops at the end of its input.
         (try? EnumeratedCSV(string: line + "\n", delimiter: .comma, loadColumns: false))?.header ?? [String(line)]
     }
 
     /// Splits one line into its cells.
-    ///
-    /// ```swift
-    /// CSVRow.cells(of: "a,b") == ["a", "b"]
-    /// ```
     public static func cells(of line: String) -> [String] { cells(of: Substring(line)) }
 }

@@ -3,11 +3,6 @@ import Foundation
 /// One line of `events.jsonl`: an event's flat JSON (see
 /// ``NoiseTagEvent/encode(to:)``) with `wall_time`, the Unix time to the
 /// millisecond when it was recorded, written by the same encoder in one pass.
-///
-/// ```swift
-/// let line = try encoder.encode(EventLine(event: event, wallTime: Date().timeIntervalSince1970))
-/// // {"time":2.5,"type":"press",…,"wall_time":1569232285.123}
-/// ```
 struct EventLine: Encodable {
     let event: NoiseTagEvent
     let wallTime: Double

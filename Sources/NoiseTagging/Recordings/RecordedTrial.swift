@@ -1,10 +1,6 @@
 /// One line of `trials.jsonl`: a trial as a recording keeps it, written when
 /// the trial ends. Times are engine-clock seconds (`*_time`) and Unix seconds
 /// (`*_wall_time`); absent fields are unknown or do not apply.
-///
-/// ```swift
-/// let trial = try JSONDecoder().decode(RecordedTrial.self, from: Data(line.utf8))
-/// ```
 public struct RecordedTrial: Codable, Equatable, Sendable {
     /// Trial number since the engine started.
     public var trial: Int

@@ -66,10 +66,6 @@ extension Recorder {
     /// Appends `text` as it is (one write, however many lines) to `file` of
     /// the current recording. False when not recording, the name is not
     /// allowed (a path, hidden, or one of the engine's files), or the buffer is full.
-    ///
-    /// ```swift
-    /// recorder.append(text: "felt tired\n", toFileNamed: "feedback.txt")
-    /// ```
     @discardableResult
     public func append(text: String, toFileNamed file: String) -> Bool {
         guard isRecording else { return false }
@@ -81,10 +77,6 @@ extension Recorder {
     }
 
     /// Appends `line` and a line break (line breaks inside become spaces).
-    ///
-    /// ```swift
-    /// recorder.append(line: "subject 12", toFileNamed: "notes.txt")
-    /// ```
     @discardableResult
     public func append(line: String, toFileNamed file: String) -> Bool {
         let flat = line.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
@@ -92,10 +84,6 @@ extension Recorder {
     }
 
     /// Appends one CSV row to `name` (".csv" is added when missing).
-    ///
-    /// ```swift
-    /// recorder.append(toCSVNamed: "answers", cells: ["q1", "yes"])
-    /// ```
     @discardableResult
     public func append(toCSVNamed name: String, cells: [String]) -> Bool {
         append(text: CSVRow.line(cells) + "\n", toFileNamed: name.hasSuffix(".csv") ? name : name + ".csv")

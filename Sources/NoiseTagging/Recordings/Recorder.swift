@@ -16,11 +16,6 @@ import Darwin
 /// a ``RecordingWriter`` thread makes the frame and decoder lines' text and
 /// does the I/O. When the disk
 /// fails, the engine runs on without recording and says so in events.
-///
-/// ```swift
-/// let recorder = controller.startRecording(in: RecordingStore(root: URL(fileURLWithPath: "recordings")))
-/// print(recorder.folderNameCurrentRecording ?? "not recording")
-/// ```
 public final class Recorder {
     /// Where the folders go.
     public let store: RecordingStore
@@ -87,26 +82,14 @@ public final class Recorder {
     // MARK: Public
 
     /// The open recording's folder name; nil when not recording.
-    ///
-    /// ```swift
-    /// let folder = recorder.folderNameCurrentRecording
-    /// ```
     public var folderNameCurrentRecording: String? { isRecording ? current?.folderName : nil }
 
     /// True while lines are being recorded.
-    ///
-    /// ```swift
-    /// if !recorder.isRecording { showDiskWarning() }
-    /// ```
     public var isRecording: Bool { current != nil && writing && active }
 
     /// Blocks until every line so far is written, `fsync`ed, and ended
     /// recordings are renamed; then reports any problem as events. For tests
     /// and tools; never call it from a frame loop.
-    ///
-    /// ```swift
-    /// recorder.waitUntilWritten()
-    /// ```
     public func waitUntilWritten() {
         writer.writeNow()
         pollWriter()

@@ -1,10 +1,6 @@
 import Foundation
 
 /// One recording folder found in a ``RecordingStore``.
-///
-/// ```swift
-/// for entry in store.recordings() { print(entry.name.folderName, entry.state) }
-/// ```
 public struct RecordingEntry: Sendable, Equatable {
     /// Whether a recording is finished.
     public enum State: String, Sendable, Codable {
@@ -24,10 +20,6 @@ public struct RecordingEntry: Sendable, Equatable {
     public let state: State
 
     /// Creates an entry.
-    ///
-    /// ```swift
-    /// let entry = RecordingEntry(name: name, url: folder, state: .closed)
-    /// ```
     public init(name: RecordingName, url: URL, state: State) {
         self.name = name
         self.url = url
@@ -35,9 +27,5 @@ public struct RecordingEntry: Sendable, Equatable {
     }
 
     /// The total size of the folder's files in bytes.
-    ///
-    /// ```swift
-    /// let megabytes = Double(entry.size) / 1e6
-    /// ```
     public var size: Int64 { RecordingStore.size(of: url) }
 }

@@ -1,9 +1,5 @@
 /// The files the engine writes in every recording, with their CSV header
 /// rows. Columns and fields are documented in `Protocols/recordings.md`.
-///
-/// ```swift
-/// let frames = folder.appendingPathComponent(RecordingFile.frames.rawValue)
-/// ```
 public enum RecordingFile: String, CaseIterable, Sendable {
     /// Every engine event, one JSON object per line (`NoiseTagEvent.jsonLine` plus `wall_time`, one encoding: see `EventLine`).
     case events = "events.jsonl"
@@ -21,10 +17,6 @@ public enum RecordingFile: String, CaseIterable, Sendable {
     case feedback = "feedback.txt"
 
     /// The CSV header row (without line break), nil for non-CSV files.
-    ///
-    /// ```swift
-    /// RecordingFile.presses.header  // "time,wall_time,trial,control,object_id,source,certainty,target"
-    /// ```
     public var header: String? {
         switch self {
         case .decoder: return "time,wall_time,direction,id,hex"
@@ -36,10 +28,6 @@ public enum RecordingFile: String, CaseIterable, Sendable {
 
     /// True for names the engine writes itself; clients may not append to them
     /// (``feedback`` is the client's).
-    ///
-    /// ```swift
-    /// RecordingFile.isReserved("frames.csv")  // true
-    /// ```
     public static func isReserved(_ name: String) -> Bool {
         guard let file = RecordingFile(rawValue: name) else { return false }
         return file != .feedback

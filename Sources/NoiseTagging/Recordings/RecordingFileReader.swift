@@ -3,11 +3,6 @@ import SwiftCSV
 
 /// Reads a recording file line by line. A last line without its line break
 /// (cut off by a crash) is not a line: it is counted, not returned.
-///
-/// ```swift
-/// let reader = RecordingFileReader(folder.appendingPathComponent("presses.csv"))
-/// reader.forEachLine { line in print(line) }
-/// ```
 public struct RecordingFileReader {
     /// The file's bytes (empty when it does not exist).
     public let data: Data
@@ -15,10 +10,6 @@ public struct RecordingFileReader {
     public let exists: Bool
 
     /// Reads `url` (memory-mapped when possible).
-    ///
-    /// ```swift
-    /// let reader = RecordingFileReader(url)
-    /// ```
     public init(_ url: URL) {
         if let data = try? Data(contentsOf: url, options: .alwaysMapped) {
             self.data = data
@@ -30,20 +21,12 @@ public struct RecordingFileReader {
     }
 
     /// Calls `body` with every complete line (without its line break), in order.
-    ///
-    /// ```swift
-    /// reader.forEachLine { count += 1 }
-    /// ```
     public func forEachLine(_ body: (Substring) -> Void) {
         forEachLineRange { range in body(Substring(decoding: data[range], as: UTF8.self)) }
     }
 
     /// Calls `body` with the range in ``data`` of every complete line
     /// (without its line break), in order; `data[range]` shares the bytes.
-    ///
-    /// ```swift
-    /// reader.forEachLineRange { range in total += range.count }
-    /// ```
     public func forEachLineRange(_ body: (Range<Data.Index>) -> Void) {
         let all = data.span      // a bounds-checked view of the (mapped) bytes, no copy
         let base = data.startIndex
@@ -57,11 +40,6 @@ public struct RecordingFileReader {
     /// The cells of every complete line, the header row first, parsed as
     /// CSV (RFC 4180 quoting) by SwiftCSV; a line cut off by a crash is left
     /// out. Empty when the file is missing or does not parse.
-    ///
-    /// ```swift
-    /// let rows = RecordingFileReader(folder.appendingPathComponent("presses.csv")).csvRows()
-    /// let sources = rows.dropFirst().map { $0[5] }
-    /// ```
     public func csvRows() -> [[String]] {
         guard let end = data.lastIndex(of: 0x0A) else { return [] }
         // Up to and with the last line break: SwiftCSV drops an empty last cell at the end of its input.
@@ -71,10 +49,6 @@ public struct RecordingFileReader {
     }
 
     /// Number of complete lines.
-    ///
-    /// ```swift
-    /// let presses = RecordingFileReader(url).lineCount - 1   // minus the header
-    /// ```
     public var lineCount: Int {
         let all = data.span
         var count = 0
@@ -83,10 +57,6 @@ public struct RecordingFileReader {
     }
 
     /// The last complete line, if any.
-    ///
-    /// ```swift
-    /// let last = RecordingFileReader(url).lastLine
-    /// ```
     public var lastLine: Substring? {
         guard let end = data.lastIndex(of: 0x0A) else { return nil }
         let start = data[data.startIndex..<end].lastIndex(of: 0x0A).map { $0 + 1 } ?? data.startIndex
@@ -94,9 +64,5 @@ public struct RecordingFileReader {
     }
 
     /// True when the file ends in the middle of a line (cut off by a crash).
-    ///
-    /// ```swift
-    /// if reader.endsWithPartialLine { warn("last line lost") }
-    /// ```
     public var endsWithPartialLine: Bool { data.last.map { $0 != 0x0A } ?? false }
 }

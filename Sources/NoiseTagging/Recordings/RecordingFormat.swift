@@ -4,10 +4,6 @@
 /// (`trialStarted.state`), app `call` events and `settingChanged.source`;
 /// 3 adds `unsent` lines to `decoder.csv`, and Verify trials' STIMULUSEVENTs
 /// carry the cued target as object 0.
-///
-/// ```swift
-/// if recordedFormat < RecordingFormat.current { print("recorded by an older engine") }
-/// ```
 public enum RecordingFormat {
     /// The format this engine writes.
     public static let current = 3

@@ -3,20 +3,12 @@ import UtopiaProtocol
 
 /// Formats the engine's CSV lines as bytes, fast enough for the frame loop
 /// (no `String(format:)`, no Foundation formatters). Every line ends with `\n`.
-///
-/// ```swift
-/// let bytes = RecordingLine.frame(record, wallTime: Date().timeIntervalSince1970)
-/// ```
 public enum RecordingLine {
     /// A `frames.csv` line: `index,deadline,time,wall_time,missed,trial,phase,states`.
     /// Engine times have 6 decimals, wall time 3; `phase` is `c`, `p`, `f` or
     /// empty; `states` is empty, `<n>b<hex>` (n states of 0/1, four per hex
     /// digit, first state in the top bit, zero padded) or `<n>v<hex>` (two hex
     /// digits per state, when any state exceeds 1).
-    ///
-    /// ```swift
-    /// RecordingLine.frame(record, wallTime: 1569232285.123)  // "12,0.200000,0.200113,1569232285.123,0,1,f,5b98\n"
-    /// ```
     public static func frame(_ record: FrameRecord, wallTime: Double) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 + record.states.count / 2)
@@ -47,10 +39,6 @@ public enum RecordingLine {
     /// A `decoder.csv` line: `time,wall_time,direction,id,hex`; `id` is the
     /// message's ASCII letter, `hex` the bytes that crossed the link
     /// (``DecoderTraffic/bytes``).
-    ///
-    /// ```swift
-    /// RecordingLine.decoder(traffic, wallTime: wall)  // "1.000000,1569232285.123,out,H,48000400e8030000\n"
-    /// ```
     public static func decoder(_ traffic: DecoderTraffic, wallTime: Double) -> [UInt8] {
         let bytes = traffic.bytes
         var out: [UInt8] = []
@@ -70,10 +58,6 @@ public enum RecordingLine {
     }
 
     /// A `presses.csv` line: `time,wall_time,trial,control,object_id,source,certainty,target`.
-    ///
-    /// ```swift
-    /// RecordingLine.press(press, time: 2.5, wallTime: wall)
-    /// ```
     public static func press(_ press: NoiseTagEvent.Press, time: Double, wallTime: Double) -> [UInt8] {
         var out: [UInt8] = []
         appendFixed(time, decimals: 6, to: &out)
@@ -101,10 +85,6 @@ public enum RecordingLine {
     static let newline = UInt8(ascii: "\n")
 
     /// `value` with exactly `decimals` decimals (0…9), rounded half away from zero; `nan` when not finite.
-    ///
-    /// ```swift
-    /// var out: [UInt8] = []; RecordingLine.appendFixed(1.5, decimals: 3, to: &out)  // "1.500"
-    /// ```
     public static func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
         let places = min(max(decimals, 0), 9)
         var scale: UInt = 1
@@ -123,10 +103,6 @@ public enum RecordingLine {
     }
 
     /// A decimal integer.
-    ///
-    /// ```swift
-    /// var out: [UInt8] = []; RecordingLine.appendInt(-42, to: &out)  // "-42"
-    /// ```
     public static func appendInt(_ value: Int, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         appendDigits(value.magnitude, minimumCount: 1, to: &out)
@@ -150,10 +126,6 @@ public enum RecordingLine {
     }
 
     /// The `states` cell: empty, `<n>b<hex>` for 0/1 states, else `<n>v<hex>`.
-    ///
-    /// ```swift
-    /// var out: [UInt8] = []; RecordingLine.appendStates([1, 0, 0, 1, 1], to: &out)  // "5b98"
-    /// ```
     public static func appendStates(_ states: [UInt8], to out: inout [UInt8]) {
         guard !states.isEmpty else { return }
         appendInt(states.count, to: &out)
@@ -176,17 +148,9 @@ public enum RecordingLine {
 
     /// The bytes a `decoder.csv` `hex` cell holds (two hex digits a byte,
     /// either case); nil for an odd length or a character that is not a hex digit.
-    ///
-    /// ```swift
-    /// RecordingLine.bytes(hex: "4800040086372400")?.first == 0x48
-    /// ```
     public static func bytes(hex: Substring) -> [UInt8]? { Hex.bytes(hex.utf8) }
 
     /// Decodes a `states` cell back into states; nil when malformed.
-    ///
-    /// ```swift
-    /// RecordingLine.states(from: "5b98") == [1, 0, 0, 1, 1]
-    /// ```
     public static func states(from cell: String) -> [UInt8]? {
         if cell.isEmpty { return [] }
         guard let marker = cell.firstIndex(where: { $0 == "b" || $0 == "v" }),

@@ -2,10 +2,6 @@
 /// the writer takes its batch: the engine thread queues a frame or a decoder
 /// message as it is, and the line's text is made when the batch is written,
 /// off the frame path. Other lines arrive already formatted.
-///
-/// ```swift
-/// writer.append(.frame(record, wallTime: wall), to: RecordingFile.frames.rawValue, isFrame: true)
-/// ```
 enum RecordingLineSource {
     /// Bytes already formatted (one or more whole lines).
     case bytes([UInt8])

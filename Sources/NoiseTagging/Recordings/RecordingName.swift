@@ -25,32 +25,16 @@ public struct RecordingName: Hashable, Sendable, CustomStringConvertible {
     public let endReason: String?
 
     /// The text between the two parts: space, en dash (U+2013), space.
-    ///
-    /// ```swift
-    /// name.folderName.contains(RecordingName.separator)  // closed
-    /// ```
     public static let separator = " \u{2013} "
 
     /// Characters in a formatted time: `2019-09-23 09.44.45 +0000`.
-    ///
-    /// ```swift
-    /// RecordingName.format(Date()).count == RecordingName.timeLength
-    /// ```
     public static let timeLength = 25
 
     /// Longest reason kept, in characters; longer texts are cut.
-    ///
-    /// ```swift
-    /// RecordingName.sanitized(reason: longComment).count <= RecordingName.maximumReasonLength
-    /// ```
     public static let maximumReasonLength = 60
 
     /// An open recording started at `start` (cut to whole seconds) for `reason`
     /// (made safe with ``sanitized(reason:)``).
-    ///
-    /// ```swift
-    /// let name = RecordingName(start: Date(), reason: "App started")
-    /// ```
     public init(start: Date, reason: String) {
         self.start = Self.wholeSeconds(start)
         startReason = Self.sanitized(reason: reason)
@@ -66,53 +50,29 @@ public struct RecordingName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// This recording, closed at `date` for `reason`.
-    ///
-    /// ```swift
-    /// let closed = open.ended(at: Date(), reason: "App ended")
-    /// ```
     public func ended(at date: Date, reason: String) -> RecordingName {
         RecordingName(start: start, startReason: startReason, end: Self.wholeSeconds(date),
                       endReason: Self.sanitized(reason: reason))
     }
 
     /// This recording, closed because `next` started: its right part mirrors `next`'s left part.
-    ///
-    /// ```swift
-    /// let closed = current.ended(by: next)
-    /// ```
     public func ended(by next: RecordingName) -> RecordingName {
         RecordingName(start: start, startReason: startReason, end: next.start, endReason: next.startReason)
     }
 
     /// True while the recording has no right part (open, or left so by a crash).
-    ///
-    /// ```swift
-    /// if name.isOpen { print("open/crashed") }
-    /// ```
     public var isOpen: Bool { end == nil }
 
     /// `time reason`, e.g. `2019-09-23 09.44.45 +0000 App started`.
-    ///
-    /// ```swift
-    /// let left = name.leftPart
-    /// ```
     public var leftPart: String { Self.format(start) + " " + startReason }
 
     /// `reason time`, e.g. `2.34h in background 2019-09-23 12.05.10 +0000`; nil while open.
-    ///
-    /// ```swift
-    /// let right = name.rightPart ?? "open"
-    /// ```
     public var rightPart: String? {
         guard let end, let endReason else { return nil }
         return endReason + " " + Self.format(end)
     }
 
     /// The folder name: the left part, then (once closed) the separator and the right part.
-    ///
-    /// ```swift
-    /// FileManager.default.fileExists(atPath: root.appendingPathComponent(name.folderName).path)
-    /// ```
     public var folderName: String {
         guard let rightPart else { return leftPart }
         return leftPart + Self.separator + rightPart
@@ -122,19 +82,11 @@ public struct RecordingName: Hashable, Sendable, CustomStringConvertible {
     public var description: String { folderName }
 
     /// True when `next`'s left part is this name's right part (the chain rule).
-    ///
-    /// ```swift
-    /// first.isFollowed(by: second)  // true for consecutive recordings
-    /// ```
     public func isFollowed(by next: RecordingName) -> Bool {
         end == next.start && endReason == next.startReason
     }
 
     /// Parses a folder name; nil when it does not follow the grammar.
-    ///
-    /// ```swift
-    /// let name = RecordingName(folderName: "2019-09-23 09.44.45 +0000 App started")
-    /// ```
     public init?(folderName: String) {
         let parts = folderName.components(separatedBy: Self.separator)
         guard parts.count == 1 || parts.count == 2 else { return nil }
@@ -166,10 +118,6 @@ public struct RecordingName: Hashable, Sendable, CustomStringConvertible {
     }()
 
     /// `date` as `yyyy-MM-dd HH.mm.ss +0000` in UTC (seconds cut).
-    ///
-    /// ```swift
-    /// RecordingName.format(Date(timeIntervalSince1970: 0)) == "1970-01-01 00.00.00 +0000"
-    /// ```
     public static func format(_ date: Date) -> String {
         let c = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: wholeSeconds(date))
         func two(_ n: Int?) -> String { let v = n ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
@@ -179,10 +127,6 @@ public struct RecordingName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `yyyy-MM-dd HH.mm.ss ±HHMM` (any offset); nil for anything else.
-    ///
-    /// ```swift
-    /// RecordingName.date("2019-09-23 09.44.45 +0000")
-    /// ```
     public static func date(_ text: String) -> Date? {
         let chars = Array(text.utf8)
         guard chars.count == timeLength else { return nil }
@@ -220,10 +164,6 @@ public struct RecordingName: Hashable, Sendable, CustomStringConvertible {
     /// `;`, `/` and `\` become `-`, the en dash becomes `-`, `<>"|?*` become
     /// `_`, control characters and runs of spaces become one space; trimmed,
     /// cut to ``maximumReasonLength`` characters; "recording" when empty.
-    ///
-    /// ```swift
-    /// RecordingName.sanitized(reason: "client: a/b") == "client; a-b"
-    /// ```
     public static func sanitized(reason text: String) -> String {
         var out = ""
         var lastWasSpace = true

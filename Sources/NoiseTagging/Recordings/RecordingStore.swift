@@ -7,34 +7,17 @@ import Darwin
 
 /// The recordings root folder: one sub-folder per recording, named by
 /// ``RecordingName``. Listing, the live check and size-limit pruning.
-///
-/// ```swift
-/// let store = RecordingStore(root: URL(fileURLWithPath: "/tmp/recordings"))
-/// for entry in store.recordings() { print(entry.name.folderName) }
-/// ```
 public struct RecordingStore: Sendable {
     /// The root folder.
     public let root: URL
 
     /// A store at `root` (created when the first recording starts).
-    ///
-    /// ```swift
-    /// let store = RecordingStore(root: URL(fileURLWithPath: "recordings"))
-    /// ```
     public init(root: URL) { self.root = root.standardizedFileURL }
 
     /// The store at ``defaultRoot(environment:)``.
-    ///
-    /// ```swift
-    /// NoiseTagging.startRecording(in: .standard)
-    /// ```
     public static var standard: RecordingStore { RecordingStore(root: defaultRoot()) }
 
     /// `$NOISETAG_HOME/recordings` (``NoiseTagHome``), with `NOISETAG_HOME` defaulting to `~/.noisetag`.
-    ///
-    /// ```swift
-    /// RecordingStore.defaultRoot(environment: ["NOISETAG_HOME": "/data"]).path == "/data/recordings"
-    /// ```
     public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         NoiseTagHome.url(environment: environment).appendingPathComponent("recordings", isDirectory: true)
     }
@@ -42,10 +25,6 @@ public struct RecordingStore: Sendable {
     /// Every folder whose name follows the grammar, oldest first (by start;
     /// recordings that started in the same second follow their chain).
     /// Other files and folders are ignored.
-    ///
-    /// ```swift
-    /// let crashed = store.recordings().filter { $0.state == .crashed }
-    /// ```
     public func recordings() -> [RecordingEntry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         var entries: [RecordingEntry] = []
@@ -61,20 +40,12 @@ public struct RecordingStore: Sendable {
     }
 
     /// Every recording no process is writing any more (closed and crashed), oldest first.
-    ///
-    /// ```swift
-    /// for entry in store.finishedRecordings() { upload(entry.url) }
-    /// ```
     public func finishedRecordings() -> [RecordingEntry] {
         recordings().filter { $0.state != .open }
     }
 
     /// The recording called `text`: an exact folder name, else the only one
     /// whose name starts with it, else a path to a recording folder.
-    ///
-    /// ```swift
-    /// let entry = store.recording(matching: "2019-09-23 09.44")
-    /// ```
     public func recording(matching text: String) -> RecordingEntry? {
         let all = recordings()
         if let exact = all.first(where: { $0.name.folderName == text }) { return exact }
@@ -112,10 +83,6 @@ public struct RecordingStore: Sendable {
     }
 
     /// True when a running process holds the folder's lock (it is being written).
-    ///
-    /// ```swift
-    /// RecordingStore.isLive(folder)
-    /// ```
     public static func isLive(_ folder: URL) -> Bool {
         let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return false }
@@ -128,10 +95,6 @@ public struct RecordingStore: Sendable {
     }
 
     /// Total size in bytes of the regular files under `url`.
-    ///
-    /// ```swift
-    /// RecordingStore.size(of: entry.url)
-    /// ```
     public static func size(of url: URL) -> Int64 {
         guard let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else {
             return 0
@@ -146,10 +109,6 @@ public struct RecordingStore: Sendable {
 
     /// Deletes the oldest recordings not in `protected` and not live until all
     /// recordings together take at most `limit` bytes. Returns what it deleted.
-    ///
-    /// ```swift
-    /// let deleted = store.prune(toAtMost: 500_000_000, protecting: [current.folderName])
-    /// ```
     @discardableResult
     public func prune(toAtMost limit: Int64, protecting protected: Set<String>) -> [(folder: String, bytes: Int64)] {
         let entries = recordings()

@@ -5,11 +5,6 @@ import UtopiaProtocol
 /// accuracy in training and Verify, presses by source, frames and missed
 /// frames, decoder traffic and disconnects, and its time spans.
 /// `noisetag recordings show` prints it.
-///
-/// ```swift
-/// let summary = RecordingSummary(entry)
-/// print(summary.trialsByMode, summary.missedFrames)
-/// ```
 public struct RecordingSummary: Codable, Sendable {
     /// Trials with a cued target: how many ended by a press or "no press",
     /// how many of those pressed the target; and how many got a decoder
@@ -21,10 +16,6 @@ public struct RecordingSummary: Codable, Sendable {
         public var decoderCorrect = 0
 
         /// Counts of trials (all zero by default).
-        ///
-        /// ```swift
-        /// let half = RecordingSummary.Accuracy(trials: 4, correct: 2)
-        /// ```
         public init(trials: Int = 0, correct: Int = 0, decoderTrials: Int = 0, decoderCorrect: Int = 0) {
             (self.trials, self.correct, self.decoderTrials, self.decoderCorrect) = (trials, correct, decoderTrials, decoderCorrect)
         }
@@ -54,10 +45,6 @@ public struct RecordingSummary: Codable, Sendable {
         }
 
         /// Nothing seen yet.
-        ///
-        /// ```swift
-        /// let spans = RecordingSummary.Spans()
-        /// ```
         public init() {}
     }
 
@@ -93,10 +80,6 @@ public struct RecordingSummary: Codable, Sendable {
     public var spans = Spans()
 
     /// Reads the recording `entry`.
-    ///
-    /// ```swift
-    /// let summary = RecordingSummary(store.recording(matching: "2019-09-23")!)
-    /// ```
     public init(_ entry: RecordingEntry) {
         folder = entry.name.folderName
         state = entry.state.rawValue

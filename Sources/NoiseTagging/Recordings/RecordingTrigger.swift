@@ -1,10 +1,6 @@
 import Foundation
 
 /// Why a recording starts or ends; its ``reason`` is the text in folder names.
-///
-/// ```swift
-/// RecordingTrigger.background(seconds: 8424).reason == "2.34h in background"
-/// ```
 public enum RecordingTrigger: Equatable, Sendable {
     /// The process started recording ("App started").
     case appStarted
@@ -26,10 +22,6 @@ public enum RecordingTrigger: Equatable, Sendable {
     case switchedOff
 
     /// The reason text, already safe for a folder name.
-    ///
-    /// ```swift
-    /// RecordingTrigger.client(comment: "subject 4").reason == "client; subject 4"
-    /// ```
     public var reason: String {
         switch self {
         case .appStarted: return "App started"

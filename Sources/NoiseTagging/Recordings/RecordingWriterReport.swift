@@ -1,9 +1,5 @@
 /// What the writer thread tells the engine thread; the ``Recorder`` turns
 /// each one into an engine event.
-///
-/// ```swift
-/// for report in writer.takeReports() { handle(report) }
-/// ```
 enum RecordingWriterReport: Equatable, Sendable {
     /// Writing to recording `folder` failed at `path`; with `loggingOff` the folder takes no more lines.
     case problem(folder: String, path: String, reason: String, loggingOff: Bool)

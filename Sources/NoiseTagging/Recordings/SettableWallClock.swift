@@ -15,10 +15,6 @@ public final class SettableWallClock: WallClock {
     private let engine: EngineClock?
 
     /// Creates a clock showing `date`, following `engine` when given.
-    ///
-    /// ```swift
-    /// let wall = SettableWallClock(Date(timeIntervalSince1970: 0))
-    /// ```
     public init(_ date: Date, following engine: EngineClock? = nil) {
         base = date
         self.engine = engine
@@ -32,20 +28,12 @@ public final class SettableWallClock: WallClock {
     }
 
     /// Shows `date` from now on (a jump, as when the user changes the clock).
-    ///
-    /// ```swift
-    /// wall.set(Date(timeIntervalSince1970: 86_400))
-    /// ```
     public func set(_ date: Date) {
         base = date
         engineBase = engine?.now ?? 0
     }
 
     /// Moves the shown date by `seconds` (without moving the engine clock).
-    ///
-    /// ```swift
-    /// wall.advance(by: 3600)
-    /// ```
     public func advance(by seconds: Double) {
         base = base.addingTimeInterval(seconds)
     }

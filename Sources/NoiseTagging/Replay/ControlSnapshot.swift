@@ -1,11 +1,6 @@
 /// One control of the current unit as it stood when a trial started: what
 /// replay needs to rebuild it (everything that decides whether and how it
 /// flickers and whether it can be pressed).
-///
-/// ```swift
-/// let rebuilt = ControlSnapshot(identifier: "yes", objectID: 31, participates: true,
-///                               enabled: true, hidden: false, actions: [0.5], clickSound: true)
-/// ```
 public struct ControlSnapshot: Equatable, Codable, Sendable {
     /// The control's identifier (nil when it has none).
     public var identifier: String?
@@ -23,11 +18,6 @@ public struct ControlSnapshot: Equatable, Codable, Sendable {
     public var clickSound: Bool
 
     /// Creates a snapshot.
-    ///
-    /// ```swift
-    /// let snapshot = ControlSnapshot(identifier: "b1", objectID: nil, participates: true,
-    ///                                enabled: true, hidden: false, actions: [], clickSound: true)
-    /// ```
     public init(identifier: String?, objectID: Int?, participates: Bool, enabled: Bool, hidden: Bool,
                 actions: [Double], clickSound: Bool) {
         self.identifier = identifier
@@ -40,10 +30,6 @@ public struct ControlSnapshot: Equatable, Codable, Sendable {
     }
 
     /// A snapshot of `control` now.
-    ///
-    /// ```swift
-    /// let snapshot = ControlSnapshot(of: okButton)
-    /// ```
     public init(of control: any NoiseTagControl) {
         let p = control.noiseTagging
         self.init(identifier: p.identifier, objectID: p.customUtopiaObjectID, participates: p.participatesInFlickering,

@@ -3,17 +3,8 @@ import Foundation
 /// The folder where noisetag keeps what it writes for the user:
 /// `$NOISETAG_HOME`, or `~/.noisetag` when NOISETAG_HOME is unset or empty.
 /// Recordings go in its `recordings` folder, CURVE key files in `keys`.
-///
-/// ```swift
-/// NoiseTagHome.url(environment: ["NOISETAG_HOME": "/data"]).path        // "/data"
-/// let keys = NoiseTagHome.url().appendingPathComponent("keys", isDirectory: true)
-/// ```
 public enum NoiseTagHome {
     /// `$NOISETAG_HOME` (a leading `~` expanded), else `$HOME/.noisetag`.
-    ///
-    /// ```swift
-    /// let recordings = NoiseTagHome.url().appendingPathComponent("recordings", isDirectory: true)
-    /// ```
     public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let configured = environment["NOISETAG_HOME"], !configured.isEmpty {
             return URL(fileURLWithPath: (configured as NSString).expandingTildeInPath, isDirectory: true)

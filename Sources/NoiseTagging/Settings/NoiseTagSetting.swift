@@ -1,9 +1,4 @@
 /// One setting as it stands: title, current value and definition.
-///
-/// ```swift
-/// let setting = NoiseTagging.settings.settingWith(title: .framesPerBit)
-/// print(setting.value, setting.isDefault)
-/// ```
 public struct NoiseTagSetting: Sendable {
     /// The setting's title.
     public let title: NoiseTagSettingTitles

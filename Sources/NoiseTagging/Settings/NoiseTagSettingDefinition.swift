@@ -1,9 +1,4 @@
 /// What a setting is: its kind, default and meaning.
-///
-/// ```swift
-/// let definition = NoiseTagSettingTitles.feedbackDuration.definition
-/// print(definition.summary, definition.defaultValue)
-/// ```
 public struct NoiseTagSettingDefinition: Sendable {
     /// The value's type and allowed range.
     public let kind: NoiseTagSettingKind
@@ -15,10 +10,6 @@ public struct NoiseTagSettingDefinition: Sendable {
 
 extension NoiseTagSettingTitles {
     /// The setting's kind, default and meaning.
-    ///
-    /// ```swift
-    /// NoiseTagSettingTitles.timeInBetweenTrials.definition.defaultValue == .double(1)
-    /// ```
     public var definition: NoiseTagSettingDefinition {
         typealias D = NoiseTagSettingDefinition
         switch self {

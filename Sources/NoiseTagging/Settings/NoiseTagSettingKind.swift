@@ -1,8 +1,4 @@
 /// The type and allowed values of a setting.
-///
-/// ```swift
-/// if case .double(let range) = NoiseTagSettingTitles.minTrialDuration.definition.kind { … }
-/// ```
 public enum NoiseTagSettingKind: Equatable, Sendable {
     case bool
     case int(ClosedRange<Int>)

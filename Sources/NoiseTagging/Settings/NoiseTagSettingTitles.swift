@@ -4,10 +4,6 @@
 ///
 /// `certaintyRequiredForClick` is accepted as another name for
 /// `certaintyRequiredForPress`.
-///
-/// ```swift
-/// let threshold = NoiseTagging.settings.doubleFor(.certaintyRequiredForPress)
-/// ```
 public enum NoiseTagSettingTitles: String, CaseIterable, Codable, Sendable {
     case mode
     case certaintyRequiredForPress
@@ -62,17 +58,9 @@ public enum NoiseTagSettingTitles: String, CaseIterable, Codable, Sendable {
     case recordingsEnabled
 
     /// The reference guide's other name for ``certaintyRequiredForPress``.
-    ///
-    /// ```swift
-    /// settings.doubleFor(.certaintyRequiredForClick)
-    /// ```
     public static let certaintyRequiredForClick = NoiseTagSettingTitles.certaintyRequiredForPress
 
     /// Looks a title up by name, accepting `certaintyRequiredForClick`.
-    ///
-    /// ```swift
-    /// NoiseTagSettingTitles(name: "certaintyRequiredForClick") == .certaintyRequiredForPress
-    /// ```
     public init?(name: String) {
         if name == "certaintyRequiredForClick" {
             self = .certaintyRequiredForPress

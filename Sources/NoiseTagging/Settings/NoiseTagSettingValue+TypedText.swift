@@ -9,11 +9,6 @@ extension NoiseTagSettingValue {
     /// ``NoiseTagSettings/set(value:for:)`` to say. Text that is not of
     /// the kind's type stays a text, so that `set` refuses it with an error
     /// naming the setting and the type it expects.
-    ///
-    /// ```swift
-    /// let value = NoiseTagSettingValue(typed: "0.95", for: NoiseTagSettingTitles.certaintyRequiredForPress.definition.kind)
-    /// try settings.set(value: value, for: .certaintyRequiredForPress)   // .double(0.95)
-    /// ```
     public init(typed text: String, for kind: NoiseTagSettingKind) {
         let trimmed = text.trimmingSpaces
         switch kind {

@@ -1,9 +1,5 @@
 /// A setting's value: a bool, an integer, a number or a text.
 /// In JSON it is the plain scalar.
-///
-/// ```swift
-/// try settings.set(value: .double(0.95), for: .certaintyRequiredForPress)
-/// ```
 public enum NoiseTagSettingValue: Equatable, Codable, Sendable, CustomStringConvertible {
     case bool(Bool)
     case int(Int)
@@ -11,10 +7,6 @@ public enum NoiseTagSettingValue: Equatable, Codable, Sendable, CustomStringConv
     case text(String)
 
     /// The value's type name, for error messages.
-    ///
-    /// ```swift
-    /// NoiseTagSettingValue.int(3).typeName == "integer"
-    /// ```
     public var typeName: String {
         switch self {
         case .bool: return "bool"

@@ -20,37 +20,21 @@ public final class NoiseTagSettings {
     public private(set) var explicitlySet: Set<NoiseTagSettingTitles> = []
 
     /// Creates settings with every default.
-    ///
-    /// ```swift
-    /// let settings = NoiseTagSettings()
-    /// ```
     public init() {}
 
     // MARK: Reading
 
     /// The setting with `title`: value and definition.
-    ///
-    /// ```swift
-    /// settings.settingWith(title: .mode).value
-    /// ```
     public func settingWith(title: NoiseTagSettingTitles) -> NoiseTagSetting {
         NoiseTagSetting(title: title, value: value(for: title))
     }
 
     /// The current value of `title`.
-    ///
-    /// ```swift
-    /// settings.value(for: .framesPerBit)  // .int(1)
-    /// ```
     public func value(for title: NoiseTagSettingTitles) -> NoiseTagSettingValue {
         values[title] ?? title.definition.defaultValue
     }
 
     /// A bool setting (numbers count as true when non-zero; texts as "true"/"yes"/"1").
-    ///
-    /// ```swift
-    /// if settings.boolFor(.disableNoClicks) { … }
-    /// ```
     public func boolFor(_ title: NoiseTagSettingTitles) -> Bool {
         switch value(for: title) {
         case .bool(let v): return v
@@ -61,10 +45,6 @@ public final class NoiseTagSettings {
     }
 
     /// An integer setting (numbers are rounded down; choices give their index; otherwise 0).
-    ///
-    /// ```swift
-    /// let fpb = settings.intFor(.framesPerBit)
-    /// ```
     public func intFor(_ title: NoiseTagSettingTitles) -> Int {
         switch value(for: title) {
         case .bool(let v): return v ? 1 : 0
@@ -77,10 +57,6 @@ public final class NoiseTagSettings {
     }
 
     /// A number setting (integers convert; otherwise 0).
-    ///
-    /// ```swift
-    /// let gap = settings.doubleFor(.timeInBetweenTrials)
-    /// ```
     public func doubleFor(_ title: NoiseTagSettingTitles) -> Double {
         switch value(for: title) {
         case .bool(let v): return v ? 1 : 0
@@ -91,37 +67,21 @@ public final class NoiseTagSettings {
     }
 
     /// A setting as text.
-    ///
-    /// ```swift
-    /// let mode = settings.textFor(.mode)  // "Test"
-    /// ```
     public func textFor(_ title: NoiseTagSettingTitles) -> String {
         value(for: title).description
     }
 
     /// A colour setting.
-    ///
-    /// ```swift
-    /// let on = settings.colorFor(.colorBitOnIfMaxContrast)
-    /// ```
     public func colorFor(_ title: NoiseTagSettingTitles) -> NoiseTagColor {
         NoiseTagColor(hex: textFor(title)) ?? .black
     }
 
     /// How many settings differ from their default.
-    ///
-    /// ```swift
-    /// settings.nonDefaultCount  // 0 on a fresh engine
-    /// ```
     public var nonDefaultCount: Int {
         NoiseTagSettingTitles.allCases.filter { !settingWith(title: $0).isDefault }.count
     }
 
     /// Every setting's current value by title name.
-    ///
-    /// ```swift
-    /// let snapshot = settings.snapshot()
-    /// ```
     public func snapshot() -> [String: NoiseTagSettingValue] {
         var result: [String: NoiseTagSettingValue] = [:]
         for title in NoiseTagSettingTitles.allCases { result[title.rawValue] = value(for: title) }
@@ -133,10 +93,6 @@ public final class NoiseTagSettings {
     /// Sets `title` to `value`, as the user's own choice. Throws
     /// ``NoiseTagSettingsError`` naming the title for a wrong type or an
     /// out-of-range value; the setting then keeps its old value.
-    ///
-    /// ```swift
-    /// try settings.set(value: .int(2), for: .framesPerBit)
-    /// ```
     public func set(value: NoiseTagSettingValue, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
         let checked = try Self.validated(value, for: title)
         explicitlySet.insert(title)
@@ -146,46 +102,26 @@ public final class NoiseTagSettings {
     /// Sets `title` to a plain integer, as the guide writes it:
     /// `set(value: 2, for: .framesPerBit)`. A number setting takes it as a
     /// number. Throws like the `NoiseTagSettingValue` form.
-    ///
-    /// ```swift
-    /// try settings.set(value: 2, for: .framesPerBit)
-    /// ```
     public func set(value: Int, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
         try set(value: NoiseTagSettingValue.int(value), for: title)
     }
 
     /// Sets `title` to a plain number.
-    ///
-    /// ```swift
-    /// try settings.set(value: 0.95, for: .certaintyRequiredForPress)
-    /// ```
     public func set(value: Double, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
         try set(value: NoiseTagSettingValue.double(value), for: title)
     }
 
     /// Sets `title` to a plain bool.
-    ///
-    /// ```swift
-    /// try settings.set(value: true, for: .disableNoClicks)
-    /// ```
     public func set(value: Bool, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
         try set(value: NoiseTagSettingValue.bool(value), for: title)
     }
 
     /// Sets `title` to a plain text (a choice, a `#RRGGBB` colour, a path).
-    ///
-    /// ```swift
-    /// try settings.set(value: "NonselectedGray", for: .clickFeedbackMode)
-    /// ```
     public func set(value: String, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
         try set(value: NoiseTagSettingValue.text(value), for: title)
     }
 
     /// Sets a setting by title name (accepts `certaintyRequiredForClick`).
-    ///
-    /// ```swift
-    /// try settings.set(value: .double(0.9), forTitleNamed: "certaintyRequiredForClick")
-    /// ```
     public func set(value: NoiseTagSettingValue, forTitleNamed name: String) throws(NoiseTagSettingsError) {
         guard let title = NoiseTagSettingTitles(name: name) else { throw .unknownTitle(name) }
         try set(value: value, for: title)
@@ -193,29 +129,17 @@ public final class NoiseTagSettings {
 
     /// Sets `title` on the engine's or decoder's advice, without marking it as
     /// the user's choice (a later advice may change it again).
-    ///
-    /// ```swift
-    /// try settings.adopt(value: .double(0.85), for: .certaintyRequiredForPress)
-    /// ```
     public func adopt(value: NoiseTagSettingValue, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
         store(try Self.validated(value, for: title), for: title)
     }
 
     /// Puts `title` back to its default and forgets that the user set it.
-    ///
-    /// ```swift
-    /// settings.resetToDefault(.framesPerBit)
-    /// ```
     public func resetToDefault(_ title: NoiseTagSettingTitles) {
         explicitlySet.remove(title)
         store(title.definition.defaultValue, for: title)
     }
 
     /// Puts every setting back to its default.
-    ///
-    /// ```swift
-    /// settings.resetAll()
-    /// ```
     public func resetAll() {
         for title in NoiseTagSettingTitles.allCases { resetToDefault(title) }
     }
@@ -223,10 +147,6 @@ public final class NoiseTagSettings {
     // MARK: Observing
 
     /// Calls `handler` after every change of `title` (or of any setting for nil).
-    ///
-    /// ```swift
-    /// settings.observe(.framesPerBit) { title, value in rebuildSchedule() }
-    /// ```
     @discardableResult
     public func observe(_ title: NoiseTagSettingTitles? = nil,
                         handler: @escaping (NoiseTagSettingTitles, NoiseTagSettingValue) -> Void) -> Token {
@@ -244,10 +164,6 @@ public final class NoiseTagSettings {
     }
 
     /// Stops the observer behind `token`.
-    ///
-    /// ```swift
-    /// settings.removeObserver(token)
-    /// ```
     public func removeObserver(_ token: Token) {
         observers.removeAll { $0.0 == token }
     }
@@ -255,10 +171,6 @@ public final class NoiseTagSettings {
     // MARK: Files
 
     /// Writes every setting as one JSON object keyed by title.
-    ///
-    /// ```swift
-    /// try settings.save(to: URL(fileURLWithPath: "settings.json"))
-    /// ```
     public func save(to url: URL) throws(NoiseTagSettingsError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -273,10 +185,6 @@ public final class NoiseTagSettings {
     /// Reads a JSON object of settings (any subset of titles). Every key and
     /// value is checked before anything changes: on any error nothing in
     /// memory changes and the error names the file, key and reason.
-    ///
-    /// ```swift
-    /// try settings.load(from: URL(fileURLWithPath: "settings.json"))
-    /// ```
     public func load(from url: URL) throws(NoiseTagSettingsError) {
         let data: Data
         do {

@@ -1,10 +1,5 @@
 /// Why a setting could not be changed, or a settings file not loaded.
 /// Every case names the title (and the file and key for files).
-///
-/// ```swift
-/// do { try settings.set(value: .int(0), for: .framesPerBit) }
-/// catch { print(error) }  // framesPerBit: 0 is outside 1...60
-/// ```
 public enum NoiseTagSettingsError: Error, Equatable, CustomStringConvertible {
     case unknownTitle(String)
     case wrongType(title: String, expected: String, got: String)
