@@ -4,7 +4,7 @@ import ZeroMQTransport
 /// A decoder link with a transport under it — ZeroMQ (``ZeroMQDecoderLink``)
 /// or a Utopia hub's TCP stream (``UtopiaTCPDecoderLink``) — that the app
 /// closes when it ends and whose counters it can read.
-public protocol BridgeLink: DecoderLink {
+public protocol BridgeLink: WireDecoderLink {
     /// Stops the link's I/O thread, writing what is queued first (briefly).
     func close()
     /// A snapshot of the link's counters.

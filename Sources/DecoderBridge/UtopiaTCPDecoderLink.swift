@@ -27,7 +27,7 @@ import Glibc
 /// `reconnectInterval`. Problems reach the engine through
 /// ``receiveProblems()``.
 // @unchecked: the socket and framer belong to the I/O thread alone; shared state is in `exchange` and two atomics.
-public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
+public final class UtopiaTCPDecoderLink: WireDecoderLink, @unchecked Sendable {
     /// The endpoint, `utopia://HOST:PORT`.
     public let endpoint: String
     /// The host and port connected to.
@@ -101,10 +101,10 @@ public final class UtopiaTCPDecoderLink: DecoderLink, @unchecked Sendable {
 
     /// Encodes `message` and queues it for the I/O thread; returns the bytes it will write.
     @discardableResult
-    public func send(_ message: UtopiaMessage) -> [UInt8]? { exchange.send(message, waking: wake) }
+    public func sendEncoded(_ message: UtopiaMessage) -> [UInt8]? { exchange.send(message, waking: wake) }
 
     /// Drains the messages received since the last call, each with its bytes.
-    public func receive() -> [WireMessage] { exchange.drainInbox() }
+    public func receiveWire() -> [WireMessage] { exchange.drainInbox() }
 
     /// Drains what went wrong since the last call (connections lost or refused, rejected messages).
     public func receiveProblems() -> [String] { exchange.drainProblems() }

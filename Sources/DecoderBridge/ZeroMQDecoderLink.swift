@@ -17,7 +17,7 @@ import ZeroMQTransport
 /// each tick. Malformed frames are dropped, counted and reported through
 /// ``receiveProblems()``; they never reach the engine.
 // @unchecked: `socket` is not Sendable, but only the I/O thread touches it; all shared state is in `exchange`.
-public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
+public final class ZeroMQDecoderLink: WireDecoderLink, @unchecked Sendable {
     /// The endpoint connected to.
     public let endpoint: String
     /// How long ``close()`` lets frames still queued for a connected decoder
@@ -117,11 +117,11 @@ public final class ZeroMQDecoderLink: DecoderLink, @unchecked Sendable {
     /// Encodes `message` and queues it for the I/O thread; returns the
     /// frame queued, byte for byte what the socket sends.
     @discardableResult
-    public func send(_ message: UtopiaMessage) -> [UInt8]? { exchange.send(message, waking: wake) }
+    public func sendEncoded(_ message: UtopiaMessage) -> [UInt8]? { exchange.send(message, waking: wake) }
 
     /// Drains the messages received since the last call, each with the
     /// bytes of the frame (or of its part) that carried it.
-    public func receive() -> [WireMessage] { exchange.drainInbox() }
+    public func receiveWire() -> [WireMessage] { exchange.drainInbox() }
 
     /// Drains the descriptions of frames that could not be decoded.
     public func receiveProblems() -> [String] { exchange.drainProblems() }

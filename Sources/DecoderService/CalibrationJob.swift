@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// if let job = decoder.takeCalibrationJob() {
 ///     let outcome = job.run()                      // on a worker thread
-///     replies += decoder.adopt(outcome, now: WireClock.milliseconds())
+///     replies += decoder.adopt(outcome, now: MonotonicClock.milliseconds())
 /// }
 /// ```
 public struct CalibrationJob: Sendable {

@@ -10,8 +10,8 @@ import UtopiaProtocol
 /// one per line (``DecoderInputFile``).
 ///
 /// ```swift
-/// var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds(), recordingInput: true)
-/// _ = decoder.receive(.newTarget(NewTarget(timestamp: 5)), now: WireClock.milliseconds())
+/// var decoder = LiveDecoder(settings: settings, now: MonotonicClock.milliseconds(), recordingInput: true)
+/// _ = decoder.receive(.newTarget(NewTarget(timestamp: 5)), now: MonotonicClock.milliseconds())
 /// for record in decoder.takeInputRecords() {
 ///     print(record.time, record.message.map { "\($0.messageType)" } ?? "undecodable")
 /// }

@@ -13,7 +13,7 @@ struct DecoderOutbox: Sendable {
     }
 
     /// `now` as a wire timestamp.
-    var stamp: Int32 { WireClock.stamp(now) }
+    var stamp: Int32 { MonotonicClock.utopiaTimestamp(milliseconds: now) }
 
     /// Queues `message` as it is.
     mutating func send(_ message: UtopiaMessage) {

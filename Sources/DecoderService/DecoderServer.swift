@@ -190,7 +190,7 @@ private final class DecoderServerLoop: @unchecked Sendable {
     // MARK: The decoder's thread
 
     func run() {
-        var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds(), recordingInput: inputSink != nil)
+        var decoder = LiveDecoder(settings: settings, now: MonotonicClock.milliseconds(), recordingInput: inputSink != nil)
         var peers = PeerTable()
         var counters = DecoderServerStatistics()
         var lastMalformedLog = -Double.infinity
@@ -218,7 +218,7 @@ private final class DecoderServerLoop: @unchecked Sendable {
             }
         }
         func serverLog(_ text: String, now: Double) {
-            broadcast([.log(Log(timestamp: WireClock.stamp(now), message: "decoder: " + text))])
+            broadcast([.log(Log(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now), message: "decoder: " + text))])
         }
 
         func malformed(_ count: Int, _ error: UtopiaDecodingError, what: String, now: Double) {
@@ -233,7 +233,7 @@ private final class DecoderServerLoop: @unchecked Sendable {
         }
         func heard(_ identity: [UInt8], now: Double) {
             if peers.heard(from: identity, at: now) {
-                send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder ready"))),
+                send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now), stateMessage: "decoder ready"))),
                      to: identity)
             }
         }
@@ -249,7 +249,7 @@ private final class DecoderServerLoop: @unchecked Sendable {
             let (extra, order) = tcp?.pollItems() ?? ([], [])
             let ready = ZeroMQPoll.wait(base + extra, milliseconds: 10)
             if ready[1].readable { wake.drain() }
-            var now = WireClock.milliseconds()
+            var now = MonotonicClock.milliseconds()
             // Utopia TCP clients: new connections, then what each sent (the decoder's replies queue on `tcp`).
             if tcp != nil, ready[2].readable {
                 for identity in tcp!.accept() { heard(identity, now: now) }
@@ -277,7 +277,7 @@ private final class DecoderServerLoop: @unchecked Sendable {
                     if !part.bytes.isEmpty { frames.append(part.bytes) }
                     more = part.more
                 }
-                now = WireClock.milliseconds()
+                now = MonotonicClock.milliseconds()
                 heard(identity, now: now)
                 for frame in frames {
                     switch UtopiaCodec.decodeResult(frame: frame) {
@@ -287,17 +287,17 @@ private final class DecoderServerLoop: @unchecked Sendable {
                     }
                 }
             }
-            now = WireClock.milliseconds()
+            now = MonotonicClock.milliseconds()
             broadcast(decoder.advance(now: now))
             if let job = decoder.takeCalibrationJob() { startFit(job) }
             for outcome in mailbox.take() {
-                broadcast(decoder.adopt(outcome, now: WireClock.milliseconds()))
+                broadcast(decoder.adopt(outcome, now: MonotonicClock.milliseconds()))
             }
             if let inputSink {
                 let records = decoder.takeInputRecords()
                 if !records.isEmpty { inputSink(records) }
             }
-            let beat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder \(decoder.mode.rawValue)")))
+            let beat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now), stateMessage: "decoder \(decoder.mode.rawValue)")))
             for identity in peers.dueHeartbeats(at: now, interval: settings.heartbeatInterval * 1000) { send(beat, to: identity) }
             // A TCP client stays while its connection does, once it has spoken; one that never did is dropped.
             let silent = peers.forgetSilent(at: now, timeout: settings.peerTimeout * 1000) { tcp?.hasSpoken($0) == true }

@@ -25,9 +25,9 @@ import UtopiaProtocol
 /// presses).
 ///
 /// ```swift
-/// var decoder = LiveDecoder(settings: DecoderServerSettings(), now: WireClock.milliseconds())
-/// var out = decoder.receive(.modeChange(ModeChange(timestamp: 5, newMode: "Calibration.supervised")), now: WireClock.milliseconds())
-/// out += decoder.advance(now: WireClock.milliseconds())      // every few milliseconds
+/// var decoder = LiveDecoder(settings: DecoderServerSettings(), now: MonotonicClock.milliseconds())
+/// var out = decoder.receive(.modeChange(ModeChange(timestamp: 5, newMode: "Calibration.supervised")), now: MonotonicClock.milliseconds())
+/// out += decoder.advance(now: MonotonicClock.milliseconds())      // every few milliseconds
 /// ```
 public struct LiveDecoder: Sendable {
     /// The settings it runs with.
@@ -85,8 +85,8 @@ public struct LiveDecoder: Sendable {
     /// not recording input. A ``Redecoder`` runs a fresh decoder on them.
     ///
     /// ```swift
-    /// var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds(), recordingInput: true)
-    /// _ = decoder.advance(now: WireClock.milliseconds())
+    /// var decoder = LiveDecoder(settings: settings, now: MonotonicClock.milliseconds(), recordingInput: true)
+    /// _ = decoder.advance(now: MonotonicClock.milliseconds())
     /// let records = decoder.takeInputRecords()     // the simulated DATAHEADER, then packets
     /// ```
     public mutating func takeInputRecords() -> [DecoderInputRecord] { acquisition.takeRecords() }
@@ -216,8 +216,8 @@ public struct LiveDecoder: Sendable {
     /// before any EEG. Copies only the samples it returns.
     ///
     /// ```swift
-    /// var decoder = LiveDecoder(settings: settings, now: WireClock.milliseconds())
-    /// _ = decoder.advance(now: WireClock.milliseconds())
+    /// var decoder = LiveDecoder(settings: settings, now: MonotonicClock.milliseconds())
+    /// _ = decoder.advance(now: MonotonicClock.milliseconds())
     /// let snapshot = decoder.signalSnapshot(seconds: 5)
     /// let view = SignalView()
     /// view.draw(snapshot, on: screen, in: CellRect(row: 1, column: 0, width: 100, height: 22))

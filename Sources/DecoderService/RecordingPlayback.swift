@@ -18,10 +18,10 @@ import UtopiaProtocol
 ///
 /// ```swift
 /// var playback = try RecordingPlayback(dataset: dataset, settings: settings)
-/// send(playback.start(now: WireClock.milliseconds()))
+/// send(playback.start(now: MonotonicClock.milliseconds()))
 /// while !playback.isFinished {
-///     for message in received() { try playback.hear(message, now: WireClock.milliseconds()) }
-///     send(try playback.advance(now: WireClock.milliseconds()))
+///     for message in received() { try playback.hear(message, now: MonotonicClock.milliseconds()) }
+///     send(try playback.advance(now: MonotonicClock.milliseconds()))
 /// }
 /// print(playback.report.summary)
 /// ```
@@ -101,7 +101,7 @@ public struct RecordingPlayback: Sendable {
     public mutating func start(now: Double) -> [UtopiaMessage] {
         realOrigin = now
         wireOrigin = (now - duration * (1 - 1 / settings.speed)).rounded(.down)
-        header.timestamp = WireClock.stamp(wireOrigin)
+        header.timestamp = MonotonicClock.utopiaTimestamp(milliseconds: wireOrigin)
         stamps = script.trials.map { (stamp($0.frames.first ?? 0), stamp($0.frames.last ?? 0)) }
         return [.reset(Reset(timestamp: header.timestamp)), .dataHeader(header)]
     }
@@ -113,7 +113,7 @@ public struct RecordingPlayback: Sendable {
         return progress
     }
 
-    private func stamp(_ time: Double) -> Int32 { WireClock.stamp(wireOrigin + time) }
+    private func stamp(_ time: Double) -> Int32 { MonotonicClock.utopiaTimestamp(milliseconds: wireOrigin + time) }
 
     /// Milliseconds of recording the playback streams, start to end.
     public var duration: Double { script.cues.last?.time ?? 0 }
@@ -242,7 +242,7 @@ public struct RecordingPlayback: Sendable {
         let rows = signal.rows(nextSample..<end)
         let time = Double(end - 1) * period
         nextSample = end
-        return .dataPacket(DataPacket(timestamp: WireClock.stamp((wireOrigin + time).rounded(.up)), samples: rows))
+        return .dataPacket(DataPacket(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: (wireOrigin + time).rounded(.up)), samples: rows))
     }
 
     /// Frame `i` of played trial `k`: every class on objects 1…n, and in calibration the target's state on object 0.

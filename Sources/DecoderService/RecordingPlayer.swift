@@ -38,11 +38,11 @@ public enum RecordingPlayer {
         }
         var link = Link(socket: socket)
         // Handshake: SUBSCRIBE and HEARTBEAT until the decoder answers.
-        let started = WireClock.milliseconds()
+        let started = MonotonicClock.milliseconds()
         var lastHello = -Double.infinity
         var heard: [UtopiaMessage] = []
         while heard.isEmpty {
-            let now = WireClock.milliseconds()
+            let now = MonotonicClock.milliseconds()
             if now - started > connectTimeout * 1000 { throw .noDecoder(endpoint: endpoint, seconds: connectTimeout) }
             if now - lastHello >= 250 {
                 lastHello = now
@@ -53,19 +53,19 @@ public enum RecordingPlayer {
             heard = try link.receive()
             if heard.isEmpty { usleep(5_000) }
         }
-        var now = WireClock.milliseconds()
+        var now = MonotonicClock.milliseconds()
         var lastHeard = now
         var lastBeat = now
         link.queue(playback.start(now: now))
         do throws(PlaybackError) {
             while true {
-                now = WireClock.milliseconds()
+                now = MonotonicClock.milliseconds()
                 for message in heard { try playback.hear(message, now: now) }
                 if !heard.isEmpty { lastHeard = now }
                 if now - lastHeard > silenceTimeout * 1000 { throw .decoderGone(endpoint: endpoint, seconds: silenceTimeout) }
                 if now - lastBeat >= 1000 {
                     lastBeat = now
-                    link.queue([.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder stream"))])
+                    link.queue([.heartbeat(Heartbeat(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now), stateMessage: "decoder stream"))])
                 }
                 link.queue(try playback.advance(now: now))
                 for line in playback.takeProgress() { progress?(line) }
@@ -78,14 +78,14 @@ public enum RecordingPlayer {
             throw .simulatedDecoder(endpoint: endpoint)
         }
         // The last SELECTION and mode change out, briefly.
-        let end = WireClock.milliseconds() + 250
-        while !link.pending.isEmpty, WireClock.milliseconds() < end { try link.flush(); usleep(2_000) }
+        let end = MonotonicClock.milliseconds() + 250
+        while !link.pending.isEmpty, MonotonicClock.milliseconds() < end { try link.flush(); usleep(2_000) }
         return playback.report
     }
 
     private static func hello(_ now: Double) -> [UtopiaMessage] {
-        [.subscribe(Subscribe(timestamp: WireClock.stamp(now), messageIDs: "PTMHL")),
-         .heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "decoder stream"))]
+        [.subscribe(Subscribe(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now), messageIDs: "PTMHL")),
+         .heartbeat(Heartbeat(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now), stateMessage: "decoder stream"))]
     }
 
     /// The socket with the frames waiting to go out (a send that would block is tried again later, never dropped).

@@ -6,10 +6,10 @@ import UtopiaProtocol
 /// by trial.
 ///
 /// ```swift
-/// var simulation = AmplifierSimulation(DecoderSimulation(snr: 0.05, seed: 1, gaze: .target), origin: WireClock.milliseconds())
+/// var simulation = AmplifierSimulation(DecoderSimulation(snr: 0.05, seed: 1, gaze: .target), origin: MonotonicClock.milliseconds())
 /// simulation.newTrial(at: stamp, calibrating: true)
 /// simulation.receive(event)
-/// let packets = simulation.packets(upTo: WireClock.milliseconds() - AmplifierSimulation.lag)
+/// let packets = simulation.packets(upTo: MonotonicClock.milliseconds() - AmplifierSimulation.lag)
 /// ```
 public struct AmplifierSimulation: Sendable {
     /// How far (ms) the simulated amplifier's packets trail the wire clock:
@@ -37,7 +37,7 @@ public struct AmplifierSimulation: Sendable {
                                        subject: SimulatedSubject(seed: simulation.seed, channels: simulation.amplifier.channels),
                                        seed: simulation.seed &+ 1)
         self.origin = origin.rounded(.down)
-        originStamp = WireClock.stamp(origin)
+        originStamp = MonotonicClock.utopiaTimestamp(milliseconds: origin)
         packetSamples = max(1, simulation.packetSamples)
         gaze = simulation.gaze
         header = DataHeader(timestamp: originStamp, channelCount: Int32(simulation.amplifier.channels),

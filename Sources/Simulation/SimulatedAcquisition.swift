@@ -11,10 +11,10 @@ import UtopiaProtocol
 /// simulated subject as the reference decoder.
 ///
 /// ```swift
-/// var acquisition = SimulatedAcquisition(DecoderSimulation(snr: 0.05, seed: 4, gaze: .target), now: WireClock.milliseconds())
+/// var acquisition = SimulatedAcquisition(DecoderSimulation(snr: 0.05, seed: 4, gaze: .target), now: MonotonicClock.milliseconds())
 /// link.send(.dataHeader(acquisition.header))
 /// for message in link.receive() { acquisition.hear(message.message) }
-/// for packet in acquisition.packets(upTo: WireClock.milliseconds()) { link.send(.dataPacket(packet)) }
+/// for packet in acquisition.packets(upTo: MonotonicClock.milliseconds()) { link.send(.dataPacket(packet)) }
 /// ```
 public struct SimulatedAcquisition: Sendable {
     private var simulation: AmplifierSimulation

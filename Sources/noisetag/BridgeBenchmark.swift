@@ -50,7 +50,7 @@ struct BridgeBenchmark {
             let deadline = sent &+ 2_000_000_000
             var got = false
             while !got && NanosecondClock.now() < deadline {
-                got = link.receive().contains { if case .predictedTargetProb = $0.message { return true } else { return false } }
+                got = link.receive().contains { if case .predictedTargetProb = $0 { return true } else { return false } }
             }
             guard got else { throw BridgeBenchmarkError.lost("round-trip reply \(i)") }
             roundTrip.append(NanosecondClock.now() &- sent)

@@ -55,20 +55,20 @@ struct DecoderAmplifierCommand: ParsableCommand {
         defer { link.close() }
         signal(SIGINT) { _ in decoderStopRequested = 1 }
         signal(SIGTERM) { _ in decoderStopRequested = 1 }
-        var acquisition = SimulatedAcquisition(simulation, now: WireClock.milliseconds())
+        var acquisition = SimulatedAcquisition(simulation, now: MonotonicClock.milliseconds())
         let output = FileHandle.standardOutput
         output.write(Data("amplifier streaming to \(to): 8 channels at 250 Hz, subject \(seed), SNR \(snr), user \(user)\n".utf8))
         var lastBeat = -Double.infinity
         var connected = false
         var packets = 0
         while decoderStopRequested == 0 {
-            let now = WireClock.milliseconds()
+            let now = MonotonicClock.milliseconds()
             if link.isConnected != connected {
                 connected = link.isConnected
                 if connected { link.send(.dataHeader(acquisition.header)) }
                 output.write(Data("amplifier \(connected ? "connected to" : "lost") the hub\n".utf8))
             }
-            for message in link.receive() { acquisition.hear(message.message) }
+            for message in link.receive() { acquisition.hear(message) }
             for problem in link.receiveProblems() { output.write(Data("amplifier: \(problem)\n".utf8)) }
             for packet in acquisition.packets(upTo: now) {
                 link.send(.dataPacket(packet))
@@ -76,8 +76,8 @@ struct DecoderAmplifierCommand: ParsableCommand {
             }
             if now - lastBeat >= 1000 {
                 lastBeat = now
-                link.send(.subscribe(Subscribe(timestamp: WireClock.stamp(now), messageIDs: "ENM")))
-                link.send(.heartbeat(Heartbeat(timestamp: WireClock.stamp(now), stateMessage: "amplifier")))
+                link.send(.subscribe(Subscribe(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now), messageIDs: "ENM")))
+                link.send(.heartbeat(Heartbeat(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now), stateMessage: "amplifier")))
             }
             usleep(10_000)
         }

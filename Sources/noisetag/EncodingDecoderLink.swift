@@ -6,7 +6,7 @@ import UtopiaProtocol
 /// queued or sent, nothing arrives. The frame benchmark measures the
 /// engine's work up to the wire format with it; the hand-off to the ZeroMQ
 /// I/O thread is what `noisetag bench bridge` measures.
-final class EncodingDecoderLink: DecoderLink {
+final class EncodingDecoderLink: WireDecoderLink {
     private var encodedStimulusEvents = 0
 
     /// The latest encoded frame (header and payload).
@@ -14,12 +14,14 @@ final class EncodingDecoderLink: DecoderLink {
     /// STIMULUSEVENTs encoded so far.
     var stimulusEvents: Int { encodedStimulusEvents }
 
-    func send(_ message: UtopiaMessage) -> [UInt8]? {
+    func sendEncoded(_ message: UtopiaMessage) -> [UInt8]? {
         let frame = UtopiaCodec.encode(message)
         lastFrame = frame
         if case .stimulusEvent = message { encodedStimulusEvents += 1 }
         return frame
     }
 
-    func receive() -> [WireMessage] { [] }
+    func receiveWire() -> [WireMessage] { [] }
+
+    func receiveUnsent() -> [WireMessage] { [] }
 }

@@ -65,7 +65,7 @@ func handshake(_ link: ZeroMQDecoderLink, seconds: Double) -> [UtopiaMessage] {
         link.send(.heartbeat(Heartbeat(timestamp: 1)))
         link.send(.modeChange(ModeChange(timestamp: 2, newMode: "Calibration.supervised")))
         usleep(20_000)
-        received += link.receive().map(\.message)
+        received += link.receive()
         return received.contains { if case .modeChange(let m) = $0 { return m.newMode == "Calibration.supervised" } else { return false } }
     }
     return received

@@ -111,7 +111,7 @@ final class TestHub {
         usleep(20_000)
         try hub.write(Array(beat.dropFirst(5)))
         var got: [WireMessage] = []
-        #expect(eventually { got += link.receive(); return !got.isEmpty })
+        #expect(eventually { got += link.receiveWire(); return !got.isEmpty })
         #expect(got.map(\.bytes) == [beat])
         #expect(eventually { link.statistics.sent == 50 } && link.statistics.received == 1)
         #expect(link.receiveUnsent().isEmpty)
@@ -122,7 +122,7 @@ final class TestHub {
         let link = try UtopiaTCPDecoderLink(endpoint: "utopia://127.0.0.1:\(port)", reconnectInterval: 0.05)
         defer { link.close() }
         var reported: [[UInt8]] = []
-        for stamp in 1...20 { reported.append(link.send(.newTarget(NewTarget(timestamp: Int32(stamp))))!) }
+        for stamp in 1...20 { reported.append(link.sendEncoded(.newTarget(NewTarget(timestamp: Int32(stamp))))!) }
         var unsent: [WireMessage] = []
         #expect(eventually { unsent += link.receiveUnsent(); return unsent.count == 20 })
         #expect(unsent.map(\.bytes) == reported)
@@ -137,7 +137,7 @@ final class TestHub {
         #expect(try hub.accept())
         try hub.write([0x50, 0, 2, 0, 1, 2] + beat)           // a prediction too short, then a heartbeat
         var got: [WireMessage] = []
-        #expect(eventually { got += link.receive(); return !got.isEmpty })
+        #expect(eventually { got += link.receiveWire(); return !got.isEmpty })
         var problems: [String] = []
         #expect(eventually { problems += link.receiveProblems(); return !problems.isEmpty })
         #expect(problems.first?.contains("malformed 6-byte message") == true)
@@ -147,7 +147,7 @@ final class TestHub {
         #expect(try hub.accept())                             // the link comes back on its own
         #expect(eventually { link.isConnected })
         try hub.write(beat)
-        #expect(eventually { got += link.receive(); return got.count == 2 })
+        #expect(eventually { got += link.receiveWire(); return got.count == 2 })
     }
 
     @Test func theEngineConnectsThroughAHubAndReconnectsWhenItRestarts() throws {

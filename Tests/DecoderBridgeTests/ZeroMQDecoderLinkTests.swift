@@ -18,7 +18,7 @@ struct ZeroMQDecoderLinkTests {
         var frame: [UInt8]?
         var reported: [UInt8]?
         for _ in 0..<200 where frame == nil {
-            reported = link.send(hello)
+            reported = link.sendEncoded(hello)
             frame = try decoder.receive(timeout: 0.02)
         }
         #expect(frame == UtopiaCodec.encode(hello))
@@ -26,7 +26,7 @@ struct ZeroMQDecoderLinkTests {
         let prediction = UtopiaMessage.predictedTargetProb(PredictedTargetProb(timestamp: 7, objID: 3, errorProbability: 0.05))
         try decoder.send(UtopiaCodec.encode(prediction))
         var received: [WireMessage] = []
-        #expect(eventually { received += link.receive(); return !received.isEmpty })
+        #expect(eventually { received += link.receiveWire(); return !received.isEmpty })
         #expect(received == [WireMessage(message: prediction, bytes: UtopiaCodec.encode(prediction))])
         #expect(link.statistics.received == 1)
     }
@@ -39,7 +39,7 @@ struct ZeroMQDecoderLinkTests {
         var reported: [[UInt8]] = []
         var arrived: [[UInt8]] = []
         for i in 0..<200 where arrived.isEmpty {
-            reported.append(link.send(.heartbeat(Heartbeat(timestamp: Int32(i))))!)
+            reported.append(link.sendEncoded(.heartbeat(Heartbeat(timestamp: Int32(i))))!)
             if let frame = try decoder.receive(timeout: 0.02) { arrived.append(frame) }
         }
         while let frame = try decoder.receive(timeout: 0.3) { arrived.append(frame) }
@@ -59,7 +59,7 @@ struct ZeroMQDecoderLinkTests {
         let b = UtopiaMessage.modeChange(ModeChange(timestamp: 2, newMode: "Prediction.static"))
         try decoder.send(UtopiaCodec.encode(a) + UtopiaCodec.encode(b))
         var received: [WireMessage] = []
-        #expect(eventually { received += link.receive(); return received.count == 2 })
+        #expect(eventually { received += link.receiveWire(); return received.count == 2 })
         #expect(received.map(\.message) == [a, b])
         #expect(received.map(\.bytes) == [UtopiaCodec.encode(a), UtopiaCodec.encode(b)], "each message gets its own slice of the frame")
     }
@@ -77,7 +77,7 @@ struct ZeroMQDecoderLinkTests {
         var received: [WireMessage] = []
         #expect(eventually {
             problems += link.receiveProblems()
-            received += link.receive()
+            received += link.receiveWire()
             return problems.count == 2 && received.count == 1
         })
         #expect(problems.allSatisfy { $0.hasPrefix("malformed frame of") })
@@ -91,7 +91,7 @@ struct ZeroMQDecoderLinkTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let link = try ZeroMQDecoderLink(endpoint: "ipc://\(folder.path)/decoder.sock")
         var reported: [[UInt8]] = []
-        for i in 0..<100 { reported.append(link.send(.heartbeat(Heartbeat(timestamp: Int32(i))))!) }
+        for i in 0..<100 { reported.append(link.sendEncoded(.heartbeat(Heartbeat(timestamp: Int32(i))))!) }
         #expect(eventually { link.statistics.unsent == 100 })
         #expect(link.statistics.queued == 0, "nothing waits once counted unsent")
         let unsent = link.receiveUnsent()

@@ -141,14 +141,14 @@ struct FrameRenderingTests {
             var stimulusEvents = 0
             init(journal: Journal, replace: @escaping () -> Void) { self.journal = journal; self.replace = replace }
             deinit { journal.lines.append("freed") }
-            func send(_ message: UtopiaMessage) -> [UInt8]? {
-                guard case .stimulusEvent = message else { return nil }
+            func send(_ message: UtopiaMessage) -> Bool {
+                guard case .stimulusEvent = message else { return false }
                 stimulusEvents += 1
                 if stimulusEvents == 5 { replace() }
                 journal.lines.append("send \(stimulusEvents) returned")
-                return UtopiaCodec.encode(message)
+                return true
             }
-            func receive() -> [WireMessage] { [] }
+            func receive() -> [UtopiaMessage] { [] }
         }
         let h = try EngineHarness(buttons: 2) { try $0.set(value: .bool(true), for: .disableMaxTestTrialDuration) }
         let journal = Journal(), replacement = InMemoryDecoderLink()

@@ -5,7 +5,7 @@ import UtopiaProtocol
 public final class InMemoryDecoderLink: DecoderLink {
     /// Everything the engine sent, oldest first.
     public private(set) var sent: [UtopiaMessage] = []
-    private var inbound: [WireMessage] = []
+    private var inbound: [UtopiaMessage] = []
     /// Called for each message the engine sends (a simulated decoder hooks in here).
     public var onSend: ((UtopiaMessage) -> Void)?
     /// Set true to have the engine watch heartbeats as for a real decoder.
@@ -22,23 +22,23 @@ public final class InMemoryDecoderLink: DecoderLink {
     /// Creates an empty link.
     public init() {}
 
-    /// Records `message`, passes it to ``onSend`` and returns its encoding.
+    /// Records `message` and passes it to ``onSend``.
     @discardableResult
-    public func send(_ message: UtopiaMessage) -> [UInt8]? {
+    public func send(_ message: UtopiaMessage) -> Bool {
         sent.append(message)
         onSend?(message)
-        return UtopiaCodec.encode(message)
+        return true
     }
 
-    /// Drains the messages queued with ``deliver(_:)``, each with its encoding.
-    public func receive() -> [WireMessage] {
+    /// Drains the messages queued with ``deliver(_:)``.
+    public func receive() -> [UtopiaMessage] {
         defer { inbound.removeAll(keepingCapacity: true) }
         return inbound
     }
 
     /// Queues a message from the decoder for the engine's next tick.
     public func deliver(_ message: UtopiaMessage) {
-        inbound.append(WireMessage(message: message, bytes: UtopiaCodec.encode(message)))
+        inbound.append(message)
     }
 
     /// Forgets what was sent.

@@ -35,8 +35,13 @@ public final class NoiseTagController {
     /// A link replaced from inside one of its own calls stays alive until
     /// that call returns; the next call goes to the new link.
     public var decoderLink: DecoderLink? {
-        didSet { liveness = DecoderLiveness() }
+        didSet {
+            liveness = DecoderLiveness()
+            wireLink = decoderLink as? WireDecoderLink
+        }
     }
+    /// ``decoderLink`` when it reports the bytes that crossed; set with it.
+    var wireLink: WireDecoderLink?
     var liveness = DecoderLiveness()
     var frameObservers = ObserverList<FrameRecord>()
     var trafficObservers = ObserverList<DecoderTraffic>()
@@ -106,6 +111,7 @@ public final class NoiseTagController {
         self.clock = clock
         self.settings = settings
         self.decoderLink = decoderLink
+        self.wireLink = decoderLink as? WireDecoderLink
         self.random = SeededGenerator(seed: seed)
         settings.observeChanges { [weak self] title, value, old in self?.settingDidChange(title, value, old: old) }
         if settings.boolFor(.noiseTaggingPrintsToTheConsole) { mirrorToConsole(true) }
@@ -167,26 +173,7 @@ public final class NoiseTagController {
         let now = clock.now
         tickTime = now
         defer { tickTime = nil }
-        var heard = false
-        if let link = decoderLink {
-            let messages = link.receive(), problems = link.receiveProblems()
-            heard = !messages.isEmpty
-            for received in messages {
-                if !trafficObservers.isEmpty {
-                    let traffic = DecoderTraffic(time: now, direction: .in, message: received.message, bytes: received.bytes)
-                    for handler in trafficObservers.handlers { handler(traffic) }
-                }
-                handleDecoderMessage(received.message, now: now)
-            }
-            for problem in problems { emit(.decoderProblem(problem)) }
-            let unsent = link.receiveUnsent()
-            if !unsent.isEmpty, !trafficObservers.isEmpty {
-                for dropped in unsent {
-                    let traffic = DecoderTraffic(time: now, direction: .unsent, message: dropped.message, bytes: dropped.bytes)
-                    for handler in trafficObservers.handlers { handler(traffic) }
-                }
-            }
-        }
+        let heard = decoderLink != nil && drainDecoderLink(now: now)
         advanceLiveness(now: now, heard: heard)
         // Each step below returns at once when its state is empty; the checks
         // are repeated here to save the calls on most frames.
@@ -259,13 +246,6 @@ public final class NoiseTagController {
         emit(.refused(call: error.call, reason: error.description))
     }
 
-    func send(_ message: UtopiaMessage) {
-        guard let link = decoderLink, let bytes = link.send(message) else { return }
-        if !trafficObservers.isEmpty {
-            let traffic = DecoderTraffic(time: engineNow, direction: .out, message: message, bytes: bytes)
-            for handler in trafficObservers.handlers { handler(traffic) }
-        }
-    }
 
     private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue,
                                   old: NoiseTagSettingValue) {

@@ -1,0 +1,49 @@
+import UtopiaProtocol
+
+/// The engine's side of the bridge: links deal in messages, and here the
+/// messages meet their bytes for the traffic observers (a recording's
+/// `decoder.csv`). A ``WireDecoderLink`` reports the bytes it put on or took
+/// off the wire; for any other link the engine encodes the message, and only
+/// while someone watches the traffic.
+extension NoiseTagController {
+    /// Sends `message` to the decoder and shows it, with its bytes, to the
+    /// traffic observers. A link replaced from inside its own `send` stays
+    /// alive until the call returns.
+    func send(_ message: UtopiaMessage) {
+        let bytes: [UInt8]
+        if let wire = wireLink {
+            guard let sent = wire.sendEncoded(message) else { return }
+            bytes = sent
+        } else if let link = decoderLink {
+            guard link.send(message), !trafficObservers.isEmpty else { return }
+            bytes = UtopiaCodec.encode(message)
+        } else {
+            return
+        }
+        if !trafficObservers.isEmpty { observe(DecoderTraffic(time: engineNow, direction: .out, message: message, bytes: bytes)) }
+    }
+
+    /// Handles every message the link received since the last tick, reports
+    /// its problems and logs what it dropped. Returns whether anything came.
+    func drainDecoderLink(now: Double) -> Bool {
+        guard let link = decoderLink else { return false }
+        let wire = wireLink
+        let received = wire?.receiveWire() ?? link.receive().map {
+            WireMessage(message: $0, bytes: trafficObservers.isEmpty ? [] : UtopiaCodec.encode($0))
+        }
+        let problems = link.receiveProblems()
+        for item in received {
+            if !trafficObservers.isEmpty { observe(DecoderTraffic(time: now, direction: .in, message: item.message, bytes: item.bytes)) }
+            handleDecoderMessage(item.message, now: now)
+        }
+        for problem in problems { emit(.decoderProblem(problem)) }
+        if let unsent = wire?.receiveUnsent(), !unsent.isEmpty, !trafficObservers.isEmpty {
+            for dropped in unsent { observe(DecoderTraffic(time: now, direction: .unsent, message: dropped.message, bytes: dropped.bytes)) }
+        }
+        return !received.isEmpty
+    }
+
+    private func observe(_ traffic: DecoderTraffic) {
+        for handler in trafficObservers.handlers { handler(traffic) }
+    }
+}
