@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "NoiseTagging", targets: ["NoiseTagging"]),
         .library(name: "Codes", targets: ["Codes"]),
+        .library(name: "JSONSupport", targets: ["JSONSupport"]),
         .library(name: "IOThreads", targets: ["IOThreads"]),
         .library(name: "UtopiaProtocol", targets: ["UtopiaProtocol"]),
         .library(name: "DecoderBridge", targets: ["DecoderBridge"]),
@@ -40,13 +41,14 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]),
         .target(name: "UtopiaProtocol"),
         .target(name: "Codes"),
+        .target(name: "JSONSupport"),
         .target(name: "IOThreads"),
-        .target(name: "Decoding", dependencies: ["Codes", "CFFTW", "COpenBLAS"]),
+        .target(name: "Decoding", dependencies: ["Codes", "JSONSupport", "CFFTW", "COpenBLAS"]),
         .target(name: "Simulation", dependencies: ["Codes", "Decoding", "UtopiaProtocol"]),
         .target(
             name: "NoiseTagging",
             dependencies: [
-                "Codes", "IOThreads", "UtopiaProtocol",
+                "Codes", "IOThreads", "JSONSupport", "UtopiaProtocol",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]),
@@ -55,7 +57,7 @@ let package = Package(
             name: "LabFormats",
             dependencies: ["Decoding", "NoiseTagging", "UtopiaProtocol", "DecoderService",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .target(name: "DecoderService", dependencies: ["Decoding", "IOThreads", "Simulation", "UtopiaProtocol", "ZeroMQTransport"]),
+        .target(name: "DecoderService", dependencies: ["Decoding", "IOThreads", "JSONSupport", "Simulation", "UtopiaProtocol", "ZeroMQTransport"]),
         .target(
             name: "DecoderBridge",
             dependencies: [
@@ -75,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "noisetag",
             dependencies: [
-                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "Decoding", "TerminalUI", "IOThreads",
+                "NoiseTagging", "UtopiaProtocol", "DecoderBridge", "Decoding", "TerminalUI", "IOThreads", "JSONSupport",
                 "ZeroMQTransport", "DecoderService", "Simulation", "Demo", "Replay", "LabFormats", "Study",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -92,7 +94,7 @@ let package = Package(
         .testTarget(name: "DecodingTests", dependencies: ["TestSupport", "Decoding", "Codes", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Codes", "Decoding", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["TestSupport", "DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
-        .testTarget(name: "DecoderServiceTests", dependencies: ["TestSupport", "Codes", "DecoderService", "Decoding", "Simulation", "UtopiaProtocol", "ZeroMQTransport", "CZeroMQ"]),
+        .testTarget(name: "DecoderServiceTests", dependencies: ["TestSupport", "Codes", "DecoderService", "Decoding", "Simulation", "UtopiaProtocol", "ZeroMQTransport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "NoiseTagging", "Decoding"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
         .testTarget(name: "LabFormatsTests", dependencies: ["TestSupport", "LabFormats", "Decoding", "NoiseTagging"]),

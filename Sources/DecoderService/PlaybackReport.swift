@@ -1,4 +1,5 @@
 import Foundation
+import JSONSupport
 
 /// What a ``RecordingPlayback`` measured: each prediction trial's target,
 /// press and time to the press, the totals, the certainty it pressed at
@@ -18,31 +19,15 @@ public struct PlaybackReport: Codable, Sendable, Equatable {
         /// The object looked at (class + 1).
         public var target: Int
         /// The object pressed, nil when no prediction reached the certainty.
-        public var pressed: Int?
+        @NullWhenAbsent public var pressed: Int?
         /// Seconds of the trial's stimulation before the press.
-        public var seconds: Double?
+        @NullWhenAbsent public var seconds: Double?
         /// Predictions the decoder sent during the trial.
         public var predictions: Int
         /// The object of the trial's last prediction, if any.
-        public var finalPrediction: Int?
+        @NullWhenAbsent public var finalPrediction: Int?
         /// The certainty (1 − Perr) of the trial's last prediction, if any.
-        public var finalCertainty: Double?
-
-        private enum CodingKeys: String, CodingKey {
-            case trial, target, pressed, seconds, predictions, finalPrediction, finalCertainty
-        }
-
-        /// Encodes every field, an absent one as null (no press: `"pressed": null`).
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(trial, forKey: .trial)
-            try c.encode(target, forKey: .target)
-            try c.encode(pressed, forKey: .pressed)
-            try c.encode(seconds, forKey: .seconds)
-            try c.encode(predictions, forKey: .predictions)
-            try c.encode(finalPrediction, forKey: .finalPrediction)
-            try c.encode(finalCertainty, forKey: .finalCertainty)
-        }
+        @NullWhenAbsent public var finalCertainty: Double?
 
         /// The trial's line: `trial 7: target 3, pressed 3 after 1.20 s (correct)`.
         public var line: String {

@@ -1,3 +1,5 @@
+import JSONSupport
+
 /// What a ``ZeroTrainingEvaluation`` found, trial by trial.
 public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
     /// Who decoded a trial.
@@ -8,21 +10,22 @@ public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
         case supervised
     }
 
-    /// One trial.
+    /// One trial; `selected`, `seconds` and `classified` are written as
+    /// null when absent.
     public struct Trial: Sendable, Codable, Equatable {
         /// Number in recorded order, from 1.
         public var trial: Int
         /// The class the user looked at.
         public var target: Int
         /// The class pressed, nil when the trial ended without a press.
-        public var selected: Int?
+        @NullWhenAbsent public var selected: Int?
         /// Seconds into the trial at the press.
-        public var seconds: Double?
+        @NullWhenAbsent public var seconds: Double?
         /// Who decoded it.
         public var phase: Phase
         /// The class ranked best at the evaluation's classification length
         /// (4 s, or the whole trial when shorter), pressed or not.
-        public var classified: Int?
+        @NullWhenAbsent public var classified: Int?
 
         /// A trial's result.
         public init(trial: Int, target: Int, selected: Int?, seconds: Double?, phase: Phase, classified: Int? = nil) {
@@ -32,19 +35,6 @@ public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
             self.selected = selected
             self.seconds = seconds
             self.phase = phase
-        }
-
-        private enum CodingKeys: String, CodingKey { case trial, target, selected, seconds, phase, classified }
-
-        /// Writes `selected` and `seconds` as null when the trial ended without a press.
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(trial, forKey: .trial)
-            try c.encode(target, forKey: .target)
-            try c.encode(selected, forKey: .selected)
-            try c.encode(seconds, forKey: .seconds)
-            try c.encode(phase, forKey: .phase)
-            try c.encode(classified, forKey: .classified)
         }
     }
 

@@ -1,10 +1,12 @@
 import Foundation
+import JSONSupport
 import UtopiaProtocol
 
 /// What one recording holds, read back from its files: trials by mode,
 /// accuracy in training and Verify, presses by source, frames and missed
 /// frames, decoder traffic and disconnects, and its time spans.
 /// `noisetag recordings show` prints it.
+/// Optional fields are written as `null` when unknown (``NullWhenAbsent``).
 public struct RecordingSummary: Codable, Sendable {
     /// Trials with a cued target: how many ended by a press or "no press",
     /// how many of those pressed the target; and how many got a decoder
@@ -23,26 +25,14 @@ public struct RecordingSummary: Codable, Sendable {
 
     /// First and last engine and wall times seen in any file, and time spent in trials.
     public struct Spans: Codable, Sendable, Equatable {
-        public var firstTime: Double?
-        public var lastTime: Double?
-        public var firstWallTime: Double?
-        public var lastWallTime: Double?
+        @NullWhenAbsent public var firstTime: Double? = nil
+        @NullWhenAbsent public var lastTime: Double? = nil
+        @NullWhenAbsent public var firstWallTime: Double? = nil
+        @NullWhenAbsent public var lastWallTime: Double? = nil
         /// Seconds from the first to the last line (engine clock).
-        public var seconds: Double?
+        @NullWhenAbsent public var seconds: Double? = nil
         public var trialSeconds = 0.0
         public var flickerSeconds = 0.0
-
-        /// Encodes every field, unknown times as explicit nulls.
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(firstTime, forKey: .firstTime)
-            try c.encode(lastTime, forKey: .lastTime)
-            try c.encode(firstWallTime, forKey: .firstWallTime)
-            try c.encode(lastWallTime, forKey: .lastWallTime)
-            try c.encode(seconds, forKey: .seconds)
-            try c.encode(trialSeconds, forKey: .trialSeconds)
-            try c.encode(flickerSeconds, forKey: .flickerSeconds)
-        }
 
         /// Nothing seen yet.
         public init() {}
@@ -53,8 +43,8 @@ public struct RecordingSummary: Codable, Sendable {
     public var state: String
     public var start: String
     public var startReason: String
-    public var end: String?
-    public var endReason: String?
+    @NullWhenAbsent public var end: String?
+    @NullWhenAbsent public var endReason: String?
     public var bytes: Int64
     public var trials = 0
     public var trialsByMode: [String: Int] = [:]
@@ -95,33 +85,5 @@ public struct RecordingSummary: Codable, Sendable {
         readFrames(url)
         readEvents(url)
         score(trialList, predictions: predictions)
-    }
-
-    /// Encodes every field; unknown ones (`end` of an open recording…) as explicit nulls.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(folder, forKey: .folder)
-        try c.encode(state, forKey: .state)
-        try c.encode(start, forKey: .start)
-        try c.encode(startReason, forKey: .startReason)
-        try c.encode(end, forKey: .end)
-        try c.encode(endReason, forKey: .endReason)
-        try c.encode(bytes, forKey: .bytes)
-        try c.encode(trials, forKey: .trials)
-        try c.encode(trialsByMode, forKey: .trialsByMode)
-        try c.encode(endings, forKey: .endings)
-        try c.encode(accuracy, forKey: .accuracy)
-        try c.encode(presses, forKey: .presses)
-        try c.encode(pressesBySource, forKey: .pressesBySource)
-        try c.encode(frames, forKey: .frames)
-        try c.encode(missedFrames, forKey: .missedFrames)
-        try c.encode(decoderMessagesIn, forKey: .decoderMessagesIn)
-        try c.encode(decoderMessagesOut, forKey: .decoderMessagesOut)
-        try c.encode(decoderMessagesUnsent, forKey: .decoderMessagesUnsent)
-        try c.encode(decoderDisconnects, forKey: .decoderDisconnects)
-        try c.encode(droppedLines, forKey: .droppedLines)
-        try c.encode(problems, forKey: .problems)
-        try c.encode(partialLines, forKey: .partialLines)
-        try c.encode(spans, forKey: .spans)
     }
 }
