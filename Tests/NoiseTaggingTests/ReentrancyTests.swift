@@ -39,6 +39,14 @@ struct ReentrancyTests {
         #expect(stimulusEvents(h) == 0, comment)
     }
 
+    /// Checks that exactly one trial ran and was stopped for `cause`, and
+    /// that it left everything consistent (``expectConsistent(_:_:_:)``).
+    private func expectStopped(_ h: EngineHarness, by cause: TrialEnding.StopCause, _ controls: [NoiseTagButton], _ comment: Comment,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(h.trialEnds.map(\.ending) == [.stopped(cause)], comment, sourceLocation: sourceLocation)
+        expectConsistent(h, controls, comment)
+    }
+
     /// A harness whose event observer, from inside its handler, calls
     /// `action` on the controller for each event `matches` picks.
     private func harness(observing matches: @escaping (NoiseTagEvent.Kind) -> Bool,
@@ -96,9 +104,8 @@ struct ReentrancyTests {
                         calls: { $0.trialsAreRunning = false })
         h.start()
         h.run(for: 1)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.trialsOff)])
         #expect(!h.kinds.contains(where: isFlickerPhase))
-        expectConsistent(h, h.buttons, "observer on trialStarted")
+        expectStopped(h, by: .trialsOff, h.buttons, "observer on trialStarted")
     }
 
     @Test("an observer that blocks on the flicker phase: no control is left flickering")
@@ -106,8 +113,7 @@ struct ReentrancyTests {
         let h = harness(observing: isFlickerPhase, calls: { $0.blockTrials() })
         h.start()
         h.run(for: 1)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.blocked)])
-        expectConsistent(h, h.buttons, "observer on the flicker phase")
+        expectStopped(h, by: .blocked, h.buttons, "observer on the flicker phase")
     }
 
     @Test("a control whose noiseTaggingDidChange blocks trials: it and the controls after it end not flickering")
@@ -120,8 +126,7 @@ struct ReentrancyTests {
         h.view.add(last)
         h.start()
         h.run(for: 1)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.blocked)])
-        expectConsistent(h, h.buttons + [first, last], "control's noiseTaggingDidChange")
+        expectStopped(h, by: .blocked, h.buttons + [first, last], "control's noiseTaggingDidChange")
         h.controller.unblockTrials()
         h.run(for: 1.1)
         #expect(h.controller.currentPhase == .flicker, "trials run normally once unblocked")
@@ -135,8 +140,7 @@ struct ReentrancyTests {
         h.controller.set(mode: .trainGeneric)
         h.start()
         h.run(for: 3)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.trialsOff)])
-        expectConsistent(h, h.buttons, "observer on the cue phase")
+        expectStopped(h, by: .trialsOff, h.buttons, "observer on the cue phase")
     }
 
     @Test("a target whose cue colour call blocks trials is not left highlighted")
@@ -145,8 +149,7 @@ struct ReentrancyTests {
         target.onFeedback = { controller, _ in controller.blockTrials() }
         h.start()
         h.run(for: 3)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.blocked)])
-        expectConsistent(h, h.buttons + [target], "target's setFeedbackColor")
+        expectStopped(h, by: .blocked, h.buttons + [target], "target's setFeedbackColor")
     }
 
     @Test("a target that turns trials off when its cue ends: no pause or flicker phase follows")
@@ -155,10 +158,9 @@ struct ReentrancyTests {
         h.start()
         target.onFeedback = { controller, color in if color == nil { controller.trialsAreRunning = false } }
         h.run(for: 3)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.trialsOff)])
         #expect(!h.kinds.contains { if case .trialPhase(_, .pause) = $0 { return true } else { return false } })
         #expect(!h.kinds.contains(where: isFlickerPhase))
-        expectConsistent(h, h.buttons + [target], "target's end-of-cue call")
+        expectStopped(h, by: .trialsOff, h.buttons + [target], "target's end-of-cue call")
     }
 
     @Test("a delegate that blocks and turns trials off during an update: the update ends, trials stay off and blocked")
@@ -202,7 +204,6 @@ struct ReentrancyTests {
         h.view.add(after)
         h.start()
         h.run(for: 0.5)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.trialsOff)])
-        expectConsistent(h, h.buttons + [stopper, after], "control's setFlickerColor")
+        expectStopped(h, by: .trialsOff, h.buttons + [stopper, after], "control's setFlickerColor")
     }
 }
