@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "CodesTests", dependencies: ["Codes"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "Codes", "UtopiaProtocol"]),
         .testTarget(name: "DecodingTests", dependencies: ["TestSupport", "Decoding", "Codes", "Simulation"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Codes", "Decoding", "UtopiaProtocol"]),
+        .testTarget(name: "SimulationTests", dependencies: ["TestSupport", "Simulation", "Codes", "Decoding", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["TestSupport", "DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
         .testTarget(name: "DecoderServiceTests", dependencies: ["TestSupport", "Codes", "DecoderService", "Decoding", "Simulation", "UtopiaProtocol", "ZeroMQTransport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "NoiseTagging", "Decoding"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 @testable import Decoding
 
@@ -28,14 +29,6 @@ import Testing
             subject: simulation.subject, fs: dataset.header.fs)
     }
 
-    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
-        let n = Double(a.count)
-        let ma = a.reduce(0, +) / n, mb = b.reduce(0, +) / n
-        var ab = 0.0, aa = 0.0, bb = 0.0
-        for (x, y) in zip(a, b) { ab += (x - ma) * (y - mb); aa += (x - ma) * (x - ma); bb += (y - mb) * (y - mb) }
-        return ab / (aa * bb).squareRoot()
-    }
-
     @Test func recoversTheSubjectsKernelsAndLatency() throws {
         let cal = try Self.calibration()
         let model = try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs)
@@ -47,11 +40,11 @@ import Testing
         let seenRise = filter.process([lags.map { cal.subject.riseKernel(at: $0) }])[0]
         filter = Preprocessor(sampleRate: cal.fs, channels: 1).filter
         let seenFall = filter.process([lags.map { cal.subject.fallKernel(at: $0) }])[0]
-        let rise = Self.correlation(model.kernels[0], seenRise)
-        let fall = Self.correlation(model.kernels[1], seenFall)
+        let rise = correlation(model.kernels[0], seenRise)
+        let fall = correlation(model.kernels[1], seenFall)
         #expect(rise > 0.9, "rise kernel correlation \(rise)")
         #expect(fall > 0.8, "fall kernel correlation \(fall)")
-        let pattern = Self.correlation(model.spatialPattern, cal.subject.responsePattern)
+        let pattern = correlation(model.spatialPattern, cal.subject.responsePattern)
         #expect(abs(pattern) > 0.9, "spatial pattern correlation \(pattern)")
     }
 
@@ -70,7 +63,7 @@ import Testing
         let templates = model.templates(for: cal.codes)
         let correct = unseen.filter { i in
             let x = model.filter(cal.trials[i])
-            let scores = templates.map { Self.correlation(x, $0) }
+            let scores = templates.map { correlation(x, $0) }
             return scores.indices.max { scores[$0] < scores[$1] } == cal.labels[i]
         }
         #expect(Double(correct.count) / Double(unseen.count) >= 0.9, "\(correct.count) of \(unseen.count) unseen-code trials")
@@ -86,7 +79,7 @@ import Testing
         #expect(model.kernels.count == model.encoder.durations.count && model.kernels.count >= 3)
         let templates = model.templates(for: cal.codes)
         let correct = test.filter { i in
-            let scores = templates.map { Self.correlation(model.filter(cal.trials[i]), $0) }
+            let scores = templates.map { correlation(model.filter(cal.trials[i]), $0) }
             return scores.indices.max { scores[$0] < scores[$1] } == cal.labels[i]
         }
         #expect(correct.count >= 8)

@@ -1,5 +1,6 @@
 import Codes
 import Foundation
+import TestSupport
 import Testing
 @testable import Decoding
 
@@ -21,7 +22,7 @@ import Testing
             start += size
             let x = (0..<start).map { i in (0..<3).reduce(0.0) { $0 + w[$1] * trial[$1][i] } }
             for (k, score) in scorer.scores().enumerated() {
-                let expected = start < 2 ? 0 : ReconvolutionCCATests.correlation(x, Array(templates[k].prefix(start)))
+                let expected = start < 2 ? 0 : correlation(x, Array(templates[k].prefix(start)))
                 #expect(abs(score - expected) < 1e-9)
             }
         }

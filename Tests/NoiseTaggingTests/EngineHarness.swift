@@ -1,4 +1,5 @@
 import NoiseTagging
+import Testing
 import UtopiaProtocol
 
 /// A controller on a virtual clock with an in-memory decoder and an event log.
@@ -61,6 +62,24 @@ final class EngineHarness {
     func predict(objectID: Int, perr: Float) {
         link.deliver(.predictedTargetProb(PredictedTargetProb(timestamp: clock.utopiaTimestamp,
                                                               objID: Int8(objectID), errorProbability: perr)))
+    }
+
+    /// The decoder sends a heartbeat, stamped now.
+    func heartbeat() {
+        link.deliver(.heartbeat(Heartbeat(timestamp: clock.utopiaTimestamp)))
+    }
+
+    /// Sets Test mode waiting for a confirmation the decoder never sends, and
+    /// checks that no trial starts before `timeout` and that at `timeout` the
+    /// mode counts as unconfirmed and the first trial starts.
+    func expectUnconfirmedTestModeWaits(_ timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+        controller.set(mode: .test, waitTillDecoderConfirms: true)
+        start()
+        run(until: timeout - 0.01)
+        #expect(trialStarts.isEmpty, sourceLocation: sourceLocation)
+        run(until: timeout)
+        #expect(kinds.contains(.modeConfirmed(mode: .test, confirmed: false)), sourceLocation: sourceLocation)
+        #expect(trialStarts.count == 1, sourceLocation: sourceLocation)
     }
 
     var kinds: [NoiseTagEvent.Kind] { events.map(\.kind) }

@@ -86,7 +86,7 @@ struct FrameRenderingTests {
 
     @Test("codes with states beyond 0 and 1: every non-zero state is on; a control is painted when its colour changes")
     func multiLevelStates() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try TemporaryFolder()
         let file = dir.url.appendingPathComponent("levels.txt").path
         let codes: [[UInt8]] = [[2, 1, 0, 3, 3, 0], [2, 1, 0, 0, 3, 1]]
         try CodebookFile(codebook: try Codebook(codes: codes)).write(toFile: file)

@@ -9,8 +9,8 @@ struct FrameSchedulerTests {
     static let codes: [[UInt8]] = [[1, 0, 0, 1, 1], [0, 1, 0, 0, 1], [1, 1, 1, 0, 0], [0, 0, 1, 1, 0]]
 
     private func harness(framesPerBit: Int = 1, buttons: Int = 4,
-                         configure: (NoiseTagSettings) throws -> Void = { _ in }) throws -> (EngineHarness, TemporaryDirectory) {
-        let dir = try TemporaryDirectory()
+                         configure: (NoiseTagSettings) throws -> Void = { _ in }) throws -> (EngineHarness, TemporaryFolder) {
+        let dir = try TemporaryFolder()
         let file = dir.url.appendingPathComponent("codes.txt").path
         try CodebookFile(codebook: try Codebook(codes: Self.codes)).write(toFile: file)
         let h = try EngineHarness(buttons: buttons) {
@@ -206,7 +206,7 @@ struct FrameSchedulerTests {
 
     @Test("a bad codebook file is reported by name and the previous codebook stays")
     func badCodebook() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try TemporaryFolder()
         let file = dir.url.appendingPathComponent("bad.txt")
         try "0\t17\n1\tx\n".write(to: file, atomically: true, encoding: .utf8)
         let h = EngineHarness()

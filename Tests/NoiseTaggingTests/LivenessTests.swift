@@ -10,10 +10,6 @@ struct LivenessTests {
         return h
     }
 
-    private func heartbeat(_ h: EngineHarness) {
-        h.link.deliver(.heartbeat(Heartbeat(timestamp: h.clock.utopiaTimestamp)))
-    }
-
     private func states(_ h: EngineHarness) -> [DecoderConnectionState] {
         h.kinds.compactMap { if case .decoderConnection(let s, _) = $0 { return s } else { return nil } }
     }
@@ -28,7 +24,7 @@ struct LivenessTests {
         let subscribes = h.link.sent.filter { if case .subscribe(let s) = $0 { return s.messageIDs == "PFTVCMHLQ" } else { return false } }
         let beats = h.link.sent.filter { if case .heartbeat = $0 { return true } else { return false } }
         #expect(subscribes.count == 3 && beats.count == 3, "one per heartbeatInterval from t=0")
-        heartbeat(h)
+        h.heartbeat()
         h.run(for: 0.02)
         #expect(h.controller.decoderConnection == .connected)
         #expect(h.trialStarts.count == 1)
@@ -39,9 +35,9 @@ struct LivenessTests {
     func lostAndFound() {
         let h = harness()
         h.start()
-        heartbeat(h)
+        h.heartbeat()
         h.run(until: 2)
-        heartbeat(h)
+        h.heartbeat()
         h.controller.tick()
         #expect(h.controller.trialInProgress)
         // The decoder goes silent after t=2: timeout 3 s.
@@ -56,7 +52,7 @@ struct LivenessTests {
         #expect(h.trialStarts.count == 1, "no trial while the decoder is silent")
         #expect(h.controller.trialsAreBlocked)
         h.link.clearSent()
-        heartbeat(h)                               // any message is a sign of life
+        h.heartbeat()                               // any message is a sign of life
         h.run(for: 1.5)
         #expect(h.controller.decoderConnection == .connected)
         #expect(h.trialStarts.count == 2)
@@ -75,7 +71,7 @@ struct LivenessTests {
         let h = harness()
         try h.settings.set(value: .bool(false), for: .soundAlarmWhenDisconnecting)
         h.start()
-        heartbeat(h)
+        h.heartbeat()
         h.run(until: 4)
         #expect(h.kinds.contains(.decoderConnection(state: .disconnected, alarm: false)))
         #expect(!h.kinds.contains(.sound(name: "decoderLost")))
@@ -89,7 +85,7 @@ struct LivenessTests {
         h.run(until: 1.5)
         #expect(!h.link.sent.contains { if case .modeChange = $0 { return true } else { return false } })
         h.link.clearSent()
-        heartbeat(h)
+        h.heartbeat()
         h.controller.tick()
         let order = h.link.sent.prefix(2).map(\.messageID)
         #expect(order == [UInt8(ascii: "B"), UInt8(ascii: "M")])

@@ -151,14 +151,7 @@ struct ModeTests {
 
     @Test("without a confirmation the wait times out and says so")
     func confirmationTimeout() {
-        let h = EngineHarness()
-        h.controller.set(mode: .test, waitTillDecoderConfirms: true)
-        h.start()
-        h.run(until: 1.99)
-        #expect(h.trialStarts.isEmpty)
-        h.run(until: 2.0)
-        #expect(h.kinds.contains(.modeConfirmed(mode: .test, confirmed: false)))
-        #expect(h.trialStarts.count == 1)
+        EngineHarness().expectUnconfirmedTestModeWaits(2.0)
     }
 
     @Test("the decoder's threshold is adopted unless the user set one")

@@ -83,15 +83,3 @@ struct RecordingNameTests {
         #expect(listed == ["training", "developer panel", "client; x", "App started"])
     }
 }
-
-/// A temporary folder removed when the value goes away.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("noisetag-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}

@@ -39,6 +39,37 @@ struct ReentrancyTests {
         #expect(stimulusEvents(h) == 0, comment)
     }
 
+    /// Checks that exactly one trial ran and was stopped for `cause`, and
+    /// that it left everything consistent (``expectConsistent(_:_:_:)``).
+    private func expectStopped(_ h: EngineHarness, by cause: TrialEnding.StopCause, _ controls: [NoiseTagButton], _ comment: Comment,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(h.trialEnds.map(\.ending) == [.stopped(cause)], comment, sourceLocation: sourceLocation)
+        expectConsistent(h, controls, comment)
+    }
+
+    /// A harness whose event observer, from inside its handler, calls
+    /// `action` on the controller for each event `matches` picks.
+    private func harness(observing matches: @escaping (NoiseTagEvent.Kind) -> Bool,
+                         calls action: @escaping (NoiseTagController) -> Void) -> EngineHarness {
+        let h = EngineHarness()
+        h.controller.events.subscribe { [unowned h] event in
+            if matches(event.kind) { action(h.controller) }
+        }
+        return h
+    }
+
+    /// A one-button harness in TrainCustom whose next two targets are a
+    /// ``CallingButton``, added to the view and calling back into the controller.
+    private func customTargetHarness() -> (EngineHarness, CallingButton) {
+        let h = EngineHarness(buttons: 1)
+        let target = CallingButton(identifier: "target")
+        target.controller = h.controller
+        h.view.add(target)
+        h.delegate.customTargets = [target, target]
+        h.controller.set(mode: .trainCustom)
+        return (h, target)
+    }
+
     @Test("observers that subscribe, unsubscribe and remove observers from inside their handlers: later calls see the change")
     func observersChangeTheObserversFromInside() {
         let h = EngineHarness()
@@ -69,27 +100,20 @@ struct ReentrancyTests {
 
     @Test("an observer that turns trials off on trialStarted: no flicker phase begins, no control flickers")
     func observerStopsOnTrialStarted() {
-        let h = EngineHarness()
-        h.controller.events.subscribe { [unowned h] event in
-            if case .trialStarted = event.kind { h.controller.trialsAreRunning = false }
-        }
+        let h = harness(observing: { if case .trialStarted = $0 { return true } else { return false } },
+                        calls: { $0.trialsAreRunning = false })
         h.start()
         h.run(for: 1)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.trialsOff)])
         #expect(!h.kinds.contains(where: isFlickerPhase))
-        expectConsistent(h, h.buttons, "observer on trialStarted")
+        expectStopped(h, by: .trialsOff, h.buttons, "observer on trialStarted")
     }
 
     @Test("an observer that blocks on the flicker phase: no control is left flickering")
     func observerBlocksOnFlickerPhase() {
-        let h = EngineHarness()
-        h.controller.events.subscribe { [unowned h] event in
-            if case .trialPhase(_, .flicker) = event.kind { h.controller.blockTrials() }
-        }
+        let h = harness(observing: isFlickerPhase, calls: { $0.blockTrials() })
         h.start()
         h.run(for: 1)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.blocked)])
-        expectConsistent(h, h.buttons, "observer on the flicker phase")
+        expectStopped(h, by: .blocked, h.buttons, "observer on the flicker phase")
     }
 
     @Test("a control whose noiseTaggingDidChange blocks trials: it and the controls after it end not flickering")
@@ -102,8 +126,7 @@ struct ReentrancyTests {
         h.view.add(last)
         h.start()
         h.run(for: 1)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.blocked)])
-        expectConsistent(h, h.buttons + [first, last], "control's noiseTaggingDidChange")
+        expectStopped(h, by: .blocked, h.buttons + [first, last], "control's noiseTaggingDidChange")
         h.controller.unblockTrials()
         h.run(for: 1.1)
         #expect(h.controller.currentPhase == .flicker, "trials run normally once unblocked")
@@ -112,47 +135,32 @@ struct ReentrancyTests {
 
     @Test("an observer that turns trials off on the cue phase: the training target is not left highlighted")
     func observerStopsOnCue() {
-        let h = EngineHarness()
-        h.controller.events.subscribe { [unowned h] event in
-            if case .trialPhase(_, .cue) = event.kind { h.controller.trialsAreRunning = false }
-        }
+        let h = harness(observing: { if case .trialPhase(_, .cue) = $0 { return true } else { return false } },
+                        calls: { $0.trialsAreRunning = false })
         h.controller.set(mode: .trainGeneric)
         h.start()
         h.run(for: 3)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.trialsOff)])
-        expectConsistent(h, h.buttons, "observer on the cue phase")
+        expectStopped(h, by: .trialsOff, h.buttons, "observer on the cue phase")
     }
 
     @Test("a target whose cue colour call blocks trials is not left highlighted")
     func targetBlocksOnCue() {
-        let h = EngineHarness(buttons: 1)
-        let target = CallingButton(identifier: "target")
-        target.controller = h.controller
+        let (h, target) = customTargetHarness()
         target.onFeedback = { controller, _ in controller.blockTrials() }
-        h.view.add(target)
-        h.delegate.customTargets = [target, target]
-        h.controller.set(mode: .trainCustom)
         h.start()
         h.run(for: 3)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.blocked)])
-        expectConsistent(h, h.buttons + [target], "target's setFeedbackColor")
+        expectStopped(h, by: .blocked, h.buttons + [target], "target's setFeedbackColor")
     }
 
     @Test("a target that turns trials off when its cue ends: no pause or flicker phase follows")
     func targetStopsWhenCueEnds() {
-        let h = EngineHarness(buttons: 1)
-        let target = CallingButton(identifier: "target")
-        target.controller = h.controller
-        h.view.add(target)
-        h.delegate.customTargets = [target, target]
-        h.controller.set(mode: .trainCustom)
+        let (h, target) = customTargetHarness()
         h.start()
         target.onFeedback = { controller, color in if color == nil { controller.trialsAreRunning = false } }
         h.run(for: 3)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.trialsOff)])
         #expect(!h.kinds.contains { if case .trialPhase(_, .pause) = $0 { return true } else { return false } })
         #expect(!h.kinds.contains(where: isFlickerPhase))
-        expectConsistent(h, h.buttons + [target], "target's end-of-cue call")
+        expectStopped(h, by: .trialsOff, h.buttons + [target], "target's end-of-cue call")
     }
 
     @Test("a delegate that blocks and turns trials off during an update: the update ends, trials stay off and blocked")
@@ -196,7 +204,6 @@ struct ReentrancyTests {
         h.view.add(after)
         h.start()
         h.run(for: 0.5)
-        #expect(h.trialEnds.map(\.ending) == [.stopped(.trialsOff)])
-        expectConsistent(h, h.buttons + [stopper, after], "control's setFlickerColor")
+        expectStopped(h, by: .trialsOff, h.buttons + [stopper, after], "control's setFlickerColor")
     }
 }

@@ -48,7 +48,7 @@ struct SettingBehaviourTests {
             }
             h.link.monitorsLiveness = true
             h.start()
-            h.link.deliver(.heartbeat(Heartbeat(timestamp: h.clock.utopiaTimestamp)))
+            h.heartbeat()
             h.run(for: 0.1)
             h.controller.reportMissedFrame(FrameTiming(index: 5, deadline: 0, time: 0.1, period: 1.0 / 60), skipped: 0)
             h.controller.touchPress(h.buttons[0])
@@ -83,7 +83,7 @@ struct SettingBehaviourTests {
         h.run(until: 5.5)
         #expect(notices(h, containing: "decoder not found") == [2, 5.5])
         #expect(h.link.reconnectRequests == 1)
-        h.link.deliver(.heartbeat(Heartbeat(timestamp: h.clock.utopiaTimestamp)))
+        h.heartbeat()
         h.run(for: 2)                                   // past the retry due at t=7 had nothing answered
         #expect(h.controller.decoderConnection == .connected)
         #expect(notices(h, containing: "decoder not found").count == 2, "no attempts once connected")
@@ -98,7 +98,7 @@ struct SettingBehaviourTests {
         }
         h.link.monitorsLiveness = true
         h.start()
-        h.link.deliver(.heartbeat(Heartbeat(timestamp: h.clock.utopiaTimestamp)))
+        h.heartbeat()
         h.run(until: 3.02)                              // silent after t=0: lost after decoderTimeout 3 s
         #expect(h.controller.decoderConnection == .disconnected)
         #expect(h.link.reconnectRequests == 0)
@@ -178,7 +178,7 @@ struct SettingBehaviourTests {
         let h = try EngineHarness { try $0.set(value: 1, for: .decoderTimeout) }
         h.link.monitorsLiveness = true
         h.start()
-        h.link.deliver(.heartbeat(Heartbeat(timestamp: h.clock.utopiaTimestamp)))
+        h.heartbeat()
         h.run(until: 0.99)
         #expect(h.controller.decoderConnection == .connected)
         h.run(until: 1.1)
@@ -187,14 +187,7 @@ struct SettingBehaviourTests {
 
     @Test("modeConfirmationTimeout sets how long trials wait for the decoder to confirm a mode")
     func modeConfirmationWait() throws {
-        let h = try EngineHarness { try $0.set(value: 0.5, for: .modeConfirmationTimeout) }
-        h.controller.set(mode: .test, waitTillDecoderConfirms: true)
-        h.start()
-        h.run(until: 0.49)
-        #expect(h.trialStarts.isEmpty)
-        h.run(until: 0.5)
-        #expect(h.kinds.contains(.modeConfirmed(mode: .test, confirmed: false)))
-        #expect(h.trialStarts.count == 1)
+        try EngineHarness { try $0.set(value: 0.5, for: .modeConfirmationTimeout) }.expectUnconfirmedTestModeWaits(0.5)
     }
 
     @Test("colorBitOffIfMaxContrast sets the colour of a 0 bit")

@@ -112,7 +112,7 @@ struct SettingsTests {
 
     @Test("save then load gives the same settings")
     func roundTrip() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try TemporaryFolder()
         let file = dir.url.appendingPathComponent("settings.json")
         let a = NoiseTagSettings()
         try a.set(value: .int(3), for: .framesPerBit)
@@ -128,7 +128,7 @@ struct SettingsTests {
 
     @Test("a missing file, bad JSON, an unknown key or a bad value: error naming file, key and reason; nothing changes")
     func badFiles() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try TemporaryFolder()
         let settings = NoiseTagSettings()
         try settings.set(value: .int(2), for: .framesPerBit)
         let before = settings.snapshot()
@@ -158,14 +158,4 @@ struct SettingsTests {
             #expect(settings.snapshot() == before, "\(name) changed settings")
         }
     }
-}
-
-/// A fresh temporary folder, removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("noisetag-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

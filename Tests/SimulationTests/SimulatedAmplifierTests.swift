@@ -2,6 +2,7 @@ import Codes
 import Decoding
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 import UtopiaProtocol
 
@@ -41,15 +42,6 @@ import UtopiaProtocol
         return out
     }
 
-    /// Pearson correlation of two equally long signals.
-    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
-        let n = Double(a.count)
-        let ma = a.reduce(0, +) / n, mb = b.reduce(0, +) / n
-        var ab = 0.0, aa = 0.0, bb = 0.0
-        for (x, y) in zip(a, b) { ab += (x - ma) * (y - mb); aa += (x - ma) * (x - ma); bb += (y - mb) * (y - mb) }
-        return ab / (aa * bb).squareRoot()
-    }
-
     static func projected(_ eeg: [[Double]], on pattern: [Double]) -> [Double] {
         (0..<eeg[0].count).map { i in zip(eeg, pattern).reduce(0) { $0 + $1.0[i] * $1.1 } }
     }
@@ -70,8 +62,8 @@ import UtopiaProtocol
         for (target, other) in [(0, 1), (1, 0)] {
             let eeg = pre.apply(toTrial: Self.record(settings: settings, seed: 7, lookAt: UInt8(target + 1)).eeg)
             let x = Self.projected(eeg, on: subject.responsePattern)
-            let attended = Self.correlation(x, Self.expectedResponse(subject, code: target, latency: 0.04))
-            let ignored = Self.correlation(x, Self.expectedResponse(subject, code: other, latency: 0.04))
+            let attended = correlation(x, Self.expectedResponse(subject, code: target, latency: 0.04))
+            let ignored = correlation(x, Self.expectedResponse(subject, code: other, latency: 0.04))
             #expect(attended > 0.3, "looked-at code correlates \(attended)")
             #expect(attended > ignored + 0.2)
         }
@@ -84,7 +76,7 @@ import UtopiaProtocol
         let eeg = Preprocessor(sampleRate: Self.fs, channels: 8).apply(toTrial: Self.record(settings: settings, seed: 7, lookAt: nil).eeg)
         let x = Self.projected(eeg, on: subject.responsePattern)
         for code in 0..<2 {
-            #expect(abs(Self.correlation(x, Self.expectedResponse(subject, code: code, latency: 0.04))) < 0.15)
+            #expect(abs(correlation(x, Self.expectedResponse(subject, code: code, latency: 0.04))) < 0.15)
         }
     }
 
@@ -95,8 +87,8 @@ import UtopiaProtocol
         let subject = SimulatedSubject(seed: 3)
         let eeg = Preprocessor(sampleRate: Self.fs, channels: 8).apply(toTrial: Self.record(settings: settings, seed: 7, lookAt: 1).eeg)
         let x = Self.projected(eeg, on: subject.responsePattern)
-        let at100 = Self.correlation(x, Self.expectedResponse(subject, code: 0, latency: 0.1))
-        let at40 = Self.correlation(x, Self.expectedResponse(subject, code: 0, latency: 0.04))
+        let at100 = correlation(x, Self.expectedResponse(subject, code: 0, latency: 0.1))
+        let at40 = correlation(x, Self.expectedResponse(subject, code: 0, latency: 0.04))
         #expect(at100 > at40 + 0.2)
     }
 

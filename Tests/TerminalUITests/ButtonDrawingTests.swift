@@ -31,6 +31,33 @@ struct ButtonDrawingTests {
         return (controller, FrameLoop(controller: controller, waiter: VirtualFrameWaiter(clock: clock)))
     }
 
+    /// A grid running trials, drawn on a screen with a one-cell margin around
+    /// the buttons' region (three rows high): what the flicker tests step
+    /// through frame by frame.
+    private struct DrawnGrid {
+        let loop: FrameLoop
+        let screen: TerminalScreen
+        let layout: ButtonLayout
+        let region: CellRect
+        let palette: StimulusPalette
+
+        /// `grid` running trials (``runningTrials(on:settings:)``) in a region `width` cells wide.
+        init(_ grid: Grid, width: Int, settings: (NoiseTagSettings) throws -> Void = { _ in }) throws {
+            let controller: NoiseTagController
+            (controller, loop) = try ButtonDrawingTests.runningTrials(on: grid, settings: settings)
+            screen = TerminalScreen(size: TerminalSize(columns: width + 2, rows: 5), colorMode: .trueColor)
+            layout = ButtonLayout(buttons: grid.buttons)
+            region = CellRect(row: 1, column: 1, width: width, height: 3)
+            palette = StimulusPalette(settings: controller.settings)
+        }
+
+        /// Runs one frame and draws the buttons as it left them.
+        func step() {
+            loop.step()
+            layout.draw(on: screen, in: region, palette: palette)
+        }
+    }
+
     /// The cells of `rect`'s border: its outer ring, or its left and right
     /// columns when it is one or two rows high.
     private static func borderCells(of rect: CellRect) -> [(row: Int, column: Int)] {
@@ -52,22 +79,12 @@ struct ButtonDrawingTests {
 
     @Test("Each button is a block in its flicker colour with its label centred in the contrasting colour")
     func flickeringButtons() throws {
-        let clock = VirtualClock()
-        let controller = NoiseTagController(clock: clock, decoderLink: InMemoryDecoderLink())
-        try controller.settings.set(value: .bool(true), for: .disableMaxTestTrialDuration)
         let grid = Grid()
-        controller.push(view: grid.view, forNoiseTaggingWithDelegate: grid)
-        controller.set(mode: .test)
-        controller.trialsAreRunning = true
-        let loop = FrameLoop(controller: controller, waiter: VirtualFrameWaiter(clock: clock))
-        let screen = TerminalScreen(size: TerminalSize(columns: 17, rows: 5), colorMode: .trueColor)
-        let layout = ButtonLayout(buttons: grid.buttons)
-        let region = CellRect(row: 1, column: 1, width: 15, height: 3)
-        let palette = StimulusPalette(settings: controller.settings)
+        let drawn = try DrawnGrid(grid, width: 15)
+        let (screen, layout, region, palette) = (drawn.screen, drawn.layout, drawn.region, drawn.palette)
         var seen: [Set<TerminalRGB>] = [[], []]
         for _ in 0..<120 {
-            loop.step()
-            layout.draw(on: screen, in: region, palette: palette)
+            drawn.step()
             for (k, button) in grid.buttons.enumerated() {
                 let rect = layout.screenRect(of: button, in: region)
                 let corner = screen[row: rect.row, column: rect.column]
@@ -111,18 +128,14 @@ struct ButtonDrawingTests {
             NoiseTagButton(identifier: "Yes", label: "Yes", frame: NoiseTagRect(x: 8, y: 0, width: 5, height: 1)),
             NoiseTagButton(identifier: "blank", label: "", frame: NoiseTagRect(x: 8, y: 2, width: 5, height: 1)),
         ])
-        let (controller, loop) = try Self.runningTrials(on: grid) {
+        let drawn = try DrawnGrid(grid, width: 13) {
             try $0.set(value: .bool(true), for: .labeledButtonsOnlyPartlyFlicker)
         }
-        let screen = TerminalScreen(size: TerminalSize(columns: 15, rows: 5), colorMode: .trueColor)
-        let layout = ButtonLayout(buttons: grid.buttons)
-        let region = CellRect(row: 1, column: 1, width: 13, height: 3)
-        let palette = StimulusPalette(settings: controller.settings)
+        let (screen, layout, region, palette) = (drawn.screen, drawn.layout, drawn.region, drawn.palette)
         var interiors: [[TerminalCell]] = [[], [], []], borders: [Set<TerminalRGB>] = [[], [], []]
         var flickeringFrames = 0
         for _ in 0..<120 {
-            loop.step()
-            layout.draw(on: screen, in: region, palette: palette)
+            drawn.step()
             guard grid.buttons.allSatisfy({ $0.flickerColor != nil }) else { continue }
             flickeringFrames += 1
             #expect(grid.buttons.map(\.noiseTagging.renderHints.flickersOnlyBorder) == [true, true, false])
@@ -161,17 +174,13 @@ struct ButtonDrawingTests {
     func objectIDs() throws {
         for shown in [true, false] {
             let grid = Grid()
-            let (controller, loop) = try Self.runningTrials(on: grid) {
+            let drawn = try DrawnGrid(grid, width: 15) {
                 try $0.set(value: .bool(shown), for: .showNoiseTagIDsOnControls)
             }
-            let screen = TerminalScreen(size: TerminalSize(columns: 17, rows: 5), colorMode: .trueColor)
-            let layout = ButtonLayout(buttons: grid.buttons)
-            let region = CellRect(row: 1, column: 1, width: 15, height: 3)
-            let palette = StimulusPalette(settings: controller.settings)
+            let (screen, layout, region) = (drawn.screen, drawn.layout, drawn.region)
             var checked = 0
             for _ in 0..<90 {
-                loop.step()
-                layout.draw(on: screen, in: region, palette: palette)
+                drawn.step()
                 for button in grid.buttons where button.flickerColor != nil {
                     let id = try #require(button.noiseTagging.renderHints.objectID)
                     let rect = layout.screenRect(of: button, in: region)

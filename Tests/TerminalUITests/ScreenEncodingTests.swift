@@ -13,6 +13,14 @@ struct ScreenEncodingTests {
         return (String(decoding: bytes, as: UTF8.self), cells)
     }
 
+    /// A screen whose first, full frame has gone out already: the next frame
+    /// holds only what the test changes.
+    private func shownScreen(columns: Int, rows: Int, colorMode: TerminalColorMode = .trueColor) -> TerminalScreen {
+        let screen = TerminalScreen(size: TerminalSize(columns: columns, rows: rows), colorMode: colorMode)
+        _ = encode(screen)
+        return screen
+    }
+
     @Test("The first frame clears the terminal and writes every cell")
     func firstFrameIsFull() {
         let screen = TerminalScreen(size: TerminalSize(columns: 3, rows: 1), colorMode: .trueColor)
@@ -23,8 +31,7 @@ struct ScreenEncodingTests {
 
     @Test("Only the changed cells are written, with the exact cursor and colour sequences")
     func onlyChangedCells() {
-        let screen = TerminalScreen(size: TerminalSize(columns: 4, rows: 2), colorMode: .trueColor)
-        _ = encode(screen)
+        let screen = shownScreen(columns: 4, rows: 2)
         screen.put("A", row: 0, column: 1, foreground: .white, background: red)
         screen.put("B", row: 1, column: 3, foreground: .white, background: red)
         let frame = encode(screen)
@@ -35,8 +42,7 @@ struct ScreenEncodingTests {
 
     @Test("A frame without changes writes nothing")
     func unchangedFrameIsEmpty() {
-        let screen = TerminalScreen(size: TerminalSize(columns: 4, rows: 2), colorMode: .trueColor)
-        _ = encode(screen)
+        let screen = shownScreen(columns: 4, rows: 2)
         screen.put(" ", row: 0, column: 0, foreground: .white, background: .black)   // what is shown already
         let frame = encode(screen)
         #expect(frame.text.isEmpty)
@@ -45,8 +51,7 @@ struct ScreenEncodingTests {
 
     @Test("A gap on the same row moves the cursor forward; a run of one colour has one SGR")
     func cursorForwardAndColourRuns() {
-        let screen = TerminalScreen(size: TerminalSize(columns: 10, rows: 1), colorMode: .trueColor)
-        _ = encode(screen)
+        let screen = shownScreen(columns: 10, rows: 1)
         screen.fill(CellRect(row: 0, column: 0, width: 3, height: 1), with: red, foreground: .black)
         screen.put("X", row: 0, column: 6, foreground: .black, background: red)
         let frame = encode(screen)
@@ -58,8 +63,7 @@ struct ScreenEncodingTests {
     @Test("Scattered changes in two colours cost one SGR per colour, the terminal's current colours first")
     func changesGroupedByColour() {
         let blue = TerminalRGB(red: 0, green: 0, blue: 255)
-        let screen = TerminalScreen(size: TerminalSize(columns: 4, rows: 2), colorMode: .trueColor)
-        _ = encode(screen)
+        let screen = shownScreen(columns: 4, rows: 2)
         for (k, column) in [0, 1, 2, 3].enumerated() {
             screen.put("x", row: 0, column: column, foreground: .white, background: k % 2 == 0 ? red : blue)
             screen.put("y", row: 1, column: column, foreground: .white, background: k % 2 == 0 ? blue : red)
@@ -78,8 +82,7 @@ struct ScreenEncodingTests {
 
     @Test("After a resize the whole screen is redrawn at the new size")
     func resizeRedrawsEverything() {
-        let screen = TerminalScreen(size: TerminalSize(columns: 4, rows: 2), colorMode: .trueColor)
-        _ = encode(screen)
+        let screen = shownScreen(columns: 4, rows: 2)
         screen.resize(to: TerminalSize(columns: 5, rows: 3))
         let frame = encode(screen)
         #expect(frame.text.hasPrefix("\(esc)[0m\(esc)[2J\(esc)[1;1H"))
@@ -90,8 +93,7 @@ struct ScreenEncodingTests {
 
     @Test("256-colour mode writes palette indices, and a change the palette cannot show costs nothing")
     func palette256() {
-        let screen = TerminalScreen(size: TerminalSize(columns: 2, rows: 1), colorMode: .palette256)
-        _ = encode(screen)
+        let screen = shownScreen(columns: 2, rows: 1, colorMode: .palette256)
         screen.put("A", row: 0, column: 0, foreground: .white, background: red)
         let frame = encode(screen)
         #expect(frame.text == "\(esc)[1;1H\(esc)[48;5;196mA")

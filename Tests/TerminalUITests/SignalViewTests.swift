@@ -48,12 +48,17 @@ struct SignalViewTests {
 
     let area = CellRect(row: 0, column: 0, width: 100, height: 24)
 
+    /// `snapshot` drawn by a new view over ``area`` of a fresh 100×24 screen,
+    /// with the layout of that area's three bands to read it back by.
+    private func drawn(_ snapshot: SignalSnapshot = SignalViewTests.snapshot()) -> (screen: TerminalScreen, layout: SignalViewLayout) {
+        let screen = Self.screen()
+        SignalView().draw(snapshot, on: screen, in: area)
+        return (screen, SignalViewLayout(rect: area, channels: 3))
+    }
+
     @Test("Each channel's trace is braille dots in its trace cells, and no braille is drawn anywhere else")
     func brailleTrace() {
-        let screen = Self.screen()
-        let snapshot = Self.snapshot()
-        SignalView().draw(snapshot, on: screen, in: area)
-        let layout = SignalViewLayout(rect: area, channels: 3)
+        let (screen, layout) = drawn()
         #expect(layout.bands.count == 3)
         var inTraces = 0
         for band in layout.bands.indices {
@@ -73,9 +78,7 @@ struct SignalViewTests {
 
     @Test("Channel 1's tallest spectrum bars are at 10 and 50 Hz, and the axis labels them")
     func spectrumPeaks() throws {
-        let screen = Self.screen()
-        SignalView().draw(Self.snapshot(), on: screen, in: area)
-        let layout = SignalViewLayout(rect: area, channels: 3)
+        let (screen, layout) = drawn()
         let cells = layout.spectrum(band: 0)
         #expect(cells.width == 30)
         let top = try #require(SpectrumBars.top(sampleRate: Self.rate))
@@ -107,9 +110,7 @@ struct SignalViewTests {
 
     @Test("The quality bars and figures are green, yellow and red by the noise-to-signal ratio")
     func qualityColours() {
-        let screen = Self.screen()
-        SignalView().draw(Self.snapshot(), on: screen, in: area)
-        let layout = SignalViewLayout(rect: area, channels: 3)
+        let (screen, layout) = drawn()
         let expected: [(SignalQualityLevel, String, Int)] = [(.good, "0.30", 4), (.fair, "0.80", 3), (.bad, "1.60", 1)]
         for (band, (level, figure, filled)) in expected.enumerated() {
             let info = layout.info(band: band)
@@ -134,10 +135,8 @@ struct SignalViewTests {
 
     @Test("Non-finite samples are gaps and flag their channel; no cell ever reads nan or inf")
     func nonFinite() {
-        let screen = Self.screen()
         var snapshot = Self.snapshot()
-        SignalView().draw(snapshot, on: screen, in: area)
-        let layout = SignalViewLayout(rect: area, channels: 3)
+        let (screen, layout) = drawn(snapshot)
         // Samples 500…624 of 1,250 are NaN: 10 % of the trace, about five cells, are empty from top to bottom.
         let trace = layout.trace(band: 2)
         let emptyColumns = (trace.column..<(trace.column + trace.width)).filter { column in

@@ -48,11 +48,17 @@ struct TerminalCheckProcessTests {
             + "[ \"$(stty -g)\" = \"$S\" ] && echo TTY=same || echo TTY=changed"
     }
 
-    /// Waits for the grid to be drawn.
-    private func waitForGrid(_ tmux: Tmux) throws -> Bool {
-        try tmux.wait(timeout: 15) {
+    /// Types `command` into the pane and requires the 3×3 grid to be drawn;
+    /// returns the plain capture that shows it.
+    @discardableResult
+    private func startCheck(_ tmux: Tmux, _ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try tmux.type(command, enter: true)
+        let drawn = try tmux.wait(timeout: 15) {
             try tmux.alternateScreenOn() && gridRows(try tmux.capture()) == [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"]]
         }
+        let screen = try tmux.capture()
+        try #require(drawn, "the grid did not appear:\n\(screen)", sourceLocation: sourceLocation)
+        return screen
     }
 
     /// The exit status the shell printed after the check (`EXIT=n` on a line of its own), nil before.
@@ -88,10 +94,7 @@ struct TerminalCheckProcessTests {
     func endings(ending: String, status: Int) throws {
         let tmux = try shell()
         defer { tmux.stop() }
-        try tmux.type(checkCommand(), enter: true)
-        let drawn = try waitForGrid(tmux)
-        let screen = try tmux.capture()
-        try #require(drawn, "the grid did not appear:\n\(screen)")
+        try startCheck(tmux, checkCommand())
         if ending == "C-c" {
             try tmux.run(["send-keys", "-t", tmux.session, "C-c"])
         } else {
@@ -105,10 +108,7 @@ struct TerminalCheckProcessTests {
     func paletteFallback() throws {
         let tmux = try shell()
         defer { tmux.stop() }
-        try tmux.type(checkCommand(environment: "-u COLORTERM TERM=xterm-256color"), enter: true)
-        let drawn = try waitForGrid(tmux)
-        let screen = try tmux.capture()
-        try #require(drawn, "the grid did not appear:\n\(screen)")
+        try startCheck(tmux, checkCommand(environment: "-u COLORTERM TERM=xterm-256color"))
         let colored = try tmux.capture(colors: true)
         #expect(colored.contains("48;5;"))
         #expect(!colored.contains("48;2;"))
@@ -120,10 +120,7 @@ struct TerminalCheckProcessTests {
     func thrownError() throws {
         let tmux = try shell()
         defer { tmux.stop() }
-        try tmux.type(checkCommand(options: " --throw-after 1"), enter: true)
-        let drawn = try waitForGrid(tmux)
-        let screen = try tmux.capture()
-        try #require(drawn, "the grid did not appear:\n\(screen)")
+        try startCheck(tmux, checkCommand(options: " --throw-after 1"))
         try expectRestored(tmux, status: 1)
         #expect(try tmux.capture().contains("noisetag terminal-check: deliberate failure (--throw-after)"))
     }
@@ -146,12 +143,8 @@ struct TerminalCheckProcessTests {
     func terminalCheck() throws {
         let tmux = try shell()
         defer { tmux.stop() }
-        try tmux.type(checkCommand(), enter: true)
-
         // Drawn: header, a 3×3 grid of labelled blocks, footer.
-        let drawn = try waitForGrid(tmux)
-        let screen = try tmux.capture()
-        try #require(drawn, "the grid did not appear:\n\(screen)")
+        let screen = try startCheck(tmux, checkCommand())
         #expect(screen.contains("Test │ trial 1 flicker │ decoder connected"))
         #expect(screen.contains("q quit"))
 
