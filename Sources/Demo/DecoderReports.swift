@@ -33,6 +33,13 @@ public final class DecoderReports {
     /// Empty reports.
     public init() {}
 
+    /// True when the wait for a fit that began at `since` is over at `now`:
+    /// the decoder sent a threshold or said no model came, or `timeout`
+    /// seconds passed without either.
+    public func fitHasEnded(since: Double, now: Double, timeout: Double) -> Bool {
+        !thresholds.isEmpty || calibrationFailed || now - since >= timeout
+    }
+
     /// Takes one message of decoder traffic.
     public func hear(_ traffic: DecoderTraffic) {
         switch (traffic.direction, traffic.message) {

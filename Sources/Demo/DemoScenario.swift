@@ -95,7 +95,7 @@ public final class DemoScenario {
                 stage = .fitting(since: now)
             }
         case .fitting(let since):
-            if !reports.thresholds.isEmpty || reports.calibrationFailed || now - since >= fitTimeout {
+            if reports.fitHasEnded(since: since, now: now, timeout: fitTimeout) {
                 if reports.thresholds.isEmpty { note(reports.calibrationFailed ? "the decoder fitted no model" : "no threshold from the decoder within \(Int(fitTimeout)) s") }
                 summaryCounts.calibrationAccuracy = reports.calibrationAccuracy
                 summaryCounts.thresholdFromDecoder = !reports.thresholds.isEmpty

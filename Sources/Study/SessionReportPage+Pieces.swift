@@ -7,6 +7,22 @@ extension SessionReportPage {
         "<figure>\n\(svg)\n<figcaption>\(e(caption))</figcaption>\n</figure>\n"
     }
 
+    /// A column of a report table: its title, and whether it holds numbers (right-aligned).
+    struct Column {
+        let title: String
+        let numeric: Bool
+        static func text(_ title: String) -> Column { Column(title: title, numeric: false) }
+        static func number(_ title: String) -> Column { Column(title: title, numeric: true) }
+    }
+
+    /// One table of the report: the header row from `columns`, then `rows`
+    /// (each a whole `<tr>…</tr>` line).
+    func table(_ columns: [Column], class tableClass: String? = nil, rows: [String]) -> String {
+        "<table" + (tableClass.map { " class=\"\($0)\"" } ?? "") + ">\n<thead><tr>"
+            + columns.map { "<th\($0.numeric ? " class=\"num\"" : "")>\(e($0.title))</th>" }.joined()
+            + "</tr></thead>\n<tbody>\n" + rows.joined() + "</tbody>\n</table>\n"
+    }
+
     func absent(_ sentence: String) -> String { "<p class=\"absent\">\(e(sentence))</p>\n" }
 
     func fact(_ name: String, _ value: String) -> String { "<dt>\(e(name))</dt><dd>\(e(value))</dd>\n" }

@@ -77,14 +77,14 @@ public struct SessionReportPage: Sendable {
     var stepTable: String {
         var s = "<section id=\"steps\">\n<h2>Steps</h2>\n"
         guard !report.steps.isEmpty else { return s + absent("No step finished: steps.jsonl is empty or missing.") + "</section>\n" }
-        s += "<table class=\"steps\">\n<thead><tr><th>#</th><th>Name</th><th>Kind</th><th>Start</th><th class=\"num\">Duration</th>"
-            + "<th>Outcome</th><th>Key measure</th></tr></thead>\n<tbody>\n"
-        for step in report.steps {
-            s += "<tr><td class=\"num\">\(step.number)</td><td>\(e(step.name))</td><td>\(e(step.kind))</td>"
+        let rows = report.steps.map { step in
+            "<tr><td class=\"num\">\(step.number)</td><td>\(e(step.name))</td><td>\(e(step.kind))</td>"
                 + "<td>\(e(clock(step.startWallTime)))</td><td class=\"num\">\(e(duration(step.duration)))</td>"
                 + "<td><span class=\"outcome \(e(step.outcome))\">\(e(step.outcome))</span></td><td>\(e(step.keyMeasure))</td></tr>\n"
         }
-        return s + "</tbody>\n</table>\n</section>\n"
+        s += table([.text("#"), .text("Name"), .text("Kind"), .text("Start"), .number("Duration"), .text("Outcome"), .text("Key measure")],
+                   class: "steps", rows: rows)
+        return s + "</section>\n"
     }
 
     var spellingSection: String {
@@ -92,12 +92,10 @@ public struct SessionReportPage: Sendable {
         switch report.spelling {
         case .absent(let why): s += absent(why)
         case .present(let rows):
-            s += "<table>\n<thead><tr><th>#</th><th>Step</th><th>Text / typed</th><th class=\"num\">N keys</th>"
-                + "<th class=\"num\">Selections</th><th class=\"num\">Right</th><th class=\"num\">Accuracy P</th>"
-                + "<th class=\"num\">s per selection</th><th class=\"num\">Mean selection time</th>"
-                + "<th class=\"num\">bits per selection</th><th class=\"num\">ITR (bits/min)</th></tr></thead>\n<tbody>\n"
-            for row in rows {
-                s += "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.name))" + (row.name == row.kind ? "" : "<br><small>\(e(row.kind))</small>") + "</td>"
+            s += table([.text("#"), .text("Step"), .text("Text / typed"), .number("N keys"), .number("Selections"), .number("Right"),
+                        .number("Accuracy P"), .number("s per selection"), .number("Mean selection time"),
+                        .number("bits per selection"), .number("ITR (bits/min)")], rows: rows.map { row in
+                "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.name))" + (row.name == row.kind ? "" : "<br><small>\(e(row.kind))</small>") + "</td>"
                     + "<td>\(e(row.text ?? "(free)"))<br><small>typed: \(e(row.typed ?? "–"))</small></td>"
                     + "<td class=\"num\">\(row.classes.map(String.init) ?? "–")</td><td class=\"num\">\(row.selections)</td>"
                     + "<td class=\"num\">\(row.judged > 0 ? "\(row.correct) of \(row.judged)" : "not judged")</td>"
@@ -106,8 +104,7 @@ public struct SessionReportPage: Sendable {
                     + "<td class=\"num\">\(row.meanSelectionTime.map { fmt("%.2f s", $0) } ?? "–")</td>"
                     + "<td class=\"num\">\(row.bitsPerSelection.map { fmt("%.2f", $0) } ?? "–")</td>"
                     + "<td class=\"num strong\">\(row.bitsPerMinute.map { fmt("%.1f", $0) } ?? "–")</td></tr>\n"
-            }
-            s += "</tbody>\n</table>\n"
+            })
             s += "<p class=\"note\">ITR after Wolpaw: bits per selection B = log₂N + P log₂P + (1 − P) log₂((1 − P)/(N − 1)), "
                 + "with N the keys on screen and P the right presses among those whose intended key was known; B = log₂N at P = 1 "
                 + "and 0 at P ≤ 1/N (no better than chance). Time per selection is the step's whole time over its selections, so cues, "
@@ -228,10 +225,8 @@ public struct SessionReportPage: Sendable {
             .filter { $0.1.contains { $0 != nil } }
         guard !rows.isEmpty, channels > 0 else { return "" }
         var flagged = false
-        var s = "<table class=\"compact\">\n<thead><tr><th>Median noise during step</th>"
-            + (1...channels).map { "<th class=\"num\">ch \($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
-        for (step, medians) in rows {
-            s += "<tr><td>\(step.number) \(e(step.name))</td>" + medians.enumerated().map { c, value in
+        let lines = rows.map { step, medians in
+            "<tr><td>\(step.number) \(e(step.name))</td>" + medians.enumerated().map { c, value in
                 guard let value else { return "<td class=\"num\">–</td>" }
                 // Judged on the value as shown, so a red 0.90 never sits under a limit of 0.90.
                 let over = q.limits[c + 1].map { (value * 100).rounded() / 100 > $0 } ?? false
@@ -239,7 +234,7 @@ public struct SessionReportPage: Sendable {
                 return "<td class=\"num\(over ? " bad" : "")\">" + fmt("%.2f", value) + "</td>"
             }.joined() + "</tr>\n"
         }
-        s += "</tbody>\n</table>\n"
+        var s = table([.text("Median noise during step")] + (1...channels).map { .number("ch \($0)") }, class: "compact", rows: lines)
         if flagged { s += "<p class=\"note\">In red: above the channel's limit in the signal check.</p>\n" }
         return s
     }
@@ -249,17 +244,16 @@ public struct SessionReportPage: Sendable {
         switch report.noControl {
         case .absent(let why): s += absent(why)
         case .present(let rows):
-            s += "<table>\n<thead><tr><th>#</th><th>Step</th><th class=\"num\">Seconds</th><th class=\"num\">False presses</th>"
-                + "<th class=\"num\">per minute</th></tr></thead>\n<tbody>\n"
-            for row in rows {
-                s += "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.name))</td><td class=\"num\">\(fmt("%.1f", row.seconds))</td>"
+            var lines = rows.map { row in
+                "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.name))</td><td class=\"num\">\(fmt("%.1f", row.seconds))</td>"
                     + "<td class=\"num\">\(row.falsePresses)</td><td class=\"num strong\">\(fmt("%.2f", row.perMinute))</td></tr>\n"
             }
             if rows.count > 1, let rate = report.falsePressesPerMinute {
-                s += "<tr class=\"total\"><td></td><td>all</td><td class=\"num\">\(fmt("%.1f", rows.map(\.seconds).reduce(0, +)))</td>"
-                    + "<td class=\"num\">\(rows.map(\.falsePresses).reduce(0, +))</td><td class=\"num strong\">\(fmt("%.2f", rate))</td></tr>\n"
+                lines.append("<tr class=\"total\"><td></td><td>all</td><td class=\"num\">\(fmt("%.1f", rows.map(\.seconds).reduce(0, +)))</td>"
+                    + "<td class=\"num\">\(rows.map(\.falsePresses).reduce(0, +))</td><td class=\"num strong\">\(fmt("%.2f", rate))</td></tr>\n")
             }
-            s += "</tbody>\n</table>\n<p class=\"note\">The participant looked at none of the keys: every press there is false.</p>\n"
+            s += table([.text("#"), .text("Step"), .number("Seconds"), .number("False presses"), .number("per minute")], rows: lines)
+            s += "<p class=\"note\">The participant looked at none of the keys: every press there is false.</p>\n"
         }
         return s + "</section>\n"
     }
@@ -269,12 +263,10 @@ public struct SessionReportPage: Sendable {
         switch report.answers {
         case .absent(let why): s += absent(why)
         case .present(let rows):
-            s += "<table>\n<thead><tr><th>#</th><th>Question</th><th>Answer</th><th>Scale</th><th class=\"num\">Seconds</th></tr></thead>\n<tbody>\n"
-            for row in rows {
-                s += "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.question))</td><td class=\"strong\">\(e(row.answer))</td>"
+            s += table([.text("#"), .text("Question"), .text("Answer"), .text("Scale"), .number("Seconds")], rows: rows.map { row in
+                "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.question))</td><td class=\"strong\">\(e(row.answer))</td>"
                     + "<td><small>\(e(row.scale))</small></td><td class=\"num\">\(fmt("%.1f", row.seconds))</td></tr>\n"
-            }
-            s += "</tbody>\n</table>\n"
+            })
         }
         return s + "</section>\n"
     }

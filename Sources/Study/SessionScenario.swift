@@ -186,7 +186,7 @@ public final class SessionScenario {
         let now = controller.clock.now
         switch phase {
         case .restoring(let since):
-            if !reports.thresholds.isEmpty || reports.calibrationFailed || now - since >= fitTimeout {
+            if reports.fitHasEnded(since: since, now: now, timeout: fitTimeout) {
                 if reports.thresholds.isEmpty { note("resumed: the saved calibration gave no model") }
                 beginStep()
             }
@@ -201,7 +201,7 @@ public final class SessionScenario {
                 phase = .fitting(since: now)
             }
         case .fitting(let since):
-            if !reports.thresholds.isEmpty || reports.calibrationFailed || now - since >= fitTimeout { endCalibration(now: now) }
+            if reports.fitHasEnded(since: since, now: now, timeout: fitTimeout) { endCalibration(now: now) }
         case .spelling(let until):
             participant?.look(at: neededKeyObjectID())
             let text = spellingText
