@@ -7,6 +7,19 @@ extension SessionReportPage {
         "<figure>\n\(svg)\n<figcaption>\(e(caption))</figcaption>\n</figure>\n"
     }
 
+    /// One section of the page: its anchor, its heading and what it holds.
+    func section(_ id: String, _ title: String, _ content: String) -> String {
+        "<section id=\"\(id)\">\n<h2>\(e(title))</h2>\n" + content + "</section>\n"
+    }
+
+    /// A part of the report shown by `body`, or the sentence saying why it is absent.
+    func part<Value>(_ part: SessionReport.Part<Value>, _ body: (Value) -> String) -> String {
+        switch part {
+        case .absent(let why): return absent(why)
+        case .present(let value): return body(value)
+        }
+    }
+
     /// A column of a report table: its title, and whether it holds numbers (right-aligned).
     struct Column {
         let title: String

@@ -75,23 +75,19 @@ public struct SessionReportPage: Sendable {
     // MARK: Sections
 
     var stepTable: String {
-        var s = "<section id=\"steps\">\n<h2>Steps</h2>\n"
-        guard !report.steps.isEmpty else { return s + absent("No step finished: steps.jsonl is empty or missing.") + "</section>\n" }
+        guard !report.steps.isEmpty else { return section("steps", "Steps", absent("No step finished: steps.jsonl is empty or missing.")) }
         let rows = report.steps.map { step in
             "<tr><td class=\"num\">\(step.number)</td><td>\(e(step.name))</td><td>\(e(step.kind))</td>"
                 + "<td>\(e(clock(step.startWallTime)))</td><td class=\"num\">\(e(duration(step.duration)))</td>"
                 + "<td><span class=\"outcome \(e(step.outcome))\">\(e(step.outcome))</span></td><td>\(e(step.keyMeasure))</td></tr>\n"
         }
-        s += table([.text("#"), .text("Name"), .text("Kind"), .text("Start"), .number("Duration"), .text("Outcome"), .text("Key measure")],
-                   class: "steps", rows: rows)
-        return s + "</section>\n"
+        return section("steps", "Steps", table([.text("#"), .text("Name"), .text("Kind"), .text("Start"), .number("Duration"),
+                                                .text("Outcome"), .text("Key measure")], class: "steps", rows: rows))
     }
 
     var spellingSection: String {
-        var s = "<section id=\"spelling\">\n<h2>Spelling: accuracy and information transfer</h2>\n"
-        switch report.spelling {
-        case .absent(let why): s += absent(why)
-        case .present(let rows):
+        section("spelling", "Spelling: accuracy and information transfer", part(report.spelling) { rows in
+            var s = ""
             s += table([.text("#"), .text("Step"), .text("Text / typed"), .number("N keys"), .number("Selections"), .number("Right"),
                         .number("Accuracy P"), .number("s per selection"), .number("Mean selection time"),
                         .number("bits per selection"), .number("ITR (bits/min)")], rows: rows.map { row in
@@ -109,11 +105,8 @@ public struct SessionReportPage: Sendable {
                 + "with N the keys on screen and P the right presses among those whose intended key was known; B = log₂N at P = 1 "
                 + "and 0 at P ≤ 1/N (no better than chance). Time per selection is the step's whole time over its selections, so cues, "
                 + "pauses between trials and trials without a press count. Free spelling has no intended keys: no P, no ITR.</p>\n"
-        }
-        s += "<h3>Selection times</h3>\n"
-        switch report.selectionTimes {
-        case .absent(let why): s += absent(why)
-        case .present(let histogram):
+            return s
+        } + "<h3>Selection times</h3>\n" + part(report.selectionTimes) { histogram in
             var chart = SVGChart(xLabel: "seconds from the trial's start to its press", yLabel: "presses")
             chart.identifier = "selection-times"
             chart.height = 260
@@ -123,27 +116,21 @@ public struct SessionReportPage: Sendable {
             }
             chart.xRange = max(0, histogram.origin - histogram.width)...histogram.lowerEdge(histogram.counts.count + 1)
             chart.summary = "Histogram of \(histogram.seconds.count) selection times"
-            s += figure(chart.svg, caption: "Brain and touch presses of every spelling step (\(histogram.seconds.count)), in bins of "
-                        + fmt("%g s", histogram.width) + "; mean " + fmt("%.2f s", histogram.mean ?? 0)
-                        + ", median " + fmt("%.2f s", histogram.median ?? 0) + ".")
-        }
-        return s + "</section>\n"
+            return figure(chart.svg, caption: "Brain and touch presses of every spelling step (\(histogram.seconds.count)), in bins of "
+                          + fmt("%g s", histogram.width) + "; mean " + fmt("%.2f s", histogram.mean ?? 0)
+                          + ", median " + fmt("%.2f s", histogram.median ?? 0) + ".")
+        })
     }
 
     var calibrationSection: String {
-        var s = "<section id=\"calibration\">\n<h2>Calibration</h2>\n"
-        switch report.calibrations {
-        case .absent(let why): s += absent(why)
-        case .present(let rows):
+        section("calibration", "Calibration", part(report.calibrations) { rows in
+            var s = ""
             for row in rows {
                 if rows.count > 1 { s += "<h3>Step \(row.step): \(e(row.name))</h3>\n" }
-                switch row.figures {
-                case .absent(let why): s += absent(why)
-                case .present(let figures): s += calibration(figures, row: row)
-                }
+                s += part(row.figures) { calibration($0, row: row) }
             }
-        }
-        return s + "</section>\n"
+            return s
+        })
     }
 
     func calibration(_ c: CalibrationFigures, row: SessionReport.Calibration) -> String {
@@ -188,10 +175,8 @@ public struct SessionReportPage: Sendable {
     }
 
     var signalSection: String {
-        var s = "<section id=\"signal\">\n<h2>Signal quality</h2>\n"
-        switch report.signalQuality {
-        case .absent(let why): s += absent(why)
-        case .present(let q):
+        section("signal", "Signal quality", part(report.signalQuality) { q in
+            var s = ""
             let span = max(q.end - q.origin, 1)
             let minutes = span > 300
             let unit = minutes ? 60.0 : 1
@@ -214,8 +199,8 @@ public struct SessionReportPage: Sendable {
                         + "0 clean, 1 all noise), \(q.trace.samples.count) assessments averaged into at most 400 points. "
                         + "Shaded: the steps, numbered as in the step table.")
             s += signalTable(q)
-        }
-        return s + "</section>\n"
+            return s
+        })
     }
 
     /// Median noise fraction per channel during each step that has assessments.
@@ -240,10 +225,8 @@ public struct SessionReportPage: Sendable {
     }
 
     var noControlSection: String {
-        var s = "<section id=\"no-control\">\n<h2>Looking away: false presses</h2>\n"
-        switch report.noControl {
-        case .absent(let why): s += absent(why)
-        case .present(let rows):
+        section("no-control", "Looking away: false presses", part(report.noControl) { rows in
+            var s = ""
             var lines = rows.map { row in
                 "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.name))</td><td class=\"num\">\(fmt("%.1f", row.seconds))</td>"
                     + "<td class=\"num\">\(row.falsePresses)</td><td class=\"num strong\">\(fmt("%.2f", row.perMinute))</td></tr>\n"
@@ -254,21 +237,19 @@ public struct SessionReportPage: Sendable {
             }
             s += table([.text("#"), .text("Step"), .number("Seconds"), .number("False presses"), .number("per minute")], rows: lines)
             s += "<p class=\"note\">The participant looked at none of the keys: every press there is false.</p>\n"
-        }
-        return s + "</section>\n"
+            return s
+        })
     }
 
     var questionnaireSection: String {
-        var s = "<section id=\"questionnaire\">\n<h2>Questionnaire</h2>\n"
-        switch report.answers {
-        case .absent(let why): s += absent(why)
-        case .present(let rows):
+        section("questionnaire", "Questionnaire", part(report.answers) { rows in
+            var s = ""
             s += table([.text("#"), .text("Question"), .text("Answer"), .text("Scale"), .number("Seconds")], rows: rows.map { row in
                 "<tr><td class=\"num\">\(row.step)</td><td>\(e(row.question))</td><td class=\"strong\">\(e(row.answer))</td>"
                     + "<td><small>\(e(row.scale))</small></td><td class=\"num\">\(fmt("%.1f", row.seconds))</td></tr>\n"
             })
-        }
-        return s + "</section>\n"
+            return s
+        })
     }
 
     static let style = """
