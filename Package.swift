@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "ZeroMQTransport", dependencies: ["CZeroMQ", "IOThreads"]),
         .target(
             name: "LabFormats",
-            dependencies: ["Decoding", "NoiseTagging", "UtopiaProtocol", "DecoderService",
+            dependencies: ["Decoding", "JSONSupport", "NoiseTagging", "UtopiaProtocol", "DecoderService",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "DecoderService", dependencies: ["Decoding", "IOThreads", "JSONSupport", "Simulation", "UtopiaProtocol", "ZeroMQTransport"]),
         .target(
@@ -72,8 +72,8 @@ let package = Package(
         .target(name: "Replay", dependencies: ["NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService"]),
         .target(
             name: "Study",
-            dependencies: ["Codes", "NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService", "Simulation", "Demo", "TerminalUI",
-                           "Replay"]),
+            dependencies: ["Codes", "JSONSupport", "NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService", "Simulation", "Demo",
+                           "TerminalUI", "Replay", "LabFormats"]),
         .executableTarget(
             name: "noisetag",
             dependencies: [
@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "NoiseTagging", "Decoding"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
         .testTarget(name: "LabFormatsTests", dependencies: ["TestSupport", "LabFormats", "Decoding", "NoiseTagging"]),
-        .testTarget(name: "StudyTests", dependencies: ["TestSupport", "Study", "NoiseTagging", "Demo", "DecoderService", "Decoding", "Simulation"]),
+        .testTarget(name: "StudyTests", dependencies: ["TestSupport", "Study", "JSONSupport", "LabFormats", "NoiseTagging", "Demo", "DecoderService", "Decoding", "Simulation"]),
         .testTarget(name: "DemoTests", dependencies: ["TestSupport", "Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "Simulation", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -43,7 +43,7 @@ public struct EngineRecording: Sendable {
     /// The presses of all folders, by time.
     public var presses: [RecordedPress]
     /// A session's finished steps (empty for a lone recording).
-    public var steps: [RecordedStep]
+    public var steps: [StepResult]
     /// Unix seconds minus engine seconds, when a line gave both.
     public var clockOffset: Double?
     /// Settings of the first folder.
@@ -122,7 +122,7 @@ public struct EngineRecording: Sendable {
         reader.forEachLine { text in
             line += 1
             guard !text.isEmpty else { return }
-            if let step = try? JSONDecoder().decode(RecordedStep.self, from: Data(text.utf8)) { steps.append(step) } else { bad.append(line) }
+            if let step = try? JSONDecoder().decode(StepResult.self, from: Data(text.utf8)) { steps.append(step) } else { bad.append(line) }
         }
         if !bad.isEmpty { warnings.append("\(name)/steps.jsonl: \(bad.count) line(s) not a step, left out (line \(bad.prefix(5).map(String.init).joined(separator: ", ")))") }
     }

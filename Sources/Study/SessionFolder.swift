@@ -1,4 +1,5 @@
 import Foundation
+import LabFormats
 
 /// A session's folder: `session.json` (``SessionManifest``), `steps.jsonl`
 /// (one ``StepResult`` per finished step) and the engine's recording

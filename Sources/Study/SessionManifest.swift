@@ -1,4 +1,5 @@
 import Foundation
+import JSONSupport
 
 /// A session folder's `session.json`: who, which protocol (kept whole, so
 /// that `--resume` and the report need nothing else), when, and how the

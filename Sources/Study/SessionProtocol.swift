@@ -1,5 +1,6 @@
 import Foundation
 import NoiseTagging
+import JSONSupport
 
 /// A study session's protocol: the same steps, in order, for every
 /// participant. Read from a JSON file (Protocols/session.md, with its JSON

@@ -1,5 +1,7 @@
 import Decoding
 import Foundation
+import JSONSupport
+import LabFormats
 
 /// What a session report shows, gathered from a session folder
 /// (``SessionFolder``): who and which protocol, one row per finished step,

@@ -3,6 +3,8 @@ import Demo
 import Foundation
 import NoiseTagging
 import UtopiaProtocol
+import JSONSupport
+import LabFormats
 
 extension SessionScenario {
     // MARK: Steps

@@ -3,6 +3,8 @@ import Demo
 import Foundation
 import NoiseTagging
 import UtopiaProtocol
+import JSONSupport
+import LabFormats
 
 /// A study session's steps run on a real controller: the demo's wiring
 /// (``DemoSession``: the decoder, the engine and its recordings, the

@@ -6,6 +6,7 @@ import Study
 import TerminalUI
 #if canImport(Glibc)
 import Glibc
+import LabFormats
 #endif
 
 /// Set by SIGINT and SIGTERM; the headless session ends at the next frame.

@@ -258,7 +258,7 @@ struct RecordingFolderBuilder {
         try Data(#"{"format":"noisetag-session/1","participant":"P01","protocol":{},"seed":1,"simulated":true,"started_wall_time":1795425241.7,"future":3}"#.utf8)
             .write(to: session.appendingPathComponent("session.json"))
         let step = { (n: Int, kind: String, from: Double, to: Double) in
-            #"{"step":\#(n),"kind":"\#(kind)","name":"\#(kind) \#(n)","start_time":\#(builder.base + from),"end_time":\#(builder.base + to),"outcome":"done","measures":{"accuracy":1},"answers":[],"recordings":[]}"#
+            #"{"step":\#(n),"kind":"\#(kind)","name":"\#(kind) \#(n)","start_time":\#(builder.base + from),"end_time":\#(builder.base + to),"start_wall_time":\#(1795425241.7 + from),"end_wall_time":\#(1795425241.7 + to),"outcome":"done","measures":{"accuracy":1},"answers":[],"recordings":[]}"#
         }
         try Data([step(1, "calibration", 0.505, 3.005), step(2, "break", 3.005, 5.505), "{\"broken\":"].joined(separator: "\n").appending("\n").utf8)
             .write(to: session.appendingPathComponent("steps.jsonl"))

@@ -1,6 +1,8 @@
 import Foundation
 import Study
 import Testing
+import JSONSupport
+import LabFormats
 
 /// The session folder keeps every finished step on disk: a result is one
 /// line flushed as the step ends, a line cut off by a crash is ignored and

@@ -4,6 +4,8 @@ import Simulation
 import Study
 import TestSupport
 import Testing
+import JSONSupport
+import LabFormats
 
 /// The session report's figures, on session folders built here: Wolpaw's
 /// ITR with its edge cases, false presses per minute, selection-time bins,

@@ -1,8 +1,11 @@
 import Foundation
+import JSONSupport
 
 /// One finished step's result, one line of the session folder's
 /// `steps.jsonl` (Protocols/session.md): written, and flushed to disk, the
 /// moment the step ends, so a crash or Ctrl-C loses no finished step.
+/// A study session writes it; the BIDS export reads it back for the
+/// session's step events.
 public struct StepResult: Sendable, Equatable, Codable {
     /// The step's 1-based number in the protocol.
     public var step: Int
