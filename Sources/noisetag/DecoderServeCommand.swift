@@ -52,11 +52,7 @@ struct DecoderServeCommand: ParsableCommand {
     @Flag(help: "Record from the built-in simulated amplifier instead of acquisition clients.")
     var simulate = false
 
-    @Option(help: "Simulated SNR (power ratio).")
-    var snr = 0.05
-
-    @Option(help: "Simulated subject and noise seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var subject: SimulatedSubjectOptions
 
     @Option(help: "Simulated display latency, milliseconds.")
     var latency = 40.0
@@ -85,7 +81,7 @@ struct DecoderServeCommand: ParsableCommand {
         guard GazeScript(argument: user) != nil else {
             throw ValidationError("--user must be target, none or goal:ID,ID,… with IDs 1...255, got \(user)")
         }
-        guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
+        guard subject.snr > 0, subject.snr.isFinite else { throw ValidationError("--snr must be positive") }
         guard latency >= 0, latency <= 500 else { throw ValidationError("--latency must be 0...500 ms") }
         guard jitter >= 0, jitter <= 100 else { throw ValidationError("--jitter must be 0...100 ms") }
         guard predictionInterval >= 0.01, predictionInterval <= 5 else { throw ValidationError("--prediction-interval must be 0.01...5 s") }
@@ -110,7 +106,7 @@ struct DecoderServeCommand: ParsableCommand {
         settings.reference = reference
         if !noSave { settings.calibrationFolder = recordings.store.root.appendingPathComponent("decoder-calibrations", isDirectory: true) }
         if simulate {
-            var simulation = DecoderSimulation(snr: snr, seed: seed, gaze: GazeScript(argument: user)!)
+            var simulation = DecoderSimulation(snr: subject.snr, seed: subject.seed, gaze: GazeScript(argument: user)!)
             simulation.amplifier.displayLatency = latency / 1000
             simulation.amplifier.displayJitter = jitter / 1000
             simulation.amplifier.lineFrequency = lineFrequency

@@ -54,11 +54,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Text to spell (letters and spaces).")
     var goal = "HELLO WORLD"
 
-    @Option(help: "Simulated SNR (power ratio).")
-    var snr = 0.05
-
-    @Option(help: "Simulated subject and noise seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var subject: SimulatedSubjectOptions
 
     @Flag(help: "Type from the first trial without calibration: ZeroTrain mode, the embedded decoder learning while the user types.")
     var zeroTrain = false
@@ -105,7 +101,7 @@ struct DemoCommand: ParsableCommand {
             do { _ = try DecoderEndpoint.resolve(decoder) } catch { throw ValidationError("--decoder: \(error)") }
         }
         if let problem = DemoOptions.problem(withGoal: goal) { throw ValidationError("--goal: \(problem)") }
-        guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
+        guard subject.snr > 0, subject.snr.isFinite else { throw ValidationError("--snr must be positive") }
         guard signalCheck >= 0, signalCheck <= 600 else { throw ValidationError("--signal-check must be 0...600 s") }
         if let calibrationTrials, !(5...1000).contains(calibrationTrials) {
             throw ValidationError("--calibration-trials must be 5...1000 (the decoder cross-validates in 5 folds), got \(calibrationTrials)")
@@ -178,8 +174,8 @@ extension DemoCommand {
         options.externalDecoder = decoder
         options.externalDecoderCurve = try engineCurveKeys()
         options.simulatedUser = user == .simulated
-        options.snr = snr
-        options.seed = seed
+        options.snr = subject.snr
+        options.seed = subject.seed
         options.signalCheckSeconds = signalCheck
         options.zeroTrain = zeroTrain
         options.recordings = recordings.store
