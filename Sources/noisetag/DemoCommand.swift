@@ -80,8 +80,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Settings file (JSON) to load first.")
     var settings: String?
 
-    @Option(help: "Give up after this many seconds (exit 2); 0 waits for ever.")
-    var maxSeconds: Double = 0
+    @OptionGroup var limit: MaxSecondsOption
 
     @Option(help: "Fail (exit 1) when no decoder has answered after this many seconds; 0 waits for ever.")
     var connectTimeout: Double = 10
@@ -94,7 +93,7 @@ struct DemoCommand: ParsableCommand {
         if !headless, trials != nil || controls != nil || mode != nil {
             throw ValidationError("--trials, --controls and --mode run scripted trials, which need --headless")
         }
-        guard maxSeconds >= 0, maxSeconds.isFinite else { throw ValidationError("--max-seconds must be >= 0") }
+        try limit.check()
         guard connectTimeout >= 0, connectTimeout.isFinite else { throw ValidationError("--connect-timeout must be >= 0") }
         // A malformed endpoint is a wrong argument; a missing ipc:// folder is found at run time.
         if let decoder, !decoder.isEmpty, !decoder.hasPrefix("ipc://") {
@@ -146,7 +145,7 @@ struct DemoCommand: ParsableCommand {
         defer { link.close() }
         let runner = HeadlessRunner(settings: engineSettings, link: link, mode: (mode ?? .test).engineMode,
                                     trials: trials ?? 10, controls: controls ?? 9, eventsJSON: eventsJson,
-                                    maxSeconds: maxSeconds, connectTimeout: connectTimeout,
+                                    maxSeconds: limit.maxSeconds, connectTimeout: connectTimeout,
                                     recordings: recordings.store)
         switch runner.run() {
         case .finished: return
@@ -197,13 +196,13 @@ extension DemoCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let limit = maxSeconds > 0 ? maxSeconds : 900
-        switch HeadlessScenarioRunner(session: session, eventsJSON: eventsJson, maxSeconds: limit).run() {
+        let seconds = limit.maxSeconds > 0 ? limit.maxSeconds : 900
+        switch HeadlessScenarioRunner(session: session, eventsJSON: eventsJson, maxSeconds: seconds).run() {
         case .interrupted:
             throw ExitCode(130)
         case .timedOut(let summary):
             printSummary(summary)
-            FileHandle.standardError.write(Data("noisetag demo: the goal was not confirmed within \(limit) s\n".utf8))
+            FileHandle.standardError.write(Data("noisetag demo: the goal was not confirmed within \(seconds) s\n".utf8))
             throw ExitCode(2)
         case .finished(let summary):
             printSummary(summary)

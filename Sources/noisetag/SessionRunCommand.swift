@@ -51,8 +51,7 @@ struct SessionRunCommand: ParsableCommand {
     @Option(help: "Simulated participant's seed (EEG noise, questionnaire answers).")
     var seed: UInt64 = 1
 
-    @Option(help: "Give up after this many seconds (exit 2); 0 waits for ever.")
-    var maxSeconds: Double = 0
+    @OptionGroup var limit: MaxSecondsOption
 
     @OptionGroup var recordings: RecordingsOption
 
@@ -61,7 +60,7 @@ struct SessionRunCommand: ParsableCommand {
         if resume != nil, protocolFile != nil { throw ValidationError("--resume continues a session with its own protocol; give no PROTOCOL") }
         if let problem = SessionFolder.problem(withParticipant: participant) { throw ValidationError("--participant: \(problem)") }
         guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
-        guard maxSeconds >= 0, maxSeconds.isFinite else { throw ValidationError("--max-seconds must be >= 0") }
+        try limit.check()
         if headless, user == .none { throw ValidationError("--headless needs the simulated participant (--user simulated)") }
     }
 
@@ -166,8 +165,8 @@ struct SessionRunCommand: ParsableCommand {
                 say("interrupted: step \(scenario.index + 1) has no result; --resume runs it again")
                 return 130
             }
-            if maxSeconds > 0, controller.clock.now - start > maxSeconds {
-                say("gave up after --max-seconds \(maxSeconds)")
+            if limit.maxSeconds > 0, controller.clock.now - start > limit.maxSeconds {
+                say("gave up after --max-seconds \(limit.maxSeconds)")
                 return 2
             }
         }
