@@ -49,15 +49,14 @@ struct DecoderAmplifierCommand: ParsableCommand {
         let link: UtopiaTCPDecoderLink
         do { link = try UtopiaTCPDecoderLink(endpoint: to, reconnectInterval: 0.5) } catch { throw CommandFailure("\(error)") }
         defer { link.close() }
-        signal(SIGINT) { _ in decoderStopRequested = 1 }
-        signal(SIGTERM) { _ in decoderStopRequested = 1 }
+        StopSignal.install()
         var acquisition = SimulatedAcquisition(simulation, now: WireClock.milliseconds())
         let output = FileHandle.standardOutput
         output.write(Data("amplifier streaming to \(to): 8 channels at 250 Hz, subject \(subject.seed), SNR \(subject.snr), user \(user)\n".utf8))
         var lastBeat = -Double.infinity
         var connected = false
         var packets = 0
-        while decoderStopRequested == 0 {
+        while !StopSignal.requested {
             let now = WireClock.milliseconds()
             if link.isConnected != connected {
                 connected = link.isConnected

@@ -9,8 +9,6 @@ import ZeroMQTransport
 import Glibc
 #endif
 
-/// Set by SIGINT and SIGTERM; the decoder (or the simulated amplifier) stops at the next check.
-nonisolated(unsafe) var decoderStopRequested: sig_atomic_t = 0
 
 /// `noisetag decoder [serve]`: the live reference decoder on the bridge endpoint.
 struct DecoderServeCommand: ParsableCommand {
@@ -115,8 +113,7 @@ struct DecoderServeCommand: ParsableCommand {
         let output = FileHandle.standardOutput
         let curveKeys = curve ? try loadCurveKeys(output: output) : nil
         // Before "decoder listening" is printed: a SIGTERM sent as soon as it appears stops the decoder cleanly.
-        signal(SIGINT) { _ in decoderStopRequested = 1 }
-        signal(SIGTERM) { _ in decoderStopRequested = 1 }
+        StopSignal.install()
         var utopia: TCPSocket?
         if let utopiaPort {
             do { utopia = try TCPSocket.listen(host: utopiaHost, port: utopiaPort) } catch {
@@ -140,7 +137,7 @@ struct DecoderServeCommand: ParsableCommand {
         if curveKeys == nil, let warning = DecoderEndpoint.plainNetworkWarning(for: resolved) {
             FileHandle.standardError.write(Data("noisetag decoder: warning: \(warning)\n".utf8))
         }
-        while decoderStopRequested == 0 { usleep(50_000) }
+        while !StopSignal.requested { usleep(50_000) }
         server.stop()
         let stats = server.statistics
         output.write(Data("decoder stopped: \(stats.received) messages received, \(stats.malformedFrames) malformed, \(stats.predictions) predictions, \(stats.calibrations) calibrations\n".utf8))

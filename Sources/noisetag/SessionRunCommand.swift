@@ -8,8 +8,6 @@ import TerminalUI
 import Glibc
 #endif
 
-/// Set by SIGINT and SIGTERM; the headless session ends at the next frame.
-nonisolated(unsafe) private var sessionInterrupted: sig_atomic_t = 0
 
 /// `noisetag session run PROTOCOL.json`: runs a study session's steps,
 /// full-screen or headless, writing each step's result as it ends.
@@ -139,8 +137,7 @@ struct SessionRunCommand: ParsableCommand {
     }
 
     private func runHeadless(_ scenario: SessionScenario, folder: SessionFolder) -> Int32 {
-        signal(SIGINT) { _ in sessionInterrupted = 1 }
-        signal(SIGTERM) { _ in sessionInterrupted = 1 }
+        StopSignal.install()
         let controller = scenario.session.controller
         let out = FileHandle.standardOutput
         func say(_ text: String) { out.write(Data((String(format: "%9.3f ", controller.clock.now) + text + "\n").utf8)) }
@@ -161,7 +158,7 @@ struct SessionRunCommand: ParsableCommand {
             }
             for notice in scenario.notices.dropFirst(notices) { say("session: " + notice) }
             notices = scenario.notices.count
-            if sessionInterrupted != 0 {
+            if StopSignal.requested {
                 say("interrupted: step \(scenario.index + 1) has no result; --resume runs it again")
                 return 130
             }
