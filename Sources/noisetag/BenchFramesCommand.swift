@@ -23,8 +23,7 @@ struct BenchFramesCommand: ParsableCommand {
             """
     )
 
-    @Flag(help: "Print one JSON object instead of a table.")
-    var json = false
+    @OptionGroup var format: BenchOutputOptions
 
     @Option(help: "Timed frames per control count.")
     var frames = 100_000
@@ -75,7 +74,7 @@ struct BenchFramesCommand: ParsableCommand {
             frameRate: NoiseTagSettings().intFor(.preferredNFramesPerSecond),
             codebook: .init(source: source, codes: book.count, length: book.length),
             timerOverheadNs: overhead, results: results)
-        print(json ? try report.jsonText() : report.table())
+        try format.print(report)
     }
 
     private func pathList() throws -> [FrameBenchmark.Path] {

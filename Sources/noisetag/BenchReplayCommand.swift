@@ -12,8 +12,7 @@ struct BenchReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay speed: a generated recording read and replayed, as a multiple of real time (release build).")
 
-    @Flag(help: "Print one JSON object instead of a table.")
-    var json = false
+    @OptionGroup var format: BenchOutputOptions
 
     @Option(help: "Length of the generated session, seconds.")
     var seconds = 600.0
@@ -78,7 +77,7 @@ struct BenchReplayCommand: ParsableCommand {
                             bytes: RecordingStore.size(of: session.folder), identical: last?.identical ?? 0,
                             readMedian: median(reads), replayMedian: median(totals), replaySlowest: totals.max() ?? 0,
                             realTimeRatio: seconds / median(totals))
-        print(json ? try report.jsonText() : report.table())
+        try format.print(report)
         if let keep {
             let root = URL(fileURLWithPath: (keep as NSString).expandingTildeInPath, isDirectory: true)
             do {

@@ -19,8 +19,7 @@ struct BenchTerminalCommand: ParsableCommand {
             come on top. Build with -c release.
             """)
 
-    @Flag(help: "Print one JSON object instead of a table.")
-    var json = false
+    @OptionGroup var format: BenchOutputOptions
 
     @Option(help: "Timed frames per row.")
     var frames = 20_000
@@ -61,7 +60,7 @@ struct BenchTerminalCommand: ParsableCommand {
         }
         let report = Report(build: BenchFramesReport.buildConfiguration, output: output, frames: frames,
                             timerOverheadNs: overhead, results: results)
-        print(json ? try report.jsonText() : report.table())
+        try format.print(report)
     }
 
     private func counts() throws -> [Int] { try Report.controlCounts(controls, example: "36,255") }

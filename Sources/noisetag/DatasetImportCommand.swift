@@ -14,8 +14,7 @@ struct DatasetImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The recording: a file, or a BIDS folder.", valueName: "FILE"))
     var file: String
 
-    @Option(help: ArgumentHelp("Folder to write (created if needed).", valueName: "DIR"))
-    var out: String
+    @OptionGroup var destination: DatasetFolderOption
 
     @OptionGroup var source: RecordingImportOptions
 
@@ -23,12 +22,12 @@ struct DatasetImportCommand: ParsableCommand {
 
     func run() throws {
         let (dataset, warnings, kind) = try source.importRecording(file)
-        do { try dataset.write(to: URL(fileURLWithPath: out)) } catch { throw CommandFailure("\(error)") }
+        do { try dataset.write(to: destination.url) } catch { throw CommandFailure("\(error)") }
         let h = dataset.header
         print("imported \(file) (\(kind.rawValue)): \(h.nTrials) trials, \(h.nClasses) classes, \(h.nChannels) channels at \(String(format: "%.3f", h.fs)) Hz, \(String(format: "%.3f", Double(h.nSamples) / h.fs)) s (\(h.nSamples) samples) per trial")
         print("labels: " + dataset.labels.map(String.init).joined(separator: " "))
         if let source = h.source { print("source: \(source)") }
         for warning in warnings { print("warning: \(warning)") }
-        print("wrote \(out)")
+        print("wrote \(destination.out)")
     }
 }

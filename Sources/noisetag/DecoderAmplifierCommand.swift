@@ -25,11 +25,7 @@ struct DecoderAmplifierCommand: ParsableCommand {
     @Option(help: "The hub to stream to: utopia://HOST:PORT.")
     var to: String
 
-    @Option(help: "Simulated SNR (power ratio).")
-    var snr = 0.05
-
-    @Option(help: "Simulated subject and noise seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var subject: SimulatedSubjectOptions
 
     @Option(help: "Where the simulated user looks: target (cued target in calibration), none, or goal:ID,ID,… (those objects in successive prediction trials).")
     var user = "target"
@@ -43,25 +39,24 @@ struct DecoderAmplifierCommand: ParsableCommand {
         }
         do { _ = try DecoderEndpoint.utopiaAddress(to) } catch { throw ValidationError("--to: \(error)") }
         guard GazeScript(argument: user) != nil else { throw ValidationError("--user \(user): expected target, none or goal:ID,ID,…") }
-        guard snr.isFinite, snr > 0 else { throw ValidationError("--snr \(snr): must be a positive number") }
+        guard subject.snr.isFinite, subject.snr > 0 else { throw ValidationError("--snr \(subject.snr): must be a positive number") }
         guard lineFrequency == 50 || lineFrequency == 60 else { throw ValidationError("--line-frequency \(lineFrequency): 50 or 60") }
     }
 
     func run() throws {
-        var simulation = DecoderSimulation(snr: snr, seed: seed, gaze: GazeScript(argument: user)!)
+        var simulation = DecoderSimulation(snr: subject.snr, seed: subject.seed, gaze: GazeScript(argument: user)!)
         simulation.amplifier.lineFrequency = lineFrequency
         let link: UtopiaTCPDecoderLink
         do { link = try UtopiaTCPDecoderLink(endpoint: to, reconnectInterval: 0.5) } catch { throw CommandFailure("\(error)") }
         defer { link.close() }
-        signal(SIGINT) { _ in decoderStopRequested = 1 }
-        signal(SIGTERM) { _ in decoderStopRequested = 1 }
+        StopSignal.install()
         var acquisition = SimulatedAcquisition(simulation, now: MonotonicClock.milliseconds())
         let output = FileHandle.standardOutput
-        output.write(Data("amplifier streaming to \(to): 8 channels at 250 Hz, subject \(seed), SNR \(snr), user \(user)\n".utf8))
+        output.write(Data("amplifier streaming to \(to): 8 channels at 250 Hz, subject \(subject.seed), SNR \(subject.snr), user \(user)\n".utf8))
         var lastBeat = -Double.infinity
         var connected = false
         var packets = 0
-        while decoderStopRequested == 0 {
+        while !StopSignal.requested {
             let now = MonotonicClock.milliseconds()
             if link.isConnected != connected {
                 connected = link.isConnected

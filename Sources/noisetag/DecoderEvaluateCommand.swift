@@ -147,17 +147,22 @@ struct DecoderEvaluateCommand: ParsableCommand {
         }
     }
 
+    /// `v` with `digits` decimals: how the text reports print every figure.
+    private static func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
+
+    /// One line of a text table: each cell left-aligned in its column width,
+    /// then the last cell as it is, two spaces between columns.
+    private static func row(_ cells: [(text: String, width: Int)], _ last: String) -> String {
+        (cells.map { $0.text.padding(toLength: $0.width, withPad: " ", startingAt: 0) } + [last]).joined(separator: "  ") + "\n"
+    }
+
     static func text(_ z: ZeroTrainingOutcome, supervised r: EvaluationReport) -> String {
-        func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
         var out = "zero training (labels hidden, trials in recorded order):\n"
         out += "trial  target  selected  seconds  at_4s   decoder\n"
         for t in z.trials {
-            out += [String(t.trial).padding(toLength: 5, withPad: " ", startingAt: 0),
-                    String(t.target).padding(toLength: 6, withPad: " ", startingAt: 0),
-                    (t.selected.map(String.init) ?? "none").padding(toLength: 8, withPad: " ", startingAt: 0),
-                    (t.seconds.map { f($0, 1) } ?? "-").padding(toLength: 7, withPad: " ", startingAt: 0),
-                    (t.classified.map(String.init) ?? "-").padding(toLength: 6, withPad: " ", startingAt: 0),
-                    t.phase == .zeroTraining ? "unsupervised" : "supervised"].joined(separator: "  ") + "\n"
+            out += row([(String(t.trial), 5), (String(t.target), 6), (t.selected.map(String.init) ?? "none", 8),
+                        (t.seconds.map { f($0, 1) } ?? "-", 7), (t.classified.map(String.init) ?? "-", 6)],
+                       t.phase == .zeroTraining ? "unsupervised" : "supervised")
         }
         let handOver = z.learnedLabels.count
         out += "learned labels right: \(f(z.learnedLabelAccuracy * 100, 0)) % of the \(handOver) unsupervised trials "
@@ -173,17 +178,13 @@ struct DecoderEvaluateCommand: ParsableCommand {
     }
 
     static func text(_ r: EvaluationReport) -> String {
-        func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
         var out = "\(r.trials) trials, \(r.classes) classes, \(r.channels) channels at \(f(r.sampleRate, 0)) Hz"
             + (r.recordedSampleRate > r.sampleRate * 1.01 ? " (decimated from \(f(r.recordedSampleRate, 0)) Hz)" : "")
             + "; \(r.folds) chronological folds\n"
         out += "length_s  accuracy  itr_bpm  predicted_err  actual_err\n"
-        for row in r.rows {
-            out += [f(row.seconds, 1).padding(toLength: 8, withPad: " ", startingAt: 0),
-                    f(row.accuracy).padding(toLength: 8, withPad: " ", startingAt: 0),
-                    f(row.itr, 1).padding(toLength: 7, withPad: " ", startingAt: 0),
-                    f(row.predictedError).padding(toLength: 13, withPad: " ", startingAt: 0),
-                    f(row.actualError)].joined(separator: "  ") + "\n"
+        for line in r.rows {
+            out += row([(f(line.seconds, 1), 8), (f(line.accuracy), 8), (f(line.itr, 1), 7), (f(line.predictedError), 13)],
+                       f(line.actualError))
         }
         out += "fit \(f(r.fitSeconds)) s per fold (calibrating certainty \(f(r.calibrationSeconds)) s); "
         out += "update \(f(r.updateMicroseconds, 1)) µs per \(r.classes)-class 100 ms step\n"

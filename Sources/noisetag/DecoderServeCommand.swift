@@ -9,8 +9,6 @@ import ZeroMQTransport
 import Glibc
 #endif
 
-/// Set by SIGINT and SIGTERM; the decoder (or the simulated amplifier) stops at the next check.
-nonisolated(unsafe) var decoderStopRequested: sig_atomic_t = 0
 
 /// `noisetag decoder [serve]`: the live reference decoder on the bridge endpoint.
 struct DecoderServeCommand: ParsableCommand {
@@ -52,11 +50,7 @@ struct DecoderServeCommand: ParsableCommand {
     @Flag(help: "Record from the built-in simulated amplifier instead of acquisition clients.")
     var simulate = false
 
-    @Option(help: "Simulated SNR (power ratio).")
-    var snr = 0.05
-
-    @Option(help: "Simulated subject and noise seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var subject: SimulatedSubjectOptions
 
     @Option(help: "Simulated display latency, milliseconds.")
     var latency = 40.0
@@ -85,7 +79,7 @@ struct DecoderServeCommand: ParsableCommand {
         guard GazeScript(argument: user) != nil else {
             throw ValidationError("--user must be target, none or goal:ID,ID,… with IDs 1...255, got \(user)")
         }
-        guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
+        guard subject.snr > 0, subject.snr.isFinite else { throw ValidationError("--snr must be positive") }
         guard latency >= 0, latency <= 500 else { throw ValidationError("--latency must be 0...500 ms") }
         guard jitter >= 0, jitter <= 100 else { throw ValidationError("--jitter must be 0...100 ms") }
         guard predictionInterval >= 0.01, predictionInterval <= 5 else { throw ValidationError("--prediction-interval must be 0.01...5 s") }
@@ -110,7 +104,7 @@ struct DecoderServeCommand: ParsableCommand {
         settings.reference = reference
         if !noSave { settings.calibrationFolder = recordings.store.root.appendingPathComponent("decoder-calibrations", isDirectory: true) }
         if simulate {
-            var simulation = DecoderSimulation(snr: snr, seed: seed, gaze: GazeScript(argument: user)!)
+            var simulation = DecoderSimulation(snr: subject.snr, seed: subject.seed, gaze: GazeScript(argument: user)!)
             simulation.amplifier.displayLatency = latency / 1000
             simulation.amplifier.displayJitter = jitter / 1000
             simulation.amplifier.lineFrequency = lineFrequency
@@ -119,8 +113,7 @@ struct DecoderServeCommand: ParsableCommand {
         let output = FileHandle.standardOutput
         let curveKeys = curve ? try loadCurveKeys(output: output) : nil
         // Before "decoder listening" is printed: a SIGTERM sent as soon as it appears stops the decoder cleanly.
-        signal(SIGINT) { _ in decoderStopRequested = 1 }
-        signal(SIGTERM) { _ in decoderStopRequested = 1 }
+        StopSignal.install()
         var utopia: TCPSocket?
         if let utopiaPort {
             do { utopia = try TCPSocket.listen(host: utopiaHost, port: utopiaPort) } catch {
@@ -144,7 +137,7 @@ struct DecoderServeCommand: ParsableCommand {
         if curveKeys == nil, let warning = DecoderEndpoint.plainNetworkWarning(for: resolved) {
             FileHandle.standardError.write(Data("noisetag decoder: warning: \(warning)\n".utf8))
         }
-        while decoderStopRequested == 0 { usleep(50_000) }
+        while !StopSignal.requested { usleep(50_000) }
         server.stop()
         let stats = server.statistics
         output.write(Data("decoder stopped: \(stats.received) messages received, \(stats.malformedFrames) malformed, \(stats.predictions) predictions, \(stats.calibrations) calibrations\n".utf8))

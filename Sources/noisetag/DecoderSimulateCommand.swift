@@ -10,8 +10,7 @@ struct DecoderSimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Write a simulated calibration dataset (Gold codes at 60 Hz, 2 frames per bit, 4.2 s trials).")
 
-    @Option(help: ArgumentHelp("Folder to write (created if needed).", valueName: "DIR"))
-    var out: String
+    @OptionGroup var destination: DatasetFolderOption
 
     @Option(help: "Number of classes (codes), 2 to 65.")
     var classes = 9
@@ -54,9 +53,9 @@ struct DecoderSimulateCommand: ParsableCommand {
         simulation.noiseSeed = noiseSeed
         do {
             let dataset = try simulation.record()
-            try dataset.write(to: URL(fileURLWithPath: out))
+            try dataset.write(to: destination.url)
             let h = dataset.header
-            print("wrote \(out): \(h.nTrials) trials × \(h.nChannels) channels × \(h.nSamples) samples at \(Int(h.fs)) Hz, \(h.nClasses) classes")
+            print("wrote \(destination.out): \(h.nTrials) trials × \(h.nChannels) channels × \(h.nSamples) samples at \(Int(h.fs)) Hz, \(h.nClasses) classes")
         } catch {
             FileHandle.standardError.write(Data("noisetag decoder simulate: \(error)\n".utf8))
             throw ExitCode.failure

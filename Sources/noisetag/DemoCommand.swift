@@ -54,11 +54,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Text to spell (letters and spaces).")
     var goal = "HELLO WORLD"
 
-    @Option(help: "Simulated SNR (power ratio).")
-    var snr = 0.05
-
-    @Option(help: "Simulated subject and noise seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var subject: SimulatedSubjectOptions
 
     @Flag(help: "Type from the first trial without calibration: ZeroTrain mode, the embedded decoder learning while the user types.")
     var zeroTrain = false
@@ -84,8 +80,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Settings file (JSON) to load first.")
     var settings: String?
 
-    @Option(help: "Give up after this many seconds (exit 2); 0 waits for ever.")
-    var maxSeconds: Double = 0
+    @OptionGroup var limit: MaxSecondsOption
 
     @Option(help: "Fail (exit 1) when no decoder has answered after this many seconds; 0 waits for ever.")
     var connectTimeout: Double = 10
@@ -98,14 +93,14 @@ struct DemoCommand: ParsableCommand {
         if !headless, trials != nil || controls != nil || mode != nil {
             throw ValidationError("--trials, --controls and --mode run scripted trials, which need --headless")
         }
-        guard maxSeconds >= 0, maxSeconds.isFinite else { throw ValidationError("--max-seconds must be >= 0") }
+        try limit.check()
         guard connectTimeout >= 0, connectTimeout.isFinite else { throw ValidationError("--connect-timeout must be >= 0") }
         // A malformed endpoint is a wrong argument; a missing ipc:// folder is found at run time.
         if let decoder, !decoder.isEmpty, !decoder.hasPrefix("ipc://") {
             do { _ = try DecoderEndpoint.resolve(decoder) } catch { throw ValidationError("--decoder: \(error)") }
         }
         if let problem = DemoOptions.problem(withGoal: goal) { throw ValidationError("--goal: \(problem)") }
-        guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
+        guard subject.snr > 0, subject.snr.isFinite else { throw ValidationError("--snr must be positive") }
         guard signalCheck >= 0, signalCheck <= 600 else { throw ValidationError("--signal-check must be 0...600 s") }
         if let calibrationTrials, !(5...1000).contains(calibrationTrials) {
             throw ValidationError("--calibration-trials must be 5...1000 (the decoder cross-validates in 5 folds), got \(calibrationTrials)")
@@ -150,7 +145,7 @@ struct DemoCommand: ParsableCommand {
         defer { link.close() }
         let runner = HeadlessRunner(settings: engineSettings, link: link, mode: (mode ?? .test).engineMode,
                                     trials: trials ?? 10, controls: controls ?? 9, eventsJSON: eventsJson,
-                                    maxSeconds: maxSeconds, connectTimeout: connectTimeout,
+                                    maxSeconds: limit.maxSeconds, connectTimeout: connectTimeout,
                                     recordings: recordings.store)
         switch runner.run() {
         case .finished: return
@@ -178,8 +173,8 @@ extension DemoCommand {
         options.externalDecoder = decoder
         options.externalDecoderCurve = try engineCurveKeys()
         options.simulatedUser = user == .simulated
-        options.snr = snr
-        options.seed = seed
+        options.snr = subject.snr
+        options.seed = subject.seed
         options.signalCheckSeconds = signalCheck
         options.zeroTrain = zeroTrain
         options.recordings = recordings.store
@@ -201,13 +196,13 @@ extension DemoCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let limit = maxSeconds > 0 ? maxSeconds : 900
-        switch HeadlessScenarioRunner(session: session, eventsJSON: eventsJson, maxSeconds: limit).run() {
+        let seconds = limit.maxSeconds > 0 ? limit.maxSeconds : 900
+        switch HeadlessScenarioRunner(session: session, eventsJSON: eventsJson, maxSeconds: seconds).run() {
         case .interrupted:
             throw ExitCode(130)
         case .timedOut(let summary):
             printSummary(summary)
-            FileHandle.standardError.write(Data("noisetag demo: the goal was not confirmed within \(limit) s\n".utf8))
+            FileHandle.standardError.write(Data("noisetag demo: the goal was not confirmed within \(seconds) s\n".utf8))
             throw ExitCode(2)
         case .finished(let summary):
             printSummary(summary)

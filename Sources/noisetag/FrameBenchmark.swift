@@ -109,8 +109,7 @@ struct FrameBenchmark {
         let renderedBefore = controller.flickerFramesRendered
         let sentBefore = path == .full ? stimulusEvents : encoding.stimulusEvents
 
-        var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000_000,
-                                          numberOfSignificantValueDigits: .three)
+        var histogram = LatencySummary.histogram()
         let pace = UInt64(paceMicroseconds) * 1_000
         var next = NanosecondClock.now()
         for _ in 0..<frames {

@@ -4,8 +4,6 @@ import NoiseTagging
 import Glibc
 #endif
 
-/// Set by SIGINT and SIGTERM; the frame loop ends at the next frame.
-nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
 
 /// Runs the engine in real time on a frame loop until a number of trials
 /// have ended, writing events to standard output.
@@ -59,8 +57,7 @@ final class HeadlessRunner {
     /// has answered within `connectTimeout`, or SIGINT/SIGTERM arrives; then
     /// ends the recording ("App ended").
     func run() -> Outcome {
-        signal(SIGINT) { _ in interruptRequested = 1 }
-        signal(SIGTERM) { _ in interruptRequested = 1 }
+        StopSignal.install()
         defer { controller.stopRecording() }
         let loop = FrameLoop(controller: controller, waiter: RealTimeFrameWaiter())
         controller.push(view: grid.view, forNoiseTaggingWithDelegate: grid)
@@ -71,7 +68,7 @@ final class HeadlessRunner {
         while ended < trials {
             loop.step()
             if controller.decoderConnection == .connected { heardFromDecoder = true }
-            if interruptRequested != 0 {
+            if StopSignal.requested {
                 controller.trialsAreRunning = false
                 return .interrupted
             }
@@ -86,7 +83,7 @@ final class HeadlessRunner {
         }
         controller.trialsAreRunning = false
         // Let the last press's feedback and actions finish before exiting.
-        while controller.isShowingFeedback && interruptRequested == 0 { loop.step() }
+        while controller.isShowingFeedback && !StopSignal.requested { loop.step() }
         return .finished
     }
 

@@ -5,8 +5,6 @@ import NoiseTagging
 import Glibc
 #endif
 
-/// Set by SIGINT and SIGTERM; the scenario ends at the next frame.
-nonisolated(unsafe) private var scenarioInterrupted: sig_atomic_t = 0
 
 /// `noisetag demo --headless` without `--decoder`: the demo's walk-through
 /// (signal check, calibration, results, spelling the goal, confirming it)
@@ -42,8 +40,7 @@ final class HeadlessScenarioRunner {
 
     /// Runs until the goal is confirmed, `maxSeconds` pass, or SIGINT/SIGTERM.
     func run() -> Outcome {
-        signal(SIGINT) { _ in scenarioInterrupted = 1 }
-        signal(SIGTERM) { _ in scenarioInterrupted = 1 }
+        StopSignal.install()
         let controller = session.controller
         let scenario = session.scenario
         let loop = FrameLoop(controller: controller, waiter: RealTimeFrameWaiter())
@@ -73,12 +70,12 @@ final class HeadlessScenarioRunner {
                     say("stage: \(stage)")
                 }
             }
-            if scenarioInterrupted != 0 { return .interrupted }
+            if StopSignal.requested { return .interrupted }
             if maxSeconds > 0, controller.clock.now - start > maxSeconds {
                 return .timedOut(scenario.summary(missedFrames: loop.missedFrames))
             }
         }
-        while controller.isShowingFeedback && scenarioInterrupted == 0 { loop.step() }
+        while controller.isShowingFeedback && !StopSignal.requested { loop.step() }
         return .finished(scenario.summary(missedFrames: loop.missedFrames))
     }
 

@@ -10,13 +10,19 @@ struct LatencySummary: Encodable {
     let maxNs: UInt64
 
     init(_ samples: [UInt64]) {
-        var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000_000,
-                                          numberOfSignificantValueDigits: .three)
+        var histogram = Self.histogram()
         for sample in samples { histogram.record(max(sample, 1)) }
         count = samples.count
         medianNs = histogram.valueAtPercentile(50)
         p99Ns = histogram.valueAtPercentile(99)
         p999Ns = histogram.valueAtPercentile(99.9)
         maxNs = histogram.max
+    }
+
+    /// An empty HdrHistogram for nanosecond samples up to 60 s at three
+    /// significant digits: the one every benchmark's percentiles come from.
+    static func histogram() -> Histogram<UInt64> {
+        Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000_000,
+                          numberOfSignificantValueDigits: .three)
     }
 }

@@ -9,8 +9,6 @@ import Glibc
 import LabFormats
 #endif
 
-/// Set by SIGINT and SIGTERM; the headless session ends at the next frame.
-nonisolated(unsafe) private var sessionInterrupted: sig_atomic_t = 0
 
 /// `noisetag session run PROTOCOL.json`: runs a study session's steps,
 /// full-screen or headless, writing each step's result as it ends.
@@ -52,8 +50,7 @@ struct SessionRunCommand: ParsableCommand {
     @Option(help: "Simulated participant's seed (EEG noise, questionnaire answers).")
     var seed: UInt64 = 1
 
-    @Option(help: "Give up after this many seconds (exit 2); 0 waits for ever.")
-    var maxSeconds: Double = 0
+    @OptionGroup var limit: MaxSecondsOption
 
     @OptionGroup var recordings: RecordingsOption
 
@@ -62,7 +59,7 @@ struct SessionRunCommand: ParsableCommand {
         if resume != nil, protocolFile != nil { throw ValidationError("--resume continues a session with its own protocol; give no PROTOCOL") }
         if let problem = SessionFolder.problem(withParticipant: participant) { throw ValidationError("--participant: \(problem)") }
         guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
-        guard maxSeconds >= 0, maxSeconds.isFinite else { throw ValidationError("--max-seconds must be >= 0") }
+        try limit.check()
         if headless, user == .none { throw ValidationError("--headless needs the simulated participant (--user simulated)") }
     }
 
@@ -141,8 +138,7 @@ struct SessionRunCommand: ParsableCommand {
     }
 
     private func runHeadless(_ scenario: SessionScenario, folder: SessionFolder) -> Int32 {
-        signal(SIGINT) { _ in sessionInterrupted = 1 }
-        signal(SIGTERM) { _ in sessionInterrupted = 1 }
+        StopSignal.install()
         let controller = scenario.session.controller
         let out = FileHandle.standardOutput
         func say(_ text: String) { out.write(Data((String(format: "%9.3f ", controller.clock.now) + text + "\n").utf8)) }
@@ -163,12 +159,12 @@ struct SessionRunCommand: ParsableCommand {
             }
             for notice in scenario.notices.dropFirst(notices) { say("session: " + notice) }
             notices = scenario.notices.count
-            if sessionInterrupted != 0 {
+            if StopSignal.requested {
                 say("interrupted: step \(scenario.index + 1) has no result; --resume runs it again")
                 return 130
             }
-            if maxSeconds > 0, controller.clock.now - start > maxSeconds {
-                say("gave up after --max-seconds \(maxSeconds)")
+            if limit.maxSeconds > 0, controller.clock.now - start > limit.maxSeconds {
+                say("gave up after --max-seconds \(limit.maxSeconds)")
                 return 2
             }
         }

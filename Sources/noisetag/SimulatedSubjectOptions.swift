@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The simulated subject's `--snr` and `--seed`, with the same meaning and
+/// defaults in every command that runs the simulated amplifier in this
+/// process (`decoder serve --simulate`, `decoder amplifier`, `demo`). Each
+/// command checks `--snr` in its own `validate()`.
+struct SimulatedSubjectOptions: ParsableArguments {
+    @Option(help: "Simulated SNR (power ratio).")
+    var snr = 0.05
+
+    @Option(help: "Simulated subject and noise seed.")
+    var seed: UInt64 = 1
+}
