@@ -52,8 +52,8 @@ final class BenchDecoder: @unchecked Sendable {
 
     /// Spins until message `index` arrived; its arrival time, or nil after 2 s.
     func waitForArrival(of index: Int) -> UInt64? {
-        let deadline = NanosecondClock.now() &+ 2_000_000_000
-        while NanosecondClock.now() < deadline {
+        let deadline = MonotonicClock.nanoseconds() &+ 2_000_000_000
+        while MonotonicClock.nanoseconds() < deadline {
             lock.lock()
             let t = arrivals[index]
             lock.unlock()
@@ -65,8 +65,8 @@ final class BenchDecoder: @unchecked Sendable {
     /// Waits until `done(messages arrived so far)` holds; the time of the
     /// last arrival, or nil on timeout.
     func waitForCount(timeoutNanoseconds: UInt64, until done: (Int) -> Bool) -> UInt64? {
-        let deadline = NanosecondClock.now() &+ timeoutNanoseconds
-        while NanosecondClock.now() < deadline {
+        let deadline = MonotonicClock.nanoseconds() &+ timeoutNanoseconds
+        while MonotonicClock.nanoseconds() < deadline {
             lock.lock()
             let (n, last) = (received, lastArrival)
             lock.unlock()
@@ -91,7 +91,7 @@ final class BenchDecoder: @unchecked Sendable {
             if stop { break }
             guard let identity = try? router.receive(), identity.more,
                   let body = try? router.receive() else { continue }
-            let now = NanosecondClock.now()
+            let now = MonotonicClock.nanoseconds()
             lock.lock()
             let current = mode
             received += 1

@@ -61,7 +61,7 @@ struct BenchFramesCommand: ParsableCommand {
         guard let most = counts.max(), book.count >= most else {
             throw CommandFailure("codebook \(path): \(book.count) codes, fewer than the \(counts.max() ?? 0) controls asked for")
         }
-        let overhead = NanosecondClock.overhead()
+        let overhead = MonotonicClock.readingCost()
         let results = try pathList().flatMap { benchPath in
             try counts.map { count in
                 try FrameBenchmark(controls: count, frames: frames, warmup: warmup, codebookFile: path, path: benchPath,

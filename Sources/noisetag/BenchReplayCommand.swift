@@ -62,11 +62,11 @@ struct BenchReplayCommand: ParsableCommand {
         var reads: [Double] = [], totals: [Double] = []
         var last: ReplayReport?
         for _ in 0..<rounds {
-            let start = NanosecondClock.now()
+            let start = MonotonicClock.nanoseconds()
             let script = try RecordingScript(folder: session.folder)
-            let read = NanosecondClock.now()
+            let read = MonotonicClock.nanoseconds()
             let report = RecordingReplay(script: script).run()
-            let end = NanosecondClock.now()
+            let end = MonotonicClock.nanoseconds()
             reads.append(Double(read - start) / 1e9)
             totals.append(Double(end - start) / 1e9)
             last = report

@@ -1,3 +1,4 @@
+import NoiseTagging
 import ArgumentParser
 import Foundation
 
@@ -50,7 +51,7 @@ struct BenchTerminalCommand: ParsableCommand {
         }
         let codebook = try BenchCodebook.writeTemporaryFile()
         defer { try? FileManager.default.removeItem(atPath: codebook) }
-        let overhead = NanosecondClock.overhead()
+        let overhead = MonotonicClock.readingCost()
         var results: [TerminalBenchmarkResult] = []
         for count in try counts() {
             for pattern in TerminalBenchmark.Pattern.allCases {

@@ -34,7 +34,7 @@ struct BridgeBenchmark {
         var oneWay: [UInt64] = []
         oneWay.reserveCapacity(samples)
         for i in 0..<samples {
-            let sent = NanosecondClock.now()
+            let sent = MonotonicClock.nanoseconds()
             link.send(stimulus(Int32(i)))
             guard let arrived = decoder.waitForArrival(of: i) else { throw BridgeBenchmarkError.lost("one-way message \(i)") }
             oneWay.append(arrived &- sent)
@@ -45,15 +45,15 @@ struct BridgeBenchmark {
         var roundTrip: [UInt64] = []
         roundTrip.reserveCapacity(samples)
         for i in 0..<samples {
-            let sent = NanosecondClock.now()
+            let sent = MonotonicClock.nanoseconds()
             link.send(stimulus(Int32(i)))
             let deadline = sent &+ 2_000_000_000
             var got = false
-            while !got && NanosecondClock.now() < deadline {
+            while !got && MonotonicClock.nanoseconds() < deadline {
                 got = link.receive().contains { if case .predictedTargetProb = $0 { return true } else { return false } }
             }
             guard got else { throw BridgeBenchmarkError.lost("round-trip reply \(i)") }
-            roundTrip.append(NanosecondClock.now() &- sent)
+            roundTrip.append(MonotonicClock.nanoseconds() &- sent)
         }
 
         // Throughput: a burst as fast as the engine thread can send while
@@ -62,7 +62,7 @@ struct BridgeBenchmark {
         // them frames are dropped, by design: the engine never waits).
         decoder.setMode(.count)
         let before = link.statistics
-        let start = NanosecondClock.now()
+        let start = MonotonicClock.nanoseconds()
         let inFlight = min(link.outboundCapacity, Int(ZeroMQDecoderLink.sendHighWaterMark)) / 2
         for i in 0..<burst {
             if i % 256 == 0 { while i - decoder.count > inFlight { sched_yield() } }
@@ -75,7 +75,7 @@ struct BridgeBenchmark {
         }
         let after = link.statistics
         let delivered = decoder.count
-        let seconds = Double((end ?? NanosecondClock.now()) &- start) / 1e9
+        let seconds = Double((end ?? MonotonicClock.nanoseconds()) &- start) / 1e9
 
         // The floor: bare libzmq ping-pong, same frames, same decoder thread.
         decoder.setMode(.reply)
@@ -88,10 +88,10 @@ struct BridgeBenchmark {
         _ = try dealer.send(frame)
         _ = try dealer.receive()
         for _ in 0..<samples {
-            let sent = NanosecondClock.now()
+            let sent = MonotonicClock.nanoseconds()
             _ = try dealer.send(frame)
             _ = try dealer.receive()
-            bare.append(NanosecondClock.now() &- sent)
+            bare.append(MonotonicClock.nanoseconds() &- sent)
         }
         return BridgeBenchmarkResult(
             objects: objects, samples: samples,
@@ -107,9 +107,9 @@ struct BridgeBenchmark {
 
     private func waitForConnection(_ link: ZeroMQDecoderLink, _ decoder: BenchDecoder) throws {
         decoder.setMode(.count)
-        let deadline = NanosecondClock.now() &+ 5_000_000_000
+        let deadline = MonotonicClock.nanoseconds() &+ 5_000_000_000
         while decoder.count == 0 {
-            guard NanosecondClock.now() < deadline else { throw BridgeBenchmarkError.lost("connection to \(link.endpoint)") }
+            guard MonotonicClock.nanoseconds() < deadline else { throw BridgeBenchmarkError.lost("connection to \(link.endpoint)") }
             link.send(.heartbeat(Heartbeat(timestamp: 0)))
             usleep(2_000)
         }

@@ -97,8 +97,8 @@ struct FrameBenchmark {
         for _ in 0..<warmup { controller.tick(frame: nextFrame()) }
         if path == .full {
             // Until the decoder answers, trials are blocked: tick in real time for up to 10 s.
-            let deadline = NanosecondClock.now() &+ 10_000_000_000
-            while controller.currentPhase != .flicker, NanosecondClock.now() < deadline {
+            let deadline = MonotonicClock.nanoseconds() &+ 10_000_000_000
+            while controller.currentPhase != .flicker, MonotonicClock.nanoseconds() < deadline {
                 controller.tick(frame: nextFrame())
                 usleep(1_000)
             }
@@ -111,16 +111,16 @@ struct FrameBenchmark {
 
         var histogram = LatencySummary.histogram()
         let pace = UInt64(paceMicroseconds) * 1_000
-        var next = NanosecondClock.now()
+        var next = MonotonicClock.nanoseconds()
         for _ in 0..<frames {
             let frame = nextFrame()
             if pace > 0 {
                 next &+= pace
-                while NanosecondClock.now() < next { usleep(UInt32(min(pace / 2_000, 500))) }
+                while MonotonicClock.nanoseconds() < next { usleep(UInt32(min(pace / 2_000, 500))) }
             }
-            let start = NanosecondClock.now()
+            let start = MonotonicClock.nanoseconds()
             controller.tick(frame: frame)
-            let end = NanosecondClock.now()
+            let end = MonotonicClock.nanoseconds()
             histogram.record(end &- start)
         }
 

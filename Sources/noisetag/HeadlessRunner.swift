@@ -64,27 +64,25 @@ final class HeadlessRunner {
         controller.set(mode: mode, waitTillDecoderConfirms: false, withExplanation: "noisetag demo --headless")
         controller.trialsAreRunning = true
         let start = controller.clock.now
-        var heardFromDecoder = false
-        while ended < trials {
-            loop.step()
+        var heardFromDecoder = false, noDecoder = false
+        // Trials stop as the last one ends; the run then lets its press's feedback and action finish.
+        let ending = loop.run(maxSeconds: maxSeconds, stopRequested: { StopSignal.requested }) {
             if controller.decoderConnection == .connected { heardFromDecoder = true }
-            if StopSignal.requested {
-                controller.trialsAreRunning = false
-                return .interrupted
-            }
-            if connectTimeout > 0, !heardFromDecoder, controller.clock.now - start > connectTimeout {
-                controller.trialsAreRunning = false
-                return .noDecoder
-            }
-            if maxSeconds > 0, controller.clock.now - start > maxSeconds {
-                FileHandle.standardError.write(Data("noisetag demo: \(ended) of \(trials) trials ended within --max-seconds \(maxSeconds)\n".utf8))
-                return .timedOut
-            }
+            if connectTimeout > 0, !heardFromDecoder, controller.clock.now - start > connectTimeout { noDecoder = true }
+            guard ended >= trials || noDecoder else { return true }
+            controller.trialsAreRunning = false
+            return false
         }
-        controller.trialsAreRunning = false
-        // Let the last press's feedback and actions finish before exiting.
-        while controller.isShowingFeedback && !StopSignal.requested { loop.step() }
-        return .finished
+        switch ending {
+        case .stopped:
+            controller.trialsAreRunning = false
+            return .interrupted
+        case .timedOut:
+            FileHandle.standardError.write(Data("noisetag demo: \(ended) of \(trials) trials ended within --max-seconds \(maxSeconds)\n".utf8))
+            return .timedOut
+        case .finished:
+            return noDecoder ? .noDecoder : .finished
+        }
     }
 
     /// One line (without its time) for the events worth printing: trials,

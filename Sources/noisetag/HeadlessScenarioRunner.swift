@@ -46,12 +46,10 @@ final class HeadlessScenarioRunner {
         let loop = FrameLoop(controller: controller, waiter: RealTimeFrameWaiter())
         say("demo: \(session.userDescription); goal \"\(scenario.goal)\"")
         scenario.start()
-        let start = controller.clock.now
         var stage = scenario.stage.name
         var printedLines = 0, notices = 0
         say("stage: \(stage)")
-        while scenario.stage != .finished {
-            loop.step()
+        let ending = loop.run(maxSeconds: maxSeconds, stopRequested: { StopSignal.requested }) {
             scenario.step()
             let lines = session.reports.calibrationLines
             if lines.count < printedLines { printedLines = 0 }
@@ -70,13 +68,13 @@ final class HeadlessScenarioRunner {
                     say("stage: \(stage)")
                 }
             }
-            if StopSignal.requested { return .interrupted }
-            if maxSeconds > 0, controller.clock.now - start > maxSeconds {
-                return .timedOut(scenario.summary(missedFrames: loop.missedFrames))
-            }
+            return scenario.stage != .finished
         }
-        while controller.isShowingFeedback && !StopSignal.requested { loop.step() }
-        return .finished(scenario.summary(missedFrames: loop.missedFrames))
+        switch ending {
+        case .stopped: return .interrupted
+        case .timedOut: return .timedOut(scenario.summary(missedFrames: loop.missedFrames))
+        case .finished: return .finished(scenario.summary(missedFrames: loop.missedFrames))
+        }
     }
 
     private static func line(for event: NoiseTagEvent, scenario: DemoScenario) -> String? {

@@ -150,8 +150,7 @@ struct SessionRunCommand: ParsableCommand {
         scenario.start()
         let start = controller.clock.now
         var shownStep = -1, notices = 0
-        while scenario.ending == nil {
-            loop.step()
+        let ending = loop.run(maxSeconds: limit.maxSeconds, stopRequested: { StopSignal.requested }) {
             scenario.step()
             if scenario.index != shownStep, let step = scenario.currentStep {
                 shownStep = scenario.index
@@ -159,14 +158,17 @@ struct SessionRunCommand: ParsableCommand {
             }
             for notice in scenario.notices.dropFirst(notices) { say("session: " + notice) }
             notices = scenario.notices.count
-            if StopSignal.requested {
-                say("interrupted: step \(scenario.index + 1) has no result; --resume runs it again")
-                return 130
-            }
-            if limit.maxSeconds > 0, controller.clock.now - start > limit.maxSeconds {
-                say("gave up after --max-seconds \(limit.maxSeconds)")
-                return 2
-            }
+            return scenario.ending == nil
+        }
+        switch ending {
+        case .stopped:
+            say("interrupted: step \(scenario.index + 1) has no result; --resume runs it again")
+            return 130
+        case .timedOut:
+            say("gave up after --max-seconds \(limit.maxSeconds)")
+            return 2
+        case .finished:
+            break
         }
         switch scenario.ending {
         case .stopped(let why)?:

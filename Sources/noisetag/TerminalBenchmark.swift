@@ -59,12 +59,12 @@ struct TerminalBenchmark {
                 loop.step()
             }
             bytes.removeAll(keepingCapacity: true)
-            let start = NanosecondClock.now()
+            let start = MonotonicClock.nanoseconds()
             scene.draw(on: screen, missedFrames: 0)
             screen.encodeChanges(into: &bytes)
-            let encoded = NanosecondClock.now()
+            let encoded = MonotonicClock.nanoseconds()
             output.write(bytes)
-            let end = NanosecondClock.now()
+            let end = MonotonicClock.nanoseconds()
             output.drainReader()
             guard frame >= warmup else { continue }
             if pattern == .flicker, controller.currentPhase != .flicker {
