@@ -90,23 +90,26 @@ public struct RecordingName: Hashable, Sendable, CustomStringConvertible {
     public init?(folderName: String) {
         let parts = folderName.components(separatedBy: Self.separator)
         guard parts.count == 1 || parts.count == 2 else { return nil }
-        let left = parts[0]
-        guard left.count > Self.timeLength + 1,
-              let start = Self.date(String(left.prefix(Self.timeLength))),
-              left.dropFirst(Self.timeLength).first == " " else { return nil }
-        let startReason = String(left.dropFirst(Self.timeLength + 1))
-        guard Self.isValidReason(startReason) else { return nil }
+        guard let first = Self.half(parts[0], timeFirst: true) else { return nil }
+        let (start, startReason) = first
         guard parts.count == 2 else {
             self.init(start: start, startReason: startReason, end: nil, endReason: nil)
             return
         }
-        let right = parts[1]
-        guard right.count > Self.timeLength + 1,
-              let end = Self.date(String(right.suffix(Self.timeLength))),
-              right.dropLast(Self.timeLength).last == " " else { return nil }
-        let endReason = String(right.dropLast(Self.timeLength + 1))
-        guard Self.isValidReason(endReason) else { return nil }
+        guard let second = Self.half(parts[1], timeFirst: false) else { return nil }
+        let (end, endReason) = second
         self.init(start: start, startReason: startReason, end: end, endReason: endReason)
+    }
+
+    /// One side of a folder name: "TIME REASON" (the start) or "REASON TIME"
+    /// (the end); nil when the time or the reason is not valid.
+    private static func half(_ text: String, timeFirst: Bool) -> (Date, String)? {
+        guard text.count > timeLength + 1 else { return nil }
+        let time = timeFirst ? text.prefix(timeLength) : text.suffix(timeLength)
+        let rest = timeFirst ? text.dropFirst(timeLength) : text.dropLast(timeLength)
+        guard let date = date(String(time)), (timeFirst ? rest.first : rest.last) == " " else { return nil }
+        let reason = String(timeFirst ? rest.dropFirst() : rest.dropLast())
+        return isValidReason(reason) ? (date, reason) : nil
     }
 
     // MARK: Times
