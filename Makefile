@@ -33,6 +33,7 @@ python-deps: system-deps
 	@$(PYTHON) -c "import numpy, scipy" 2>/dev/null || $(PYTHON) -m pip install numpy scipy
 	@$(PYTHON) -c "import pyntbci; assert pyntbci.__version__ == '1.9.0'" 2>/dev/null || $(PYTHON) -m pip install pyntbci==1.9.0
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install pytest
+	@$(PYTHON) -c "import xdist" 2>/dev/null || $(PYTHON) -m pip install pytest-xdist
 	@$(PYTHON) -c "import brainflow" 2>/dev/null || $(PYTHON) -m pip install brainflow
 	@$(PYTHON) -c "import pylsl" 2>/dev/null || $(PYTHON) -m pip install pylsl
 	@$(PYTHON) -c "import pyxdf" 2>/dev/null || $(PYTHON) -m pip install pyxdf
@@ -58,12 +59,16 @@ demo: release
 # NOISETAG_TESTS=all adds the Swift tests tagged sockets, processes, realTime and heavy
 # (Tests/TestSupport) to the pure suite that a plain `swift test` runs.
 TESTING = -c release -Xswiftc -enable-testing
+# The interop tests mostly wait on real-time runs (a fifth of their time is CPU),
+# so two workers run them side by side: one file per group, and the three files
+# that share the demo-session fixture in one group (Tests/Interop/conftest.py).
+INTEROP_WORKERS = -n 2 --dist loadgroup
 
 test: system-deps python-deps
 	$(SWIFT) build $(TESTING) --build-tests
 	NOISETAG_TESTS=all $(SWIFT) test $(TESTING) --skip-build
 	@if ls Tests/Interop/test_*.py >/dev/null 2>&1; then \
-	  NOISETAG_BIN="$$($(SWIFT) build $(TESTING) --show-bin-path)/noisetag" $(PYTHON) -m pytest -q Tests/Interop; \
+	  NOISETAG_BIN="$$($(SWIFT) build $(TESTING) --show-bin-path)/noisetag" $(PYTHON) -m pytest -q $(INTEROP_WORKERS) Tests/Interop; \
 	fi
 
 clean:

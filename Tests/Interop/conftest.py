@@ -7,6 +7,11 @@
 - `interop`: starts decoders and engines for one test and ends every one of
   them at teardown, whatever happened.
 - `tmux`: a private tmux server driving one pane, killed at teardown.
+
+Run side by side (`make test`: `pytest -n 2 --dist loadgroup`), each test
+file is one group, so a module fixture is set up once; the files that use
+the session-wide `demo_session` (a headless study session of about 80 s)
+share one group, so it runs once.
 """
 import os
 import shutil
@@ -17,6 +22,16 @@ import pytest
 
 from interop_harness import InteropSession
 from tmux_pane import Tmux
+
+DEMO_SESSION_FILES = {"test_bids_export.py", "test_session.py", "test_session_report.py"}
+
+
+@pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = os.path.basename(str(item.fspath))
+        item.add_marker(pytest.mark.xdist_group("demo_session" if name in DEMO_SESSION_FILES else name))
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -46,8 +46,9 @@ def test_demo_with_an_unreadable_settings_file_exits_1(noisetag_bin, tmp_path):
                          "--recordings", str(tmp_path / "recordings")), missing)
 
 
-def test_demo_with_an_ipc_endpoint_in_a_missing_folder_exits_1(noisetag_bin, tmp_path):
-    folder = str(tmp_path / "no-such-folder")
+def test_demo_with_an_ipc_endpoint_in_a_missing_folder_exits_1(noisetag_bin, tmp_path, socket_folder):
+    # socket_folder: a short path, so that the socket path fits and the missing folder is what is reported.
+    folder = os.path.join(socket_folder, "no-such-folder")
     one_line_failure(run(noisetag_bin, "demo", "--headless", "--decoder", "ipc://%s/decoder.sock" % folder,
                          "--recordings", str(tmp_path / "recordings")), folder, "does not exist")
 
