@@ -57,7 +57,6 @@ public enum UtopiaCodec {
         return frame.count
     }
 
-
     public static func encodeChecked(_ message: UtopiaMessage) throws(UtopiaEncodingError) -> [UInt8] {
         var buffer = [UInt8]()
         try encodeChecked(message, into: &buffer)

@@ -108,7 +108,6 @@ public enum DecoderEndpoint {
         return (String(host), port)
     }
 
-
     /// True when something accepts connections on an `ipc://` endpoint's
     /// socket file: a live decoder. libzmq replaces the file of an `ipc://`
     /// endpoint when binding, so a second decoder would silently take the

@@ -9,7 +9,6 @@ import ZeroMQTransport
 import Glibc
 #endif
 
-
 /// `noisetag decoder [serve]`: the live reference decoder on the bridge endpoint.
 struct DecoderServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,6 @@ import NoiseTagging
 import Glibc
 #endif
 
-
 /// Runs the engine in real time on a frame loop until a number of trials
 /// have ended, writing events to standard output.
 final class HeadlessRunner {

@@ -5,7 +5,6 @@ import NoiseTagging
 import Glibc
 #endif
 
-
 /// `noisetag demo --headless` without `--decoder`: the demo's walk-through
 /// (signal check, calibration, results, spelling the goal, confirming it)
 /// in real time without a terminal, printing what happens and a summary.

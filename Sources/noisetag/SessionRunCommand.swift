@@ -9,7 +9,6 @@ import Glibc
 import LabFormats
 #endif
 
-
 /// `noisetag session run PROTOCOL.json`: runs a study session's steps,
 /// full-screen or headless, writing each step's result as it ends.
 struct SessionRunCommand: ParsableCommand {

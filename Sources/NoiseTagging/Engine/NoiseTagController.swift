@@ -246,7 +246,6 @@ public final class NoiseTagController {
         emit(.refused(call: error.call, reason: error.description))
     }
 
-
     private func settingDidChange(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue,
                                   old: NoiseTagSettingValue) {
         let source: SettingSource = engineSetsMode && title == .mode ? .engine : adoptingAdvice ? .decoder : .app
