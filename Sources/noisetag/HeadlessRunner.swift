@@ -1,8 +1,5 @@
 import Foundation
 import NoiseTagging
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Runs the engine in real time on a frame loop until a number of trials
 /// have ended, writing events to standard output.

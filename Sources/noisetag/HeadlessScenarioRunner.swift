@@ -1,9 +1,6 @@
 import Demo
 import Foundation
 import NoiseTagging
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `noisetag demo --headless` without `--decoder`: the demo's walk-through
 /// (signal check, calibration, results, spelling the goal, confirming it)

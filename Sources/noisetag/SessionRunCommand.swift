@@ -1,13 +1,10 @@
 import ArgumentParser
 import Demo
 import Foundation
+import LabFormats
 import NoiseTagging
 import Study
 import TerminalUI
-#if canImport(Glibc)
-import Glibc
-import LabFormats
-#endif
 
 /// `noisetag session run PROTOCOL.json`: runs a study session's steps,
 /// full-screen or headless, writing each step's result as it ends.
