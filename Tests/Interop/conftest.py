@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from contextlib import closing
 
 import pytest
 
@@ -81,11 +82,8 @@ def socket_folder():
 
 @pytest.fixture
 def interop(noisetag_bin, socket_folder):
-    session = InteropSession(noisetag_bin, socket_folder)
-    try:
+    with closing(InteropSession(noisetag_bin, socket_folder)) as session:
         yield session
-    finally:
-        session.close()
 
 
 class StudySession:

@@ -11,6 +11,7 @@ import os
 import subprocess
 import threading
 import time
+from contextlib import closing
 
 import pytest
 
@@ -32,21 +33,18 @@ class Decoder:
         self.thread = threading.Thread(target=collect_lines, args=(self.process.stdout, self.lines), daemon=True)
         self.thread.start()
         if not wait_for_text(self.lines, "decoder listening", 20):
-            self.stop()
+            self.close()
             raise AssertionError(self.lines)
 
-    def stop(self):
+    def close(self):
         stop_process(self.process)
         self.thread.join(5)
 
 
 @pytest.fixture
 def decoder(noisetag_bin, socket_folder):
-    running = Decoder(noisetag_bin, socket_folder)
-    try:
+    with closing(Decoder(noisetag_bin, socket_folder)) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def stream(binary, *arguments, timeout=300):
