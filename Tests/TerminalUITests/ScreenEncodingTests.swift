@@ -21,12 +21,18 @@ struct ScreenEncodingTests {
         return screen
     }
 
+    /// Encodes `screen`'s changes and checks that exactly `text` goes out, writing `cells` cells.
+    private func expectChanges(of screen: TerminalScreen, text: String, cells: Int,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        let frame = encode(screen)
+        #expect(frame.text == text, sourceLocation: sourceLocation)
+        #expect(frame.cells == cells, sourceLocation: sourceLocation)
+    }
+
     @Test("The first frame clears the terminal and writes every cell")
     func firstFrameIsFull() {
         let screen = TerminalScreen(size: TerminalSize(columns: 3, rows: 1), colorMode: .trueColor)
-        let frame = encode(screen)
-        #expect(frame.text == "\(esc)[0m\(esc)[2J\(esc)[1;1H\(esc)[38;2;255;255;255;48;2;0;0;0m   ")
-        #expect(frame.cells == 3)
+        expectChanges(of: screen, text: "\(esc)[0m\(esc)[2J\(esc)[1;1H\(esc)[38;2;255;255;255;48;2;0;0;0m   ", cells: 3)
     }
 
     @Test("Only the changed cells are written, with the exact cursor and colour sequences")
@@ -34,19 +40,15 @@ struct ScreenEncodingTests {
         let screen = shownScreen(columns: 4, rows: 2)
         screen.put("A", row: 0, column: 1, foreground: .white, background: red)
         screen.put("B", row: 1, column: 3, foreground: .white, background: red)
-        let frame = encode(screen)
         // Text colour is still white from the first frame: only the background changes.
-        #expect(frame.text == "\(esc)[1;2H\(esc)[48;2;255;0;0mA\(esc)[2;4HB")
-        #expect(frame.cells == 2)
+        expectChanges(of: screen, text: "\(esc)[1;2H\(esc)[48;2;255;0;0mA\(esc)[2;4HB", cells: 2)
     }
 
     @Test("A frame without changes writes nothing")
     func unchangedFrameIsEmpty() {
         let screen = shownScreen(columns: 4, rows: 2)
         screen.put(" ", row: 0, column: 0, foreground: .white, background: .black)   // what is shown already
-        let frame = encode(screen)
-        #expect(frame.text.isEmpty)
-        #expect(frame.cells == 0)
+        expectChanges(of: screen, text: "", cells: 0)
     }
 
     @Test("A gap on the same row moves the cursor forward; a run of one colour has one SGR")
@@ -54,9 +56,7 @@ struct ScreenEncodingTests {
         let screen = shownScreen(columns: 10, rows: 1)
         screen.fill(CellRect(row: 0, column: 0, width: 3, height: 1), with: red, foreground: .black)
         screen.put("X", row: 0, column: 6, foreground: .black, background: red)
-        let frame = encode(screen)
-        #expect(frame.text == "\(esc)[1;1H\(esc)[38;2;0;0;0;48;2;255;0;0m   \(esc)[3CX")
-        #expect(frame.cells == 4)
+        expectChanges(of: screen, text: "\(esc)[1;1H\(esc)[38;2;0;0;0;48;2;255;0;0m   \(esc)[3CX", cells: 4)
         #expect(screen.lastCharacterBytes == 4)
     }
 
