@@ -54,6 +54,13 @@ import TestSupport
         return (server, port)
     }
 
+    /// A ZeroMQ client of the decoder `name` (on `context`) that has subscribed to `messageIDs`.
+    static func subscriber(of name: String, context: ZeroMQContext, to messageIDs: String) throws -> DecoderServerTests.Client {
+        let client = try DecoderServerTests.Client(context: context, endpoint: "inproc://\(name)")
+        try client.send(.subscribe(Subscribe(timestamp: 1, messageIDs: messageIDs)))
+        return client
+    }
+
     /// 250 Hz, 4 channels: a header and 50 packets of 10 samples.
     static func eeg(start: Int32) -> [UtopiaMessage] {
         var messages: [UtopiaMessage] = [.dataHeader(DataHeader(timestamp: start, channelCount: 4, sampleRate: 250, labels: ["C1", "C2", "C3", "C4"]))]
@@ -71,8 +78,7 @@ import TestSupport
         let (server, port) = try Self.server("utopia-routing", settings: settings, context: context)
         defer { server.stop() }
         // TCP acquisition → ZeroMQ engine: the engine hears the decoder's greeting and the signal quality of that EEG.
-        let engine = try DecoderServerTests.Client(context: context, endpoint: "inproc://utopia-routing")
-        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "PFTVCMHLQ")))
+        let engine = try Self.subscriber(of: "utopia-routing", context: context, to: "PFTVCMHLQ")
         let amplifier = try TCPClient(port: port)
         for message in Self.eeg(start: 1000) { try amplifier.send(message) }
         #expect(amplifier.receive(for: 5, until: Self.has("H")))        // a TCP client is greeted like any peer
@@ -96,8 +102,7 @@ import TestSupport
         settings.heartbeatInterval = 0.1
         let (server, port) = try Self.server("utopia-garbage", settings: settings, context: context)
         defer { server.stop() }
-        let watcher = try DecoderServerTests.Client(context: context, endpoint: "inproc://utopia-garbage")
-        try watcher.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "L")))
+        let watcher = try Self.subscriber(of: "utopia-garbage", context: context, to: "L")
         // A half frame waits for its rest: the message then counts.
         let patient = try TCPClient(port: port)
         let heartbeat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 7)))
