@@ -69,6 +69,17 @@ final class TestHub {
 @Suite(.tags(.sockets, .realTime), .outsideWorld) struct UtopiaTCPDecoderLinkTests {
     let beat = UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 77, stateMessage: "hub")))
 
+    /// Runs `body` with a hub and a link to it that the hub has accepted; closes both after.
+    private func withConnectedLink(sourceLocation: SourceLocation = #_sourceLocation,
+                                   _ body: (TestHub, UtopiaTCPDecoderLink) throws -> Void) throws {
+        let hub = try TestHub()
+        defer { hub.close() }
+        let link = try UtopiaTCPDecoderLink(endpoint: hub.endpoint, reconnectInterval: 0.05)
+        defer { link.close() }
+        #expect(try hub.accept(), sourceLocation: sourceLocation)
+        try body(hub, link)
+    }
+
     @Test func endpointsAreParsed() throws {
         #expect(try UtopiaTCPDecoderLink.parse("utopia://127.0.0.1:8401") == ("127.0.0.1", 8401))
         #expect(try UtopiaTCPDecoderLink.parse("utopia://hub.local") == ("hub.local", 8400))
@@ -97,24 +108,21 @@ final class TestHub {
     }
 
     @Test func messagesCrossWholeAndInOrderEvenWhenSplit() throws {
-        let hub = try TestHub()
-        defer { hub.close() }
-        let link = try UtopiaTCPDecoderLink(endpoint: hub.endpoint, reconnectInterval: 0.05)
-        defer { link.close() }
-        #expect(try hub.accept())
-        #expect(eventually { link.isConnected })
-        for stamp in 1...50 { link.send(.newTarget(NewTarget(timestamp: Int32(stamp)))) }
-        #expect(try hub.read { $0.count == 50 })
-        #expect(hub.received.map(\.timestamp) == (1...50).map(Int32.init))
-        // The hub's heartbeat in two writes arrives as one message with its own bytes.
-        try hub.write(Array(beat.prefix(5)))
-        usleep(20_000)
-        try hub.write(Array(beat.dropFirst(5)))
-        var got: [WireMessage] = []
-        #expect(eventually { got += link.receiveWire(); return !got.isEmpty })
-        #expect(got.map(\.bytes) == [beat])
-        #expect(eventually { link.statistics.sent == 50 } && link.statistics.received == 1)
-        #expect(link.receiveUnsent().isEmpty)
+        try withConnectedLink { hub, link in
+            #expect(eventually { link.isConnected })
+            for stamp in 1...50 { link.send(.newTarget(NewTarget(timestamp: Int32(stamp)))) }
+            #expect(try hub.read { $0.count == 50 })
+            #expect(hub.received.map(\.timestamp) == (1...50).map(Int32.init))
+            // The hub's heartbeat in two writes arrives as one message with its own bytes.
+            try hub.write(Array(beat.prefix(5)))
+            usleep(20_000)
+            try hub.write(Array(beat.dropFirst(5)))
+            var got: [WireMessage] = []
+            #expect(eventually { got += link.receiveWire(); return !got.isEmpty })
+            #expect(got.map(\.bytes) == [beat])
+            #expect(eventually { link.statistics.sent == 50 } && link.statistics.received == 1)
+            #expect(link.receiveUnsent().isEmpty)
+        }
     }
 
     @Test func withNoHubEveryMessageIsListedAsNotSent() throws {
@@ -130,24 +138,21 @@ final class TestHub {
     }
 
     @Test func aBadMessageIsReportedAndGarbageDropsTheConnectionWhichComesBack() throws {
-        let hub = try TestHub()
-        defer { hub.close() }
-        let link = try UtopiaTCPDecoderLink(endpoint: hub.endpoint, reconnectInterval: 0.05)
-        defer { link.close() }
-        #expect(try hub.accept())
-        try hub.write([0x50, 0, 2, 0, 1, 2] + beat)           // a prediction too short, then a heartbeat
-        var got: [WireMessage] = []
-        #expect(eventually { got += link.receiveWire(); return !got.isEmpty })
-        var problems: [String] = []
-        #expect(eventually { problems += link.receiveProblems(); return !problems.isEmpty })
-        #expect(problems.first?.contains("malformed 6-byte message") == true)
-        #expect(link.isConnected)
-        try hub.write([0x7A, 0, 0, 0] + beat)                // garbage: nothing after it can be framed
-        #expect(eventually { problems += link.receiveProblems(); return problems.contains { $0.contains("cannot be framed") } })
-        #expect(try hub.accept())                             // the link comes back on its own
-        #expect(eventually { link.isConnected })
-        try hub.write(beat)
-        #expect(eventually { got += link.receiveWire(); return got.count == 2 })
+        try withConnectedLink { hub, link in
+            try hub.write([0x50, 0, 2, 0, 1, 2] + beat)           // a prediction too short, then a heartbeat
+            var got: [WireMessage] = []
+            #expect(eventually { got += link.receiveWire(); return !got.isEmpty })
+            var problems: [String] = []
+            #expect(eventually { problems += link.receiveProblems(); return !problems.isEmpty })
+            #expect(problems.first?.contains("malformed 6-byte message") == true)
+            #expect(link.isConnected)
+            try hub.write([0x7A, 0, 0, 0] + beat)                // garbage: nothing after it can be framed
+            #expect(eventually { problems += link.receiveProblems(); return problems.contains { $0.contains("cannot be framed") } })
+            #expect(try hub.accept())                             // the link comes back on its own
+            #expect(eventually { link.isConnected })
+            try hub.write(beat)
+            #expect(eventually { got += link.receiveWire(); return got.count == 2 })
+        }
     }
 
     @Test func theEngineConnectsThroughAHubAndReconnectsWhenItRestarts() throws {

@@ -51,37 +51,33 @@ struct ZeroMQDecoderLinkTests {
 
     @Test("several messages in one frame are all delivered, in order")
     func concatenated() throws {
-        let decoder = try FakeDecoder()
-        let link = try ZeroMQDecoderLink(endpoint: decoder.endpoint)
-        defer { link.close() }
-        try connect(link, decoder)
-        let a = UtopiaMessage.heartbeat(Heartbeat(timestamp: 1))
-        let b = UtopiaMessage.modeChange(ModeChange(timestamp: 2, newMode: "Prediction.static"))
-        try decoder.send(UtopiaCodec.encode(a) + UtopiaCodec.encode(b))
-        var received: [WireMessage] = []
-        #expect(eventually { received += link.receiveWire(); return received.count == 2 })
-        #expect(received.map(\.message) == [a, b])
-        #expect(received.map(\.bytes) == [UtopiaCodec.encode(a), UtopiaCodec.encode(b)], "each message gets its own slice of the frame")
+        try withConnectedLink { link, decoder in
+            let a = UtopiaMessage.heartbeat(Heartbeat(timestamp: 1))
+            let b = UtopiaMessage.modeChange(ModeChange(timestamp: 2, newMode: "Prediction.static"))
+            try decoder.send(UtopiaCodec.encode(a) + UtopiaCodec.encode(b))
+            var received: [WireMessage] = []
+            #expect(eventually { received += link.receiveWire(); return received.count == 2 })
+            #expect(received.map(\.message) == [a, b])
+            #expect(received.map(\.bytes) == [UtopiaCodec.encode(a), UtopiaCodec.encode(b)], "each message gets its own slice of the frame")
+        }
     }
 
     @Test("malformed frames are dropped, counted and reported, and the link goes on")
     func malformed() throws {
-        let decoder = try FakeDecoder()
-        let link = try ZeroMQDecoderLink(endpoint: decoder.endpoint)
-        defer { link.close() }
-        try connect(link, decoder)
-        try decoder.send([0x48, 0x00])                       // short header
-        try decoder.send([0x7A, 0x00, 0x00, 0x00])           // unknown id 'z'
-        try decoder.send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 5))))
-        var problems: [String] = []
-        var received: [WireMessage] = []
-        #expect(eventually {
-            problems += link.receiveProblems()
-            received += link.receiveWire()
-            return problems.count == 2 && received.count == 1
-        })
-        #expect(problems.allSatisfy { $0.hasPrefix("malformed frame of") })
-        #expect(link.statistics.malformed == 2)
+        try withConnectedLink { link, decoder in
+            try decoder.send([0x48, 0x00])                       // short header
+            try decoder.send([0x7A, 0x00, 0x00, 0x00])           // unknown id 'z'
+            try decoder.send(UtopiaCodec.encode(.heartbeat(Heartbeat(timestamp: 5))))
+            var problems: [String] = []
+            var received: [WireMessage] = []
+            #expect(eventually {
+                problems += link.receiveProblems()
+                received += link.receiveWire()
+                return problems.count == 2 && received.count == 1
+            })
+            #expect(problems.allSatisfy { $0.hasPrefix("malformed frame of") })
+            #expect(link.statistics.malformed == 2)
+        }
     }
 
     @Test("with no decoder listening, sends are counted as unsent and nothing blocks")
@@ -107,7 +103,12 @@ struct ZeroMQDecoderLinkTests {
         #expect(throws: ZeroMQError.self) { try ZeroMQDecoderLink(endpoint: "bogus://x") }
     }
 
-    private func connect(_ link: ZeroMQDecoderLink, _ decoder: FakeDecoder) throws {
+    /// Runs `body` with a link to a fake decoder once a heartbeat has reached it (the frames that did are
+    /// read and dropped); closes the link after.
+    private func withConnectedLink(_ body: (ZeroMQDecoderLink, FakeDecoder) throws -> Void) throws {
+        let decoder = try FakeDecoder()
+        let link = try ZeroMQDecoderLink(endpoint: decoder.endpoint)
+        defer { link.close() }
         var frame: [UInt8]?
         for _ in 0..<200 where frame == nil {
             link.send(.heartbeat(Heartbeat(timestamp: 0)))
@@ -115,6 +116,7 @@ struct ZeroMQDecoderLinkTests {
         }
         #expect(frame != nil, "the link never reached the decoder")
         while try decoder.receive(timeout: 0.05) != nil {}
+        try body(link, decoder)
     }
 }
 
