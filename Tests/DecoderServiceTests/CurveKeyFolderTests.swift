@@ -7,13 +7,11 @@ import ZeroMQTransport
 /// its path and the reason.
 @Suite("CURVE keys and key files")
 struct CurveKeyFolderTests {
-    private func temporaryFolder() throws -> CurveKeyFolder {
+    /// Runs `body` with a key folder not made yet, inside a fresh temporary folder that is removed after.
+    private func withKeyFolder(_ body: (CurveKeyFolder) throws -> Void) throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("nt-keys-\(UUID().uuidString.prefix(8))")
-        return CurveKeyFolder(url: url.appendingPathComponent("keys"))
-    }
-
-    private func remove(_ folder: CurveKeyFolder) {
-        try? FileManager.default.removeItem(at: folder.url.deletingLastPathComponent())
+        defer { try? FileManager.default.removeItem(at: url) }
+        try body(CurveKeyFolder(url: url.appendingPathComponent("keys")))
     }
 
     private func mode(_ url: URL) throws -> Int? {
@@ -69,109 +67,109 @@ struct CurveKeyFolderTests {
 
     @Test("a new key pair is written with mode 0600 in a 0700 folder and reloaded unchanged")
     func createAndReload() throws {
-        let folder = try temporaryFolder()
-        defer { remove(folder) }
-        let (pair, created) = try folder.loadOrCreateKeyPair(named: "decoder")
-        #expect(created)
-        #expect(try mode(folder.url) == 0o700)
-        #expect(try mode(folder.secretKeyFile(named: "decoder")) == 0o600)
-        #expect(try mode(folder.publicKeyFile(named: "decoder")) == 0o600)
-        let secretText = try String(contentsOf: folder.secretKeyFile(named: "decoder"), encoding: .utf8)
-        let publicText = try String(contentsOf: folder.publicKeyFile(named: "decoder"), encoding: .utf8)
-        #expect(secretText.contains(pair.secretKey.z85))
-        #expect(publicText.hasPrefix(pair.publicKey.z85 + " "))
+        try withKeyFolder { folder in
+            let (pair, created) = try folder.loadOrCreateKeyPair(named: "decoder")
+            #expect(created)
+            #expect(try mode(folder.url) == 0o700)
+            #expect(try mode(folder.secretKeyFile(named: "decoder")) == 0o600)
+            #expect(try mode(folder.publicKeyFile(named: "decoder")) == 0o600)
+            let secretText = try String(contentsOf: folder.secretKeyFile(named: "decoder"), encoding: .utf8)
+            let publicText = try String(contentsOf: folder.publicKeyFile(named: "decoder"), encoding: .utf8)
+            #expect(secretText.contains(pair.secretKey.z85))
+            #expect(publicText.hasPrefix(pair.publicKey.z85 + " "))
 
-        let (again, createdAgain) = try folder.loadOrCreateKeyPair(named: "decoder")
-        #expect(!createdAgain)
-        #expect(again == pair)
-        #expect(try folder.loadKeyPair(named: "decoder") == pair)
-        #expect(try String(contentsOf: folder.secretKeyFile(named: "decoder"), encoding: .utf8) == secretText)
-        #expect(try String(contentsOf: folder.publicKeyFile(named: "decoder"), encoding: .utf8) == publicText)
+            let (again, createdAgain) = try folder.loadOrCreateKeyPair(named: "decoder")
+            #expect(!createdAgain)
+            #expect(again == pair)
+            #expect(try folder.loadKeyPair(named: "decoder") == pair)
+            #expect(try String(contentsOf: folder.secretKeyFile(named: "decoder"), encoding: .utf8) == secretText)
+            #expect(try String(contentsOf: folder.publicKeyFile(named: "decoder"), encoding: .utf8) == publicText)
 
-        try FileManager.default.removeItem(at: folder.publicKeyFile(named: "decoder"))
-        #expect(try folder.loadKeyPair(named: "decoder") == pair)
-        #expect(try String(contentsOf: folder.publicKeyFile(named: "decoder"), encoding: .utf8) == publicText, "written again")
-        #expect(try folder.loadOrCreateKeyPair(named: "engine").keyPair != pair, "each name has its own pair")
+            try FileManager.default.removeItem(at: folder.publicKeyFile(named: "decoder"))
+            #expect(try folder.loadKeyPair(named: "decoder") == pair)
+            #expect(try String(contentsOf: folder.publicKeyFile(named: "decoder"), encoding: .utf8) == publicText, "written again")
+            #expect(try folder.loadOrCreateKeyPair(named: "engine").keyPair != pair, "each name has its own pair")
+        }
     }
 
     @Test("a secret key file others may read is refused, naming the file, its mode and the fix")
     func looseSecretKey() throws {
-        let folder = try temporaryFolder()
-        defer { remove(folder) }
-        _ = try folder.loadOrCreateKeyPair(named: "decoder")
-        let file = folder.secretKeyFile(named: "decoder")
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
-        let error = curveError { _ = try folder.loadOrCreateKeyPair(named: "decoder") }
-        #expect(error?.subject == file.path)
-        #expect(error?.reason == "mode 0644 lets other users read the secret key; run chmod 600 \(file.path)")
-        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: file.path)
-        #expect(throws: Never.self) { _ = try folder.loadKeyPair(named: "decoder") }
+        try withKeyFolder { folder in
+            _ = try folder.loadOrCreateKeyPair(named: "decoder")
+            let file = folder.secretKeyFile(named: "decoder")
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+            let error = curveError { _ = try folder.loadOrCreateKeyPair(named: "decoder") }
+            #expect(error?.subject == file.path)
+            #expect(error?.reason == "mode 0644 lets other users read the secret key; run chmod 600 \(file.path)")
+            try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: file.path)
+            #expect(throws: Never.self) { _ = try folder.loadKeyPair(named: "decoder") }
+        }
     }
 
     @Test("a secret key file that is not one Z85 key is refused, naming the file, the line and the reason")
     func badSecretKeyFiles() throws {
-        let folder = try temporaryFolder()
-        defer { remove(folder) }
-        _ = try folder.loadOrCreateKeyPair(named: "decoder")
-        let file = folder.secretKeyFile(named: "decoder")
-        func write(_ text: String) throws {
-            try FileManager.default.removeItem(at: file)
-            #expect(FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8),
-                                                   attributes: [.posixPermissions: 0o600]))
+        try withKeyFolder { folder in
+            _ = try folder.loadOrCreateKeyPair(named: "decoder")
+            let file = folder.secretKeyFile(named: "decoder")
+            func write(_ text: String) throws {
+                try FileManager.default.removeItem(at: file)
+                #expect(FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8),
+                                                       attributes: [.posixPermissions: 0o600]))
+            }
+            try write("# a comment\n\n" + String(repeating: "x", count: 39) + "\n")
+            #expect(curveError { _ = try folder.loadKeyPair(named: "decoder") }?.description
+                    == "\(file.path): line 3: curve key \"\(String(repeating: "x", count: 39))\": 39 characters, a Z85 key has 40")
+            try write(String(repeating: "x", count: 39) + "~\n")
+            #expect(curveError { _ = try folder.loadKeyPair(named: "decoder") }?.reason.hasSuffix("'~' at position 40 is not a Z85 character") == true)
+            try write("# only a comment\n")
+            #expect(curveError { _ = try folder.loadKeyPair(named: "decoder") }?.description == "\(file.path): no key in the file")
+            let other = try CurveKeyPair.generate()
+            try write(other.secretKey.z85 + "\n")
+            let mismatch = curveError { _ = try folder.loadKeyPair(named: "decoder") }
+            #expect(mismatch?.subject == folder.publicKeyFile(named: "decoder").path)
+            #expect(mismatch?.reason.hasPrefix("does not hold the public key of decoder.key") == true)
         }
-        try write("# a comment\n\n" + String(repeating: "x", count: 39) + "\n")
-        #expect(curveError { _ = try folder.loadKeyPair(named: "decoder") }?.description
-                == "\(file.path): line 3: curve key \"\(String(repeating: "x", count: 39))\": 39 characters, a Z85 key has 40")
-        try write(String(repeating: "x", count: 39) + "~\n")
-        #expect(curveError { _ = try folder.loadKeyPair(named: "decoder") }?.reason.hasSuffix("'~' at position 40 is not a Z85 character") == true)
-        try write("# only a comment\n")
-        #expect(curveError { _ = try folder.loadKeyPair(named: "decoder") }?.description == "\(file.path): no key in the file")
-        let other = try CurveKeyPair.generate()
-        try write(other.secretKey.z85 + "\n")
-        let mismatch = curveError { _ = try folder.loadKeyPair(named: "decoder") }
-        #expect(mismatch?.subject == folder.publicKeyFile(named: "decoder").path)
-        #expect(mismatch?.reason.hasPrefix("does not hold the public key of decoder.key") == true)
     }
 
     @Test("authorized_keys: created empty with mode 0600; keys, labels, comments and blank lines are read")
     func authorizedKeys() throws {
-        let folder = try temporaryFolder()
-        defer { remove(folder) }
-        #expect(try folder.authorizedKeys() == [])
-        #expect(try mode(folder.authorizedKeysFile) == 0o600)
-        #expect(try String(contentsOf: folder.authorizedKeysFile, encoding: .utf8).hasPrefix("# Clients this noisetag decoder lets in"))
-        let first = try CurveKeyPair.generate().publicKey
-        let second = try CurveKeyPair.generate().publicKey
-        // No key starts with # (a first Z85 digit of 84 is over 32 bits), so #-lines are comments even 40 characters long.
-        let text = "# lab engines\n\n\(first.z85) lab-laptop\n  \(second.z85)\t# the bench PC\n#\(String(repeating: "0", count: 39))\n"
-        try text.write(to: folder.authorizedKeysFile, atomically: false, encoding: .utf8)
-        #expect(try folder.authorizedKeys() == [first, second])
+        try withKeyFolder { folder in
+            #expect(try folder.authorizedKeys() == [])
+            #expect(try mode(folder.authorizedKeysFile) == 0o600)
+            #expect(try String(contentsOf: folder.authorizedKeysFile, encoding: .utf8).hasPrefix("# Clients this noisetag decoder lets in"))
+            let first = try CurveKeyPair.generate().publicKey
+            let second = try CurveKeyPair.generate().publicKey
+            // No key starts with # (a first Z85 digit of 84 is over 32 bits), so #-lines are comments even 40 characters long.
+            let text = "# lab engines\n\n\(first.z85) lab-laptop\n  \(second.z85)\t# the bench PC\n#\(String(repeating: "0", count: 39))\n"
+            try text.write(to: folder.authorizedKeysFile, atomically: false, encoding: .utf8)
+            #expect(try folder.authorizedKeys() == [first, second])
+        }
     }
 
     @Test("a bad authorized_keys line or a file others may write is refused, naming the file")
     func badAuthorizedKeys() throws {
-        let folder = try temporaryFolder()
-        defer { remove(folder) }
-        _ = try folder.authorizedKeys()
-        let key = try CurveKeyPair.generate().publicKey
-        try "\(key.z85)\nnot-a-key\n".write(to: folder.authorizedKeysFile, atomically: false, encoding: .utf8)
-        #expect(curveError { _ = try folder.authorizedKeys() }?.description
-                == "\(folder.authorizedKeysFile.path): line 2: curve key \"not-a-key\": 9 characters, a Z85 key has 40")
-        try "\(key.z85)\n".write(to: folder.authorizedKeysFile, atomically: false, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: folder.authorizedKeysFile.path)
-        #expect(curveError { _ = try folder.authorizedKeys() }?.reason.hasPrefix("mode 0666 lets other users add keys") == true)
+        try withKeyFolder { folder in
+            _ = try folder.authorizedKeys()
+            let key = try CurveKeyPair.generate().publicKey
+            try "\(key.z85)\nnot-a-key\n".write(to: folder.authorizedKeysFile, atomically: false, encoding: .utf8)
+            #expect(curveError { _ = try folder.authorizedKeys() }?.description
+                    == "\(folder.authorizedKeysFile.path): line 2: curve key \"not-a-key\": 9 characters, a Z85 key has 40")
+            try "\(key.z85)\n".write(to: folder.authorizedKeysFile, atomically: false, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: folder.authorizedKeysFile.path)
+            #expect(curveError { _ = try folder.authorizedKeys() }?.reason.hasPrefix("mode 0666 lets other users add keys") == true)
+        }
     }
 
     @Test("a copied .pub file gives its one key; a file with none or two is refused, naming it")
     func keyFromFile() throws {
-        let folder = try temporaryFolder()
-        defer { remove(folder) }
-        let (pair, _) = try folder.loadOrCreateKeyPair(named: "decoder")
-        #expect(try CurveKey(contentsOf: folder.publicKeyFile(named: "decoder")) == pair.publicKey)
-        let two = folder.url.appendingPathComponent("two.pub")
-        try "\(pair.publicKey.z85)\n\(pair.publicKey.z85)\n".write(to: two, atomically: false, encoding: .utf8)
-        #expect(curveError { _ = try CurveKey(contentsOf: two) }?.description == "\(two.path): 2 keys in the file, expected one")
-        let missing = folder.url.appendingPathComponent("missing.pub")
-        #expect(curveError { _ = try CurveKey(contentsOf: missing) }?.subject == missing.path)
+        try withKeyFolder { folder in
+            let (pair, _) = try folder.loadOrCreateKeyPair(named: "decoder")
+            #expect(try CurveKey(contentsOf: folder.publicKeyFile(named: "decoder")) == pair.publicKey)
+            let two = folder.url.appendingPathComponent("two.pub")
+            try "\(pair.publicKey.z85)\n\(pair.publicKey.z85)\n".write(to: two, atomically: false, encoding: .utf8)
+            #expect(curveError { _ = try CurveKey(contentsOf: two) }?.description == "\(two.path): 2 keys in the file, expected one")
+            let missing = folder.url.appendingPathComponent("missing.pub")
+            #expect(curveError { _ = try CurveKey(contentsOf: missing) }?.subject == missing.path)
+        }
     }
 }
