@@ -6,26 +6,16 @@ import Testing
 
 /// The calibrated decoder pressing as the engine would: at the recommended certainty.
 @Suite struct CalibratedDecoderTests {
-    struct Session {
-        var trials: [[[Double]]]
-        var labels: [Int]
-        var codes: [[UInt8]]
-    }
-
-    static func session(trials: Int, noiseSeed: UInt64, looksAtTarget: Bool = true) throws -> Session {
+    static func session(trials: Int, noiseSeed: UInt64, looksAtTarget: Bool = true) throws -> PreprocessedSimulation {
         var simulation = DatasetSimulation(classes: 9, trials: trials, seed: 31)
         simulation.noiseSeed = noiseSeed
         simulation.looksAtTarget = looksAtTarget
-        let dataset = try simulation.record()
-        let pre = Preprocessor(sampleRate: 250, channels: 8)
-        return Session(trials: (0..<trials).map { pre.apply(toTrial: dataset.trial($0)) },
-                       labels: dataset.labels.map(Int.init),
-                       codes: (0..<9).map { dataset.stimulus(ofClass: $0) })
+        return try PreprocessedSimulation(recording: simulation)
     }
 
     /// The class pressed in each trial (nil: no press), stepping 100 ms at a
     /// time, scoring `shown` classes (default: all).
-    static func presses(_ decoder: CalibratedDecoder, _ session: Session, shown: [Int]? = nil) -> [Int?] {
+    static func presses(_ decoder: CalibratedDecoder, _ session: PreprocessedSimulation, shown: [Int]? = nil) -> [Int?] {
         let classes = shown ?? Array(session.codes.indices)
         return session.trials.map { trial in
             var scorer = decoder.scorer(for: classes.map { session.codes[$0] })
@@ -78,7 +68,9 @@ import Testing
         let onScreen = test.labels.map { [$0, ($0 + 3) % 9, ($0 + 6) % 9].sorted() }
         var made = 0, right = 0
         for (i, trial) in test.trials.enumerated() {
-            let one = Session(trials: [trial], labels: [test.labels[i]], codes: test.codes)
+            var one = test
+            one.trials = [trial]
+            one.labels = [test.labels[i]]
             if let pressed = Self.presses(decoder, one, shown: onScreen[i])[0] {
                 made += 1
                 if pressed == test.labels[i] { right += 1 }

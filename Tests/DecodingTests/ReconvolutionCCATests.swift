@@ -6,27 +6,13 @@ import Testing
 
 /// The model against a simulated subject whose kernels and latency are known.
 @Suite struct ReconvolutionCCATests {
-    struct Calibration {
-        var trials: [[[Double]]]
-        var labels: [Int]
-        var codes: [[UInt8]]
-        var subject: SimulatedSubject
-        var fs: Double
-    }
-
     static func calibration(classes: Int = 9, trials: Int = 36, snr: Double = 0.3, latency: Double = 0.04,
-                            jitter: Double = 0, seed: UInt64 = 5) throws -> Calibration {
+                            jitter: Double = 0, seed: UInt64 = 5) throws -> PreprocessedSimulation {
         var simulation = DatasetSimulation(classes: classes, trials: trials, seed: seed)
         simulation.settings.snr = snr
         simulation.settings.displayLatency = latency
         simulation.settings.displayJitter = jitter
-        let dataset = try simulation.record()
-        let pre = Preprocessor(sampleRate: dataset.header.fs, channels: dataset.header.nChannels)
-        return Calibration(
-            trials: (0..<dataset.header.nTrials).map { pre.apply(toTrial: dataset.trial($0)) },
-            labels: dataset.labels.map(Int.init),
-            codes: (0..<classes).map { dataset.stimulus(ofClass: $0) },
-            subject: simulation.subject, fs: dataset.header.fs)
+        return try PreprocessedSimulation(recording: simulation)
     }
 
     @Test func recoversTheSubjectsKernelsAndLatency() throws {
