@@ -3,6 +3,14 @@ import Testing
 
 @Suite("Blocking")
 struct BlockingTests {
+    /// Unblocks once, runs `seconds` on and checks that `trials` trials have started by then.
+    private func unblock(_ h: EngineHarness, thenRunFor seconds: Double, expectingTrials trials: Int,
+                         sourceLocation: SourceLocation = #_sourceLocation) {
+        h.controller.unblockTrials()
+        h.run(for: seconds)
+        #expect(h.trialStarts.count == trials, sourceLocation: sourceLocation)
+    }
+
     @Test("guide example: block at t=1 for 3 s and at t=2 for 4 s, no trial before t=6")
     func overlappingTimedBlocks() {
         let h = EngineHarness()
@@ -24,9 +32,7 @@ struct BlockingTests {
     @Test("a block stops a running trial with no feedback")
     func blockStopsTrial() {
         let h = EngineHarness()
-        h.start()
-        h.run(until: 0.5)
-        #expect(h.controller.trialInProgress)
+        h.runIntoFirstTrial()
         h.controller.blockTrials(forDuration: nil)
         #expect(!h.controller.trialInProgress)
         #expect(h.trialEnds.last?.ending == .stopped(.blocked))
@@ -34,9 +40,7 @@ struct BlockingTests {
         #expect(h.presses.isEmpty)
         h.run(for: 30)
         #expect(h.trialStarts.count == 1, "an untimed block holds until unblocked")
-        h.controller.unblockTrials()
-        h.run(for: 1.5)
-        #expect(h.trialStarts.count == 2)
+        unblock(h, thenRunFor: 1.5, expectingTrials: 2)
     }
 
     @Test("every block needs its own unblock")
@@ -45,12 +49,8 @@ struct BlockingTests {
         h.controller.blockTrials(forDuration: nil)
         h.controller.blockTrials(forDuration: nil)
         h.start()
-        h.controller.unblockTrials()
-        h.run(for: 5)
-        #expect(h.trialStarts.isEmpty)
-        h.controller.unblockTrials()
-        h.run(for: 0.1)
-        #expect(h.trialStarts.count == 1)
+        unblock(h, thenRunFor: 5, expectingTrials: 0)
+        unblock(h, thenRunFor: 0.1, expectingTrials: 1)
     }
 
     @Test("an unblock with nothing blocked is reported and ignored")

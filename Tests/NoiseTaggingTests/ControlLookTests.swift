@@ -43,8 +43,7 @@ struct ControlLookTests {
         let lamp = PlainLamp("lamp")
         h.view.add(lamp)
         h.delegate.customTargets = [lamp, lamp]
-        h.controller.set(mode: .trainCustom)
-        h.start()
+        h.start(in: .trainCustom)
         #expect(lamp.shown == h.settings.colorFor(.colorTargetCue))
         h.run(for: h.settings.doubleFor(.cueDuration) + 0.01)
         #expect(lamp.shown == h.settings.colorFor(.defaultColorButtonEnabled))

@@ -13,25 +13,48 @@ final class EngineHarness {
     let buttons: [NoiseTagButton]
     let delegate = RecordingDelegate()
 
-    convenience init(buttons count: Int = 4, configure: (NoiseTagSettings) throws -> Void) throws {
+    convenience init(buttons count: Int = 4, monitorsLiveness: Bool = false, configure: (NoiseTagSettings) throws -> Void) throws {
         let settings = NoiseTagSettings()
         try configure(settings)
-        self.init(buttons: count, settings: settings)
+        self.init(buttons: count, settings: settings, monitorsLiveness: monitorsLiveness)
     }
 
-    init(buttons count: Int = 4, settings: NoiseTagSettings = NoiseTagSettings()) {
+    /// `monitorsLiveness`: the link says it watches the decoder's liveness, so the
+    /// controller waits for the decoder to answer and notices when it goes silent.
+    init(buttons count: Int = 4, settings: NoiseTagSettings = NoiseTagSettings(), monitorsLiveness: Bool = false) {
         self.settings = settings
         controller = NoiseTagController(clock: clock, settings: settings, decoderLink: link, seed: 42)
         buttons = (1...max(count, 1)).map { NoiseTagButton(identifier: "b\($0)") }
         for button in buttons.prefix(count) { view.add(button) }
         controller.events.subscribe { [unowned self] in self.events.append($0) }
+        link.monitorsLiveness = monitorsLiveness
     }
 
-    /// Pushes the unit, turns trials on and ticks once, so a trial can start now.
-    func start() {
+    /// A harness for generic training: `trials` trials of `seconds` of flicker each, the unit
+    /// pushed already so that setting the mode is heard by the delegate.
+    static func genericTraining(trials: Int, seconds: Double) throws -> EngineHarness {
+        let h = try EngineHarness {
+            try $0.set(value: .int(trials), for: .nGenericTrainTrials)
+            try $0.set(value: .double(seconds), for: .trialDurationGenericTrain)
+        }
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        return h
+    }
+
+    /// Sets `mode` when one is given, then pushes the unit, turns trials on and
+    /// ticks once, so a trial can start now.
+    func start(in mode: NoiseTagMode? = nil) {
+        if let mode { controller.set(mode: mode) }
         if controller.currentView !== view { controller.push(view: view, forNoiseTaggingWithDelegate: delegate) }
         controller.trialsAreRunning = true
         controller.tick()
+    }
+
+    /// Starts and runs half a second into the first trial, checking that it is in progress.
+    func runIntoFirstTrial(sourceLocation: SourceLocation = #_sourceLocation) {
+        start()
+        run(for: 0.5)
+        #expect(controller.trialInProgress, sourceLocation: sourceLocation)
     }
 
     /// Ticks at 60 Hz up to `time` (the last tick exactly at `time`).

@@ -11,11 +11,7 @@ struct EventDecodingTests {
 
     @Test("a calibration, presses, blocks and setting changes: each event's line decodes to it")
     func aSessionsEventsRoundTrip() throws {
-        let h = try EngineHarness {
-            try $0.set(value: .int(2), for: .nGenericTrainTrials)
-            try $0.set(value: .double(1), for: .trialDurationGenericTrain)
-        }
-        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        let h = try EngineHarness.genericTraining(trials: 2, seconds: 1)
         h.controller.set(mode: .trainGeneric, waitTillDecoderConfirms: false, withExplanation: "calibrate")
         h.start()
         h.run(until: 12)

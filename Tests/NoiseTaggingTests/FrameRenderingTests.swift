@@ -211,8 +211,7 @@ struct FrameRenderingTests {
                 try $0.set(value: .double(60), for: .trialDurationGenericTrain)
             }
             h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
-            h.controller.set(mode: .trainGeneric)
-            h.start()
+            h.start(in: .trainGeneric)
             var colors: [[NoiseTagColor?]] = []
             var sent = 0
             // Cue and pause (1.5 s) render nothing; then about 140 flicker frames.

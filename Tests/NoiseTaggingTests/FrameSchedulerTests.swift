@@ -64,8 +64,7 @@ struct FrameSchedulerTests {
     func targetInTraining() throws {
         let (h, dir) = try harness { try $0.set(value: .bool(false), for: .randomlyTranslateNoiseTagsInTraining) }
         _ = dir
-        h.controller.set(mode: .trainGeneric)
-        h.start()
+        h.start(in: .trainGeneric)
         h.run(until: 1.49)
         #expect(stimulusEvents(h).isEmpty, "cue and pause send no STIMULUSEVENT")
         h.run(until: 2.0)
@@ -84,8 +83,7 @@ struct FrameSchedulerTests {
     func targetInVerify() throws {
         let (h, dir) = try harness()
         _ = dir
-        h.controller.set(mode: .verify)
-        h.start()
+        h.start(in: .verify)
         h.run(until: 2.5)
         guard case .trialStarted(let start)? = h.trialStarts.first?.kind, let targetID = start.targetObjectID else {
             Issue.record("no Verify trial with a target"); return
@@ -117,8 +115,7 @@ struct FrameSchedulerTests {
         func shifts() throws -> [Int] {
             let (h, dir) = try harness { try $0.set(value: .int(3), for: .nGenericTrainTrials) }
             _ = dir
-            h.controller.set(mode: .trainGeneric)
-            h.start()
+            h.start(in: .trainGeneric)
             h.run(until: 2.0)
             let shift = h.kinds.compactMap { if case .trialStarted(let start) = $0 { return start.codeShift } else { return nil } }
             let first = stimulusEvents(h)[0]

@@ -4,19 +4,13 @@ import UtopiaProtocol
 
 @Suite("Decoder liveness")
 struct LivenessTests {
-    private func harness() -> EngineHarness {
-        let h = EngineHarness()
-        h.link.monitorsLiveness = true
-        return h
-    }
-
     private func states(_ h: EngineHarness) -> [DecoderConnectionState] {
         h.kinds.compactMap { if case .decoderConnection(let s, _) = $0 { return s } else { return nil } }
     }
 
     @Test("no trial before the decoder answers; SUBSCRIBE and heartbeats go out meanwhile")
     func connecting() {
-        let h = harness()
+        let h = EngineHarness(monitorsLiveness: true)
         h.start()
         h.run(until: 3)
         #expect(h.trialStarts.isEmpty)
@@ -33,7 +27,7 @@ struct LivenessTests {
 
     @Test("silence for decoderTimeout: disconnected with alarm, trial stopped, no presses; resumes when messages flow")
     func lostAndFound() {
-        let h = harness()
+        let h = EngineHarness(monitorsLiveness: true)
         h.start()
         h.heartbeat()
         h.run(until: 2)
@@ -68,7 +62,7 @@ struct LivenessTests {
 
     @Test("soundAlarmWhenDisconnecting off: no alarm")
     func noAlarm() throws {
-        let h = harness()
+        let h = EngineHarness(monitorsLiveness: true)
         try h.settings.set(value: .bool(false), for: .soundAlarmWhenDisconnecting)
         h.start()
         h.heartbeat()
@@ -79,9 +73,8 @@ struct LivenessTests {
 
     @Test("before the decoder answers, no MODECHANGE; after, SUBSCRIBE then the mode")
     func handshakeOrder() {
-        let h = harness()
-        h.controller.set(mode: .test)
-        h.start()
+        let h = EngineHarness(monitorsLiveness: true)
+        h.start(in: .test)
         h.run(until: 1.5)
         #expect(!h.link.sent.contains { if case .modeChange = $0 { return true } else { return false } })
         h.link.clearSent()
@@ -109,7 +102,7 @@ struct LivenessTests {
 
     @Test("a slow decoder is reported once after durationAutoConnectBeforeWarningUser")
     func slowConnect() {
-        let h = harness()
+        let h = EngineHarness(monitorsLiveness: true)
         h.start()
         h.run(until: 10.5)
         let notices = h.kinds.filter { if case .notice(let n) = $0 { return n.contains("no decoder has answered") } else { return false } }

@@ -6,13 +6,8 @@ import UtopiaProtocol
 struct ModeTests {
     @Test("TrainGeneric: cue, pause, flicker for N trials, then Test")
     func trainingThenTest() throws {
-        let h = try EngineHarness {
-            try $0.set(value: .int(3), for: .nGenericTrainTrials)
-            try $0.set(value: .double(2), for: .trialDurationGenericTrain)
-        }
-        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
-        h.controller.set(mode: .trainGeneric)
-        h.start()
+        let h = try EngineHarness.genericTraining(trials: 3, seconds: 2)
+        h.start(in: .trainGeneric)
         h.run(until: 30)
         let training = h.trialEnds.filter { $0.mode == .trainGeneric }
         #expect(training.count == 3)
@@ -31,8 +26,7 @@ struct ModeTests {
     @Test("the cue phase highlights the target, and phases last their settings")
     func cueTiming() throws {
         let h = EngineHarness()
-        h.controller.set(mode: .trainSimple)
-        h.start()
+        h.start(in: .trainSimple)
         h.run(until: 0.01)
         guard case .trialStarted(let start)? = h.trialStarts.first?.kind, let target = start.target else {
             Issue.record("no cued trial"); return
@@ -51,8 +45,7 @@ struct ModeTests {
     func trainCustom() throws {
         let h = try EngineHarness { try $0.set(value: .double(1), for: .trialDurationGenericTrain) }
         h.delegate.customTargets = [h.buttons[3], h.buttons[0]]
-        h.controller.set(mode: .trainCustom)
-        h.start()
+        h.start(in: .trainCustom)
         h.run(until: 20)
         #expect(h.trialEnds.filter { $0.mode == .trainCustom }.map(\.target) == ["b4", "b1"])
         #expect(h.controller.mode == .test)
@@ -62,8 +55,7 @@ struct ModeTests {
     func verifyTarget() {
         let h = EngineHarness()
         h.delegate.verifyIDs = ["b2"]
-        h.controller.set(mode: .verify)
-        h.start()
+        h.start(in: .verify)
         h.run(until: 3)
         h.predict(objectID: 2, perr: 0)
         h.run(for: 0.1)
@@ -75,8 +67,7 @@ struct ModeTests {
     @Test("quality modes run no trials")
     func qualityModes() {
         let h = EngineHarness()
-        h.controller.set(mode: .electrodeQuality)
-        h.start()
+        h.start(in: .electrodeQuality)
         h.run(until: 5)
         #expect(h.trialStarts.isEmpty)
         #expect(h.link.sent.contains(.modeChange(ModeChange(timestamp: 0, newMode: "ElectrodeMeasurement"))))
@@ -85,8 +76,7 @@ struct ModeTests {
     @Test("ZeroTrain: stricter first press, N trials, then Test")
     func zeroTrain() throws {
         let h = try EngineHarness { try $0.set(value: .int(2), for: .nZeroTrainTrials) }
-        h.controller.set(mode: .zeroTrain)
-        h.start()
+        h.start(in: .zeroTrain)
         h.run(until: 2)
         h.predict(objectID: 1, perr: 0.05)       // 0.95 < 0.99 for the first press
         h.run(for: 0.5)
@@ -104,8 +94,7 @@ struct ModeTests {
     @Test("a decoder's revision of an ended trial becomes an event naming the trial, the control and what was pressed")
     func selectionRevised() throws {
         let h = try EngineHarness { try $0.set(value: .int(5), for: .nZeroTrainTrials) }
-        h.controller.set(mode: .zeroTrain)
-        h.start()
+        h.start(in: .zeroTrain)
         h.run(until: 2)
         h.predict(objectID: 1, perr: 0.001)
         h.run(for: 0.1)
@@ -129,8 +118,7 @@ struct ModeTests {
             try $0.set(value: .int(2), for: .nDataCollectionTrials)
             try $0.set(value: .double(1), for: .maxTestTrialDuration)
         }
-        h.controller.set(mode: .dataCollection)
-        h.start()
+        h.start(in: .dataCollection)
         h.run(until: 20)
         #expect(h.trialEnds.count == 2)
         #expect(!h.controller.trialsAreRunning)
@@ -176,9 +164,7 @@ struct ModeTests {
     @Test("the mode has one owner: the setting and the controller never disagree, whichever way it changes")
     func modeOneOwner() throws {
         let h = EngineHarness()
-        h.start()
-        h.run(for: 0.5)
-        #expect(h.controller.trialInProgress)
+        h.runIntoFirstTrial()
         try h.settings.set(value: .text("TrainGeneric"), for: .mode)
         #expect(h.controller.mode == .trainGeneric && !h.controller.trialInProgress)
         #expect(h.kinds.contains(.modeChanged(from: .test, to: .trainGeneric, explanation: "mode setting changed")))

@@ -9,8 +9,7 @@ struct ObserverTests {
         let h = EngineHarness()
         var records: [FrameRecord] = []
         h.controller.observeFrames { records.append($0) }
-        h.controller.set(mode: .trainSimple)
-        h.start()
+        h.start(in: .trainSimple)
         for _ in 0..<120 { h.clock.advance(by: 1.0 / 60); h.controller.tick() }
         #expect(records.count == 121)
         let cue = records.filter { $0.phase == .cue }

@@ -137,8 +137,7 @@ struct ReentrancyTests {
     func observerStopsOnCue() {
         let h = harness(observing: { if case .trialPhase(_, .cue) = $0 { return true } else { return false } },
                         calls: { $0.trialsAreRunning = false })
-        h.controller.set(mode: .trainGeneric)
-        h.start()
+        h.start(in: .trainGeneric)
         h.run(for: 3)
         expectStopped(h, by: .trialsOff, h.buttons, "observer on the cue phase")
     }
@@ -166,9 +165,7 @@ struct ReentrancyTests {
     @Test("a delegate that blocks and turns trials off during an update: the update ends, trials stay off and blocked")
     func delegateCallsDuringUpdate() {
         let h = EngineHarness()
-        h.start()
-        h.run(for: 0.5)
-        #expect(h.controller.trialInProgress)
+        h.runIntoFirstTrial()
         h.delegate.assign = { [unowned h] _ in
             h.controller.blockTrials()
             h.controller.trialsAreRunning = false

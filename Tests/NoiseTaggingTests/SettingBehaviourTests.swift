@@ -42,11 +42,10 @@ struct SettingBehaviourTests {
     @Test("enableOtherSounds off: no missed-frame sound and no disconnect alarm, the click on press stays")
     func otherSounds() throws {
         for on in [true, false] {
-            let h = try EngineHarness {
+            let h = try EngineHarness(monitorsLiveness: true) {
                 try $0.set(value: on, for: .enableOtherSounds)
                 try $0.set(value: true, for: .soundOnMissedFrame)
             }
-            h.link.monitorsLiveness = true
             h.start()
             h.heartbeat()
             h.run(for: 0.1)
@@ -62,12 +61,11 @@ struct SettingBehaviourTests {
 
     @Test("timeoutConnecting and timeInBetweenAttemptsToConnect: 'decoder not found' after each attempt, a new attempt after the pause")
     func connectionAttempts() throws {
-        let h = try EngineHarness {
+        let h = try EngineHarness(monitorsLiveness: true) {
             try $0.set(value: 2, for: .timeoutConnecting)
             try $0.set(value: 1.5, for: .timeInBetweenAttemptsToConnect)
             try $0.set(value: 60, for: .durationAutoConnectBeforeWarningUser)
         }
-        h.link.monitorsLiveness = true
         var sent: [(Double, UtopiaMessage)] = []
         h.link.onSend = { [unowned h] in sent.append((h.clock.now, $0)) }
         h.start()
@@ -92,11 +90,10 @@ struct SettingBehaviourTests {
 
     @Test("attempts start again when a connected decoder is lost")
     func attemptsAfterLoss() throws {
-        let h = try EngineHarness {
+        let h = try EngineHarness(monitorsLiveness: true) {
             try $0.set(value: 1, for: .timeoutConnecting)
             try $0.set(value: 1, for: .timeInBetweenAttemptsToConnect)
         }
-        h.link.monitorsLiveness = true
         h.start()
         h.heartbeat()
         h.run(until: 3.02)                              // silent after t=0: lost after decoderTimeout 3 s
@@ -109,8 +106,7 @@ struct SettingBehaviourTests {
 
     @Test("durationAutoConnectBeforeWarningUser sets when the user is warned of a slow connection")
     func warningDelay() throws {
-        let h = try EngineHarness { try $0.set(value: 2, for: .durationAutoConnectBeforeWarningUser) }
-        h.link.monitorsLiveness = true
+        let h = try EngineHarness(monitorsLiveness: true) { try $0.set(value: 2, for: .durationAutoConnectBeforeWarningUser) }
         h.start()
         h.run(until: 1.9)
         #expect(notices(h, containing: "no decoder has answered").isEmpty)
@@ -133,8 +129,7 @@ struct SettingBehaviourTests {
     @Test("certaintyRequiredForFirstZeroTrainClick sets the certainty of the first ZeroTrain press")
     func firstZeroTrainCertainty() throws {
         let h = try EngineHarness { try $0.set(value: 0.9, for: .certaintyRequiredForFirstZeroTrainClick) }
-        h.controller.set(mode: .zeroTrain)
-        h.start()
+        h.start(in: .zeroTrain)
         h.run(until: 2)
         h.predict(objectID: 1, perr: 0.05)              // 0.95: refused at the default 0.99
         h.run(for: 0.1)
@@ -144,8 +139,7 @@ struct SettingBehaviourTests {
     @Test("maxDurationFirstZeroTrainClick sets how long the first ZeroTrain trial may flicker")
     func firstZeroTrainDuration() throws {
         let h = try EngineHarness { try $0.set(value: 2, for: .maxDurationFirstZeroTrainClick) }
-        h.controller.set(mode: .zeroTrain)
-        h.start()
+        h.start(in: .zeroTrain)
         h.run(until: 1.99)
         #expect(h.trialEnds.isEmpty)
         h.run(until: 2.01)
@@ -165,8 +159,7 @@ struct SettingBehaviourTests {
 
     @Test("heartbeatInterval sets how often heartbeats go out")
     func heartbeats() throws {
-        let h = try EngineHarness { try $0.set(value: 0.5, for: .heartbeatInterval) }
-        h.link.monitorsLiveness = true
+        let h = try EngineHarness(monitorsLiveness: true) { try $0.set(value: 0.5, for: .heartbeatInterval) }
         h.start()
         h.run(until: 2.2)
         let beats = h.link.sent.filter { if case .heartbeat = $0 { return true } else { return false } }
@@ -175,8 +168,7 @@ struct SettingBehaviourTests {
 
     @Test("decoderTimeout sets how long a silent decoder counts as connected")
     func timeout() throws {
-        let h = try EngineHarness { try $0.set(value: 1, for: .decoderTimeout) }
-        h.link.monitorsLiveness = true
+        let h = try EngineHarness(monitorsLiveness: true) { try $0.set(value: 1, for: .decoderTimeout) }
         h.start()
         h.heartbeat()
         h.run(until: 0.99)

@@ -113,8 +113,7 @@ struct TrialEndingTests {
     @Test("ending 3: trials off stops the trial without feedback")
     func trialsOff() {
         let h = EngineHarness()
-        h.start()
-        h.run(until: 0.5)
+        h.runIntoFirstTrial()
         h.controller.trialsAreRunning = false
         #expect(h.trialEnds.last?.ending == .stopped(.trialsOff))
         #expect(!h.controller.isShowingFeedback)
@@ -144,8 +143,7 @@ struct TrialEndingTests {
             let v = version
             try? h.buttons[0].noiseTagging.addAction { ran.append(v) }
         }
-        h.start()
-        h.run(until: 0.5)
+        h.runIntoFirstTrial()
         version = 2
         h.controller.updateControls()
         #expect(h.trialEnds.last?.ending == .stopped(.update))
@@ -159,8 +157,7 @@ struct TrialEndingTests {
     @Test("the set of flickering controls never changes during a trial")
     func snapshotDuringTrial() {
         let h = EngineHarness()
-        h.start()
-        h.run(until: 0.5)
+        h.runIntoFirstTrial()
         let started = h.trialStarts.first
         let extra = NoiseTagButton(identifier: "late")
         h.view.add(extra)
