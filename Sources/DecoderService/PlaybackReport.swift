@@ -91,10 +91,18 @@ public struct PlaybackReport: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case trials, calibrationTrials, predictionTrials, certainty, certaintySource, decoderThreshold, calibrationLog, speed
-        case presses, correct, accuracy, withoutPress, meanSelectionSeconds
     }
 
-    /// Encodes the fields and the totals.
+    /// The totals the JSON carries after the fields; decoding recomputes them.
+    private struct Totals: Encodable {
+        var presses: Int
+        var correct: Int
+        @NullWhenAbsent var accuracy: Double?
+        var withoutPress: Int
+        @NullWhenAbsent var meanSelectionSeconds: Double?
+    }
+
+    /// Encodes the fields (an unknown certainty or threshold as null) and the totals.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(trials, forKey: .trials)
@@ -105,23 +113,7 @@ public struct PlaybackReport: Codable, Sendable, Equatable {
         try c.encode(decoderThreshold, forKey: .decoderThreshold)
         try c.encode(calibrationLog, forKey: .calibrationLog)
         try c.encode(speed, forKey: .speed)
-        try c.encode(presses, forKey: .presses)
-        try c.encode(correct, forKey: .correct)
-        try c.encode(accuracy, forKey: .accuracy)
-        try c.encode(withoutPress, forKey: .withoutPress)
-        try c.encode(meanSelectionSeconds, forKey: .meanSelectionSeconds)
-    }
-
-    /// Decodes the fields (the totals are recomputed).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        trials = try c.decode(Int.self, forKey: .trials)
-        calibrationTrials = try c.decode([Int].self, forKey: .calibrationTrials)
-        predictionTrials = try c.decode([Trial].self, forKey: .predictionTrials)
-        certainty = try c.decodeIfPresent(Double.self, forKey: .certainty)
-        certaintySource = try c.decode(String.self, forKey: .certaintySource)
-        decoderThreshold = try c.decodeIfPresent(Double.self, forKey: .decoderThreshold)
-        calibrationLog = try c.decode([String].self, forKey: .calibrationLog)
-        speed = try c.decode(Double.self, forKey: .speed)
+        try Totals(presses: presses, correct: correct, accuracy: accuracy, withoutPress: withoutPress,
+                   meanSelectionSeconds: meanSelectionSeconds).encode(to: encoder)
     }
 }

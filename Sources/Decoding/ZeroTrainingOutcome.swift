@@ -26,16 +26,6 @@ public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
         /// The class ranked best at the evaluation's classification length
         /// (4 s, or the whole trial when shorter), pressed or not.
         @NullWhenAbsent public var classified: Int?
-
-        /// A trial's result.
-        public init(trial: Int, target: Int, selected: Int?, seconds: Double?, phase: Phase, classified: Int? = nil) {
-            self.classified = classified
-            self.trial = trial
-            self.target = target
-            self.selected = selected
-            self.seconds = seconds
-            self.phase = phase
-        }
     }
 
     /// Every trial, in recorded order.

@@ -31,21 +31,15 @@ struct BridgeBenchmark {
 
         // One-way: paced, one message in flight.
         decoder.setMode(.record)
-        var oneWay: [UInt64] = []
-        oneWay.reserveCapacity(samples)
-        for i in 0..<samples {
-            let sent = MonotonicClock.nanoseconds()
+        let oneWay = try latencies { i, sent in
             link.send(stimulus(Int32(i)))
             guard let arrived = decoder.waitForArrival(of: i) else { throw BridgeBenchmarkError.lost("one-way message \(i)") }
-            oneWay.append(arrived &- sent)
+            return arrived
         }
 
         // Round trip through the link: the decoder answers each STIMULUSEVENT with a prediction.
         decoder.setMode(.reply)
-        var roundTrip: [UInt64] = []
-        roundTrip.reserveCapacity(samples)
-        for i in 0..<samples {
-            let sent = MonotonicClock.nanoseconds()
+        let roundTrip = try latencies { i, sent in
             link.send(stimulus(Int32(i)))
             let deadline = sent &+ 2_000_000_000
             var got = false
@@ -53,7 +47,7 @@ struct BridgeBenchmark {
                 got = link.receive().contains { if case .predictedTargetProb = $0 { return true } else { return false } }
             }
             guard got else { throw BridgeBenchmarkError.lost("round-trip reply \(i)") }
-            roundTrip.append(MonotonicClock.nanoseconds() &- sent)
+            return MonotonicClock.nanoseconds()
         }
 
         // Throughput: a burst as fast as the engine thread can send while
@@ -82,22 +76,31 @@ struct BridgeBenchmark {
         let dealer = try ZeroMQSocket(type: .dealer)
         defer { dealer.close() }
         try dealer.connect(endpoint)
-        var bare: [UInt64] = []
-        bare.reserveCapacity(samples)
         let frame = UtopiaCodec.encode(stimulus(0))
         _ = try dealer.send(frame)
         _ = try dealer.receive()
-        for _ in 0..<samples {
-            let sent = MonotonicClock.nanoseconds()
+        let bare = try latencies { _, _ in
             _ = try dealer.send(frame)
             _ = try dealer.receive()
-            bare.append(MonotonicClock.nanoseconds() &- sent)
+            return MonotonicClock.nanoseconds()
         }
         return BridgeBenchmarkResult(
-            objects: objects, samples: samples,
-            oneWay: LatencySummary(oneWay), roundTrip: LatencySummary(roundTrip), bareRoundTrip: LatencySummary(bare),
+            objects: objects, samples: samples, oneWay: oneWay, roundTrip: roundTrip, bareRoundTrip: bare,
             burst: burst, delivered: delivered, unsent: after.unsent - before.unsent,
             messagesPerSecond: Double(delivered) / seconds)
+    }
+
+    /// `samples` timed exchanges, one at a time: `exchange(i, sent)` runs
+    /// the `i`th from the clock reading `sent` and returns the reading at
+    /// its end; the summary of the differences.
+    private func latencies(_ exchange: (Int, UInt64) throws -> UInt64) rethrows -> LatencySummary {
+        var values: [UInt64] = []
+        values.reserveCapacity(samples)
+        for i in 0..<samples {
+            let sent = MonotonicClock.nanoseconds()
+            values.append(try exchange(i, sent) &- sent)
+        }
+        return LatencySummary(values)
     }
 
     private func stimulus(_ stamp: Int32) -> UtopiaMessage {

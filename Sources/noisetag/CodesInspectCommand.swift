@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONSupport
 import NoiseTagging
 
 /// `noisetag codes inspect FILE [--json]`: size, balance and correlations of a codebook.
@@ -48,23 +49,8 @@ struct CodesInspectCommand: ParsableCommand {
             let count: Int
             let length: Int
             let balance: CodebookStatistics.Summary
-            let worstOffPeakAutocorrelation: Double?
-            let worstCrossCorrelation: Double?
-
-            func encode(to encoder: Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(file, forKey: .file)
-                try container.encode(count, forKey: .count)
-                try container.encode(length, forKey: .length)
-                try container.encode(balance, forKey: .balance)
-                // Explicit nulls, so the keys are always present.
-                try container.encode(worstOffPeakAutocorrelation, forKey: .worstOffPeakAutocorrelation)
-                try container.encode(worstCrossCorrelation, forKey: .worstCrossCorrelation)
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case file, count, length, balance, worstOffPeakAutocorrelation, worstCrossCorrelation
-            }
+            @NullWhenAbsent var worstOffPeakAutocorrelation: Double?
+            @NullWhenAbsent var worstCrossCorrelation: Double?
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

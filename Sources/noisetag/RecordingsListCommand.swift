@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONSupport
 import NoiseTagging
 
 /// `noisetag recordings list [--json]`: every recording, oldest first.
@@ -18,8 +19,8 @@ struct RecordingsListCommand: ParsableCommand {
         let name: String
         let start: String
         let startReason: String
-        let end: String?
-        let endReason: String?
+        @NullWhenAbsent var end: String?
+        @NullWhenAbsent var endReason: String?
         let state: String
         let trials: Int
         let presses: Int
@@ -28,19 +29,6 @@ struct RecordingsListCommand: ParsableCommand {
         enum CodingKeys: String, CodingKey {
             case name, start, end, state, trials, presses, bytes
             case startReason = "start_reason", endReason = "end_reason"
-        }
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(start, forKey: .start)
-            try c.encode(startReason, forKey: .startReason)
-            try c.encode(end, forKey: .end)
-            try c.encode(endReason, forKey: .endReason)
-            try c.encode(state, forKey: .state)
-            try c.encode(trials, forKey: .trials)
-            try c.encode(presses, forKey: .presses)
-            try c.encode(bytes, forKey: .bytes)
         }
     }
 
