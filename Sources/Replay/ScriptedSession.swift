@@ -1,3 +1,4 @@
+import Codes
 import Foundation
 import NoiseTagging
 import UtopiaProtocol
@@ -26,7 +27,8 @@ public final class ScriptedSession {
         case touch(Int), block(Double), setting(NoiseTagSettingTitles, NoiseTagSettingValue), mode(NoiseTagMode)
     }
 
-    /// Records the session. `steps` are the app's calls; `configure` may change the settings first.
+    /// Records the session. `steps` are the app's calls (a touch names a
+    /// button by its index, from 0); `configure` may change the settings first.
     public init(seconds: Double = 30, buttons count: Int = 6,
                 steps: [(trial: Int, after: Double, step: AppStep)] = ScriptedSession.defaultSteps,
                 configure: (NoiseTagSettings) throws -> Void = { _ in }) throws {
@@ -45,6 +47,9 @@ public final class ScriptedSession {
         controller = NoiseTagController(clock: clock, settings: settings, decoderLink: link, seed: 42)
         let view = NoiseTagView()
         buttons = (1...max(2, count)).map { NoiseTagButton(identifier: "b\($0)") }
+        for case (let trial, _, .touch(let index)) in steps where !buttons.indices.contains(index) {
+            throw ScriptedSessionError(trial: trial, button: index, buttons: buttons.count)
+        }
         for button in buttons { view.add(button) }
         let wall = SettableWallClock(Date(timeIntervalSince1970: 1_795_000_000), following: clock)
         controller.startRecording(in: RecordingStore(root: root), wallClock: wall, timeZone: TimeZone(identifier: "UTC")!)
@@ -65,7 +70,7 @@ public final class ScriptedSession {
 
     /// A touch mid-trial, a timed block, two setting changes and a switch to Verify.
     public static let defaultSteps: [(trial: Int, after: Double, step: AppStep)] = [
-        (4, 0.5071, .touch(2)), (6, 0.4013, .block(0.6)), (7, 0.2037, .setting(.feedbackDuration, .double(0.3))),
+        (4, 0.5071, .touch(1)), (6, 0.4013, .block(0.6)), (7, 0.2037, .setting(.feedbackDuration, .double(0.3))),
         (8, 0.3049, .setting(.certaintyRequiredForPress, .double(0.95))), (9, 2.5049, .mode(.verify)),
     ]
 
@@ -76,11 +81,10 @@ public final class ScriptedSession {
             if case .trialStarted(let s) = event.kind { starts[s.trial] = event.time }
         }
         var pending = steps
-        var generator = UInt64(7)
+        var generator = SeededGenerator(seed: 7)
         for index in 1...Int(seconds * 60) {
             let deadline = start + Double(index) * period
-            generator = generator &* 6364136223846793005 &+ 1442695040888963407
-            let jitter = Double(generator >> 54) * 1e-6                // 0…1 ms late, whole µs
+            let jitter = Double(generator.next() >> 54) * 1e-6         // 0…1 ms late, whole µs
             let time = ((deadline + jitter) * 1e6).rounded() / 1e6
             while let k = pending.firstIndex(where: { step in starts[step.trial].map { $0 + step.after <= time } ?? false }) {
                 let step = pending.remove(at: k)

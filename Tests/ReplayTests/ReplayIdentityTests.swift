@@ -23,6 +23,21 @@ import UtopiaProtocol
         #expect(Set(report.trials.map(\.mode)) == ["TrainGeneric", "Test", "Verify"])
     }
 
+    @Test func theSmallestGridReplaysIdenticallyWithItsTouch() throws {
+        let session = try ScriptedSession(seconds: 12, buttons: 2)
+        let report = RecordingReplay(script: try RecordingScript(folder: session.folder)).run()
+        #expect(report.diverged == 0, "\(report.text())")
+        #expect(report.trials.contains { $0.logged.ending == "pressed-touch" })
+    }
+
+    @Test func aStepTouchingAMissingButtonIsRefusedByName() {
+        #expect {
+            _ = try ScriptedSession(seconds: 2, buttons: 3, steps: [(trial: 1, after: 0.1, step: .touch(3))])
+        } throws: { error in
+            "\(error)" == "scripted session: the step in trial 1 touches button 3, but the session has 3 buttons (0...2)"
+        }
+    }
+
     @Test func aChangedPredictionMakesItsTrialDivergeWithBothValues() throws {
         let session = try ScriptedSession()
         let url = session.folder.appendingPathComponent("decoder.csv")
