@@ -12,10 +12,4 @@ public struct RedecodedMessage: Equatable, Sendable {
     public var time: Double
     /// What the decoder sent.
     public var message: UtopiaMessage
-
-    /// A message at `time`.
-    public init(time: Double, message: UtopiaMessage) {
-        self.time = time
-        self.message = message
-    }
 }

@@ -5,10 +5,4 @@ public struct SampleBlock: Equatable, Sendable {
     public var samples: [[Double]]
     /// Wire time (ms, unwrapped) of each sample.
     public var times: [Double]
-
-    /// A block from its parts.
-    public init(samples: [[Double]], times: [Double]) {
-        self.samples = samples
-        self.times = times
-    }
 }

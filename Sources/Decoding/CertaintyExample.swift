@@ -7,11 +7,4 @@ public struct CertaintyExample: Sendable {
     public var seconds: Double
     /// Whether the best-scoring class was the target.
     public var correct: Bool
-
-    /// An example from its parts.
-    public init(scores: [Double], seconds: Double, correct: Bool) {
-        self.scores = scores
-        self.seconds = seconds
-        self.correct = correct
-    }
 }

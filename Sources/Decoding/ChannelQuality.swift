@@ -6,10 +6,4 @@ public struct ChannelQuality: Equatable, Sendable {
     /// Set when the channel is unusable for a reason other than its noise
     /// level: "no data", "flat", "clipped", "not finite", a wrong rate.
     public var problem: String?
-
-    /// A figure and an optional problem.
-    public init(quality: Double, problem: String? = nil) {
-        self.quality = quality
-        self.problem = problem
-    }
 }

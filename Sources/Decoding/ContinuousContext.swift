@@ -6,16 +6,9 @@ public struct ContinuousContext: Equatable, Sendable {
     public let samples: [Float]
     /// Samples per channel.
     public let length: Int
-    /// For each trial, the index in the recording of its sample 0.
+    /// For each trial, the index in the recording of its sample 0; each
+    /// leaves room for a whole trial (checked by ``TrialsDataset``).
     public let onsets: [Int]
-
-    /// A context of `channels` rows of `length` samples; onsets must leave
-    /// room for a whole trial of `trialSamples` (checked by ``TrialsDataset``).
-    public init(samples: [Float], length: Int, onsets: [Int]) {
-        self.samples = samples
-        self.length = length
-        self.onsets = onsets
-    }
 
     /// Channel `c` as doubles.
     public func channel(_ c: Int) -> [Double] {

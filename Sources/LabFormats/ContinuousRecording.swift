@@ -22,18 +22,6 @@ public struct ContinuousRecording: Sendable, Equatable {
 
     /// Samples per channel.
     public var sampleCount: Int { samples.first?.count ?? 0 }
-
-    /// A recording from its parts.
-    public init(sampleRate: Double, channelNames: [String], samples: [[Float]], markers: [RecordingMarker],
-                source: String, filtered: String? = nil, warnings: [String] = []) {
-        self.sampleRate = sampleRate
-        self.channelNames = channelNames
-        self.samples = samples
-        self.markers = markers
-        self.source = source
-        self.filtered = filtered
-        self.warnings = warnings
-    }
 }
 
 /// One marker of a ``ContinuousRecording``: a trigger value, an annotation or
@@ -48,12 +36,4 @@ public struct RecordingMarker: Sendable, Equatable {
     /// The marker's text: a marker string, an annotation, or a trigger value
     /// in decimal (BDF Status, BrainVision "S253" stays "S253").
     public var text: String
-
-    /// A marker from its parts.
-    public init(sample: Int, seconds: Double, duration: Double? = nil, text: String) {
-        self.sample = sample
-        self.seconds = seconds
-        self.duration = duration
-        self.text = text
-    }
 }

@@ -19,17 +19,6 @@ public struct RecordedPress: Sendable, Equatable {
     /// The cued target's identifier (training and Verify).
     public var target: String?
 
-    /// A press from its parts.
-    public init(time: Double, trial: Int?, control: String, objectID: Int?, source: String, certainty: Double?, target: String?) {
-        self.time = time
-        self.trial = trial
-        self.control = control
-        self.objectID = objectID
-        self.source = source
-        self.certainty = certainty
-        self.target = target
-    }
-
     /// The presses in the file at `url`, by its header's column names;
     /// empty when it is missing; rows without a time are skipped.
     public static func read(_ url: URL) -> [RecordedPress] {

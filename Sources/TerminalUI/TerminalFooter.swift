@@ -6,12 +6,6 @@ public struct TerminalFooter: Equatable {
         public var key: String
         /// What it does ("quit").
         public var meaning: String
-
-        /// Creates a key entry.
-        public init(key: String, meaning: String) {
-            self.key = key
-            self.meaning = meaning
-        }
     }
 
     /// The keys, in order.

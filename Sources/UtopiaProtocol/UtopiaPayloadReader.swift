@@ -9,20 +9,14 @@ enum UtopiaPayloadReader {
         case .heartbeat:
             return .heartbeat(Heartbeat(timestamp: timestamp, stateMessage: version == 0 ? nil : string(p[4...])))
         case .stimulusEvent:
-            let count = Int(p.uint8(at: 4))
-            return .stimulusEvent(StimulusEvent(
-                timestamp: timestamp,
-                objIDs: p.uint8s(at: 5, count: count, stride: 2),
-                objStates: p.uint8s(at: 6, count: count, stride: 2)))
+            let (objIDs, states) = objects(p, stride: 2, values: p.uint8s)
+            return .stimulusEvent(StimulusEvent(timestamp: timestamp, objIDs: objIDs, objStates: states))
         case .predictedTargetProb:
             return .predictedTargetProb(PredictedTargetProb(
                 timestamp: timestamp, objID: Int8(bitPattern: p.uint8(at: 4)), errorProbability: p.float32(at: 5)))
         case .predictedTargetDist:
-            let count = Int(p.uint8(at: 4))
-            return .predictedTargetDist(PredictedTargetDist(
-                timestamp: timestamp,
-                objIDs: p.uint8s(at: 5, count: count, stride: 5),
-                probabilities: p.float32s(at: 6, count: count, stride: 5)))
+            let (objIDs, probabilities) = objects(p, stride: 5, values: p.float32s)
+            return .predictedTargetDist(PredictedTargetDist(timestamp: timestamp, objIDs: objIDs, probabilities: probabilities))
         case .dataPacket:
             return .dataPacket(DataPacket(timestamp: timestamp, samples: samples(p)))
         case .dataHeader:
@@ -46,6 +40,16 @@ enum UtopiaPayloadReader {
                 timestamp: timestamp, fitted: p.uint8(at: 4) != 0, trials: p.int32(at: 5), accuracy: p.float32(at: 9),
                 seconds: p.float32(at: 13), summary: string(p[17...])))
         }
+    }
+
+    /// The per-object records of a STIMULUSEVENT or PREDICTEDTARGETDIST: the
+    /// uint8 count at offset 4, then that many records of `stride` bytes,
+    /// each an object ID and its value (read by `values(offset, count, stride)`).
+    private static func objects<Value>(
+        _ p: UnsafeRawBufferPointer, stride: Int, values: (Int, Int, Int) -> [Value]
+    ) -> (ids: [UInt8], values: [Value]) {
+        let count = Int(p.uint8(at: 4))
+        return (p.uint8s(at: 5, count: count, stride: stride), values(6, count, stride))
     }
 
     /// DATAPACKET rows: the int32 sample count at offset 4, then that many

@@ -15,12 +15,6 @@ public struct CurveError: Error, Equatable, CustomStringConvertible {
     /// Why it cannot be used.
     public let reason: String
 
-    /// A problem with `subject`.
-    public init(subject: String, reason: String) {
-        self.subject = subject
-        self.reason = reason
-    }
-
     /// "SUBJECT: REASON".
     public var description: String { "\(subject): \(reason)" }
 }

@@ -37,127 +37,67 @@ extension NoiseTagEvent.Kind {
     /// Writes `type` and this kind's fields into the encoder's top-level object.
     func encodeFlat(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: EventJSONKey.self)
-        switch self {
-        case .trialStarted(let start):
-            try c.encode("trialStarted", forKey: "type")
-            try start.encode(to: encoder)
-        case .trialPhase(let trial, let phase):
-            try c.encode("trialPhase", forKey: "type")
-            try c.encode(trial, forKey: "trial")
-            try c.encode(phase, forKey: "phase")
-        case .trialEnded(let end):
-            try c.encode("trialEnded", forKey: "type")
-            try end.encode(to: encoder)
-        case .press(let press):
-            try c.encode("press", forKey: "type")
-            try press.encode(to: encoder)
-        case .noPress(let trial):
-            try c.encode("noPress", forKey: "type")
-            try c.encode(trial, forKey: "trial")
-        case .selectionRevised(let revision):
-            try c.encode("selectionRevised", forKey: "type")
-            try revision.encode(to: encoder)
-        case .feedbackStarted(let mode, let source, let duration):
-            try c.encode("feedbackStarted", forKey: "type")
-            try c.encode(mode, forKey: "mode")
-            try c.encodeIfPresent(source, forKey: "source")
-            try c.encode(duration, forKey: "duration")
-        case .feedbackEnded:
-            try c.encode("feedbackEnded", forKey: "type")
-        case .actionRan(let control, let timing):
-            try c.encode("actionRan", forKey: "type")
-            try c.encode(control, forKey: "control")
-            try c.encode(timing, forKey: "timing")
-        case .clickSound(let control):
-            try c.encode("clickSound", forKey: "type")
-            try c.encode(control, forKey: "control")
-        case .blocked(let reason, let duration):
-            try c.encode("blocked", forKey: "type")
-            try c.encode(reason, forKey: "reason")
-            try c.encodeIfPresent(duration, forKey: "duration")
-        case .unblocked(let reason):
-            try c.encode("unblocked", forKey: "type")
-            try c.encode(reason, forKey: "reason")
-        case .trialsRunning(let running):
-            try c.encode("trialsRunning", forKey: "type")
-            try c.encode(running, forKey: "value")
-        case .unitPushed(let depth, let context), .unitPopped(let depth, let context), .unitUpdated(let depth, let context):
-            try c.encode(unitEventType, forKey: "type")
-            try c.encode(depth, forKey: "depth")
-            try c.encodeIfPresent(context, forKey: "context")
-        case .modeChanged(let from, let to, let explanation):
-            try c.encode("modeChanged", forKey: "type")
-            try c.encode(from, forKey: "from")
-            try c.encode(to, forKey: "to")
-            try c.encodeIfPresent(explanation, forKey: "explanation")
-        case .modeConfirmed(let mode, let confirmed):
-            try c.encode("modeConfirmed", forKey: "type")
-            try c.encode(mode, forKey: "mode")
-            try c.encode(confirmed, forKey: "confirmed")
-        case .settingChanged(let title, let value, let source):
-            try c.encode("settingChanged", forKey: "type")
-            try c.encode(title, forKey: "title")
-            try c.encode(value, forKey: "value")
-            try c.encode(source, forKey: "source")
-        case .call(let call):
-            try c.encode("call", forKey: "type")
-            try call.encode(to: encoder)
-        case .missedFrame(let index, let lateness, let skipped):
-            try c.encode("missedFrame", forKey: "type")
-            try c.encode(index, forKey: "index")
-            try c.encode(lateness, forKey: "lateness")
-            try c.encode(skipped, forKey: "skipped")
-        case .sound(let name):
-            try c.encode("sound", forKey: "type")
-            try c.encode(name, forKey: "name")
-        case .codebookLoaded(let source, let codes, let length):
-            try c.encode("codebookLoaded", forKey: "type")
-            try c.encode(source, forKey: "source")
-            try c.encode(codes, forKey: "codes")
-            try c.encode(length, forKey: "length")
-        case .refused(let call, let reason):
-            try c.encode("refused", forKey: "type")
-            try c.encode(call, forKey: "call")
-            try c.encode(reason, forKey: "reason")
-        case .notice(let text):
-            try c.encode("notice", forKey: "type")
-            try c.encode(text, forKey: "value")
-        case .decoderConnection(let state, let alarm):
-            try c.encode("decoderConnection", forKey: "type")
-            try c.encode(state, forKey: "state")
-            try c.encode(alarm, forKey: "alarm")
-        case .decoderProblem(let text):
-            try c.encode("decoderProblem", forKey: "type")
-            try c.encode(text, forKey: "value")
-        case .lifecycle(let change):
-            try c.encode("lifecycle", forKey: "type")
-            try c.encode(change, forKey: "value")
-        case .recordingStarted(let folder, let reason, let format):
-            try c.encode("recordingStarted", forKey: "type")
-            try c.encode(folder, forKey: "folder")
-            try c.encode(reason, forKey: "reason")
-            try c.encode(format, forKey: "format")
-        case .recordingEnded(let folder, let reason):
-            try c.encode("recordingEnded", forKey: "type")
-            try c.encode(folder, forKey: "folder")
-            try c.encode(reason, forKey: "reason")
-        case .recordingProblem(let path, let reason, let loggingOff):
-            try c.encode("recordingProblem", forKey: "type")
-            try c.encode(path, forKey: "path")
-            try c.encode(reason, forKey: "reason")
-            try c.encode(loggingOff, forKey: "loggingOff")
-        case .recordingLinesDropped(let frameLines, let otherLines):
-            try c.encode("recordingLinesDropped", forKey: "type")
-            try c.encode(frameLines, forKey: "frameLines")
-            try c.encode(otherLines, forKey: "otherLines")
+        let (type, fields) = flatFields
+        try c.encode(type, forKey: "type")
+        switch fields {
+        case .payload(let payload):
+            try payload.encode(to: encoder)
+        case .named(let named):
+            for case let (key, value?) in named { try c.encode(value, forKey: key) }
         }
     }
 
-    private var unitEventType: String {
+    /// What an event line holds beside `time` and `type`.
+    private enum FlatFields {
+        /// A struct whose own keys sit beside `type`.
+        case payload(any Encodable)
+        /// Named values, in the order they are written; a nil one is left out.
+        case named(KeyValuePairs<EventJSONKey, (any Encodable)?>)
+    }
+
+    /// The kind's `type` (its case name) and its fields: one row per kind.
+    private var flatFields: (type: String, fields: FlatFields) {
         switch self {
-        case .unitPushed: return "unitPushed"
-        case .unitPopped: return "unitPopped"
-        default: return "unitUpdated"
+        case .trialStarted(let start): return ("trialStarted", .payload(start))
+        case .trialPhase(let trial, let phase): return ("trialPhase", .named(["trial": trial, "phase": phase]))
+        case .trialEnded(let end): return ("trialEnded", .payload(end))
+        case .press(let press): return ("press", .payload(press))
+        case .noPress(let trial): return ("noPress", .named(["trial": trial]))
+        case .selectionRevised(let revision): return ("selectionRevised", .payload(revision))
+        case .feedbackStarted(let mode, let source, let duration):
+            return ("feedbackStarted", .named(["mode": mode, "source": source, "duration": duration]))
+        case .feedbackEnded: return ("feedbackEnded", .named([:]))
+        case .actionRan(let control, let timing): return ("actionRan", .named(["control": control, "timing": timing]))
+        case .clickSound(let control): return ("clickSound", .named(["control": control]))
+        case .blocked(let reason, let duration): return ("blocked", .named(["reason": reason, "duration": duration]))
+        case .unblocked(let reason): return ("unblocked", .named(["reason": reason]))
+        case .trialsRunning(let running): return ("trialsRunning", .named(["value": running]))
+        case .unitPushed(let depth, let context): return ("unitPushed", .named(["depth": depth, "context": context]))
+        case .unitPopped(let depth, let context): return ("unitPopped", .named(["depth": depth, "context": context]))
+        case .unitUpdated(let depth, let context): return ("unitUpdated", .named(["depth": depth, "context": context]))
+        case .modeChanged(let from, let to, let explanation):
+            return ("modeChanged", .named(["from": from, "to": to, "explanation": explanation]))
+        case .modeConfirmed(let mode, let confirmed): return ("modeConfirmed", .named(["mode": mode, "confirmed": confirmed]))
+        case .settingChanged(let title, let value, let source):
+            return ("settingChanged", .named(["title": title, "value": value, "source": source]))
+        case .call(let call): return ("call", .payload(call))
+        case .missedFrame(let index, let lateness, let skipped):
+            return ("missedFrame", .named(["index": index, "lateness": lateness, "skipped": skipped]))
+        case .sound(let name): return ("sound", .named(["name": name]))
+        case .codebookLoaded(let source, let codes, let length):
+            return ("codebookLoaded", .named(["source": source, "codes": codes, "length": length]))
+        case .refused(let call, let reason): return ("refused", .named(["call": call, "reason": reason]))
+        case .notice(let text): return ("notice", .named(["value": text]))
+        case .decoderConnection(let state, let alarm): return ("decoderConnection", .named(["state": state, "alarm": alarm]))
+        case .decoderProblem(let text): return ("decoderProblem", .named(["value": text]))
+        case .lifecycle(let change): return ("lifecycle", .named(["value": change]))
+        case .recordingStarted(let folder, let reason, let format):
+            return ("recordingStarted", .named(["folder": folder, "reason": reason, "format": format]))
+        case .recordingEnded(let folder, let reason): return ("recordingEnded", .named(["folder": folder, "reason": reason]))
+        case .recordingProblem(let path, let reason, let loggingOff):
+            return ("recordingProblem", .named(["path": path, "reason": reason, "loggingOff": loggingOff]))
+        case .recordingLinesDropped(let frameLines, let otherLines):
+            return ("recordingLinesDropped", .named(["frameLines": frameLines, "otherLines": otherLines]))
         }
     }
 }

@@ -13,12 +13,6 @@ public struct NoiseTagEvent: Equatable, Sendable {
     /// What happened.
     public let kind: Kind
 
-    /// Creates an event.
-    public init(time: Double, kind: Kind) {
-        self.time = time
-        self.kind = kind
-    }
-
     /// The kinds of event.
     public enum Kind: Equatable, Sendable {
         case trialStarted(TrialStart)

@@ -19,13 +19,6 @@ public struct RecordingEntry: Sendable, Equatable {
     /// Closed, open or crashed.
     public let state: State
 
-    /// Creates an entry.
-    public init(name: RecordingName, url: URL, state: State) {
-        self.name = name
-        self.url = url
-        self.state = state
-    }
-
     /// The total size of the folder's files in bytes.
     public var size: Int64 { RecordingStore.size(of: url) }
 }
