@@ -27,7 +27,6 @@ public struct DecoderServerSettings: Equatable, Sendable {
     public var lineFrequency = 50.0
     /// The channels' re-reference before the filter (none: as recorded).
     public var reference = ChannelReference.asRecorded
-    /// Where each calibration is saved as a trials dataset (`Protocols/dataset.md`); nil saves none.
     /// Prediction trials a decoder without a calibration learns unsupervised
     /// (zero training) before it fits the supervised decoder on the labels
     /// it learned (the engine's `nZeroTrainTrials`; default 10).
@@ -36,6 +35,7 @@ public struct DecoderServerSettings: Equatable, Sendable {
     /// many pressed prediction trials, each learned with the pressed object
     /// as its label (0: never; default 10).
     public var adaptEvery = 10
+    /// Where each calibration is saved as a trials dataset (`Protocols/dataset.md`); nil saves none.
     public var calibrationFolder: URL?
     /// The built-in simulated amplifier; nil takes EEG from acquisition clients.
     public var simulation: DecoderSimulation?
