@@ -32,6 +32,31 @@ struct RecordingWriterTests {
         #expect(RecordingHarness.lines(h.currentURL, RecordingFile.events.rawValue).contains { $0.contains("recordingLinesDropped") })
     }
 
+    @Test("a trial's line and its trialEnded event line are in the recording's queue before an app hears the trial end")
+    func trialEndQueuedBeforeTheAppHears() throws {
+        let h = try RecordingHarness()
+        _ = h.folders()
+        h.controller.set(mode: .test)
+        var seen: [(trial: Int, inTrials: Bool, inEvents: Bool)] = []
+        h.controller.events.subscribe { event in
+            guard case .trialEnded(let end) = event.kind else { return }
+            h.recorder.waitUntilWritten()       // writes what was queued before this moment
+            let trials = RecordingHarness.lines(h.currentURL, RecordingFile.trials.rawValue)
+            let events = RecordingHarness.lines(h.currentURL, RecordingFile.events.rawValue)
+            func has(_ lines: [String], type: String?) -> Bool {
+                lines.contains { line in
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return false }
+                    return object["trial"] as? Int == end.trial && (type == nil || object["type"] as? String == type)
+                }
+            }
+            seen.append((end.trial, has(trials, type: nil), has(events, type: "trialEnded")))
+        }
+        h.engine.start()
+        h.engine.run(for: 30)
+        #expect(seen.count >= 2)
+        for end in seen { #expect(end.inTrials && end.inEvents, "trial \(end.trial)") }
+    }
+
     @Test("other lines push waiting frame lines out before they are dropped themselves")
     func eviction() throws {
         let folder = try TemporaryFolder()

@@ -183,10 +183,12 @@ extension NoiseTagController {
             let look = defaultLook()
             for entry in trial.entries { tellNoiseTagging(false, to: entry.control, objectID: nil, look: look) }
         }
+        // The trial's line is queued before anyone hears of the end: a
+        // process killed right after its app saw `trialEnded` keeps it.
+        recorder?.record(trial.record(ending: ending, pressed: pressed, certainty: certainty, at: now))
         emit(.trialEnded(.init(trial: trial.number, mode: trial.mode, ending: ending,
                                target: trial.target?.control.noiseTagName,
                                pressed: pressed?.control.noiseTagName, duration: now - trial.startTime)))
-        recorder?.record(trial.record(ending: ending, pressed: pressed, certainty: certainty, at: now))
         rememberEnded(trial, pressed: pressed)
         addBlock(.betweenTrials, duration: settings.doubleFor(.timeInBetweenTrials))
         units.last?.delegate.trialEnded(ending: ending, pressed: pressed?.control)

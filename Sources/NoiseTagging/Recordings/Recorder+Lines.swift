@@ -1,8 +1,9 @@
 import Foundation
 
 extension Recorder {
-    /// An engine event: `events.jsonl`, and `presses.csv` for a press.
-    /// Never emits an event itself.
+    /// An engine event: `events.jsonl`, and `presses.csv` for a press; at a
+    /// trial's end, every waiting line goes to the operating system. Never
+    /// emits an event itself.
     func record(_ event: NoiseTagEvent) {
         guard active, writing else { return }
         let wall = wallClock.now.timeIntervalSince1970
@@ -12,6 +13,8 @@ extension Recorder {
         switch event.kind {
         case .press(let press):
             writer.append(RecordingLine.press(press, time: event.time, wallTime: wall), to: RecordingFile.presses.rawValue)
+        case .trialEnded:
+            writer.flushSoon()      // the trial's line went in just before; both reach the OS now
         case .settingChanged(let title, _, _) where title == NoiseTagSettingTitles.recordingsSizeLimitMB.rawValue:
             writer.setSizeLimit(bytes: Int64(controller.settings.intFor(.recordingsSizeLimitMB)) * 1_000_000)
         default:

@@ -53,6 +53,10 @@ final class RecordingWriter: @unchecked Sendable {
         var pruneDue = false
         var running = false
         var syncDue = false
+        /// A trial ended while the writer thread held `io`: it writes again
+        /// before letting go, so the trial's lines follow its current batch
+        /// without waiting for the thread to be scheduled.
+        var handOverDue = false
     }
 
     let store: RecordingStore
@@ -140,10 +144,12 @@ final class RecordingWriter: @unchecked Sendable {
     }
 
     /// Hands waiting lines to the operating system now, on the calling
-    /// thread, if the writer thread is not busy; otherwise wakes it. Never
-    /// creates, `fsync`s or closes anything (the writer thread does that).
+    /// thread, if the writer thread is not busy; otherwise has it write
+    /// again before it lets go of the files. Never creates, `fsync`s or
+    /// closes anything (the writer thread does that).
     func flushSoon() {
         if io.withLockIfAvailable({ _ in pass(onWriterThread: false) }) == nil {
+            state.withLock { $0.handOverDue = true }
             wakeUp.signal()
         }
     }
@@ -212,6 +218,9 @@ final class RecordingWriter: @unchecked Sendable {
             _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(limits.flushInterval * 1e9)))
             let (syncNow, toSync, now) = io.withLock { _ in
                 pass(onWriterThread: true)
+                while state.withLock({ state in defer { state.handOverDue = false }; return state.handOverDue }) {
+                    pass(onWriterThread: true)
+                }
                 let now = Self.monotonicNow()
                 let syncNow = state.withLock { state in
                     defer { state.syncDue = false }
