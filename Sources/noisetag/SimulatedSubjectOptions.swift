@@ -1,4 +1,5 @@
 import ArgumentParser
+import Simulation
 
 /// The simulated subject's `--snr` and `--seed`, with the same meaning and
 /// defaults in every command that runs the simulated amplifier in this
@@ -6,7 +7,7 @@ import ArgumentParser
 /// command checks `--snr` in its own `validate()`.
 struct SimulatedSubjectOptions: ParsableArguments {
     @Option(help: "Simulated SNR (power ratio).")
-    var snr = 0.05
+    var snr = SimulationSettings().snr
 
     @Option(help: "Simulated subject and noise seed.")
     var seed: UInt64 = 1
