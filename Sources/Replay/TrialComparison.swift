@@ -79,7 +79,7 @@ public struct TrialComparison: Sendable {
     /// A message in a line: its name and the fields that matter.
     static func describe(_ bytes: [UInt8]) -> String {
         guard let message = try? UtopiaCodec.decode(frame: bytes).first else {
-            return bytes.map { String(format: "%02x", $0) }.joined()
+            return Hex.string(bytes)
         }
         switch message {
         case .stimulusEvent(let e):
