@@ -1,3 +1,5 @@
+import UtopiaProtocol
+
 /// Why a decoder settings file could not be loaded
 /// (``DecoderServerSettings/init(contentsOf:)``): every case names the
 /// file, and the key when one key is at fault.
@@ -9,8 +11,11 @@ public enum DecoderServerSettingsError: Error, Equatable, Sendable, CustomString
     /// One key is unknown, of the wrong type or out of range.
     case badValue(path: String, key: String, reason: String)
 
-    /// A sentence naming the file (and key) and the reason.
-    public var description: String {
+    /// A sentence naming the file (and key) and the reason, on one line
+    /// (control characters in a quoted key escaped).
+    public var description: String { sentence.escapingControlCharacters }
+
+    private var sentence: String {
         switch self {
         case .fileUnreadable(let path, let reason): return "decoder settings file \(path): cannot read: \(reason)"
         case .badJSON(let path, let reason): return "decoder settings file \(path): not a JSON object of settings: \(reason)"

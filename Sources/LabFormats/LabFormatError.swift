@@ -1,3 +1,5 @@
+import UtopiaProtocol
+
 /// Why a file could not be imported, or a recording exported: one line
 /// naming the file, folder or option (or the part of it) and the reason,
 /// never a crash.
@@ -13,6 +15,7 @@ public struct LabFormatError: Error, Equatable, Sendable, CustomStringConvertibl
         self.reason = reason
     }
 
-    /// "subject: reason".
-    public var description: String { "\(subject): \(reason)" }
+    /// "subject: reason", on one line even when either quotes bytes of a
+    /// damaged file (control characters escaped).
+    public var description: String { "\(subject): \(reason)".escapingControlCharacters }
 }

@@ -1,3 +1,5 @@
+import UtopiaProtocol
+
 /// A recording that cannot be replayed: the file and line that could not be
 /// read (line 0 for the file as a whole) and why.
 public struct RecordingReadError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -15,6 +17,10 @@ public struct RecordingReadError: Error, Equatable, CustomStringConvertible, Sen
         self.reason = reason
     }
 
-    /// `file:line: reason`, or `file: reason` for a whole file.
-    public var description: String { line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)" }
+    /// `file:line: reason`, or `file: reason` for a whole file, on one line
+    /// even when the reason quotes bytes of a damaged file (control
+    /// characters escaped).
+    public var description: String {
+        (line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)").escapingControlCharacters
+    }
 }

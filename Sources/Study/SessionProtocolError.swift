@@ -1,3 +1,5 @@
+import UtopiaProtocol
+
 /// Why a session protocol cannot be run: one line naming the file, the
 /// step (number and kind) and the field, and the reason.
 public struct SessionProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -12,11 +14,12 @@ public struct SessionProtocolError: Error, Equatable, Sendable, CustomStringConv
     /// What is wrong.
     public let reason: String
 
-    /// The one line shown to the researcher.
+    /// The one line shown to the researcher (control characters in a quoted
+    /// field or value escaped).
     public var description: String {
         var text = source + ": "
         if let step { text += "step \(step)" + (kind.map { " (\($0))" } ?? "") + ": " }
         if let field { text += "field \"\(field)\": " }
-        return text + reason
+        return (text + reason).escapingControlCharacters
     }
 }

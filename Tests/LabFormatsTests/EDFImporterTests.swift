@@ -106,6 +106,10 @@ import Testing
         f.signals[0].digital = ("5", "5")
         #expect(ScratchFolder.message { _ = try EDFImporter.read(try f.write("flat.edf")) }
                 == "flat.edf: signal 1 (Oz): empty digital range, cannot scale")
+        f = Self.small()
+        f.signals[0].physical.0 = "-8\n\u{1}6"  // bytes of a damaged header quoted in the error
+        #expect(ScratchFolder.message { _ = try EDFImporter.read(try f.write("torn.edf")) }
+                == "torn.edf: signal 1 (Oz): physical minimum is not a number: \"-8\\n\\u{1}6\"")
     }
 
     @Test func damagedHeadersAreOneLineErrors() throws {

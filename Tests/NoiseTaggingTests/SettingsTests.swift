@@ -142,6 +142,7 @@ struct SettingsTests {
             ("broken.json", "{\"framesPerBit\": 3,", "not a JSON object"),
             ("array.json", "[1, 2]", "not a JSON object"),
             ("unknown.json", "{\"framesPerBit\": 3, \"flickerSpeed\": 2}", "key 'flickerSpeed': unknown setting title"),
+            ("escape.json", "{\"flicker\\nSpeed\\u001b\": 2}", "key 'flicker\\nSpeed\\u{1B}': unknown setting title"),
             ("range.json", "{\"framesPerBit\": 3, \"nGenericTrainTrials\": 0}", "key 'nGenericTrainTrials': nGenericTrainTrials: 0 is outside 1...1000"),
             ("type.json", "{\"disableNoClicks\": \"maybe\", \"framesPerBit\": 4}", "key 'disableNoClicks': disableNoClicks: expected a bool, got a text"),
         ]

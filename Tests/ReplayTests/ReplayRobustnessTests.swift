@@ -110,6 +110,14 @@ import Testing
         do { _ = try RecordingScript(folder: other.folder); Issue.record("read a bad decoder.csv") } catch {
             #expect(error.file == "decoder.csv" && error.line == 6 && error.reason.contains("sideways"))
         }
+        // A damaged hex cell holding a carriage return and an escape: the error stays one line.
+        rows = try Self.lines(decoder)
+        let cells = rows[4].split(separator: ",", omittingEmptySubsequences: false)
+        rows[4] = (cells.dropLast() + ["48\r\u{1B}[2J00"]).joined(separator: ",")
+        try (rows.joined(separator: "\n") + "\n").write(to: decoder, atomically: true, encoding: .utf8)
+        do { _ = try RecordingScript(folder: other.folder); Issue.record("read a damaged hex cell") } catch {
+            #expect(error.description == "decoder.csv:5: the hex cell is not a Utopia frame: '48\\r\\u{1B}[2J00'")
+        }
         try FileManager.default.removeItem(at: other.folder.appendingPathComponent("frames.csv"))
         do { _ = try RecordingScript(folder: other.folder); Issue.record("read without frames.csv") } catch {
             #expect(error.description == "frames.csv: missing or unreadable: replay needs it")

@@ -61,6 +61,7 @@ import Testing
         ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2}], \"colour\": 1}",
          "p.json: field \"colour\": is not a field of a protocol (fields: name, description, settings, steps)"),
         ("{\"steps\": [{\"seconds\": 2}]}", "p.json: step 1: field \"kind\": is missing (one of instructions, signalCheck, calibration, copySpell, freeSpell, noControl, zeroTrain, break, questionnaire)"),
+        ("{\"steps\": [{\"kind\": \"nap\\r\\n\"}]}", "p.json: step 1: field \"kind\": \"nap\\r\\n\" is not a step kind (one of instructions, signalCheck, calibration, copySpell, freeSpell, noControl, zeroTrain, break, questionnaire)"),
         ("{\"steps\": [{\"kind\": \"nap\"}]}", "p.json: step 1: field \"kind\": \"nap\" is not a step kind (one of instructions, signalCheck, calibration, copySpell, freeSpell, noControl, zeroTrain, break, questionnaire)"),
         ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2}, {\"kind\": \"copySpell\", \"text\": \"HI 2U\"}]}",
          "p.json: step 2 (copySpell): field \"text\": '2' is not on the keyboard (letters A-Z and spaces only)"),

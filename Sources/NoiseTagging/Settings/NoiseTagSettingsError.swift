@@ -1,3 +1,5 @@
+import UtopiaProtocol
+
 /// Why a setting could not be changed, or a settings file not loaded.
 /// Every case names the title (and the file and key for files).
 public enum NoiseTagSettingsError: Error, Equatable, CustomStringConvertible {
@@ -10,8 +12,11 @@ public enum NoiseTagSettingsError: Error, Equatable, CustomStringConvertible {
     case badJSON(path: String, reason: String)
     case badValueInFile(path: String, key: String, reason: String)
 
-    /// A sentence naming the title, file and key, and the reason.
-    public var description: String {
+    /// A sentence naming the title, file and key, and the reason, on one
+    /// line (control characters in a quoted title, key or value escaped).
+    public var description: String { sentence.escapingControlCharacters }
+
+    private var sentence: String {
         switch self {
         case .unknownTitle(let title):
             return "unknown setting title '\(title)'"
