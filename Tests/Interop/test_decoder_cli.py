@@ -83,7 +83,11 @@ def test_a_broken_dataset_is_one_line_and_exit_1(noisetag_bin, dataset, tmp_path
         (broken / name).write_bytes(open(os.path.join(dataset, name), "rb").read())
     run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(broken)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
-    assert run.stderr.strip().splitlines() == ["noisetag decoder evaluate: y.i32: missing"]
+    assert run.stderr.strip().splitlines() == [f"noisetag decoder evaluate: {broken}: y.i32: missing"]
+    idle = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--idle", str(broken)],
+                          capture_output=True, text=True, timeout=60)
+    assert idle.returncode == 1
+    assert idle.stderr.strip().splitlines() == [f"noisetag decoder evaluate: {broken}: y.i32: missing"]
 
 
 def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
