@@ -111,7 +111,10 @@ public struct CalibrationJob: Sendable {
 
     /// Chooses the model's settings as ``run()`` does: by cross-validation
     /// on `trials` (``trialsToFit``) among the candidates of the live
-    /// filter's band, since that is the signal scored live.
+    /// filter's band, since that is the signal scored live, and without
+    /// averaged responses (``ReconvolutionSettings/templateBlend``): a live
+    /// trial's templates are made a chunk at a time from the stimulus as it
+    /// is shown, which no calibration average is matched to yet.
     ///
     /// ```swift
     /// let chosen = try job.chooseSettings(on: job.trialsToFit).chosen
@@ -121,7 +124,7 @@ public struct CalibrationJob: Sendable {
     public func chooseSettings(on trials: [[[Double]]]) throws -> SettingsSelection.Outcome {
         let h = dataset.header
         var selection = SettingsSelection()
-        selection.candidates = selection.candidates.filter { $0.lowPass == nil }
+        selection.candidates = selection.candidates.filter { $0.lowPass == nil && $0.settings.templateBlend == 0 }
         return try selection.select(labels: dataset.labels.map(Int.init), codes: (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) },
                                     sampleRate: h.fs) { _ in trials }
     }

@@ -56,6 +56,10 @@ public struct ReconvolutionCCA: Sendable {
     /// The temporal whitening filter of the spatially filtered EEG, fitted on
     /// the calibration's residual background (``ReconvolutionSettings/whiteningLength``).
     public private(set) var whitening: PredictionErrorFilter
+    /// Each calibration code's average spatially filtered response over its
+    /// calibration trials, keyed by the code's first `n` states (the
+    /// trial's length), for ``ReconvolutionSettings/templateBlend``.
+    public private(set) var averagedResponses: [[UInt8]: [Double]] = [:]
 
     /// Fits the model to `trials` (each channels × samples), their class
     /// `labels`, and the classes' `codes` (each: stimulus state per sample,
@@ -120,7 +124,7 @@ public struct ReconvolutionCCA: Sendable {
         let order = max(0, Int((settings.whiteningLength * sampleRate).rounded()))
         if order > 0 {
             // The background left when each trial's fitted response is taken out.
-            let templates = model.templates(for: codes.map { Array($0.prefix(n)) })
+            let templates = model.templates(for: codes.map { Array($0.prefix(n)) }, blend: 0)
             let residuals = zip(trials, labels).map { trial, label -> [Double] in
                 let x = model.filter(trial), t = templates[label]
                 var xt = 0.0, tt = 0.0
@@ -130,6 +134,7 @@ public struct ReconvolutionCCA: Sendable {
             }
             model.whitening = PredictionErrorFilter.fit(residuals: residuals, order: min(order, n / 4))
         }
+        model.averagedResponses = model.averages(trials: trials, labels: labels, codes: codes)
         return model
     }
 
@@ -145,10 +150,10 @@ public struct ReconvolutionCCA: Sendable {
         IncrementalScorer(spatialFilter: spatialFilter, templates: templates(for: codes), whitening: whitening)
     }
 
-    /// The predicted (spatially filtered) response to each code, as long as the code.
-    public func templates(for codes: [[UInt8]]) -> [[Double]] {
-        codes.map { Self.template(onsets: encoder.onsets(of: $0), length: $0.count, kernels: kernels, latency: latencySamples) }
-    }
+    /// The predicted (spatially filtered) response to each code, as long as
+    /// the code, blended with its averaged calibration response by the
+    /// settings' ``ReconvolutionSettings/templateBlend``.
+    public func templates(for codes: [[UInt8]]) -> [[Double]] { templates(for: codes, blend: settings.templateBlend) }
 
     /// Applies the spatial filter to one trial (channels × samples).
     public func filter(_ trial: [[Double]]) -> [Double] {

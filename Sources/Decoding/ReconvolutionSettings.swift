@@ -22,7 +22,15 @@ public struct ReconvolutionSettings: Sendable, Equatable, Codable {
     /// (``PredictionErrorFilter``) predicts from; 0 scores the filtered EEG
     /// as it is, as pyntbci's rCCA does.
     public var whiteningLength = 0.08
+    /// Weight (0…1) of the calibration's own average response in the
+    /// template of a code shown exactly as in calibration: that code's
+    /// spatially filtered calibration trials, averaged, and blended at equal
+    /// power with the reconvolution template. 0 scores the reconvolution
+    /// template alone, as pyntbci's rCCA does; a code calibration never
+    /// showed (or showed at another phase) always gets it alone.
+    public var templateBlend = 0.0
 
-    /// The defaults: rising and falling edges, 0.3 s responses, latency estimated up to 0.25 s, 0.08 s whitening.
+    /// The defaults: rising and falling edges, 0.3 s responses, latency
+    /// estimated up to 0.25 s, 0.08 s whitening, no averaged responses.
     public init() {}
 }

@@ -174,12 +174,13 @@ public struct SettingsSelection: Sendable {
         guard Set(train.map { labels[$0] }).count >= 2, !test.isEmpty else { return out }
         let trainTrials = train.map { trials[$0] }, trainLabels = train.map { labels[$0] }
         let sums = CovarianceSums(trials: trainTrials, labels: trainLabels)
-        // One fit per settings that differ in more than whitening.
+        // One fit per settings that differ in more than whitening and the template blend.
         var fitted: [(ReconvolutionSettings, ReconvolutionCCA)] = []
         for k in indices {
             let candidate = candidates[k]
             var unit = candidate.settings
             unit.whiteningLength = ReconvolutionSettings().whiteningLength
+            unit.templateBlend = 0
             let model: ReconvolutionCCA
             if let found = fitted.first(where: { $0.0 == unit }) { model = found.1 } else {
                 model = try ReconvolutionCCA.fit(trials: trainTrials, labels: trainLabels, codes: codes,
@@ -187,7 +188,8 @@ public struct SettingsSelection: Sendable {
                 fitted.append((unit, model))
             }
             let whitening = candidate.settings.whiteningLength > 0 ? model.whitening : .identity
-            let fresh = IncrementalScorer(spatialFilter: model.spatialFilter, templates: model.templates(for: codes),
+            let fresh = IncrementalScorer(spatialFilter: model.spatialFilter,
+                                          templates: model.templates(for: codes, blend: candidate.settings.templateBlend),
                                           whitening: whitening)
             for i in test {
                 var scorer = fresh

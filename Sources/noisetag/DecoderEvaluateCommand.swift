@@ -21,7 +21,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an SVG with the decoding curve, the responses and the spatial pattern.", valueName: "FILE.svg"))
     var plot: String?
 
-    @Flag(help: "Evaluate one fixed setting (the defaults, or --event, --latency, --whitening, --low-pass) instead of choosing the settings in each fold by nested cross-validation.")
+    @Flag(help: "Evaluate one fixed setting (the defaults, or --event, --latency, --whitening, --encoding-length, --low-pass, --template-blend) instead of choosing the settings in each fold by nested cross-validation.")
     var fixed = false
 
     @Option(help: "Event definition: refe (rising and falling edges) or duration (implies --fixed).")
@@ -38,6 +38,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Low-pass edge of the band in Hz (implies --fixed; default none: 3 Hz high-pass only).", valueName: "HZ"))
     var lowPass: Double?
+
+    @Option(help: ArgumentHelp("Weight (0...1) of each code's averaged calibration response in its template, for codes calibration showed (implies --fixed; default 0: the reconvolution template alone).", valueName: "W"))
+    var templateBlend: Double?
 
     @Option(help: ArgumentHelp("Mains frequency to notch, or auto: found in the recording and notched with its harmonics (50 Hz alone when none stands out).", valueName: "HZ|auto"))
     var lineFrequency: String = "auto"
@@ -76,6 +79,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
         if let lowPass, !(lowPass.isFinite && lowPass > 3) {
             throw ValidationError("--low-pass: must be above the 3 Hz high-pass, got \(lowPass)")
         }
+        if let templateBlend, !(templateBlend >= 0 && templateBlend <= 1) {
+            throw ValidationError("--template-blend: must be from 0 to 1, got \(templateBlend)")
+        }
         guard lineFrequency == "auto" || Double(lineFrequency).map({ $0 > 0 && $0.isFinite }) == true else {
             throw ValidationError("--line-frequency: a frequency in Hz or auto, got \(lineFrequency)")
         }
@@ -95,11 +101,12 @@ struct DecoderEvaluateCommand: ParsableCommand {
             evaluation.targetErrorRate = targetError
             evaluation.lineFrequency = Double(lineFrequency)
             evaluation.reference = reference
-            if fixed || event != nil || latency != nil || whitening != nil || encodingLength != nil || lowPass != nil {
+            if fixed || event != nil || latency != nil || whitening != nil || encodingLength != nil || lowPass != nil || templateBlend != nil {
                 if let event { evaluation.settings.event = event }
                 evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
                 if let whitening { evaluation.settings.whiteningLength = whitening }
                 if let encodingLength { evaluation.settings.encodingLength = encodingLength }
+                if let templateBlend { evaluation.settings.templateBlend = templateBlend }
                 evaluation.lowPass = lowPass
             } else {
                 evaluation.selection = SettingsSelection()

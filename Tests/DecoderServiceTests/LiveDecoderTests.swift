@@ -124,6 +124,10 @@ import UtopiaProtocol
         let lateDifference = rms(zip(filtered[0][0].suffix(100), alone[0].suffix(100)).map { $0 - $1 }[...])
         #expect(startDifference > 10 * lateDifference, "start \(startDifference), end \(lateDifference)")
         #expect(lateDifference < 0.05 * rms(filtered[0][0].suffix(100)))
+        // It chooses among what it scores live: the live filter's band, no averaged responses.
+        let outcome = try calibration.chooseSettings(on: filtered)
+        #expect(outcome.rankings.count == 12)
+        #expect(outcome.rankings.allSatisfy { $0.candidate.lowPass == nil && $0.candidate.settings.templateBlend == 0 })
     }
 
     @Test func aCalibrationWithOneClassOnlyIsReportedAndFitsNoModel() {

@@ -59,7 +59,7 @@ import Testing
 
     @Test func theStandardGridStartsWithTheDefaultsAndNamesEveryChoice() {
         #expect(FitCandidate.standardGrid.first!.summary == "refe, latency 0 ms + 0.30 s, no whitening, 3 Hz high-pass")
-        #expect(FitCandidate.standardGrid.count == 24 && FitCandidate.standardGrid.contains(FitCandidate()))
+        #expect(FitCandidate.standardGrid.count == 48 && FitCandidate.standardGrid.contains(FitCandidate()))
         #expect(Set(FitCandidate.standardGrid.map(\.summary)).count == FitCandidate.standardGrid.count)
         #expect(FitCandidate().summary == "refe, latency estimated + 0.30 s, whitening 0.08 s, 3 Hz high-pass")
     }

@@ -99,6 +99,10 @@ def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 64
     assert "--whitening: must be 0 to 1 seconds, got 5" in run.stderr
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(tmp_path), "--template-blend", "1.5"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 64
+    assert "--template-blend: must be from 0 to 1, got 1.5" in run.stderr
 
 
 def test_compare_pyntbci_prints_both_rows_and_ratios(noisetag_bin, dataset):
