@@ -58,8 +58,9 @@ public struct ReconvolutionCCA: Sendable {
     public private(set) var whitening: PredictionErrorFilter
     /// Each calibration code's average spatially filtered response over its
     /// calibration trials, keyed by the code's first `n` states (the
-    /// trial's length), for ``ReconvolutionSettings/templateBlend``.
-    public private(set) var averagedResponses: [[UInt8]: [Double]] = [:]
+    /// trial's length), for ``ReconvolutionSettings/templateBlend``; kept
+    /// only by a fit whose settings blend.
+    public internal(set) var averagedResponses: [[UInt8]: [Double]] = [:]
 
     /// Fits the model to `trials` (each channels × samples), their class
     /// `labels`, and the classes' `codes` (each: stimulus state per sample,
@@ -134,7 +135,7 @@ public struct ReconvolutionCCA: Sendable {
             }
             model.whitening = PredictionErrorFilter.fit(residuals: residuals, order: min(order, n / 4))
         }
-        model.averagedResponses = model.averages(trials: trials, labels: labels, codes: codes)
+        if settings.templateBlend > 0 { model.averagedResponses = model.averages(trials: trials, labels: labels, codes: codes) }
         return model
     }
 

@@ -174,38 +174,64 @@ public struct SettingsSelection: Sendable {
         guard Set(train.map { labels[$0] }).count >= 2, !test.isEmpty else { return out }
         let trainTrials = train.map { trials[$0] }, trainLabels = train.map { labels[$0] }
         let sums = CovarianceSums(trials: trainTrials, labels: trainLabels)
-        // One fit per settings that differ in more than whitening and the template blend.
-        var fitted: [(ReconvolutionSettings, ReconvolutionCCA)] = []
+        // One fit per settings that differ in more than whitening and the template blend,
+        // and one scorer per fit and whitening: candidates that differ only in their blend
+        // differ only in their templates, so one pass over each trial's EEG scores them all.
+        var fitted: [(settings: ReconvolutionSettings, model: ReconvolutionCCA, averaged: Bool)] = []
+        var groups: [(model: ReconvolutionCCA, whitening: Double, members: [Int])] = []
         for k in indices {
             let candidate = candidates[k]
             var unit = candidate.settings
             unit.whiteningLength = ReconvolutionSettings().whiteningLength
             unit.templateBlend = 0
-            let model: ReconvolutionCCA
-            if let found = fitted.first(where: { $0.0 == unit }) { model = found.1 } else {
-                model = try ReconvolutionCCA.fit(trials: trainTrials, labels: trainLabels, codes: codes,
-                                                 sampleRate: sampleRate, settings: unit, statistics: sums)
-                fitted.append((unit, model))
+            let f: Int
+            if let found = fitted.firstIndex(where: { $0.settings == unit }) { f = found } else {
+                let model = try ReconvolutionCCA.fit(trials: trainTrials, labels: trainLabels, codes: codes,
+                                                     sampleRate: sampleRate, settings: unit, statistics: sums)
+                fitted.append((unit, model, false))
+                f = fitted.count - 1
             }
-            let whitening = candidate.settings.whiteningLength > 0 ? model.whitening : .identity
-            let fresh = IncrementalScorer(spatialFilter: model.spatialFilter,
-                                          templates: model.templates(for: codes, blend: candidate.settings.templateBlend),
-                                          whitening: whitening)
+            if candidate.settings.templateBlend > 0, !fitted[f].averaged {
+                // The averages once per fit, and only for fits that some candidate blends.
+                fitted[f].model.averagedResponses = fitted[f].model.averages(trials: trainTrials, labels: trainLabels, codes: codes)
+                fitted[f].averaged = true
+                for g in groups.indices where groups[g].model.settings == unit { groups[g].model = fitted[f].model }
+            }
+            let model = fitted[f].model
+            let whitening = candidate.settings.whiteningLength
+            if let g = groups.firstIndex(where: { $0.model.settings == unit && $0.whitening == whitening }) {
+                groups[g].members.append(k)
+            } else {
+                groups.append((model, whitening, [k]))
+            }
+        }
+        let classes = codes.count
+        for group in groups {
+            let model = group.model
+            let templates = group.members.flatMap { model.templates(for: codes, blend: candidates[$0].settings.templateBlend) }
+            let fresh = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates,
+                                          whitening: group.whitening > 0 ? model.whitening : .identity)
             for i in test {
                 var scorer = fresh
                 var position = 0
-                var right = 0.0
+                var right = [Double](repeating: 0, count: group.members.count)
                 for end in checkpoints {
                     scorer.append(trials[i].map { Array($0[position..<end]) })
                     position = end
-                    let scores = scorer.scores()
-                    let truth = scores[labels[i]]
-                    let other = scores.indices.filter { $0 != labels[i] }.map { scores[$0] }.max() ?? -1
-                    if truth > other { right += 1 }
-                    out.margin[k, default: 0] += truth - other
+                    let all = scorer.scores()
+                    for (m, k) in group.members.enumerated() {
+                        let scores = all[(m * classes)..<((m + 1) * classes)]
+                        let truth = scores[scores.startIndex + labels[i]]
+                        var other = -1.0
+                        for (c, score) in scores.enumerated() where c != labels[i] { other = max(other, score) }
+                        if truth > other { right[m] += 1 }
+                        out.margin[k, default: 0] += truth - other
+                    }
                 }
-                out.correct[k, default: 0] += right
-                out.perTrial[k, default: []].append(right / Double(checkpoints.count))
+                for (m, k) in group.members.enumerated() {
+                    out.correct[k, default: 0] += right[m]
+                    out.perTrial[k, default: []].append(right[m] / Double(checkpoints.count))
+                }
             }
         }
         out.tested = test.count * checkpoints.count
