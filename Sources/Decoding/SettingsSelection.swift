@@ -178,7 +178,7 @@ public struct SettingsSelection: Sendable {
         // and one scorer per fit and whitening: candidates that differ only in their blend
         // differ only in their templates, so one pass over each trial's EEG scores them all.
         var fitted: [(settings: ReconvolutionSettings, model: ReconvolutionCCA, averaged: Bool)] = []
-        var groups: [(model: ReconvolutionCCA, whitening: Double, members: [Int])] = []
+        var groups: [(fit: Int, whitening: Double, members: [Int])] = []
         for k in indices {
             let candidate = candidates[k]
             var unit = candidate.settings
@@ -195,19 +195,17 @@ public struct SettingsSelection: Sendable {
                 // The averages once per fit, and only for fits that some candidate blends.
                 fitted[f].model.averagedResponses = fitted[f].model.averages(trials: trainTrials, labels: trainLabels, codes: codes)
                 fitted[f].averaged = true
-                for g in groups.indices where groups[g].model.settings == unit { groups[g].model = fitted[f].model }
             }
-            let model = fitted[f].model
             let whitening = candidate.settings.whiteningLength
-            if let g = groups.firstIndex(where: { $0.model.settings == unit && $0.whitening == whitening }) {
+            if let g = groups.firstIndex(where: { $0.fit == f && $0.whitening == whitening }) {
                 groups[g].members.append(k)
             } else {
-                groups.append((model, whitening, [k]))
+                groups.append((f, whitening, [k]))
             }
         }
         let classes = codes.count
         for group in groups {
-            let model = group.model
+            let model = fitted[group.fit].model
             let templates = group.members.flatMap { model.templates(for: codes, blend: candidates[$0].settings.templateBlend) }
             let fresh = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates,
                                           whitening: group.whitening > 0 ? model.whitening : .identity)
