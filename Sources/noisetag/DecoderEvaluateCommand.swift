@@ -94,7 +94,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let dataset = try Self.read(directory)
+            let dataset = try TrialsDataset.read(folder: directory)
             var evaluation = OfflineEvaluation()
             evaluation.folds = folds
             evaluation.calibrationFolds = calibrationFolds
@@ -111,7 +111,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             } else {
                 evaluation.selection = SettingsSelection()
             }
-            let idleData = try idle.map { try Self.read($0) }
+            let idleData = try idle.map { try TrialsDataset.read(folder: $0) }
             let report = try evaluation.run(dataset, idle: idleData)
             var zeroTraining: ZeroTrainingOutcome?
             if zeroTrain {
@@ -152,12 +152,6 @@ struct DecoderEvaluateCommand: ParsableCommand {
             FileHandle.standardError.write(Data("noisetag decoder evaluate: \(error)\n".utf8))
             throw ExitCode.failure
         }
-    }
-
-    /// The dataset in `folder`; its error names the folder, so that a bad
-    /// `--idle` folder is told from a bad dataset.
-    static func read(_ folder: String) throws -> TrialsDataset {
-        do { return try TrialsDataset.read(from: URL(fileURLWithPath: folder)) } catch { throw CommandFailure("\(folder): \(error)") }
     }
 
     /// `v` with `digits` decimals: how the text reports print every figure.

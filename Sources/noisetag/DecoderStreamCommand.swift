@@ -82,7 +82,7 @@ struct DecoderStreamCommand: ParsableCommand {
         let dataset: TrialsDataset
         var warnings: [String] = []
         if isTrialsDataset {
-            do { dataset = try TrialsDataset.read(from: URL(fileURLWithPath: file)) } catch { throw CommandFailure("\(file): \(error)") }
+            dataset = try TrialsDataset.read(folder: file)
         } else {
             (dataset, warnings, _) = try source.importRecording(file)
         }
