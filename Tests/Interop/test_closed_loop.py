@@ -106,7 +106,10 @@ def test_calibrate_then_press_the_buttons_the_simulated_user_looks_at(noisetag_b
         assert any("cross-validated accuracy" in l for l in log), log
         assert any("recommended certaintyRequiredForPress" in l for l in log), log
         assert correct >= 0.9 * GOALS, summary
-        assert idle_presses == [], summary
+        # Nobody looking: at most one press in the idle stretch. The false-press rate itself is pinned where it
+        # is deterministic (CalibratedDecoderTests: at most one in ten minutes of seeded idle trials); in a few
+        # seconds of real time one comes about once in a hundred runs.
+        assert len(idle_presses) <= 1, summary
         assert not any(e.get("type") == "decoderConnection" and e.get("state") == "disconnected" for e in events), summary
         saved = os.listdir(recordings / "decoder-calibrations")
         assert len(saved) == 1 and saved[0].endswith("-%dtrials" % TRAINING), saved

@@ -54,7 +54,14 @@ def test_demo_session_killed_mid_step_resumes_and_keeps_every_result(noisetag_bi
     assert os.path.isdir(os.path.join(demo_session.folder, calibration["measures"]["calibrationDataset"]))
     assert copy["measures"]["typed"] == "HI" and copy["measures"]["correctPresses"] == copy["measures"]["judgedPresses"] >= 2
     assert all(s["pressed"] == s["intended"] for s in copy["measures"]["selections"] if s["source"] == "brain")
-    assert no_control["measures"]["seconds"] >= 15 and no_control["measures"]["falsePressesPerMinute"] <= 3
+    # Looking away: every brain press is counted as a false press, and the rate follows from the count. The
+    # decoder's false-press rate is pinned where it is deterministic (CalibratedDecoderTests: at most one in
+    # ten minutes of seeded idle trials; ACCURACY.md: 2 in 70 minutes). In 15 s of real time one false press
+    # comes about once in a hundred runs; two would mean a rate a hundred times the measured one.
+    false_presses = [s for s in no_control["measures"]["selections"] if s["source"] == "brain"]
+    assert all(s["intended"] is None for s in no_control["measures"]["selections"]), no_control
+    assert no_control["measures"]["seconds"] >= 15 and no_control["measures"]["falsePresses"] == len(false_presses) <= 1, no_control
+    assert abs(no_control["measures"]["falsePressesPerMinute"] - 60 * len(false_presses) / no_control["measures"]["seconds"]) < 1e-9
     assert [a["item"] for a in questions["answers"]] == ["comfort", "again"]
     assert questions["answers"][1]["answer"] in ["yes", "no", "not sure"]
     # The manifest keeps the protocol whole; the engine's recordings are inside the session folder.
