@@ -13,6 +13,8 @@ struct EvaluationPlot {
     let report: EvaluationReport
     let zeroTraining: ZeroTrainingOutcome?
     private let panelWidth = 300.0, panelHeight = 220.0, margin = 45.0
+    /// Legend lines below a panel's axis label, out of the curves' way: as many as the panel with the most.
+    private var legendRows: Int { zeroTraining == nil ? 2 : 3 }
 
     init(report: EvaluationReport, zeroTraining: ZeroTrainingOutcome? = nil) {
         self.report = report
@@ -23,10 +25,11 @@ struct EvaluationPlot {
         let width = Double(zeroTraining == nil ? 3 : 4) * (panelWidth + margin) + margin
         var notes = report.choices.enumerated().map { "fold \($0.offset + 1) chose \($0.element.chosen.summary)" + String(format: " (%.2f)", $0.element.accuracy) }
         if let mains = report.mainsFrequency { notes.append(String(format: "mains found at %.0f Hz: notched with its harmonics", mains)) }
-        let height = panelHeight + 2 * margin + 20 + 15 * Double(notes.count)
+        let notesTop = panelHeight + 2 * margin + 24 + 13 * Double(legendRows)
+        let height = notesTop - 4 + 15 * Double(notes.count)
         var body = ""
         for (i, note) in notes.enumerated() {
-            body += "<text x=\"\(margin)\" y=\"\(panelHeight + 2 * margin + 24 + 15 * Double(i))\">\(note)</text>\n"
+            body += "<text x=\"\(margin)\" y=\"\(notesTop + 15 * Double(i))\">\(note)</text>\n"
         }
         body += panel(index: 0, title: "Decoding curve", xLabel: "trial length (s)", content: curve)
         body += panel(index: 1, title: "Responses (onset \(String(format: "%.0f", report.latency * 1000)) ms)", xLabel: "lag (ms)", content: kernels)
@@ -54,6 +57,11 @@ struct EvaluationPlot {
             """
     }
 
+    /// Line `row` of a panel's legend, below its axis label.
+    private func legend(_ row: Int, _ text: String, color: String, x0: Double, y0: Double) -> String {
+        "<text x=\"\(x0)\" y=\"\(y0 + panelHeight + 46 + 13 * Double(row))\" fill=\"\(color)\">\(text)</text>\n"
+    }
+
     private func polyline(_ points: [(Double, Double)], color: String, dashed: Bool = false) -> String {
         let text = points.map { String(format: "%.1f,%.1f", $0.0, $0.1) }.joined(separator: " ")
         return "<polyline points=\"\(text)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dashed ? " stroke-dasharray=\"5,3\"" : "")/>\n"
@@ -70,8 +78,8 @@ struct EvaluationPlot {
             s += "<text x=\"\(x)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"middle\">\(String(format: "%g", row.seconds))</text>\n"
         }
         s += "<text x=\"\(x0 - 4)\" y=\"\(y0 + 4)\" text-anchor=\"end\">1</text><text x=\"\(x0 - 4)\" y=\"\(y0 + panelHeight)\" text-anchor=\"end\">0</text>\n"
-        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight / 2 - 7)\" fill=\"#1f77b4\">accuracy</text>\n"
-        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight / 2 + 7)\" fill=\"#d62728\">error: actual (solid), predicted (dashed)</text>\n"
+        s += legend(0, "accuracy", color: "#1f77b4", x0: x0, y0: y0)
+        s += legend(1, "error: actual (solid), predicted (dashed)", color: "#d62728", x0: x0, y0: y0)
         return s
     }
 
@@ -129,15 +137,16 @@ struct EvaluationPlot {
         s += polyline(lastTen { $0.selected == $0.target }, color: "#2ca02c")
         if let supervised = report.rows.last {
             s += polyline([point(1, supervised.accuracy), point(count, supervised.accuracy)], color: "#1f77b4", dashed: true)
-            s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight - 36)\" fill=\"#1f77b4\">supervised \(report.folds)-fold at \(String(format: "%g", supervised.seconds)) s (dashed)</text>\n"
+            s += legend(2, "supervised \(report.folds)-fold at \(String(format: "%g", supervised.seconds)) s (dashed)", color: "#1f77b4",
+                        x0: x0, y0: y0)
         }
         if let handOver = trials.firstIndex(where: { $0.phase == .supervised }) {
             let (x, _) = point(Double(trials[handOver].trial), 0)
             s += "<line x1=\"\(x)\" y1=\"\(y0)\" x2=\"\(x)\" y2=\"\(y0 + panelHeight)\" stroke=\"#999\" stroke-dasharray=\"2,2\"/>\n"
             s += "<text x=\"\(x + 3)\" y=\"\(y0 + 26)\" fill=\"#666\">hand-over</text>\n"
         }
-        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight - 22)\" fill=\"#2ca02c\">zero training, last 10 trials:</text>\n"
-        s += "<text x=\"\(x0 + 8)\" y=\"\(y0 + panelHeight - 8)\" fill=\"#2ca02c\">right presses; right at 4 s (dashed)</text>\n"
+        s += legend(0, "zero training, last 10 trials:", color: "#2ca02c", x0: x0, y0: y0)
+        s += legend(1, "right presses; right at 4 s (dashed)", color: "#2ca02c", x0: x0, y0: y0)
         s += "<text x=\"\(x0)\" y=\"\(y0 + panelHeight + 14)\">1</text>"
         s += "<text x=\"\(x0 + panelWidth)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"end\">\(trials.count)</text>\n"
         s += "<text x=\"\(x0 - 4)\" y=\"\(y0 + 4)\" text-anchor=\"end\">1</text><text x=\"\(x0 - 4)\" y=\"\(y0 + panelHeight)\" text-anchor=\"end\">0</text>\n"

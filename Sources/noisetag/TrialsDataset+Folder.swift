@@ -6,6 +6,10 @@ extension TrialsDataset {
     /// be read is a ``CommandFailure`` naming the folder, so that a bad
     /// `--idle` folder is told from a bad dataset.
     static func read(folder: String) throws -> TrialsDataset {
-        do { return try read(from: URL(fileURLWithPath: folder)) } catch { throw CommandFailure("\(folder): \(error)") }
+        let url = URL(fileURLWithPath: folder)
+        do { return try read(from: url) } catch let error as DatasetError where error.file == url.path {
+            // The error is about the folder itself (it is missing): name it once, as given.
+            throw CommandFailure("\(folder): " + String(error.description.dropFirst(url.path.count + 2)))
+        } catch { throw CommandFailure("\(folder): \(error)") }
     }
 }

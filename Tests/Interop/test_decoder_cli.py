@@ -88,6 +88,11 @@ def test_a_broken_dataset_is_one_line_and_exit_1(noisetag_bin, dataset, tmp_path
                           capture_output=True, text=True, timeout=60)
     assert idle.returncode == 1
     assert idle.stderr.strip().splitlines() == [f"noisetag decoder evaluate: {broken}: y.i32: missing"]
+    # A folder that is not there is named once, as typed.
+    gone = subprocess.run([noisetag_bin, "decoder", "evaluate", "no-such-dataset"], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path)
+    assert gone.returncode == 1
+    assert gone.stderr.strip().splitlines() == ["noisetag decoder evaluate: no-such-dataset: no such folder"]
 
 
 def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
