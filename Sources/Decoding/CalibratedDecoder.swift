@@ -124,15 +124,10 @@ public struct CalibratedDecoder: Sendable {
                     let shown = trialClasses.map { $0[i] }.flatMap { $0.count >= 2 ? $0 : nil } ?? Array(codes.indices)
                     var scorer = IncrementalScorer(spatialFilter: model.spatialFilter, templates: shown.map { templates[$0] },
                                                    whitening: model.whitening)
-                    var trajectory: [CertaintyExample] = []
-                    var position = 0
-                    while position < n {
-                        let end = min(position + chunk, n)
-                        scorer.append(trials[i].map { Array($0[position..<end]) })
-                        position = end
-                        let scores = scorer.scores()
+                    let trajectory = scorer.append(trials[i], scoringEvery: chunk).enumerated().map { step, scores in
                         let best = scores.indices.max { scores[$0] < scores[$1] }!
-                        trajectory.append(.init(scores: scores, seconds: Double(position) / sampleRate, correct: shown[best] == labels[i]))
+                        return CertaintyExample(scores: scores, seconds: Double(min((step + 1) * chunk, n)) / sampleRate,
+                                                correct: shown[best] == labels[i])
                     }
                     part.examples += trajectory
                     part.trajectories.append(trajectory)
@@ -154,15 +149,9 @@ public struct CalibratedDecoder: Sendable {
                         let phases = (0..<(longLength / 2)).map { _ in Double.random(in: 0..<(2 * .pi), using: &generator) }
                         let noise = fft.withPhases(of: filtered, phases: phases)
                         var foilScorer = freshFoilScorer
-                        var foil: [CertaintyExample] = []
-                        var at = 0
-                        while at < longLength {
-                            let end = min(at + chunk, longLength)
-                            foilScorer.append([Array(noise[at..<end])])
-                            at = end
-                            foil.append(.init(scores: foilScorer.scores(), seconds: Double(at) / sampleRate, correct: false))
-                        }
-                        part.foils.append(foil)
+                        part.foils.append(foilScorer.append([noise], scoringEvery: chunk).enumerated().map { step, scores in
+                            CertaintyExample(scores: scores, seconds: Double(min((step + 1) * chunk, longLength)) / sampleRate, correct: false)
+                        })
                     }
                     part.foilMinutes += Double(longLength) / sampleRate / 60 * Double(max(1, foilCount))
                 }

@@ -27,10 +27,19 @@ public struct IncrementalScorer: Sendable {
 
     /// Adds the next samples (channels × m, preprocessed).
     public mutating func append(_ chunk: [[Double]]) {
-        let m = chunk.first?.count ?? 0
-        let start = sampleCount
-        let slices = templates.map { template in (0..<m).map { template[(start + $0) % template.count] } }
-        running.append(chunk, templates: slices)
+        running.append(chunk, templates: templates, from: sampleCount, scoringEvery: 0) { _ in }
+    }
+
+    /// Adds the next samples (channels × m, preprocessed) and returns the
+    /// scores after every `step` of them and after the last: what calling
+    /// ``append(_:)`` with `step` samples at a time and ``scores()`` after
+    /// each would give, in one pass.
+    public mutating func append(_ chunk: [[Double]], scoringEvery step: Int) -> [[Double]] {
+        precondition(step > 0, "a step of at least one sample")
+        var out: [[Double]] = []
+        out.reserveCapacity(((chunk.first?.count ?? 0) + step - 1) / step)
+        running.append(chunk, templates: templates, from: sampleCount, scoringEvery: step) { out.append($0) }
+        return out
     }
 
     /// Pearson correlation with each class's template so far (0 while undefined).

@@ -33,6 +33,19 @@ public struct TrialScorer: Sendable {
 
     /// Adds `chunk` (channels × m, preprocessed) with each object's whitened template over the same m samples.
     public mutating func append(_ chunk: [[Double]], templates: [[Double]]) {
+        append(chunk, templates: templates, from: 0, scoringEvery: 0) { _ in }
+    }
+
+    /// Adds `chunk` (channels × m, preprocessed) against whole whitened
+    /// templates read from their sample `offset` on (wrapping round each),
+    /// and hands `body` the scores after every `step` samples of the chunk
+    /// and after its last (never, for a `step` of 0). The sums are the same,
+    /// added in the same order, as appending the chunk `step` samples at a
+    /// time with the templates' slices, so the scores are too; it saves a
+    /// slice per template and step, which is most of the cost of scoring
+    /// ten seconds in 100 ms steps.
+    mutating func append(_ chunk: [[Double]], templates: [[Double]], from offset: Int, scoringEvery step: Int,
+                         _ body: ([Double]) -> Void) {
         precondition(chunk.count == spatialFilter.count && templates.count == sumT.count, "one row per channel and per object")
         let m = chunk.first?.count ?? 0
         var filtered = [Double](repeating: 0, count: m)
@@ -41,18 +54,26 @@ public struct TrialScorer: Sendable {
             for i in 0..<m { filtered[i] += w * row[i] }
         }
         let whitened = whitening.apply(filtered, state: &whiteningState)
+        let start = sampleCount
+        var nextScore = step > 0 ? min(step, m) : -1
         for i in 0..<m {
             let x = whitened[i]
             sumX += x
             sumXX += x * x
             for k in 0..<templates.count {
-                let t = templates[k][i]
+                let template = templates[k]
+                let t = template[(offset + i) % template.count]
                 sumT[k] += t
                 sumTT[k] += t * t
                 sumXT[k] += x * t
             }
+            if i + 1 == nextScore {
+                sampleCount = start + i + 1
+                body(scores())
+                nextScore = min(nextScore + step, m)
+            }
         }
-        sampleCount += m
+        sampleCount = start + m
     }
 
     /// The correlation with each object's template (0 while undefined; never NaN).

@@ -29,6 +29,30 @@ import Testing
         #expect(scorer.sampleCount == 500)
     }
 
+    @Test func scoringEveryStepInOnePassGivesTheScoresOfStepwiseAppends() {
+        // Whitened, wrapping templates shorter than the trial, a step that does not divide the
+        // chunk, and a scorer that has seen samples before: the same numbers to the last bit.
+        let trial = Self.randomTrial(channels: 3, samples: 700, seed: 3)
+        let templates = Self.randomTrial(channels: 5, samples: 260, seed: 4)
+        let whitening = PredictionErrorFilter(taps: [1, -0.6, 0.2, 0.05])
+        let fresh = IncrementalScorer(spatialFilter: [0.5, -1, 2], templates: templates, whitening: whitening)
+        var stepwise = fresh, onePass = fresh
+        stepwise.append(trial.map { Array($0[0..<37]) })
+        onePass.append(trial.map { Array($0[0..<37]) })
+        var expected: [[Double]] = []
+        var position = 37
+        while position < 700 {
+            let end = min(position + 26, 700)
+            stepwise.append(trial.map { Array($0[position..<end]) })
+            expected.append(stepwise.scores())
+            position = end
+        }
+        let scores = onePass.append(trial.map { Array($0[37...]) }, scoringEvery: 26)
+        #expect(scores == expected)
+        #expect(scores.count == 26)   // 663 samples: 25 whole steps and the last 13
+        #expect(onePass.sampleCount == 700 && onePass.scores() == stepwise.scores())
+    }
+
     @Test func scoresAreNeverNaN() {
         var scorer = IncrementalScorer(spatialFilter: [1], templates: [[0, 0, 0], [1, 2, 3]])
         #expect(scorer.scores() == [0, 0])
