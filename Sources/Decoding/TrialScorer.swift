@@ -33,6 +33,8 @@ public struct TrialScorer: Sendable {
 
     /// Adds `chunk` (channels × m, preprocessed) with each object's whitened template over the same m samples.
     public mutating func append(_ chunk: [[Double]], templates: [[Double]]) {
+        let m = chunk.first?.count ?? 0
+        precondition(templates.allSatisfy { $0.count >= m }, "each template covers the chunk's samples")
         append(chunk, templates: templates, from: 0, scoringEvery: 0) { _ in }
     }
 
@@ -42,8 +44,9 @@ public struct TrialScorer: Sendable {
     /// and after its last (never, for a `step` of 0). The sums are the same,
     /// added in the same order, as appending the chunk `step` samples at a
     /// time with the templates' slices, so the scores are too; it saves a
-    /// slice per template and step, which is most of the cost of scoring
-    /// ten seconds in 100 ms steps.
+    /// slice per template and step, which was most of the cost of scoring
+    /// ten seconds in 100 ms steps, and finds each template's position once
+    /// per run of samples in which none wraps.
     mutating func append(_ chunk: [[Double]], templates: [[Double]], from offset: Int, scoringEvery step: Int,
                          _ body: ([Double]) -> Void) {
         precondition(chunk.count == spatialFilter.count && templates.count == sumT.count, "one row per channel and per object")
@@ -55,22 +58,32 @@ public struct TrialScorer: Sendable {
         }
         let whitened = whitening.apply(filtered, state: &whiteningState)
         let start = sampleCount
-        var nextScore = step > 0 ? min(step, m) : -1
-        for i in 0..<m {
-            let x = whitened[i]
-            sumX += x
-            sumXX += x * x
-            for k in 0..<templates.count {
-                let template = templates[k]
-                let t = template[(offset + i) % template.count]
-                sumT[k] += t
-                sumTT[k] += t * t
-                sumXT[k] += x * t
+        var nextScore = step > 0 ? min(step, m) : m
+        var i = 0
+        while i < m {
+            // A run of samples up to the next score in which no template wraps: each
+            // template's position is found once per run, not once per sample.
+            let positions = templates.map { (offset + i) % $0.count }
+            var end = nextScore
+            for (k, template) in templates.enumerated() { end = min(end, i + template.count - positions[k]) }
+            for j in i..<end {
+                let x = whitened[j]
+                sumX += x
+                sumXX += x * x
+                for k in 0..<templates.count {
+                    let t = templates[k][positions[k] + j - i]
+                    sumT[k] += t
+                    sumTT[k] += t * t
+                    sumXT[k] += x * t
+                }
             }
-            if i + 1 == nextScore {
-                sampleCount = start + i + 1
-                body(scores())
-                nextScore = min(nextScore + step, m)
+            i = end
+            if i == nextScore {
+                if step > 0 {
+                    sampleCount = start + i
+                    body(scores())
+                }
+                nextScore = step > 0 ? min(nextScore + step, m) : m
             }
         }
         sampleCount = start + m

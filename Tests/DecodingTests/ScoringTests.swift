@@ -33,7 +33,8 @@ import Testing
         // Whitened, wrapping templates shorter than the trial, a step that does not divide the
         // chunk, and a scorer that has seen samples before: the same numbers to the last bit.
         let trial = Self.randomTrial(channels: 3, samples: 700, seed: 3)
-        let templates = Self.randomTrial(channels: 5, samples: 260, seed: 4)
+        // Templates of different lengths wrap at different samples.
+        let templates = Self.randomTrial(channels: 5, samples: 260, seed: 4).enumerated().map { k, t in Array(t.prefix(260 - 40 * k)) }
         let whitening = PredictionErrorFilter(taps: [1, -0.6, 0.2, 0.05])
         let fresh = IncrementalScorer(spatialFilter: [0.5, -1, 2], templates: templates, whitening: whitening)
         var stepwise = fresh, onePass = fresh
