@@ -13,8 +13,12 @@ struct EvaluationPlot {
     let report: EvaluationReport
     let zeroTraining: ZeroTrainingOutcome?
     private let panelWidth = 300.0, panelHeight = 220.0, margin = 45.0
+    /// Event labels per legend line under the responses panel.
+    private let labelsPerRow = 3
     /// Legend lines below a panel's axis label, out of the curves' way: as many as the panel with the most.
-    private var legendRows: Int { zeroTraining == nil ? 2 : 3 }
+    private var legendRows: Int {
+        max(zeroTraining == nil ? 2 : 3, (report.kernels.count + labelsPerRow - 1) / labelsPerRow)
+    }
 
     init(report: EvaluationReport, zeroTraining: ZeroTrainingOutcome? = nil) {
         self.report = report
@@ -57,9 +61,10 @@ struct EvaluationPlot {
             """
     }
 
-    /// Line `row` of a panel's legend, below its axis label.
-    private func legend(_ row: Int, _ text: String, color: String, x0: Double, y0: Double) -> String {
-        "<text x=\"\(x0)\" y=\"\(y0 + panelHeight + 46 + 13 * Double(row))\" fill=\"\(color)\">\(text)</text>\n"
+    /// Line `row` of a panel's legend, below its axis label, from `column` thirds of the panel across.
+    private func legend(_ row: Int, _ text: String, color: String, x0: Double, y0: Double, column: Int = 0) -> String {
+        let x = x0 + Double(column) * panelWidth / Double(labelsPerRow)
+        return "<text x=\"\(x)\" y=\"\(y0 + panelHeight + 46 + 13 * Double(row))\" fill=\"\(color)\">\(text)</text>\n"
     }
 
     private func polyline(_ points: [(Double, Double)], color: String, dashed: Bool = false) -> String {
@@ -94,7 +99,7 @@ struct EvaluationPlot {
                 (x0 + Double(i) / Double(max(1, count - 1)) * panelWidth, y0 + panelHeight / 2 - v / peak * panelHeight * 0.45)
             }, color: color)
             let label = e < report.eventLabels.count ? report.eventLabels[e] : "event \(e)"
-            s += "<text x=\"\(x0 + panelWidth - 6)\" y=\"\(y0 + 14 + 13 * Double(e))\" text-anchor=\"end\" fill=\"\(color)\">\(label)</text>\n"
+            s += legend(e / labelsPerRow, label, color: color, x0: x0, y0: y0, column: e % labelsPerRow)
         }
         let startMs = report.kernelStart * 1000, endMs = startMs + Double(count) / report.sampleRate * 1000
         s += "<text x=\"\(x0)\" y=\"\(y0 + panelHeight + 14)\">\(String(format: "%.0f", startMs))</text>"
