@@ -64,10 +64,12 @@ public struct CodebookError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unwritableFile(let why): return "cannot write the file (\(why))"
         case .notText: return "not a UTF-8 text file"
         case .emptyFile: return "empty codebook: no stimulus-time row, only comments or blank lines"
-        case .nonNumericCell(let cell): return "non-numeric cell \"\(cell)\" (expected a number such as 0 or 1)"
+        // A cell is quoted with its control characters escaped (String's own debugDescription), so
+        // a damaged file's escape sequence cannot reach the terminal or break the line.
+        case .nonNumericCell(let cell): return "non-numeric cell \(cell.debugDescription) (expected a number such as 0 or 1)"
         case .decreasingStimulusTime(let previous, let found):
             return "stimulus time \(Self.format(found)) is smaller than the previous one (\(Self.format(previous))); is the stimulus-time row missing?"
-        case .invalidState(let cell): return "invalid state \"\(cell)\" (expected a whole number from 0 to 255)"
+        case .invalidState(let cell): return "invalid state \(cell.debugDescription) (expected a whole number from 0 to 255)"
         case .raggedRow(let expected, let found):
             return "ragged row: \(found) states but the stimulus-time row has \(expected)"
         case .noCodes: return "no codes: nothing follows the stimulus-time row"

@@ -27,6 +27,15 @@ struct CodebookFileErrorTests {
         #expect(error.description.hasPrefix("bad.txt:\(line):\(column): "))
     }
 
+    @Test func aCellIsQuotedOnOneLineWithItsControlCharactersEscaped() throws {
+        let plain = try #require(parseError("0 17\n0 x1\n"))
+        #expect(plain.description == "bad.txt:2:3: non-numeric cell \"x1\" (expected a number such as 0 or 1)")
+        // A terminal escape inside a cell (whitespace splits cells, so no line break can get in).
+        let escaped = try #require(parseError("0 17\n0 \u{1B}[2J\n"))
+        #expect(escaped.description == "bad.txt:2:3: non-numeric cell \"\\u{1B}[2J\" (expected a number such as 0 or 1)")
+        #expect(!escaped.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+    }
+
     @Test(arguments: ["", "# only a comment\n\n   \n", "\r\n\r\n"])
     func emptyFiles(text: String) throws {
         let error = try #require(parseError(text))
