@@ -7,9 +7,9 @@ extension TrialsDataset {
     /// `--idle` folder is told from a bad dataset.
     static func read(folder: String) throws -> TrialsDataset {
         let url = URL(fileURLWithPath: folder)
-        do { return try read(from: url) } catch let error as DatasetError where error.file == url.path {
+        do { return try read(from: url) } catch DatasetError.unreadable(let file, let reason) where file == url.path {
             // The error is about the folder itself (it is missing): name it once, as given.
-            throw CommandFailure("\(folder): " + String(error.description.dropFirst(url.path.count + 2)))
+            throw CommandFailure("\(folder): \(reason)")
         } catch { throw CommandFailure("\(folder): \(error)") }
     }
 }
