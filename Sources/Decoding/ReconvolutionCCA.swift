@@ -76,10 +76,13 @@ public struct ReconvolutionCCA: Sendable {
     }
 
     /// The fit, reusing the EEG sums of these very trials when a caller
-    /// fitting several settings on them has them already.
+    /// fitting several settings on them has them already, and the structure
+    /// covariances of a window that holds the fit's ``lags(of:sampleRate:measuringLatency:)``
+    /// (any other is computed here).
     static func fit(
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
-        settings: ReconvolutionSettings, statistics given: CovarianceSums?, measuringLatency: Bool = false
+        settings: ReconvolutionSettings, statistics given: CovarianceSums?, structure: StructureCovariances? = nil,
+        measuringLatency: Bool = false
     ) throws -> ReconvolutionCCA {
         guard trials.count >= 2 else { throw ReconvolutionError.notEnoughData("\(trials.count) trial(s)") }
         guard labels.count == trials.count else { throw ReconvolutionError.shapeMismatch("\(trials.count) trials, \(labels.count) labels") }
@@ -105,7 +108,7 @@ public struct ReconvolutionCCA: Sendable {
             wideSettings.gammaM = max(settings.gammaM, 0.1)
             let wide = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: -before,
                                  lagCount: before + Int((settings.maximumLatency * sampleRate).rounded()) + lagCount,
-                                 settings: wideSettings)
+                                 settings: wideSettings, structure: structure)
             return onset(of: wide.kernels, before: before)
         }
         let latency: Int, measured: Int?
@@ -117,7 +120,7 @@ public struct ReconvolutionCCA: Sendable {
             measured = latency
         }
         let fit = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: latency,
-                            lagCount: lagCount, settings: settings)
+                            lagCount: lagCount, settings: settings, structure: structure)
         var model = ReconvolutionCCA(
             settings: settings, sampleRate: sampleRate, encoder: encoder, spatialFilter: fit.w,
             spatialPattern: fit.pattern, kernels: fit.kernels, canonicalCorrelation: fit.rho,
@@ -201,30 +204,29 @@ public struct ReconvolutionCCA: Sendable {
 
     private static func solve(
         _ s: CovarianceSums, codes: [[UInt8]], encoder: EventEncoder, n: Int,
-        firstLag: Int, lagCount: Int, settings: ReconvolutionSettings
+        firstLag: Int, lagCount: Int, settings: ReconvolutionSettings, structure: StructureCovariances?
     ) throws -> Solution {
-        let features = encoder.eventCount * lagCount
-        let total = Double(s.total)
-        var cxm = Matrix(rows: s.channels, columns: features)
-        var meanM = [Double](repeating: 0, count: features)
-        var terms: [(EventStructure, Double)] = []
-        for (k, count) in s.classCounts {
-            let m = EventStructure(onsets: encoder.onsets(of: Array(codes[k].prefix(n))), samples: n,
-                                   firstLag: firstLag, lagCount: lagCount)
-            terms.append((m, Double(count)))
-            m.addProduct(s.classSums[k]!, to: &cxm)
-            for (f, sum) in m.rowSums().enumerated() { meanM[f] += sum * Double(count) }
+        let block = structure?.window(of: encoder, firstLag: firstLag, lagCount: lagCount)
+            ?? StructureCovariances(s, codes: codes, encoder: encoder, n: n, firstLag: firstLag, lagCount: lagCount)
+        return try solve(covariance: s.covariance, cxm: block.cxm, cmm: block.cmm, eventCount: encoder.eventCount,
+                         lagCount: lagCount, settings: settings)
+    }
+
+    /// The lags (samples from each onset) a fit with `settings` models,
+    /// with the wide fit that estimates the latency when it does.
+    static func lags(of settings: ReconvolutionSettings, sampleRate: Double, measuringLatency: Bool) -> Range<Int> {
+        let lagCount = max(1, Int((settings.encodingLength * sampleRate).rounded()))
+        var lags = 0..<0
+        if settings.fixedLatency == nil || measuringLatency {
+            let before = Int((0.1 * sampleRate).rounded())
+            lags = -before..<(Int((settings.maximumLatency * sampleRate).rounded()) + lagCount)
         }
-        var cmm = EventStructure.weightedGram(terms)
-        meanM = meanM.map { $0 / total }
-        for a in 0..<features {
-            for b in 0..<features { cmm[a, b] = cmm[a, b] / total - meanM[a] * meanM[b] }
+        if let fixed = settings.fixedLatency {
+            let latency = Int((fixed * sampleRate).rounded())
+            lags = lags.isEmpty ? latency..<(latency + lagCount)
+                : min(lags.lowerBound, latency)..<max(lags.upperBound, latency + lagCount)
         }
-        for c in 0..<s.channels {
-            for f in 0..<features { cxm[c, f] = cxm[c, f] / total - s.mean[c] * meanM[f] }
-        }
-        return try solve(covariance: s.covariance, cxm: cxm, cmm: cmm, eventCount: encoder.eventCount, lagCount: lagCount,
-                         settings: settings)
+        return lags
     }
 
     /// The canonical pair from the covariances themselves: `Cxx` (channels²),

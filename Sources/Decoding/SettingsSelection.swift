@@ -174,6 +174,17 @@ public struct SettingsSelection: Sendable {
         guard Set(train.map { labels[$0] }).count >= 2, !test.isEmpty else { return out }
         let trainTrials = train.map { trials[$0] }, trainLabels = train.map { labels[$0] }
         let sums = CovarianceSums(trials: trainTrials, labels: trainLabels)
+        // The structure covariances once per event definition, over every lag its candidates model.
+        let n = trainTrials[0][0].count
+        var structures: [EventDefinition: StructureCovariances] = [:]
+        for event in Set(indices.map { candidates[$0].settings.event }) {
+            let spans = indices.filter { candidates[$0].settings.event == event }
+                .map { ReconvolutionCCA.lags(of: candidates[$0].settings, sampleRate: sampleRate, measuringLatency: false) }
+            let lags = (spans.map(\.lowerBound).min() ?? 0)..<(spans.map(\.upperBound).max() ?? 0)
+            let encoder = EventEncoder(definition: event, fitting: codes.map { Array($0.prefix(n)) })
+            structures[event] = StructureCovariances(sums, codes: codes, encoder: encoder, n: n,
+                                                     firstLag: lags.lowerBound, lagCount: lags.count)
+        }
         // One fit per settings that differ in more than whitening and the template blend,
         // and one scorer per fit and whitening: candidates that differ only in their blend
         // differ only in their templates, so one pass over each trial's EEG scores them all.
@@ -187,7 +198,8 @@ public struct SettingsSelection: Sendable {
             let f: Int
             if let found = fitted.firstIndex(where: { $0.settings == unit }) { f = found } else {
                 let model = try ReconvolutionCCA.fit(trials: trainTrials, labels: trainLabels, codes: codes,
-                                                     sampleRate: sampleRate, settings: unit, statistics: sums)
+                                                     sampleRate: sampleRate, settings: unit, statistics: sums,
+                                                     structure: structures[unit.event])
                 fitted.append((unit, model, false))
                 f = fitted.count - 1
             }

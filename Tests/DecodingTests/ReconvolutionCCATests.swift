@@ -95,4 +95,45 @@ import Testing
             try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: dark, sampleRate: cal.fs)
         }
     }
+
+    /// Settings selection computes the structure covariances once per fold and
+    /// event, over every candidate's lags, and each fit takes its block: a fit
+    /// from a block must be the fit from scratch, to the bit, for each window
+    /// the grid has (from the stimulus, from an estimated latency) and events.
+    @Test func aFitFromAWiderWindowsCovariancesIsTheSameFit() throws {
+        let cal = try Self.calibration(trials: 27, snr: 0.1, seed: 21)
+        let sums = CovarianceSums(trials: cal.trials, labels: cal.labels)
+        let n = cal.trials[0][0].count
+        for event in [EventDefinition.risingFallingEdges, .duration] {
+            var grid: [ReconvolutionSettings] = []
+            for (latency, length) in [(0.0, 0.3), (0.0, 0.5), (nil, 0.3)] as [(Double?, Double)] {
+                var s = ReconvolutionSettings()
+                s.event = event
+                s.fixedLatency = latency
+                s.encodingLength = length
+                grid.append(s)
+            }
+            let spans = grid.map { ReconvolutionCCA.lags(of: $0, sampleRate: cal.fs, measuringLatency: false) }
+            let lags = spans.map(\.lowerBound).min()!..<spans.map(\.upperBound).max()!
+            let encoder = EventEncoder(definition: event, fitting: cal.codes.map { Array($0.prefix(n)) })
+            let wide = StructureCovariances(sums, codes: cal.codes, encoder: encoder, n: n, firstLag: lags.lowerBound,
+                                            lagCount: lags.count)
+            for settings in grid {
+                let alone = try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs,
+                                                     settings: settings, statistics: sums)
+                let shared = try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs,
+                                                      settings: settings, statistics: sums, structure: wide)
+                #expect(shared.spatialFilter == alone.spatialFilter && shared.kernels == alone.kernels
+                        && shared.latencySamples == alone.latencySamples, "\(event), \(settings)")
+            }
+            for span in spans {
+                let block = try #require(wide.window(of: encoder, firstLag: span.lowerBound, lagCount: span.count))
+                let direct = StructureCovariances(sums, codes: cal.codes, encoder: encoder, n: n, firstLag: span.lowerBound,
+                                                  lagCount: span.count)
+                #expect(block.cxm == direct.cxm && block.cmm == direct.cmm, "\(event), lags \(span)")
+            }
+            // A window reaching outside the computed one is not taken from it.
+            #expect(wide.window(of: encoder, firstLag: lags.lowerBound - 1, lagCount: 2) == nil)
+        }
+    }
 }
