@@ -17,8 +17,9 @@ import Foundation
 /// order by accuracy, then by mean margin (the true class's correlation
 /// minus the best other's).
 /// Candidates that differ only in whitening share one fit per fold, and
-/// every candidate of a band shares the fold's EEG sums, so the whole grid
-/// costs a few fits per fold. Run inside each outer fold of
+/// every candidate of a band shares the fold's EEG sums, and every
+/// candidate of an event definition its structure covariances, so the
+/// whole grid costs a few fits per fold. Run inside each outer fold of
 /// ``OfflineEvaluation``, it is nested cross-validation.
 ///
 /// ```swift
