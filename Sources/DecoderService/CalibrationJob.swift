@@ -19,20 +19,23 @@ public struct CalibrationJob: Sendable {
     public let settings: DecoderServerSettings
     /// For each trial, the classes on screen in it (nil: every class in every trial).
     public let trialClasses: [[Int]]?
-    /// The trials as the live decoder's continuous filter gave them
-    /// (trials × channels × samples), which the fit uses; nil: each raw
-    /// trial is preprocessed on its own, primed on its first sample.
-    public let filteredTrials: [[[Double]]]?
+    /// Per band (by its low-pass edge, nil for none), the trials as the
+    /// live decoder's continuous filter for that band gave them (trials ×
+    /// channels × samples), which the fit uses; nil: each raw trial is
+    /// preprocessed on its own, primed on its first sample, in every band
+    /// of ``FitCandidate/standardBands``.
+    public let filteredTrials: [Double?: [[[Double]]]]?
 
     /// A job for `dataset`; `trialClasses` names the classes each trial
     /// showed, so that certainty is calibrated as live trials score (only
     /// the codes on screen). `filteredTrials`, when given, are the same
-    /// trials already preprocessed by the filter live scoring uses: the
-    /// model is then fitted on exactly the signal it will score, without
-    /// the filters' start-up at each trial's first sample.
+    /// trials already preprocessed, per band, by the filters live scoring
+    /// uses: the model is then fitted on exactly the signal it will score,
+    /// without the filters' start-up at each trial's first sample.
     public init(dataset: TrialsDataset, settings: DecoderServerSettings, trialClasses: [[Int]]? = nil,
-                filteredTrials: [[[Double]]]? = nil) {
-        precondition(filteredTrials.map { $0.count == dataset.header.nTrials } ?? true, "one filtered trial per dataset trial")
+                filteredTrials: [Double?: [[[Double]]]]? = nil) {
+        precondition(filteredTrials.map { !$0.isEmpty && $0.values.allSatisfy { $0.count == dataset.header.nTrials } } ?? true,
+                     "a band at least, each with one filtered trial per dataset trial")
         self.dataset = dataset
         self.settings = settings
         self.trialClasses = trialClasses
@@ -67,7 +70,6 @@ public struct CalibrationJob: Sendable {
             lines.append(reason)
             return CalibrationOutcome(decoder: nil, log: lines, trials: h.nTrials, summary: reason)
         }
-        let trials = trialsToFit
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
         let labels = dataset.labels.map(Int.init)
         let fitted: CalibratedDecoder
@@ -75,12 +77,13 @@ public struct CalibrationJob: Sendable {
         let started = clock.now
         var chosen = FitCandidate()
         do {
-            let outcome = try chooseSettings(on: trials)
+            let outcome = try chooseSettings()
             chosen = outcome.chosen
-            fitted = try CalibratedDecoder.fit(trials: trials, labels: labels, codes: codes,
+            fitted = try CalibratedDecoder.fit(trials: trialsToFit(lowPass: chosen.lowPass), labels: labels, codes: codes,
                                                sampleRate: h.fs, settings: chosen.settings,
                                                targetErrorRate: settings.targetErrorRate,
-                                               updateInterval: settings.predictionInterval, trialClasses: trialClasses)
+                                               updateInterval: settings.predictionInterval, trialClasses: trialClasses,
+                                               lowPass: chosen.lowPass)
             if !outcome.rankings.isEmpty { lines.append("calibration chose " + outcome.summary) }
         } catch {
             let reason = "calibration failed: \(error)"
@@ -100,33 +103,43 @@ public struct CalibrationJob: Sendable {
                                   accuracySeconds: validation.full?.seconds, summary: chosen.summary)
     }
 
-    /// The trials the fit uses: ``filteredTrials``, or else each raw trial
-    /// preprocessed on its own (primed on its first sample) with the
-    /// decoder's filter.
-    public var trialsToFit: [[[Double]]] {
+    /// The trials the fit uses in the band with low-pass edge `lowPass`:
+    /// ``filteredTrials``' band, or else each raw trial preprocessed on its
+    /// own (primed on its first sample) with the decoder's filter for it.
+    public func trialsToFit(lowPass: Double?) -> [[[Double]]] {
+        if let filtered = filteredTrials?[lowPass] { return filtered }
         let h = dataset.header
-        return filteredTrials ?? dataset.preprocessedTrials(
-            Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: settings.lineFrequency, reference: settings.reference))
+        return dataset.preprocessedTrials(Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: settings.lineFrequency,
+                                                       lowPass: lowPass, reference: settings.reference))
+    }
+
+    /// The bands a calibration chooses among: those of ``filteredTrials``
+    /// (the live filters), or every band of ``FitCandidate/standardBands``.
+    public var bands: [Double?] {
+        guard let filteredTrials else { return FitCandidate.standardBands }
+        return FitCandidate.standardBands.filter { filteredTrials[$0] != nil }
     }
 
     /// Chooses the model's settings as ``run()`` does: by cross-validation
-    /// on `trials` (``trialsToFit``) among the candidates of the live
-    /// filter's band, since that is the signal scored live, and without
-    /// averaged responses (``ReconvolutionSettings/templateBlend``): a live
-    /// trial's templates are made a chunk at a time from the stimulus as it
-    /// is shown, which no calibration average is matched to yet.
+    /// on the calibration trials (``trialsToFit(lowPass:)``) among the
+    /// candidates of the bands the live decoder filters (``bands``), since
+    /// that is the signal scored live, and without averaged responses
+    /// (``ReconvolutionSettings/templateBlend``): a live trial's templates
+    /// are made a chunk at a time from the stimulus as it is shown, which
+    /// no calibration average is matched to yet.
     ///
     /// ```swift
-    /// let chosen = try job.chooseSettings(on: job.trialsToFit).chosen
-    /// let model = try ReconvolutionCCA.fit(trials: job.trialsToFit, labels: labels, codes: codes,
+    /// let chosen = try job.chooseSettings().chosen
+    /// let model = try ReconvolutionCCA.fit(trials: job.trialsToFit(lowPass: chosen.lowPass), labels: labels, codes: codes,
     ///                                      sampleRate: 250, settings: chosen.settings)
     /// ```
-    public func chooseSettings(on trials: [[[Double]]]) throws -> SettingsSelection.Outcome {
+    public func chooseSettings() throws -> SettingsSelection.Outcome {
         let h = dataset.header
+        let bands = self.bands
         var selection = SettingsSelection()
-        selection.candidates = selection.candidates.filter { $0.lowPass == nil && $0.settings.templateBlend == 0 }
+        selection.candidates = selection.candidates.filter { bands.contains($0.lowPass) && $0.settings.templateBlend == 0 }
         return try selection.select(labels: dataset.labels.map(Int.init), codes: (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) },
-                                    sampleRate: h.fs) { _ in trials }
+                                    sampleRate: h.fs) { trialsToFit(lowPass: $0) }
     }
 
     /// The cross-validation ``run()`` logs: `chosen`'s settings in 5
@@ -142,6 +155,7 @@ public struct CalibrationJob: Sendable {
         evaluation.targetErrorRate = settings.targetErrorRate
         evaluation.updateInterval = settings.predictionInterval
         evaluation.settings = chosen.settings
+        evaluation.lowPass = chosen.lowPass
         let seconds = (Double(h.nSamples) / h.fs * 10).rounded(.down) / 10
         evaluation.lengths = lengths ?? ([0.5, 1, 2, 4].filter { $0 < seconds - 0.05 } + [seconds])
         return try evaluation.run(dataset)

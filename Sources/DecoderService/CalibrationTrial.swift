@@ -4,9 +4,10 @@
 struct CalibrationTrial: Sendable {
     /// Channels × samples, raw.
     let eeg: [[Double]]
-    /// Channels × samples, preprocessed by the filter that runs continuously
-    /// for scoring (no transient at the trial's start).
-    let filtered: [[Double]]
+    /// Per band of ``FitCandidate/standardBands``, channels × samples,
+    /// preprocessed by the filter that runs continuously for scoring (no
+    /// transient at the trial's start).
+    let filtered: [[[Double]]]
     /// The objects of the trial's STIMULUSEVENTs; 0 is the cued target.
     let objectIDs: [UInt8]
     /// Objects × samples.

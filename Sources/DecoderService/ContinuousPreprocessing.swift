@@ -2,7 +2,8 @@ import Decoding
 import UtopiaProtocol
 
 /// The live decoder's EEG after acquisition: filtered continuously by the
-/// ``Preprocessor``'s filter (primed once, so no transient at trial starts),
+/// ``Preprocessor``'s filter in each band a calibration may choose
+/// (``FitCandidate/standardBands``; primed once, so no transient at trial starts),
 /// the last stretch kept raw and filtered in a ``SampleHistory``, and its
 /// quality assessed for SIGNALQUALITY and the signal view. Started anew by
 /// each DATAHEADER.
@@ -15,7 +16,8 @@ struct ContinuousPreprocessing: Sendable {
     let qualityInterval: Double
     /// The samples kept; nil before the first DATAHEADER.
     private(set) var history: SampleHistory?
-    private var filter: SOSFilter?
+    /// One filter per band of ``FitCandidate/standardBands``.
+    private var filters: [SOSFilter]?
     private var filterPrimed = false
     private var quality: SignalQualityEstimator?
     private var lastQualityProblems: [String?] = []
@@ -45,9 +47,10 @@ struct ContinuousPreprocessing: Sendable {
     mutating func start(with header: DataHeader) {
         let channels = Int(header.channelCount)
         let rate = Double(header.sampleRate)
-        filter = Preprocessor(sampleRate: rate, channels: channels, lineFrequency: lineFrequency).filter
+        let bands = FitCandidate.standardBands
+        filters = bands.map { Preprocessor(sampleRate: rate, channels: channels, lineFrequency: lineFrequency, lowPass: $0).filter }
         filterPrimed = false
-        history = SampleHistory(channels: channels)
+        history = SampleHistory(channels: channels, bands: bands)
         quality = SignalQualityEstimator(channels: channels, sampleRate: rate, lineFrequency: lineFrequency)
         lastQualityProblems = []
         assessment = nil
@@ -62,21 +65,21 @@ struct ContinuousPreprocessing: Sendable {
     /// or nil when the block was not taken (no EEG started, or another
     /// channel count).
     mutating func ingest(_ block: SampleBlock, asSent: [[Double]]?, keepingFrom keepFrom: Double) -> Double? {
-        guard var filter, var history, var quality, block.samples.count == history.channels else { return nil }
+        guard var filters, var history, var quality, block.samples.count == history.channels else { return nil }
         quality.append(asSent ?? block.samples)
         if let asSent { nonFinite.record(asSent, first: samplesReceived) }
         let referenced = reference.apply(to: block.samples)
         if !filterPrimed {
-            filter.prime(with: referenced.map { $0.first ?? 0 })
+            for b in filters.indices { filters[b].prime(with: referenced.map { $0.first ?? 0 }) }
             filterPrimed = true
         }
-        let clean = filter.process(referenced)
+        let clean = filters.indices.map { filters[$0].process(referenced) }
         history.append(times: block.times, raw: block.samples, filtered: clean)
         samplesReceived += block.times.count
         let horizon = min(keepFrom, (history.latestTime ?? 0) - 30_000)
         history.forget(before: horizon)
         if !nonFinite.isEmpty { nonFinite.forget(before: samplesReceived - history.count) }
-        self.filter = filter
+        self.filters = filters
         self.history = history
         self.quality = quality
         return horizon

@@ -52,7 +52,8 @@ struct LivePrediction: Sendable {
             let templates = decoder.model.templates(for: states).map { Array(whitening.apply($0)[(first - from)...]) }
             var scorer = self.scorer ?? TrialScorer(spatialFilter: decoder.model.spatialFilter, objects: objects.count,
                                                     whitening: whitening)
-            scorer.append(history.filtered.map { Array($0[first..<last]) }, templates: templates)
+            // The band the model was fitted in (calibration chooses among the bands the history keeps).
+            scorer.append(history.filtered(lowPass: decoder.lowPass).map { Array($0[first..<last]) }, templates: templates)
             self.scorer = scorer
             lastScoredTime = history.times[last - 1]
             scoredSincePrediction = true

@@ -135,9 +135,11 @@ struct LiveZeroTraining: Sendable {
                 continue
             }
             guard seconds >= ZeroTrainingLearner.minimumSeconds, let rate = sampleRate else { continue }
-            if learner == nil { learner = ZeroTrainingLearner(sampleRate: rate, channels: trial.filtered.count) }
-            guard var model = learner, model.channels == trial.filtered.count else { continue }
-            let revisions = model.add(trial.filtered, codes: trial.states)
+            // The first band, the high-pass and notch only.
+            let eeg = trial.filtered[0]
+            if learner == nil { learner = ZeroTrainingLearner(sampleRate: rate, channels: eeg.count) }
+            guard var model = learner, model.channels == eeg.count else { continue }
+            let revisions = model.add(eeg, codes: trial.states)
             guard model.trials.count == learned.count + 1 else { continue }
             learner = model
             learned.append(trial)

@@ -154,7 +154,7 @@ struct TrialCutter: Sendable {
             }
             let times = Array(history.times[first..<last])
             let eeg = history.raw.map { Array($0[first..<last]) }
-            let filtered = history.filtered.map { Array($0[first..<last]) }
+            let filtered = history.bandFiltered.map { band in band.map { Array($0[first..<last]) } }
             calibration.append(CalibrationTrial(eeg: eeg, filtered: filtered, objectIDs: closed.objectIDs,
                                                 states: timeline.states(of: closed.objectIDs, at: times)))
         }
@@ -181,7 +181,7 @@ struct TrialCutter: Sendable {
             let times = Array(history.times[first..<last])
             finishedPredictions.append(FinishedPrediction(
                 newTargetStamp: closed.newTargetStamp, eeg: history.raw.map { Array($0[first..<last]) },
-                filtered: history.filtered.map { Array($0[first..<last]) }, objectIDs: objects,
+                filtered: history.bandFiltered.map { band in band.map { Array($0[first..<last]) } }, objectIDs: objects,
                 states: timeline.states(of: objects, at: times)))
         }
         closedPredictions = waiting
@@ -243,8 +243,13 @@ struct TrialCutter: Sendable {
         return (try TrialsDataset(header: header, data: data, labels: labels, stimulus: rows.flatMap { $0 }), shown)
     }
 
-    /// The first `samples` of each calibration trial as the continuous filter gave them.
-    func filteredTrials(samples n: Int) -> [[[Double]]] {
-        calibration.map { trial in trial.filtered.map { Array($0.prefix(n)) } }
+    /// The first `samples` of each calibration trial as the continuous
+    /// filter of each band gave them, by the band's low-pass edge.
+    func filteredTrials(samples n: Int) -> [Double?: [[[Double]]]] {
+        var out: [Double?: [[[Double]]]] = [:]
+        for (b, band) in FitCandidate.standardBands.enumerated() {
+            out[band] = calibration.map { trial in trial.filtered[b].map { Array($0.prefix(n)) } }
+        }
+        return out
     }
 }

@@ -22,6 +22,10 @@ public struct CalibratedDecoder: Sendable {
     public let recommendedCertainty: Double
     /// The error rate `recommendedCertainty` aims at.
     public let targetErrorRate: Double
+    /// The low-pass edge (Hz) of the band its trials were preprocessed to
+    /// (nil: the high-pass and notch only): the EEG it scores must be
+    /// filtered the same way.
+    public let lowPass: Double?
 
     /// Fits the model, calibrates its certainty and picks the threshold:
     /// at most `targetErrorRate` wrong presses, predicted and observed, and at
@@ -38,7 +42,8 @@ public struct CalibratedDecoder: Sendable {
     /// trial shows, and a best score among many similar classes has a
     /// smaller margin than among the few on screen, so without
     /// `trialClasses` its certainty would be too low in calibration and its
-    /// threshold too lenient live.
+    /// threshold too lenient live. `lowPass` records the band the trials
+    /// were preprocessed to (``lowPass``).
     ///
     /// ```swift
     /// let decoder = try CalibratedDecoder.fit(trials: eeg, labels: y, codes: v, sampleRate: 250, targetErrorRate: 0.05)
@@ -49,7 +54,7 @@ public struct CalibratedDecoder: Sendable {
         trials: [[[Double]]], labels: [Int], codes: [[UInt8]], sampleRate: Double,
         settings: ReconvolutionSettings = ReconvolutionSettings(), calibrationFolds: Int = 4,
         targetErrorRate: Double = 0.05, idlePressesPerMinute: Double = 0.1, updateInterval: Double = 0.1,
-        trialClasses: [[Int]]? = nil
+        trialClasses: [[Int]]? = nil, lowPass: Double? = nil
     ) throws -> CalibratedDecoder {
         if let trialClasses {
             guard trialClasses.count == trials.count else {
@@ -66,7 +71,8 @@ public struct CalibratedDecoder: Sendable {
             trials: trials, labels: labels, codes: codes, sampleRate: sampleRate, settings: settings,
             latency: model.latency, folds: calibrationFolds, targetErrorRate: targetErrorRate,
             idlePressesPerMinute: idlePressesPerMinute, updateInterval: updateInterval, trialClasses: trialClasses)
-        return CalibratedDecoder(model: model, certainty: certainty, recommendedCertainty: threshold, targetErrorRate: targetErrorRate)
+        return CalibratedDecoder(model: model, certainty: certainty, recommendedCertainty: threshold, targetErrorRate: targetErrorRate,
+                                 lowPass: lowPass)
     }
 
     /// An incremental scorer for a new trial over `codes`.
@@ -74,7 +80,9 @@ public struct CalibratedDecoder: Sendable {
         model.scorer(for: codes)
     }
 
-    private init(model: ReconvolutionCCA, certainty: CertaintyModel, recommendedCertainty: Double, targetErrorRate: Double) {
+    private init(model: ReconvolutionCCA, certainty: CertaintyModel, recommendedCertainty: Double, targetErrorRate: Double,
+                 lowPass: Double?) {
+        self.lowPass = lowPass
         self.model = model
         self.certainty = certainty
         self.recommendedCertainty = recommendedCertainty

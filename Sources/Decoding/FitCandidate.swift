@@ -23,6 +23,11 @@ public struct FitCandidate: Sendable, Equatable, Codable {
         return "\(settings.event.rawValue), \(latency) + \(String(format: "%.2f", settings.encodingLength)) s, \(whitening), \(band)\(blend)"
     }
 
+    /// The bands of the standard grid, by low-pass edge: none (the 3 Hz
+    /// high-pass and notch only), then 30 Hz. The live decoder filters its
+    /// EEG continuously for each, so that a calibration can choose either.
+    public static let standardBands: [Double?] = [nil, 30]
+
     /// The candidates a calibration chooses among, simplest first (the
     /// order ``SettingsSelection`` prefers among candidates within one
     /// standard error of the best): the reconvolution templates alone before
@@ -39,7 +44,7 @@ public struct FitCandidate: Sendable, Equatable, Codable {
             for whitening in [0, ReconvolutionSettings().whiteningLength] {
                 for event in [EventDefinition.risingFallingEdges, .duration] {
                     for window in windows {
-                        for lowPass in [nil, 30.0] as [Double?] {
+                        for lowPass in standardBands {
                             var s = ReconvolutionSettings()
                             s.event = event
                             s.fixedLatency = window.latency

@@ -76,7 +76,6 @@ public struct ZeroTrainingEvaluation: Sendable {
         var supervised: CalibratedDecoder?
         var calibration: [(trial: Int, label: Int)] = []
         var sinceFit = 0
-        var supervisedBand: Double?
         var revisions = 0
         let clock = ContinuousClock()
         var learnTime = Duration.zero
@@ -95,8 +94,8 @@ public struct ZeroTrainingEvaluation: Sendable {
             let all = trials(lowPass: candidate.lowPass)
             supervised = try CalibratedDecoder.fit(
                 trials: calibration.map { all[$0.trial] }, labels: labels, codes: codes, sampleRate: h.fs,
-                settings: candidate.settings, targetErrorRate: targetErrorRate, updateInterval: updateInterval)
-            supervisedBand = candidate.lowPass
+                settings: candidate.settings, targetErrorRate: targetErrorRate, updateInterval: updateInterval,
+                lowPass: candidate.lowPass)
             sinceFit = 0
         }
 
@@ -107,7 +106,7 @@ public struct ZeroTrainingEvaluation: Sendable {
             let classified: Int?
             if let decoder = supervised {
                 var scorer = decoder.scorer(for: codes)
-                scorer.append(trials(lowPass: supervisedBand)[i].map { Array($0[0..<classifyAt]) })
+                scorer.append(trials(lowPass: decoder.lowPass)[i].map { Array($0[0..<classifyAt]) })
                 let scores = scorer.scores()
                 classified = scores.indices.max { scores[$0] < scores[$1] }
             } else {
@@ -116,7 +115,7 @@ public struct ZeroTrainingEvaluation: Sendable {
             }
             let required = pressedOnce ? (supervised?.recommendedCertainty ?? certainty) : firstCertainty
             if let decoder = supervised {
-                let trial = trials(lowPass: supervisedBand)[i]
+                let trial = trials(lowPass: decoder.lowPass)[i]
                 var scorer = decoder.scorer(for: codes)
                 while position < n, selected == nil {
                     let end = min(position + chunk, n)

@@ -43,8 +43,8 @@ public struct CalibrationFigures: Sendable {
         settings.calibrationFolder = nil
         let h = dataset.header
         let job = CalibrationJob(dataset: dataset, settings: settings)
-        let trials = job.trialsToFit
-        let outcome = try job.chooseSettings(on: trials)
+        let outcome = try job.chooseSettings()
+        let trials = job.trialsToFit(lowPass: outcome.chosen.lowPass)
         let model = try ReconvolutionCCA.fit(trials: trials, labels: dataset.labels.map(Int.init),
                                              codes: (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) },
                                              sampleRate: h.fs, settings: outcome.chosen.settings)

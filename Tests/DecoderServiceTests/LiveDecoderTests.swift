@@ -113,7 +113,9 @@ import UtopiaProtocol
             job = session.decoder.takeCalibrationJob()
         }
         let calibration = try #require(job)
-        let filtered = try #require(calibration.filteredTrials)
+        let bands = try #require(calibration.filteredTrials)
+        #expect(Set(bands.keys) == Set(FitCandidate.standardBands))
+        let filtered = try #require(bands[nil])
         #expect(filtered.count == 3 && filtered[0].count == 8 && filtered[0][0].count == calibration.dataset.header.nSamples)
         // Filtered alone, a trial starts with the filters' start-up (the
         // mains notch rings for ~0.2 s); the live filter had run for seconds
@@ -124,10 +126,15 @@ import UtopiaProtocol
         let lateDifference = rms(zip(filtered[0][0].suffix(100), alone[0].suffix(100)).map { $0 - $1 }[...])
         #expect(startDifference > 10 * lateDifference, "start \(startDifference), end \(lateDifference)")
         #expect(lateDifference < 0.05 * rms(filtered[0][0].suffix(100)))
-        // It chooses among what it scores live: the live filter's band, no averaged responses.
-        let outcome = try calibration.chooseSettings(on: filtered)
-        #expect(outcome.rankings.count == 12)
-        #expect(outcome.rankings.allSatisfy { $0.candidate.lowPass == nil && $0.candidate.settings.templateBlend == 0 })
+        // The low-passed band is the same trials through the live 3-30 Hz filter.
+        let lowPassed = try #require(bands[30])
+        let aloneLow = Preprocessor(sampleRate: 250, channels: 8, lowPass: 30).apply(toTrial: calibration.dataset.trial(0))
+        #expect(rms(zip(lowPassed[0][0].suffix(100), aloneLow[0].suffix(100)).map { $0 - $1 }[...]) < 0.05 * rms(lowPassed[0][0].suffix(100)))
+        // It chooses among what it scores live: both live bands, no averaged responses.
+        let outcome = try calibration.chooseSettings()
+        #expect(outcome.rankings.count == 24)
+        #expect(outcome.rankings.allSatisfy { $0.candidate.settings.templateBlend == 0 })
+        #expect(Set(outcome.rankings.map(\.candidate.lowPass)) == Set(FitCandidate.standardBands))
     }
 
     @Test func aCalibrationWithOneClassOnlyIsReportedAndFitsNoModel() {

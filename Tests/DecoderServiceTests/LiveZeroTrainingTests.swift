@@ -44,7 +44,10 @@ import UtopiaProtocol
         #expect(logs.contains { $0.contains("zero training: trial 1 of 5 learned") })
         #expect(logs.contains { $0.contains("5 trials learned; fitting the supervised decoder on their labels") })
         let model = try #require(session.decoder.model, "the hand-over fitted a supervised model")
-        #expect(abs(model.model.responseLatency - 0.040) <= 0.008)
+        // The simulated 40 ms, as the chosen band sees it: a 30 Hz low-pass (4th-order
+        // Butterworth) delays the response's low frequencies by 2.61 / (2π · 30 Hz) ≈ 14 ms.
+        let delay = model.lowPass == 30 ? 2.613 / (2 * Double.pi * 30) : 0
+        #expect(abs(model.model.responseLatency - 0.040 - delay) <= 0.008, "band \(String(describing: model.lowPass))")
         #expect(session.sent.contains { if case .certaintyThreshold = $0 { return true } else { return false } })
     }
 

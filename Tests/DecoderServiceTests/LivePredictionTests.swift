@@ -1,0 +1,91 @@
+@testable import DecoderService
+import Decoding
+import Testing
+import UtopiaProtocol
+
+/// Live prediction scores the EEG of the band its model was fitted in: the
+/// live decoder keeps every band a calibration may choose, filtered
+/// continuously, and a model fitted on 3-30 Hz trials must read the 3-30 Hz
+/// stream, not the high-pass-only one.
+@Suite struct LivePredictionTests {
+    static let rate = 240.0
+    static let frames = 180                       // 3 s at 60 Hz, 4 samples per frame
+
+    /// Three objects' codes, one bit per frame, from a fixed xorshift sequence.
+    static let codes: [[UInt8]] = {
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return (0..<3).map { _ in
+            (0..<frames).map { _ in
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17
+                return UInt8(x & 1)
+            }
+        }
+    }()
+
+    /// A code per sample (each frame's bit held for its 4 samples).
+    static func perSample(_ code: [UInt8]) -> [UInt8] { code.flatMap { Array(repeating: $0, count: 4) } }
+
+    /// Four channels of the response to `code` (its states 10 samples later,
+    /// smoothed), each with its own gain and a little deterministic noise.
+    static func eeg(respondingTo code: [UInt8], seed: UInt64) -> [[Double]] {
+        let states = perSample(code).map(Double.init)
+        let response = states.indices.map { i in (0..<6).reduce(0.0) { $0 + (i - 10 - $1 >= 0 ? states[i - 10 - $1] : 0) } / 6 }
+        var x = seed | 1
+        return [1.0, -0.5, 0.8, 0.3].map { gain in
+            response.map { r in
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17
+                return gain * r + 0.3 * (Double(x % 1000) / 1000 - 0.5)
+            }
+        }
+    }
+
+    @Test func aModelFittedInTheLowPassedBandScoresThatBand() throws {
+        // Calibration: twelve trials, four per object, as if filtered 3-30 Hz.
+        let labels = (0..<12).map { $0 % 3 }
+        let trials = labels.enumerated().map { Self.eeg(respondingTo: Self.codes[$1], seed: UInt64($0 + 1)) }
+        let decoder = try CalibratedDecoder.fit(trials: trials, labels: labels, codes: Self.codes.map(Self.perSample),
+                                                sampleRate: Self.rate, lowPass: 30)
+        #expect(decoder.lowPass == 30)
+
+        // Live: the user looks at object 2. The 3-30 Hz stream holds the response to
+        // its code; the high-pass-only stream, as a wrong read would see it, object 3's.
+        var history = SampleHistory(channels: 4, bands: [nil, 30])
+        let times = (0..<(Self.frames * 4)).map { Double($0) * 1000 / Self.rate }
+        history.append(times: times, raw: Self.eeg(respondingTo: Self.codes[1], seed: 99),
+                       filtered: [Self.eeg(respondingTo: Self.codes[2], seed: 98), Self.eeg(respondingTo: Self.codes[1], seed: 99)])
+        var timeline = StimulusTimeline()
+        for f in 0..<Self.frames {
+            timeline.receive(StimulusEvent(timestamp: Int32(Double(f) * 1000 / 60), objIDs: [1, 2, 3],
+                                           objStates: Self.codes.map { $0[f] }))
+        }
+        var trial = LiveTrial(mode: .prediction, newTargetStamp: 0)
+        trial.start = 0
+        trial.lastEvent = Double(Self.frames - 1) * 1000 / 60
+        trial.objectIDs = [1, 2, 3]
+        var prediction = LivePrediction(interval: 0.1)
+        var outbox = DecoderOutbox(now: 3_000)
+        prediction.update(trial: trial, model: decoder, history: history, sampleRate: Self.rate, timeline: timeline, into: &outbox)
+        let predicted = outbox.take().compactMap { if case .predictedTargetProb(let p) = $0 { return p.objID } else { return nil } }
+        #expect(predicted == [2])
+    }
+
+    /// A calibration chooses its band on the live filters' trials, and the
+    /// decoder it fits carries that band for scoring: here only the 3-30 Hz
+    /// trials hold the responses (the high-pass-only ones hold none).
+    @Test func theCalibrationsDecoderCarriesTheBandItChose() throws {
+        let labels = (0..<12).map { $0 % 3 }
+        let lowPassed = labels.enumerated().map { Self.eeg(respondingTo: Self.codes[$1], seed: UInt64($0 + 1)) }
+        let silent = [UInt8](repeating: 0, count: Self.frames)
+        let highPassed = labels.indices.map { Self.eeg(respondingTo: silent, seed: UInt64($0 + 50)) }
+        let n = Self.frames * 4
+        let header = DatasetHeader(fs: Self.rate, nTrials: 12, nChannels: 4, nSamples: n, nClasses: 3)
+        let dataset = try TrialsDataset(header: header, data: lowPassed.flatMap { $0.flatMap { $0.map(Float.init) } },
+                                        labels: labels.map(Int32.init), stimulus: Self.codes.flatMap(Self.perSample))
+        let job = CalibrationJob(dataset: dataset, settings: DecoderServerSettings(), filteredTrials: [nil: highPassed, 30: lowPassed])
+        #expect(job.bands == [nil, 30])
+        let outcome = job.run(measuringFitTime: false)
+        let decoder = try #require(outcome.decoder, "\(outcome.log)")
+        #expect(decoder.lowPass == 30, "\(outcome.summary)")
+        #expect(outcome.summary.contains("3-30 Hz"))
+    }
+}
