@@ -70,12 +70,21 @@ public struct TrialScorer: Sendable {
                 let x = whitened[j]
                 sumX += x
                 sumXX += x * x
-                for k in 0..<templates.count {
-                    let t = templates[k][positions[k] + j - i]
-                    sumT[k] += t
-                    sumTT[k] += t * t
-                    sumXT[k] += x * t
+            }
+            // Template by template, each running sum in a local across the run: the same
+            // additions in the same order as sample by sample, without a store per sample.
+            for k in 0..<templates.count {
+                let template = templates[k], shift = positions[k] - i
+                var t1 = sumT[k], t2 = sumTT[k], xt = sumXT[k]
+                for j in i..<end {
+                    let t = template[shift + j]
+                    t1 += t
+                    t2 += t * t
+                    xt += whitened[j] * t
                 }
+                sumT[k] = t1
+                sumTT[k] = t2
+                sumXT[k] = xt
             }
             i = end
             if i == nextScore {
