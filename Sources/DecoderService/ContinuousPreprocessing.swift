@@ -65,23 +65,23 @@ struct ContinuousPreprocessing: Sendable {
     /// or nil when the block was not taken (no EEG started, or another
     /// channel count).
     mutating func ingest(_ block: SampleBlock, asSent: [[Double]]?, keepingFrom keepFrom: Double) -> Double? {
-        guard var filters, var history, var quality, block.samples.count == history.channels else { return nil }
-        quality.append(asSent ?? block.samples)
+        guard filters != nil, quality != nil, let channels = history?.channels, block.samples.count == channels else { return nil }
+        // Each stored part is mutated in place (optional chaining), never through a
+        // local copy: a copy would share the history's arrays, and the first append
+        // would then copy every channel's 30 s, block after block.
+        quality?.append(asSent ?? block.samples)
         if let asSent { nonFinite.record(asSent, first: samplesReceived) }
         let referenced = reference.apply(to: block.samples)
         if !filterPrimed {
-            for b in filters.indices { filters[b].prime(with: referenced.map { $0.first ?? 0 }) }
+            for b in filters!.indices { filters![b].prime(with: referenced.map { $0.first ?? 0 }) }
             filterPrimed = true
         }
-        let clean = filters.indices.map { filters[$0].process(referenced) }
-        history.append(times: block.times, raw: block.samples, filtered: clean)
+        let clean = filters!.indices.map { filters![$0].process(referenced) }
+        history?.append(times: block.times, raw: block.samples, filtered: clean)
         samplesReceived += block.times.count
-        let horizon = min(keepFrom, (history.latestTime ?? 0) - 30_000)
-        history.forget(before: horizon)
-        if !nonFinite.isEmpty { nonFinite.forget(before: samplesReceived - history.count) }
-        self.filters = filters
-        self.history = history
-        self.quality = quality
+        let horizon = min(keepFrom, (history?.latestTime ?? 0) - 30_000)
+        history?.forget(before: horizon)
+        if !nonFinite.isEmpty { nonFinite.forget(before: samplesReceived - (history?.count ?? 0)) }
         return horizon
     }
 
