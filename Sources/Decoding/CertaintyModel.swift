@@ -17,9 +17,13 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
     }
 
     static func features(scores: [Double], seconds: Double) -> [Double] {
-        let sorted = scores.sorted(by: >)
-        let best = sorted.first ?? 0
-        let second = sorted.count > 1 ? sorted[1] : 0
+        // The two largest scores in one pass (0 for a missing one).
+        var best = -Double.infinity, second = -Double.infinity
+        for score in scores {
+            if score > best { (best, second) = (score, best) } else if score > second { second = score }
+        }
+        if scores.isEmpty { best = 0 }
+        if scores.count < 2 { second = 0 }
         let root = max(seconds, 0).squareRoot()
         return [1, (best - second) * root, best * root, 1 / max(root, 0.03)]
     }

@@ -125,4 +125,19 @@ import Testing
         let bits = log2(32.0) + 0.9 * log2(0.9) + 0.1 * log2(0.1 / 31)
         #expect(abs(InformationTransferRate.bitsPerMinute(classes: 32, accuracy: 0.9, seconds: 2) - bits * 30) < 1e-9)
     }
+
+    /// The certainty's features come from the best score and its margin over
+    /// the second: whatever the order of the scores, with ties, negatives,
+    /// one score or none.
+    @Test func certaintyFeaturesTakeTheTwoBestScores() {
+        func bestAndMargin(_ scores: [Double]) -> [Double] {
+            let f = CertaintyModel.features(scores: scores, seconds: 4)      // √4 = 2
+            return [f[2] / 2, f[1] / 2]
+        }
+        #expect(bestAndMargin([0.2, 0.9, 0.5]) == [0.9, 0.9 - 0.5])
+        #expect(bestAndMargin([0.5, 0.2, 0.5]) == [0.5, 0])
+        #expect(bestAndMargin([-0.3, -0.1, -0.2]) == [-0.1, -0.1 - -0.2])
+        #expect(bestAndMargin([0.4]) == [0.4, 0.4])
+        #expect(bestAndMargin([]) == [0, 0])
+    }
 }
