@@ -154,8 +154,7 @@ public struct CalibrationJob: Sendable {
         evaluation.reference = settings.reference
         evaluation.targetErrorRate = settings.targetErrorRate
         evaluation.updateInterval = settings.predictionInterval
-        evaluation.settings = chosen.settings
-        evaluation.lowPass = chosen.lowPass
+        evaluation.candidate = chosen
         let seconds = (Double(h.nSamples) / h.fs * 10).rounded(.down) / 10
         evaluation.lengths = lengths ?? ([0.5, 1, 2, 4].filter { $0 < seconds - 0.05 } + [seconds])
         return try evaluation.run(dataset)

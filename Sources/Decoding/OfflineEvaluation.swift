@@ -48,6 +48,13 @@ public struct OfflineEvaluation: Sendable {
     /// The low-pass edge when ``selection`` is nil (nil: none).
     public var lowPass: Double?
 
+    /// The one candidate evaluated when ``selection`` is nil: ``lowPass``
+    /// and ``settings`` together.
+    public var candidate: FitCandidate {
+        get { FitCandidate(lowPass: lowPass, settings: settings) }
+        set { (lowPass, settings) = (newValue.lowPass, newValue.settings) }
+    }
+
     /// An evaluation with the defaults (5 folds; 0.5, 1, 2, 4 s; 100 ms updates).
     public init() {}
 
@@ -110,7 +117,7 @@ public struct OfflineEvaluation: Sendable {
             let test = Self.block(fold, of: folds, count: h.nTrials)
             let train = (0..<h.nTrials).filter { !test.contains($0) }
             let start = clock.now
-            var candidate = FitCandidate(lowPass: lowPass, settings: settings)
+            var candidate = self.candidate
             if let selection {
                 let outcome = try selection.select(labels: train.map { labels[$0] }, codes: codes, sampleRate: h.fs) { band in
                     let all = trials(lowPass: band)
