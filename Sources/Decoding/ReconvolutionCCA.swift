@@ -99,17 +99,16 @@ public struct ReconvolutionCCA: Sendable {
             throw ReconvolutionError.nonFinite(trial: bad)
         }
         let encoder = EventEncoder(definition: settings.event, fitting: codes.map { Array($0.prefix(n)) })
-        let lagCount = max(1, Int((settings.encodingLength * sampleRate).rounded()))
+        let lagCount = Self.lagCount(of: settings, sampleRate: sampleRate)
         let statistics = given ?? CovarianceSums(trials: trials, labels: labels)
         func estimatedLatency() throws -> Int {
-            let before = Int((0.1 * sampleRate).rounded())
+            let lags = Self.latencySearchLags(of: settings, sampleRate: sampleRate)
             // The wide fit has many more parameters: shrink its covariance more.
             var wideSettings = settings
             wideSettings.gammaM = max(settings.gammaM, 0.1)
-            let wide = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: -before,
-                                 lagCount: before + Int((settings.maximumLatency * sampleRate).rounded()) + lagCount,
-                                 settings: wideSettings, structure: structure)
-            return onset(of: wide.kernels, before: before)
+            let wide = try solve(statistics, codes: codes, encoder: encoder, n: n, firstLag: lags.lowerBound,
+                                 lagCount: lags.count, settings: wideSettings, structure: structure)
+            return onset(of: wide.kernels, before: -lags.lowerBound)
         }
         let latency: Int, measured: Int?
         if let fixed = settings.fixedLatency {
@@ -212,15 +211,25 @@ public struct ReconvolutionCCA: Sendable {
                          lagCount: lagCount, settings: settings)
     }
 
+    /// Samples of response modelled after each event.
+    static func lagCount(of settings: ReconvolutionSettings, sampleRate: Double) -> Int {
+        max(1, Int((settings.encodingLength * sampleRate).rounded()))
+    }
+
+    /// The lags of the wide fit that estimates the latency: from 0.1 s
+    /// before the stimulus (where no response can be: the noise floor) to
+    /// the longest latency searched plus the response.
+    static func latencySearchLags(of settings: ReconvolutionSettings, sampleRate: Double) -> Range<Int> {
+        let before = Int((0.1 * sampleRate).rounded())
+        return -before..<(Int((settings.maximumLatency * sampleRate).rounded()) + lagCount(of: settings, sampleRate: sampleRate))
+    }
+
     /// The lags (samples from each onset) a fit with `settings` models,
     /// with the wide fit that estimates the latency when it does.
     static func lags(of settings: ReconvolutionSettings, sampleRate: Double, measuringLatency: Bool) -> Range<Int> {
-        let lagCount = max(1, Int((settings.encodingLength * sampleRate).rounded()))
+        let lagCount = lagCount(of: settings, sampleRate: sampleRate)
         var lags = 0..<0
-        if settings.fixedLatency == nil || measuringLatency {
-            let before = Int((0.1 * sampleRate).rounded())
-            lags = -before..<(Int((settings.maximumLatency * sampleRate).rounded()) + lagCount)
-        }
+        if settings.fixedLatency == nil || measuringLatency { lags = latencySearchLags(of: settings, sampleRate: sampleRate) }
         if let fixed = settings.fixedLatency {
             let latency = Int((fixed * sampleRate).rounded())
             lags = lags.isEmpty ? latency..<(latency + lagCount)

@@ -155,7 +155,7 @@ public struct ZeroTrainingLearner: Sendable {
         self.settings = settings
         encoder = EventEncoder(definition: .risingFallingEdges, fitting: [])
         firstLag = Int(((settings.fixedLatency ?? 0) * sampleRate).rounded())
-        lagCount = max(1, Int((settings.encodingLength * sampleRate).rounded()))
+        lagCount = ReconvolutionCCA.lagCount(of: settings, sampleRate: sampleRate)
         let features = encoder.eventCount * lagCount
         sxx = Matrix(rows: channels, columns: channels)
         sx = [Double](repeating: 0, count: channels)
