@@ -123,10 +123,11 @@ public struct CalibrationJob: Sendable {
     /// Chooses the model's settings as ``run()`` does: by cross-validation
     /// on the calibration trials (``trialsToFit(lowPass:)``) among the
     /// candidates of the bands the live decoder filters (``bands``), since
-    /// that is the signal scored live, and without averaged responses
-    /// (``ReconvolutionSettings/templateBlend``): a live trial's templates
-    /// are made a chunk at a time from the stimulus as it is shown, which
-    /// no calibration average is matched to yet.
+    /// that is the signal scored live. Averaged responses
+    /// (``ReconvolutionSettings/templateBlend``) are candidates too: a live
+    /// trial blends in the average of the calibration code each object's
+    /// states so far are the start of
+    /// (``ReconvolutionCCA/averagedResponse(shownSoFar:)``).
     ///
     /// ```swift
     /// let chosen = try job.chooseSettings().chosen
@@ -137,7 +138,7 @@ public struct CalibrationJob: Sendable {
         let h = dataset.header
         let bands = self.bands
         var selection = SettingsSelection()
-        selection.candidates = selection.candidates.filter { bands.contains($0.lowPass) && $0.settings.templateBlend == 0 }
+        selection.candidates = selection.candidates.filter { bands.contains($0.lowPass) }
         return try selection.select(labels: dataset.labels.map(Int.init), codes: (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) },
                                     sampleRate: h.fs) { trialsToFit(lowPass: $0) }
     }

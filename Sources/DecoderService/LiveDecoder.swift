@@ -224,8 +224,6 @@ public struct LiveDecoder: Sendable {
     /// ```
     public func signalSnapshot(seconds: Double = 5) -> SignalSnapshot { signal.signalSnapshot(seconds: seconds) }
 
-    /// The row of `rows` showing the same code as `row` (see ``TrialCutter/matchingRow(_:in:)``).
-    static func matchingRow(_ row: [UInt8], in rows: [[UInt8]]) -> Int? { TrialCutter.matchingRow(row, in: rows) }
     /// The fit due since calibration ended, if any, handed over once. Run
     /// it (off the socket thread: it takes a while) and give its outcome to
     /// ``adopt(_:now:)``.

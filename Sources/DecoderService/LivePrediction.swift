@@ -17,6 +17,13 @@ struct LivePrediction: Sendable {
     private var scorer: TrialScorer?
     private var lastScoredTime = -Double.infinity
     private var scoredSincePrediction = false
+    /// The open trial's samples scored so far.
+    private var trialSamples = 0
+    /// Each object's states from the trial's first sample (as many as a
+    /// calibration code's averaged response is long, at most) and the
+    /// averaged response they match, for a model that blends them in.
+    private var shown: [[UInt8]] = []
+    private var averaged: [[Double]?] = []
 
     init(interval: Double) {
         self.interval = interval
@@ -27,6 +34,9 @@ struct LivePrediction: Sendable {
         scorer = nil
         lastScoredTime = -Double.infinity
         scoredSincePrediction = false
+        trialSamples = 0
+        shown = []
+        averaged = []
     }
 
     /// Scores the samples of `trial` that arrived since the last call and
@@ -49,7 +59,17 @@ struct LivePrediction: Sendable {
             let states = timeline.states(of: objects, at: times).map { row in
                 zip(row, times).map { $1 < start ? 0 : $0 }
             }
-            let templates = decoder.model.templates(for: states).map { Array(whitening.apply($0)[(first - from)...]) }
+            var templates = decoder.model.templates(for: states, blend: 0)
+            let matched = averagedResponses(of: decoder.model, states: states.map { $0[(first - from)...] })
+            if matched.contains(where: { $0 != nil }) {
+                // Sample `first` is the trial's sample `trialSamples`.
+                let start = trialSamples - (first - from)
+                templates = zip(templates, matched).map { template, average in
+                    average.map { decoder.model.blended(template, averaged: $0, from: start) } ?? template
+                }
+            }
+            templates = templates.map { Array(whitening.apply($0)[(first - from)...]) }
+            trialSamples += last - first
             var scorer = self.scorer ?? TrialScorer(spatialFilter: decoder.model.spatialFilter, objects: objects.count,
                                                     whitening: whitening)
             // The band the model was fitted in (calibration chooses among the bands the history keeps).
@@ -64,6 +84,23 @@ struct LivePrediction: Sendable {
             predict(scores: scorer.scores(), seconds: Double(scorer.sampleCount) / rate, objects: objects,
                     stamp: trial.newestStamp, decoder: decoder, into: &outbox)
         }
+    }
+
+    /// Each object's averaged calibration response to blend in (nil where
+    /// none), after the states `fresh` (objects × the samples now scored)
+    /// are added to what the trial has shown: re-matched while the states
+    /// shown are shorter than the averages, then kept.
+    private mutating func averagedResponses(of model: ReconvolutionCCA, states fresh: [ArraySlice<UInt8>]) -> [[Double]?] {
+        guard model.settings.templateBlend > 0, let length = model.averagedResponses.first?.key.count else { return [] }
+        if shown.count != fresh.count {
+            shown = Array(repeating: [], count: fresh.count)
+            averaged = Array(repeating: nil, count: fresh.count)
+        }
+        for k in fresh.indices where shown[k].count < length {
+            shown[k] += fresh[k].prefix(length - shown[k].count)
+            averaged[k] = model.averagedResponse(shownSoFar: shown[k][...])
+        }
+        return averaged
     }
 
     private mutating func predict(scores: [Double], seconds: Double, objects: [UInt8], stamp: Int32,

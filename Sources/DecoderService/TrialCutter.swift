@@ -196,20 +196,8 @@ struct TrialCutter: Sendable {
 
     // MARK: The calibration as a dataset
 
-    /// The row of `rows` showing the same code as `row`: trials start at
-    /// different phases of the 60 Hz frames against the samples, so the same
-    /// code sampled in two trials differs by a sample at some edges; two
-    /// different codes differ in about half of their samples.
-    static func matchingRow(_ row: [UInt8], in rows: [[UInt8]]) -> Int? {
-        rows.firstIndex { other in
-            var differences = 0
-            for (a, b) in zip(row, other) where a != b { differences += 1 }
-            return differences * 10 <= row.count
-        }
-    }
-
     /// The calibration as a trials dataset at `sampleRate`: the classes are
-    /// the distinct codes shown (so that trials with translated codes still
+    /// the distinct codes shown (``SampledCode``: so that trials with translated codes still
     /// fit one `V`; a class's `V` row is its first trial's), the label is the
     /// cued target's; and for each trial the classes it showed.
     func calibrationDataset(sampleRate: Double) throws -> (TrialsDataset, [[Int]]) {
@@ -222,13 +210,13 @@ struct TrialCutter: Sendable {
             var classes: [Int] = []
             for (id, states) in zip(trial.objectIDs, trial.states) where id != 0 {
                 let row = Array(states.prefix(n))
-                if let index = Self.matchingRow(row, in: rows) { classes.append(index) } else {
+                if let index = SampledCode.firstMatch(of: row, in: rows) { classes.append(index) } else {
                     rows.append(row)
                     classes.append(rows.count - 1)
                 }
             }
             let target = Array(trial.states[trial.objectIDs.firstIndex(of: 0)!].prefix(n))
-            if let index = Self.matchingRow(target, in: rows) { labels.append(Int32(index)) } else {
+            if let index = SampledCode.firstMatch(of: target, in: rows) { labels.append(Int32(index)) } else {
                 rows.append(target)
                 labels.append(Int32(rows.count - 1))
             }

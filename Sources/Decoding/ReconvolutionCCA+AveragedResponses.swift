@@ -7,21 +7,59 @@ extension ReconvolutionCCA {
     /// Each code's template: the reconvolution template alone where `blend`
     /// is 0 or the code was not shown in calibration as it is here;
     /// otherwise, over the calibration trial's length, `blend` × the
-    /// averaged response plus (1 − `blend`) × the reconvolution template,
-    /// both scaled to unit power first (beyond that length, the scaled
+    /// averaged response (scaled to the template's power) plus
+    /// (1 − `blend`) × the reconvolution template (beyond that length, the
     /// reconvolution template).
     public func templates(for codes: [[UInt8]], blend: Double) -> [[Double]] {
         codes.map { code in
             let predicted = Self.template(onsets: encoder.onsets(of: code), length: code.count, kernels: kernels, latency: latencySamples)
             guard blend > 0, let length = averagedResponses.first?.key.count, code.count >= length,
                   let averaged = averagedResponses[Array(code.prefix(length))] else { return predicted }
-            let p = Self.power(predicted.prefix(length)), a = Self.power(averaged[...])
-            guard p > 0, a > 0 else { return predicted }
-            let (sp, sa) = (1 / p.squareRoot(), 1 / a.squareRoot())
-            return predicted.indices.map { i in
-                i < length ? blend * sa * averaged[i] + (1 - blend) * sp * predicted[i] : sp * predicted[i]
-            }
+            return Self.blended(predicted, averaged: averaged, from: 0, blend: blend)
         }
+    }
+
+    /// A stretch of one object's template in a live trial: `predicted`, the
+    /// reconvolution template over samples `start ..< start + count` of the
+    /// trial (0 is its first sample; negative, before it), blended by the
+    /// settings' ``ReconvolutionSettings/templateBlend`` with `averaged`
+    /// (from ``averagedResponse(shownSoFar:)``) where the two overlap, as
+    /// ``templates(for:blend:)`` blends a whole trial's.
+    public func blended(_ predicted: [Double], averaged: [Double], from start: Int) -> [Double] {
+        Self.blended(predicted, averaged: averaged, from: start, blend: settings.templateBlend)
+    }
+
+    private static func blended(_ predicted: [Double], averaged: [Double], from start: Int, blend: Double) -> [Double] {
+        predicted.enumerated().map { p, value in
+            let i = start + p
+            return i >= 0 && i < averaged.count ? blend * averaged[i] + (1 - blend) * value : value
+        }
+    }
+
+    /// For a live trial, the averaged response of the calibration code an
+    /// object shows: `shown` is its states from the trial's first sample so
+    /// far, and the code is the one whose start differs from them least, in
+    /// at most a tenth of the samples (``SampledCode``) and in fewer than
+    /// any other code's. Nil when the model keeps no averages, when no code
+    /// matches, or while two match equally well (early in a trial codes
+    /// can start alike).
+    public func averagedResponse(shownSoFar shown: ArraySlice<UInt8>) -> [Double]? {
+        guard settings.templateBlend > 0, !shown.isEmpty, let length = averagedResponses.first?.key.count else { return nil }
+        let part = shown.prefix(length)
+        let allowed = part.count / 10
+        var best: (differences: Int, average: [Double])?
+        var tied = false
+        for (code, average) in averagedResponses {
+            let d = SampledCode.differences(part, code, limit: allowed)
+            guard d <= allowed else { continue }
+            if let b = best, d >= b.differences {
+                if d == b.differences { tied = true }
+                continue
+            }
+            best = (d, average)
+            tied = false
+        }
+        return tied ? nil : best?.average
     }
 
     /// Mean square of `values`.
@@ -38,8 +76,10 @@ extension ReconvolutionCCA {
 
     /// The spatially filtered trials averaged per code (its first `n`
     /// states, `n` the trials' length), for codes shown in at least
-    /// ``minimumTrialsPerAverage`` trials; classes sharing a code share one
-    /// average.
+    /// ``minimumTrialsPerAverage`` trials, each scaled to the power of the
+    /// code's reconvolution template over those samples, so that a blend
+    /// weighs the two shapes, not their sizes; classes sharing a code share
+    /// one average.
     func averages(trials: [[[Double]]], labels: [Int], codes: [[UInt8]]) -> [[UInt8]: [Double]] {
         guard let n = trials.first?.first?.count, n > 0 else { return [:] }
         var sums: [[UInt8]: (sum: [Double], count: Int)] = [:]
@@ -51,7 +91,14 @@ extension ReconvolutionCCA {
             entry.count += 1
             sums[key] = entry
         }
-        return sums.filter { $0.value.count >= Self.minimumTrialsPerAverage }
-            .mapValues { entry in entry.sum.map { $0 / Double(entry.count) } }
+        var out: [[UInt8]: [Double]] = [:]
+        for (key, entry) in sums where entry.count >= Self.minimumTrialsPerAverage {
+            let predicted = Self.template(onsets: encoder.onsets(of: key), length: n, kernels: kernels, latency: latencySamples)
+            let p = Self.power(predicted[...]), a = Self.power(entry.sum[...])
+            guard p > 0, a > 0 else { continue }
+            let scale = (p / a).squareRoot()
+            out[key] = entry.sum.map { $0 * scale }
+        }
+        return out
     }
 }

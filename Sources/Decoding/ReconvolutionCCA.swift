@@ -57,9 +57,10 @@ public struct ReconvolutionCCA: Sendable {
     /// the calibration's residual background (``ReconvolutionSettings/whiteningLength``).
     public private(set) var whitening: PredictionErrorFilter
     /// Each calibration code's average spatially filtered response over its
-    /// calibration trials, keyed by the code's first `n` states (the
-    /// trial's length), for ``ReconvolutionSettings/templateBlend``; kept
-    /// only by a fit whose settings blend.
+    /// calibration trials, scaled to the power of its reconvolution
+    /// template and keyed by the code's first `n` states (the trial's
+    /// length), for ``ReconvolutionSettings/templateBlend``; kept only by a
+    /// fit whose settings blend.
     public internal(set) var averagedResponses: [[UInt8]: [Double]] = [:]
 
     /// Fits the model to `trials` (each channels × samples), their class

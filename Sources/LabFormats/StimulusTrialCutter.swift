@@ -69,7 +69,7 @@ public enum StimulusTrialCutter {
         let classColumns = stimulus.columns.indices.filter { BIDSStimulus.objectID(stimulus.columns[$0]) != 0 }
         var rows: [[UInt8]] = []
         func classOf(_ row: [UInt8]) -> Int {
-            if let index = matchingRow(row, in: rows) { return index }
+            if let index = SampledCode.firstMatch(of: row, in: rows) { return index }
             rows.append(row)
             return rows.count - 1
         }
@@ -90,21 +90,6 @@ public enum StimulusTrialCutter {
                                      onsets: fitting.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
         } catch let error as DatasetError {
             throw LabFormatError(recording.source, error.description)
-        }
-    }
-
-    /// The row of `rows` differing from `row` in at most 10 % of its samples
-    /// (the decoder's rule: the same code sampled at another frame phase
-    /// differs at a few edges, two codes in about half).
-    static func matchingRow(_ row: [UInt8], in rows: [[UInt8]]) -> Int? {
-        let allowed = row.count / 10
-        return rows.firstIndex { other in
-            var differences = 0
-            for (a, b) in zip(row, other) where a != b {
-                differences += 1
-                if differences > allowed { return false }
-            }
-            return true
         }
     }
 }

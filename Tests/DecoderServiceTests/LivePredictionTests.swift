@@ -88,4 +88,67 @@ import UtopiaProtocol
         #expect(decoder.lowPass == 30, "\(outcome.summary)")
         #expect(outcome.summary.contains("3-30 Hz"))
     }
+
+    /// One live trial of `eeg` (the high-pass band) scored by `decoder` as
+    /// it arrives, 0.1 s at a time with the frames shown so far: the object
+    /// predicted at its end.
+    static func prediction(of decoder: CalibratedDecoder, eeg: [[Double]]) -> Int8? {
+        var history = SampleHistory(channels: 4, bands: [nil, 30])
+        var timeline = StimulusTimeline()
+        var trial = LiveTrial(mode: .prediction, newTargetStamp: 0)
+        trial.start = 0
+        trial.objectIDs = [1, 2, 3]
+        var prediction = LivePrediction(interval: 0.1)
+        var predicted: Int8?
+        for block in 0..<(frames / 6) {
+            for f in (block * 6)..<(block * 6 + 6) {
+                timeline.receive(StimulusEvent(timestamp: Int32(Double(f) * 1000 / 60), objIDs: [1, 2, 3], objStates: codes.map { $0[f] }))
+            }
+            trial.lastEvent = Double(block * 6 + 5) * 1000 / 60
+            let samples = (block * 24)..<(block * 24 + 24)
+            let chunk = eeg.map { Array($0[samples]) }
+            history.append(times: samples.map { Double($0) * 1000 / rate }, raw: chunk, filtered: [chunk, chunk])
+            var outbox = DecoderOutbox(now: Double(block + 1) * 100)
+            prediction.update(trial: trial, model: decoder, history: history, sampleRate: rate, timeline: timeline, into: &outbox)
+            for message in outbox.take() { if case .predictedTargetProb(let p) = message { predicted = p.objID } }
+        }
+        return predicted
+    }
+
+    /// A model that blends in its calibration's averaged responses blends
+    /// them live too: each object's code that the live trial shows (at the
+    /// frames' own phase against the samples) finds the average of the
+    /// calibration trials that showed it. Here each object's response also
+    /// carries a waveform of its own that only that average holds; the live
+    /// EEG holds object 2's waveform and a weaker response to object 3's
+    /// flashes.
+    @Test func aBlendingModelBlendsTheAveragedResponsesLive() throws {
+        let n = Self.frames * 4
+        var g: UInt64 = 0x2545_F491_4F6C_DD1D
+        let own = (0..<3).map { _ -> [Double] in
+            var y = 0.0
+            return (0..<n).map { _ in
+                g ^= g << 13; g ^= g >> 7; g ^= g << 17
+                y = 0.8 * y + (Double(g % 1000) / 1000 - 0.5)
+                return y
+            }
+        }
+        func adding(_ k: Int, to eeg: [[Double]]) -> [[Double]] {
+            zip(eeg, [1.0, -0.5, 0.8, 0.3]).map { channel, gain in zip(channel, own[k]).map { $0 + gain * $1 } }
+        }
+        let labels = (0..<12).map { $0 % 3 }
+        let trials = labels.enumerated().map { adding($1, to: Self.eeg(respondingTo: Self.codes[$1], seed: UInt64($0 + 1))) }
+        var settings = ReconvolutionSettings()
+        settings.templateBlend = 0.5
+        let blending = try CalibratedDecoder.fit(trials: trials, labels: labels, codes: Self.codes.map(Self.perSample),
+                                                 sampleRate: Self.rate, settings: settings)
+        #expect(blending.model.averagedResponses.count == 3)
+        settings.templateBlend = 0
+        let plain = try CalibratedDecoder.fit(trials: trials, labels: labels, codes: Self.codes.map(Self.perSample),
+                                              sampleRate: Self.rate, settings: settings)
+        let live = adding(1, to: Self.eeg(respondingTo: Self.codes[2], seed: 77).map { $0.map { 0.4 * $0 } })
+        #expect(Self.prediction(of: blending, eeg: live) == 2)
+        #expect(Self.prediction(of: plain, eeg: live) == 3, "the event responses alone see object 3's flashes only")
+    }
+
 }

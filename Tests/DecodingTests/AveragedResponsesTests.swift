@@ -84,4 +84,51 @@ import Testing
         let alone = try accuracy(blend: 0, seconds: 0.5), blended = try accuracy(blend: 0.5, seconds: 0.5)
         #expect(blended >= alone + 0.15, "at 0.5 s: \(alone) with the event responses alone, \(blended) blended")
     }
+
+    /// A live trial makes its templates a chunk at a time from the states as
+    /// shown: each object finds the calibration code its states so far are
+    /// the start of, despite a sample of jitter at the edges, and the blend
+    /// chunk by chunk is the whole trial's.
+    @Test func aLiveTrialFindsItsCodesAverageAndBlendsItChunkByChunk() throws {
+        let cal = try ReconvolutionCCATests.calibration(classes: 6, trials: 24, snr: 0.1, seed: 21)
+        let model = try ReconvolutionCCA.fit(trials: cal.trials, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs,
+                                             settings: Self.settings(blend: 0.5))
+        let n = cal.trials[0][0].count
+        let code = Array(cal.codes[3].prefix(n))
+        let average = try #require(model.averagedResponses[code])
+        #expect(model.averagedResponse(shownSoFar: code[...]) == average)
+        // Shown at another phase of the frames: each edge a sample late here and there.
+        var jittered = code
+        let edges = (1..<n).filter { code[$0] != code[$0 - 1] }
+        for i in stride(from: 0, to: edges.count, by: 3) { jittered[edges[i]] = code[edges[i] - 1] }
+        #expect(zip(jittered, code).filter { $0 != $1 }.count > 10)
+        #expect(model.averagedResponse(shownSoFar: jittered[...]) == average)
+        // A code calibration never showed, and a start that two codes share, match nothing.
+        #expect(model.averagedResponse(shownSoFar: code.map { 1 - $0 }[...]) == nil)
+        let shared = zip(cal.codes[0], cal.codes[1]).prefix { $0 == $1 }.count
+        if shared > 0 { #expect(model.averagedResponse(shownSoFar: cal.codes[0].prefix(shared)) == nil) }
+        var blind = model
+        blind.averagedResponses = [:]
+        #expect(blind.averagedResponse(shownSoFar: code[...]) == nil)
+
+        // Chunk by chunk, with the states before the trial dark as live: the
+        // reconvolution template until the states shown tell the code apart
+        // (its first bits are other codes' too), then the whole trial's blend.
+        let whole = model.templates(for: [code])[0], alone = model.templates(for: [code], blend: 0)[0]
+        let margin = model.latencySamples + model.kernels[0].count + 2
+        var matchedFrom: Int?
+        for start in stride(from: 0, to: n, by: 25) {
+            let end = min(n, start + 25), from = start - margin
+            let states = (from..<end).map { $0 < 0 ? UInt8(0) : code[$0] }
+            let predicted = model.templates(for: [states], blend: 0)[0]
+            let matched = model.averagedResponse(shownSoFar: code[..<end])
+            if matched != nil, matchedFrom == nil { matchedFrom = start }
+            let live = Array((matched.map { model.blended(predicted, averaged: $0, from: from) } ?? predicted)[margin...])
+            let expected = Array((matched == nil ? alone : whole)[start..<end])
+            #expect(zip(live, expected).allSatisfy { abs($0 - $1) <= 1e-9 * (1 + abs($1)) }, "samples \(start)..<\(end)")
+            if matched != nil { #expect(matched == average) }
+        }
+        #expect((matchedFrom ?? n) <= Int(0.3 * cal.fs), "matched from sample \(String(describing: matchedFrom))")
+    }
+
 }
