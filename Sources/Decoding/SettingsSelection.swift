@@ -16,6 +16,8 @@ import Foundation
 /// reach 100 %, and the margin tells how surely), then the simpler. The rankings
 /// order by accuracy, then by mean margin (the true class's correlation
 /// minus the best other's).
+/// Candidates that blend averaged responses are left out when no code was
+/// shown in two calibration trials (they would score as their twins).
 /// Candidates that differ only in whitening share one fit per fold, and
 /// every candidate of a band shares the fold's EEG sums, and every
 /// candidate of an event definition its structure covariances, so the
@@ -106,7 +108,13 @@ public struct SettingsSelection: Sendable {
         // Every (band, fold) is scored on its own, two at a time on two cores; merged in order after.
         let jobs = bands.indices.flatMap { b in (0..<folds).map { (band: b, fold: $0) } }
         let results = Mutex<[Result<FoldScores, Error>?]>(Array(repeating: nil, count: jobs.count))
-        let candidates = self.candidates, bandList = bands, marks = checkpoints
+        // With no code shown in two trials there is no average to blend, and a blending
+        // candidate would score exactly as its twin without (the engine's calibrations
+        // translate the codes from trial to trial): those are left out.
+        let shownTwice = Dictionary(labels.map { (Array(codes[$0].prefix(n)), 1) }, uniquingKeysWith: +).values
+            .contains { $0 >= ReconvolutionCCA.minimumTrialsPerAverage }
+        let candidates = shownTwice ? self.candidates : self.candidates.filter { $0.settings.templateBlend == 0 }
+        let bandList = bands, marks = checkpoints
         DispatchQueue.concurrentPerform(iterations: jobs.count) { j in
             let job = jobs[j]
             let outcome = Result {

@@ -44,6 +44,28 @@ import Testing
         #expect(identical.count == 2 && identical[0].accuracy == identical[1].accuracy)
     }
 
+    /// An engine calibration translates its codes from trial to trial, so no
+    /// code has two trials to average: the blending candidates, which would
+    /// score as their twins, are not scored at all.
+    @Test func blendingCandidatesAreLeftOutWhenNoCodeWasShownTwice() throws {
+        let d = Self.dataset
+        var selection = SettingsSelection()
+        var blending = ReconvolutionSettings()
+        blending.templateBlend = 0.5
+        selection.candidates = [FitCandidate(), FitCandidate(settings: blending)]
+        let codes = (0..<d.header.nClasses).map(d.stimulus(ofClass:))
+        let labels = d.labels.map(Int.init)
+        let repeated = try selection.select(labels: labels, codes: codes, sampleRate: d.header.fs, preprocessed: trials)
+        #expect(repeated.rankings.count == 2)
+        // The first trial of each class only: every code once.
+        let firsts = codes.indices.compactMap { k in labels.firstIndex(of: k) }
+        let once = try selection.select(labels: firsts.map { labels[$0] }, codes: codes, sampleRate: d.header.fs) { band in
+            let all = trials(band)
+            return firsts.map { all[$0] }
+        }
+        #expect(once.rankings.map(\.candidate) == [FitCandidate()])
+    }
+
     @Test(.tags(.heavy), .heavyComputation) func nestedEvaluationReportsEachFoldsChoice() throws {
         var evaluation = OfflineEvaluation()
         evaluation.folds = 3
