@@ -4,10 +4,10 @@
 struct CalibrationTrial: Sendable {
     /// Channels × samples, raw.
     let eeg: [[Double]]
-    /// Per band of ``FitCandidate/standardBands``, channels × samples,
+    /// Per band (by its low-pass edge, nil for none), channels × samples,
     /// preprocessed by the filter that runs continuously for scoring (no
     /// transient at the trial's start).
-    let filtered: [[[Double]]]
+    let filtered: [Double?: [[Double]]]
     /// The objects of the trial's STIMULUSEVENTs; 0 is the cued target.
     let objectIDs: [UInt8]
     /// Objects × samples.

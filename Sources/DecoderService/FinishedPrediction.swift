@@ -7,8 +7,8 @@ struct FinishedPrediction: Sendable {
     let newTargetStamp: Int32
     /// Channels × samples, as received (µV).
     let eeg: [[Double]]
-    /// Per band of ``FitCandidate/standardBands``, channels × samples, through the live filter.
-    let filtered: [[[Double]]]
+    /// Per band (by its low-pass edge, nil for none), channels × samples, through the live filter.
+    let filtered: [Double?: [[Double]]]
     /// The objects on screen.
     let objectIDs: [UInt8]
     /// Each object's stimulus state per sample.

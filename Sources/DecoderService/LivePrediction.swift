@@ -24,6 +24,7 @@ struct LivePrediction: Sendable {
     /// averaged response they match, for a model that blends them in.
     private var shown: [[UInt8]] = []
     private var averaged: [[Double]?] = []
+    private var missingBandReported = false
 
     init(interval: Double) {
         self.interval = interval
@@ -37,6 +38,7 @@ struct LivePrediction: Sendable {
         trialSamples = 0
         shown = []
         averaged = []
+        missingBandReported = false
     }
 
     /// Scores the samples of `trial` that arrived since the last call and
@@ -48,6 +50,14 @@ struct LivePrediction: Sendable {
               let decoder = model, let history, let rate = sampleRate else { return }
         let objects = trial.objectIDs.filter { $0 != 0 }
         guard !objects.isEmpty else { return }
+        // The band the model was fitted in (calibration chooses among the bands the history keeps).
+        guard let eeg = history.filtered(lowPass: decoder.lowPass) else {
+            if !missingBandReported {
+                outbox.log("prediction skipped: the model's band (low-pass \(decoder.lowPass.map { "\($0) Hz" } ?? "none")) is not filtered live")
+                missingBandReported = true
+            }
+            return
+        }
         let first = history.firstIndex(after: max(start - 0.001, lastScoredTime))
         let last = history.firstIndex(after: trial.end)
         if first < last {
@@ -72,8 +82,7 @@ struct LivePrediction: Sendable {
             trialSamples += last - first
             var scorer = self.scorer ?? TrialScorer(spatialFilter: decoder.model.spatialFilter, objects: objects.count,
                                                     whitening: whitening)
-            // The band the model was fitted in (calibration chooses among the bands the history keeps).
-            scorer.append(history.filtered(lowPass: decoder.lowPass).map { Array($0[first..<last]) }, templates: templates)
+            scorer.append(eeg.map { Array($0[first..<last]) }, templates: templates)
             self.scorer = scorer
             lastScoredTime = history.times[last - 1]
             scoredSincePrediction = true

@@ -90,7 +90,8 @@ struct LiveZeroTraining: Sendable {
         let last = history.firstIndex(after: trial.end)
         guard Double(last - first) / rate >= ZeroTrainingLearner.minimumSeconds else { return }
         lastPredictionAt = outbox.now
-        let eeg = history.filtered.map { Array($0[first..<last]) }
+        guard let band = history.filtered(lowPass: nil) else { return }
+        let eeg = band.map { Array($0[first..<last]) }
         let states = timeline.states(of: objects, at: Array(history.times[first..<last]))
         if learner == nil { learner = ZeroTrainingLearner(sampleRate: rate, channels: eeg.count) }
         guard let learner, learner.channels == eeg.count else { return }
@@ -135,8 +136,8 @@ struct LiveZeroTraining: Sendable {
                 continue
             }
             guard seconds >= ZeroTrainingLearner.minimumSeconds, let rate = sampleRate else { continue }
-            // The first band, the high-pass and notch only.
-            let eeg = trial.filtered[0]
+            // The high-pass and notch only.
+            guard let eeg = trial.filtered[nil] else { continue }
             if learner == nil { learner = ZeroTrainingLearner(sampleRate: rate, channels: eeg.count) }
             guard var model = learner, model.channels == eeg.count else { continue }
             let revisions = model.add(eeg, codes: trial.states)

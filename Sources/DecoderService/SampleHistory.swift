@@ -18,14 +18,19 @@ struct SampleHistory: Sendable {
         bandFiltered = Array(repeating: raw, count: bands.count)
     }
 
-    /// The first band's samples (the high-pass and notch only, as zero
-    /// training and a model fitted without a low-pass score).
-    var filtered: [[Double]] { bandFiltered[0] }
+    /// The samples of the band with low-pass edge `lowPass` (nil: the
+    /// high-pass and notch only, as zero training scores); nil when the
+    /// history keeps no such band.
+    func filtered(lowPass: Double?) -> [[Double]]? {
+        bands.firstIndex(of: lowPass).map { bandFiltered[$0] }
+    }
 
-    /// The samples of the band with low-pass edge `lowPass`; the first
-    /// band's when there is no such band.
-    func filtered(lowPass: Double?) -> [[Double]] {
-        bandFiltered[bands.firstIndex(of: lowPass) ?? 0]
+    /// Samples `range` of every band, by low-pass edge: a trial as each
+    /// live filter gave it.
+    func bandSamples(_ range: Range<Int>) -> [Double?: [[Double]]] {
+        var out: [Double?: [[Double]]] = [:]
+        for (b, band) in bands.enumerated() { out[band] = bandFiltered[b].map { Array($0[range]) } }
+        return out
     }
 
     var latestTime: Double? { times.last }

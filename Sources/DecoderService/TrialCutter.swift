@@ -154,8 +154,7 @@ struct TrialCutter: Sendable {
             }
             let times = Array(history.times[first..<last])
             let eeg = history.raw.map { Array($0[first..<last]) }
-            let filtered = history.bandFiltered.map { band in band.map { Array($0[first..<last]) } }
-            calibration.append(CalibrationTrial(eeg: eeg, filtered: filtered, objectIDs: closed.objectIDs,
+            calibration.append(CalibrationTrial(eeg: eeg, filtered: history.bandSamples(first..<last), objectIDs: closed.objectIDs,
                                                 states: timeline.states(of: closed.objectIDs, at: times)))
         }
         closedTrials = waiting
@@ -181,7 +180,7 @@ struct TrialCutter: Sendable {
             let times = Array(history.times[first..<last])
             finishedPredictions.append(FinishedPrediction(
                 newTargetStamp: closed.newTargetStamp, eeg: history.raw.map { Array($0[first..<last]) },
-                filtered: history.bandFiltered.map { band in band.map { Array($0[first..<last]) } }, objectIDs: objects,
+                filtered: history.bandSamples(first..<last), objectIDs: objects,
                 states: timeline.states(of: objects, at: times)))
         }
         closedPredictions = waiting
@@ -232,11 +231,13 @@ struct TrialCutter: Sendable {
     }
 
     /// The first `samples` of each calibration trial as the continuous
-    /// filter of each band gave them, by the band's low-pass edge.
+    /// filter of each band gave them, by the band's low-pass edge (the
+    /// bands every trial has).
     func filteredTrials(samples n: Int) -> [Double?: [[[Double]]]] {
         var out: [Double?: [[[Double]]]] = [:]
-        for (b, band) in FitCandidate.standardBands.enumerated() {
-            out[band] = calibration.map { trial in trial.filtered[b].map { Array($0.prefix(n)) } }
+        for band in calibration.first?.filtered.keys.map({ $0 }) ?? [] {
+            let trials = calibration.compactMap { $0.filtered[band].map { trial in trial.map { Array($0.prefix(n)) } } }
+            if trials.count == calibration.count { out[band] = trials }
         }
         return out
     }

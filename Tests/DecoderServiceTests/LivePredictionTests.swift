@@ -69,6 +69,36 @@ import UtopiaProtocol
         #expect(predicted == [2])
     }
 
+    /// A model whose band the live decoder does not filter predicts nothing
+    /// rather than scoring another band's EEG, and says so once a trial.
+    @Test func aModelWhoseBandIsNotFilteredLivePredictsNothingAndSaysWhy() throws {
+        let labels = (0..<12).map { $0 % 3 }
+        let trials = labels.enumerated().map { Self.eeg(respondingTo: Self.codes[$1], seed: UInt64($0 + 1)) }
+        let decoder = try CalibratedDecoder.fit(trials: trials, labels: labels, codes: Self.codes.map(Self.perSample),
+                                                sampleRate: Self.rate, lowPass: 45)
+        var history = SampleHistory(channels: 4, bands: [nil, 30])
+        let eeg = Self.eeg(respondingTo: Self.codes[1], seed: 99)
+        history.append(times: (0..<(Self.frames * 4)).map { Double($0) * 1000 / Self.rate }, raw: eeg, filtered: [eeg, eeg])
+        var timeline = StimulusTimeline()
+        for f in 0..<Self.frames {
+            timeline.receive(StimulusEvent(timestamp: Int32(Double(f) * 1000 / 60), objIDs: [1, 2, 3], objStates: Self.codes.map { $0[f] }))
+        }
+        var trial = LiveTrial(mode: .prediction, newTargetStamp: 0)
+        trial.start = 0
+        trial.lastEvent = Double(Self.frames - 1) * 1000 / 60
+        trial.objectIDs = [1, 2, 3]
+        var prediction = LivePrediction(interval: 0.1)
+        var messages: [UtopiaMessage] = []
+        for now in [3_000.0, 3_200] {
+            var outbox = DecoderOutbox(now: now)
+            prediction.update(trial: trial, model: decoder, history: history, sampleRate: Self.rate, timeline: timeline, into: &outbox)
+            messages += outbox.take()
+        }
+        let logs = messages.compactMap { if case .log(let l) = $0 { return l.message } else { return nil } }
+        #expect(logs.count == 1 && logs[0].contains("low-pass 45.0 Hz") && logs[0].contains("not filtered live"), "\(logs)")
+        #expect(!messages.contains { if case .predictedTargetProb = $0 { return true } else { return false } })
+    }
+
     /// A calibration chooses its band on the live filters' trials, and the
     /// decoder it fits carries that band for scoring: here only the 3-30 Hz
     /// trials hold the responses (the high-pass-only ones hold none).
