@@ -41,6 +41,9 @@ public final class DecoderServer: @unchecked Sendable {
     static let snapshotInterval = 100.0
     /// How much EEG each published ``signalSnapshot`` holds, s.
     static let snapshotSeconds = 5.0
+    /// Milliseconds a pass of the loop spends at most on queued input
+    /// before it advances the decoder and sends what is due.
+    static let drainBudget = 50.0
 
     /// Binds `endpoint` and starts the decoder's thread. `log` hears every
     /// LOG line the decoder sends (on the decoder's thread). With
@@ -269,7 +272,11 @@ private final class DecoderServerLoop: @unchecked Sendable {
                     if closed.hasPrefix("its stream") { serverLog("Utopia client dropped: \(closed)", now: now) }
                 }
             }
-            while let first = try? socket.receive(dontWait: true) {
+            // What has queued up, for one drain budget at most: a flood of input must not
+            // hold off the heartbeats, predictions and fits that follow each pass.
+            let drainStart = MonotonicClock.milliseconds()
+            while MonotonicClock.milliseconds() - drainStart < DecoderServer.drainBudget,
+                  let first = try? socket.receive(dontWait: true) {
                 let identity = first.bytes
                 var frames: [[UInt8]] = []
                 var more = first.more

@@ -71,6 +71,37 @@ import TestSupport
         #expect(quiet.received.filter { if case .heartbeat = $0 { return true } else { return false } }.count >= 2)
     }
 
+    /// An acquisition client that sends EEG faster than the decoder can
+    /// filter it keeps the decoder's input queue full; the heartbeats owed
+    /// to the other peers still go out, about once a second, throughout.
+    @Test func aFloodOfEEGDoesNotHoldOffTheHeartbeats() throws {
+        let context = ZeroMQContext()
+        let server = try DecoderServer(endpoint: "inproc://decoder-flood", settings: DecoderServerSettings(), context: context)
+        defer { server.stop() }
+        let engine = try Client(context: context, endpoint: "inproc://decoder-flood")
+        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "H")))
+        try engine.send(.heartbeat(Heartbeat(timestamp: 1)))
+        func isHeartbeat(_ m: UtopiaMessage) -> Bool { if case .heartbeat = m { return true } else { return false } }
+        #expect(engine.receive(for: 5) { $0.contains(where: isHeartbeat) })
+        engine.received = []
+        let amplifier = try Client(context: context, endpoint: "inproc://decoder-flood")
+        try amplifier.send(.dataHeader(DataHeader(timestamp: 1, channelCount: 32, sampleRate: 1000,
+                                                  labels: (1...32).map { "C\($0)" })))
+        let samples = (0..<200).map { i in (0..<32).map { c in Float(sin(Double(i) * 0.1 + Double(c))) * 10 } }
+        let end = Date().addingTimeInterval(3.5)
+        var stamp: Int32 = 1, sent = 0
+        while Date() < end {
+            for _ in 0..<50 {
+                stamp += 200
+                try amplifier.send(.dataPacket(DataPacket(timestamp: stamp, samples: samples)))   // blocks while the queue is full
+                sent += 1
+            }
+        }
+        engine.receive(for: 0.2)     // what queued up for the engine meanwhile
+        let beats = engine.received.filter(isHeartbeat).count
+        #expect(beats >= 2, "\(beats) heartbeat(s) in 3.5 s while \(sent) packets of 200 samples × 32 channels were sent")
+    }
+
     @Test func aMalformedFrameIsDroppedLoggedAndTheDecoderGoesOn() throws {
         let context = ZeroMQContext()
         let server = try DecoderServer(endpoint: "inproc://decoder-malformed", settings: DecoderServerSettings(), context: context)
