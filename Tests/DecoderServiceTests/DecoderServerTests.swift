@@ -17,9 +17,11 @@ import TestSupport
         let socket: ZeroMQSocket
         var received: [UtopiaMessage] = []
 
-        init(context: ZeroMQContext, endpoint: String) throws {
+        /// Connects, and subscribes to `messageIDs` when given.
+        init(context: ZeroMQContext, endpoint: String, subscribing messageIDs: String? = nil) throws {
             socket = try ZeroMQSocket(context: context, type: .dealer)
             try socket.connect(endpoint)
+            if let messageIDs { try send(.subscribe(Subscribe(timestamp: 1, messageIDs: messageIDs))) }
         }
 
         func send(_ message: UtopiaMessage) throws { try socket.send(UtopiaCodec.encode(message)) }
@@ -78,8 +80,7 @@ import TestSupport
         let context = ZeroMQContext()
         let server = try DecoderServer(endpoint: "inproc://decoder-flood", settings: DecoderServerSettings(), context: context)
         defer { server.stop() }
-        let engine = try Client(context: context, endpoint: "inproc://decoder-flood")
-        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "H")))
+        let engine = try Client(context: context, endpoint: "inproc://decoder-flood", subscribing: "H")
         try engine.send(.heartbeat(Heartbeat(timestamp: 1)))
         func isHeartbeat(_ m: UtopiaMessage) -> Bool { if case .heartbeat = m { return true } else { return false } }
         #expect(engine.receive(for: 5) { $0.contains(where: isHeartbeat) })
@@ -106,8 +107,7 @@ import TestSupport
         let context = ZeroMQContext()
         let server = try DecoderServer(endpoint: "inproc://decoder-malformed", settings: DecoderServerSettings(), context: context)
         defer { server.stop() }
-        let engine = try Client(context: context, endpoint: "inproc://decoder-malformed")
-        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "MHL")))
+        let engine = try Client(context: context, endpoint: "inproc://decoder-malformed", subscribing: "MHL")
         try engine.socket.send([0x45, 0x00, 0x03, 0x00, 1, 2, 3])          // STIMULUSEVENT too short
         try engine.socket.send([0x5A, 0x00, 0x00, 0x00])                   // unknown id
         try engine.send(.modeChange(ModeChange(timestamp: 2, newMode: "idle")))
@@ -153,8 +153,7 @@ import TestSupport
         let server = try DecoderServer(endpoint: "inproc://decoder-input-sink", settings: Self.simulated(), context: context,
                                        inputSink: { records in recorded.withLock { $0 += records } })
         defer { server.stop() }
-        let engine = try Client(context: context, endpoint: "inproc://decoder-input-sink")
-        try engine.send(.subscribe(Subscribe(timestamp: 1, messageIDs: "M")))
+        let engine = try Client(context: context, endpoint: "inproc://decoder-input-sink", subscribing: "M")
         try engine.send(.heartbeat(Heartbeat(timestamp: 1)))
         try engine.send(.modeChange(ModeChange(timestamp: 2, newMode: "Calibration.supervised")))
         try engine.send(.newTarget(NewTarget(timestamp: 3)))
