@@ -41,16 +41,20 @@ public struct PredictionErrorFilter: Sendable, Equatable, Codable {
     public static func fit(residuals: [[Double]], order: Int, floor: Double = 1e-6) -> PredictionErrorFilter {
         guard order > 0 else { return .identity }
         var r = [Double](repeating: 0, count: order + 1)
+        var sums = r
         for segment in residuals {
             let n = segment.count
             guard n > order else { continue }
             let mean = segment.reduce(0, +) / Double(n)
             let centred = segment.map { $0 - mean }
-            for lag in 0...order {
-                var sum = 0.0
-                for i in lag..<n { sum += centred[i] * centred[i - lag] }
-                r[lag] += sum
+            // Every lag's sum in one pass over the samples: each lag still adds its
+            // products in the order of i, but the lags' sums do not wait on each other.
+            for lag in 0...order { sums[lag] = 0 }
+            for i in 0..<n {
+                let x = centred[i]
+                for lag in 0...min(order, i) { sums[lag] += x * centred[i - lag] }
             }
+            for lag in 0...order { r[lag] += sums[lag] }
         }
         guard r[0] > 0, r[0].isFinite else { return .identity }
         var toeplitz = Matrix(rows: order, columns: order)

@@ -11,11 +11,26 @@ extension ReconvolutionCCA {
     /// (1 − `blend`) × the reconvolution template (beyond that length, the
     /// reconvolution template).
     public func templates(for codes: [[UInt8]], blend: Double) -> [[Double]] {
-        codes.map { code in
-            let predicted = Self.template(onsets: encoder.onsets(of: code), length: code.count, kernels: kernels, latency: latencySamples)
-            guard blend > 0, let length = averagedResponses.first?.key.count, code.count >= length,
-                  let averaged = averagedResponses[Array(code.prefix(length))] else { return predicted }
-            return Self.blended(predicted, averaged: averaged, from: 0, blend: blend)
+        let predicted = codes.map { Self.template(onsets: encoder.onsets(of: $0), length: $0.count, kernels: kernels, latency: latencySamples) }
+        return blend > 0 ? blending(predicted, with: averages(of: codes), by: blend) : predicted
+    }
+
+    /// Each code's averaged response, where calibration showed it as it is
+    /// here (nil elsewhere), looked up once for the candidates that share
+    /// a fit.
+    func averages(of codes: [[UInt8]]) -> [[Double]?] {
+        guard let length = averagedResponses.first?.key.count else { return codes.map { _ in nil } }
+        return codes.map { $0.count >= length ? averagedResponses[Array($0.prefix(length))] : nil }
+    }
+
+    /// `predicted`, the reconvolution templates of some codes, as
+    /// ``templates(for:blend:)`` blends them with `averages` (theirs, from
+    /// ``averages(of:)``): for candidates that differ only in their blend,
+    /// the templates are made once.
+    func blending(_ predicted: [[Double]], with averages: [[Double]?], by blend: Double) -> [[Double]] {
+        guard blend > 0 else { return predicted }
+        return zip(predicted, averages).map { template, averaged in
+            averaged.map { Self.blended(template, averaged: $0, from: 0, blend: blend) } ?? template
         }
     }
 
@@ -82,14 +97,26 @@ extension ReconvolutionCCA {
     /// one average.
     func averages(trials: [[[Double]]], labels: [Int], codes: [[UInt8]]) -> [[UInt8]: [Double]] {
         guard let n = trials.first?.first?.count, n > 0 else { return [:] }
-        var sums: [[UInt8]: (sum: [Double], count: Int)] = [:]
+        // Summed per class first, so each code's key (n states) is hashed once, not once a trial.
+        var classSums: [Int: (sum: [Double], count: Int)] = [:]
         for (trial, label) in zip(trials, labels) {
-            let key = Array(codes[label].prefix(n))
             let x = filter(trial)
-            var entry = sums[key] ?? ([Double](repeating: 0, count: n), 0)
+            var entry = classSums.removeValue(forKey: label) ?? ([Double](repeating: 0, count: n), 0)
             for i in 0..<n { entry.sum[i] += x[i] }
             entry.count += 1
-            sums[key] = entry
+            classSums[label] = entry
+        }
+        var sums: [[UInt8]: (sum: [Double], count: Int)] = [:]
+        for label in classSums.keys.sorted() {
+            let entry = classSums[label]!
+            let key = Array(codes[label].prefix(n))
+            if var merged = sums[key] {
+                for i in 0..<n { merged.sum[i] += entry.sum[i] }
+                merged.count += entry.count
+                sums[key] = merged
+            } else {
+                sums[key] = entry
+            }
         }
         var out: [[UInt8]: [Double]] = [:]
         for (key, entry) in sums where entry.count >= Self.minimumTrialsPerAverage {

@@ -227,7 +227,8 @@ public struct SettingsSelection: Sendable {
         let classes = codes.count
         for group in groups {
             let model = fitted[group.fit].model
-            let templates = group.members.flatMap { model.templates(for: codes, blend: candidates[$0].settings.templateBlend) }
+            let predicted = model.templates(for: codes, blend: 0), averages = model.averages(of: codes)
+            let templates = group.members.flatMap { model.blending(predicted, with: averages, by: candidates[$0].settings.templateBlend) }
             let fresh = IncrementalScorer(spatialFilter: model.spatialFilter, templates: templates,
                                           whitening: group.whitening > 0 ? model.whitening : .identity)
             for i in test {
