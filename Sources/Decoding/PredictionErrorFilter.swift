@@ -41,20 +41,34 @@ public struct PredictionErrorFilter: Sendable, Equatable, Codable {
     public static func fit(residuals: [[Double]], order: Int, floor: Double = 1e-6) -> PredictionErrorFilter {
         guard order > 0 else { return .identity }
         var r = [Double](repeating: 0, count: order + 1)
-        var sums = r
         for segment in residuals {
             let n = segment.count
             guard n > order else { continue }
             let mean = segment.reduce(0, +) / Double(n)
             let centred = segment.map { $0 - mean }
-            // Every lag's sum in one pass over the samples: each lag still adds its
-            // products in the order of i, but the lags' sums do not wait on each other.
-            for lag in 0...order { sums[lag] = 0 }
-            for i in 0..<n {
-                let x = centred[i]
-                for lag in 0...min(order, i) { sums[lag] += x * centred[i - lag] }
+            // Four lags at a time, each summing its products in the order of i as one
+            // lag alone would, but the four sums do not wait on each other.
+            for first in stride(from: 0, through: order, by: 4) {
+                let lags = min(4, order + 1 - first)
+                var s = (0.0, 0.0, 0.0, 0.0)
+                // The terms before every lag of the four has begun.
+                for i in first..<min(n, first + lags - 1) {
+                    s.0 += centred[i] * centred[i - first]
+                    if lags > 1, i >= first + 1 { s.1 += centred[i] * centred[i - first - 1] }
+                    if lags > 2, i >= first + 2 { s.2 += centred[i] * centred[i - first - 2] }
+                }
+                for i in (first + lags - 1)..<n {
+                    let x = centred[i]
+                    s.0 += x * centred[i - first]
+                    if lags > 1 { s.1 += x * centred[i - first - 1] }
+                    if lags > 2 { s.2 += x * centred[i - first - 2] }
+                    if lags > 3 { s.3 += x * centred[i - first - 3] }
+                }
+                r[first] += s.0
+                if lags > 1 { r[first + 1] += s.1 }
+                if lags > 2 { r[first + 2] += s.2 }
+                if lags > 3 { r[first + 3] += s.3 }
             }
-            for lag in 0...order { r[lag] += sums[lag] }
         }
         guard r[0] > 0, r[0].isFinite else { return .identity }
         var toeplitz = Matrix(rows: order, columns: order)
@@ -89,14 +103,23 @@ public struct PredictionErrorFilter: Sendable, Equatable, Codable {
         let p = order
         guard p > 0 else { return signal }
         precondition(state.count == p, "the state holds the last \(p) inputs")
-        var out = [Double](repeating: 0, count: signal.count)
-        for i in signal.indices {
+        var out = signal
+        // The first p outputs reach back into the state.
+        for i in 0..<min(p, signal.count) {
             var e = signal[i]
             for j in 1...p {
                 let past = i - j >= 0 ? signal[i - j] : state[p + i - j]
                 e += taps[j] * past
             }
             out[i] = e
+        }
+        // The rest tap by tap: each output still adds its terms in the order of the
+        // taps, but the outputs do not wait on each other.
+        if signal.count > p {
+            for j in 1...p {
+                let tap = taps[j]
+                for i in p..<signal.count { out[i] += tap * signal[i - j] }
+            }
         }
         if signal.count >= p {
             state = Array(signal.suffix(p))

@@ -45,6 +45,48 @@ import Testing
         #expect(zip(pieces, whole).allSatisfy { abs($0 - $1) < 1e-12 })
     }
 
+    /// The fit's autocorrelation and the filter sum their terms in the
+    /// textbook order (lag by lag over the samples; tap by tap per output),
+    /// so the faster loops give the same filter and output to the bit, for
+    /// every order and for signals shorter than the filter.
+    @Test func fitAndFilterAddTheirTermsInTheTextbookOrder() throws {
+        let segments = (0..<3).map { Self.autoregressive(count: 300, seed: UInt64($0 + 40)) }
+        for order in [1, 2, 3, 4, 5, 7, 8, 13, 20] {
+            var r = [Double](repeating: 0, count: order + 1)
+            for segment in segments {
+                let mean = segment.reduce(0, +) / Double(segment.count)
+                let c = segment.map { $0 - mean }
+                for lag in 0...order {
+                    var sum = 0.0
+                    for i in lag..<c.count { sum += c[i] * c[i - lag] }
+                    r[lag] += sum
+                }
+            }
+            var toeplitz = Matrix(rows: order, columns: order)
+            for i in 0..<order {
+                for j in 0..<order { toeplitz[i, j] = r[abs(i - j)] }
+                toeplitz[i, i] += 1e-6 * r[0]
+            }
+            let a = try CholeskyFactor(toeplitz).solve(Matrix(rows: 1, columns: order, elements: Array(r[1...]))).elements
+            let filter = PredictionErrorFilter.fit(residuals: segments, order: order)
+            #expect(filter.taps == [1] + a.map { -$0 }, "order \(order)")
+
+            let signal = Self.autoregressive(count: 50, seed: 7)
+            for count in [0, 1, order - 1, order, order + 1, 50] where count >= 0 {
+                let piece = Array(signal.prefix(count))
+                let history = Array(signal.suffix(order))
+                var state = history
+                let out = filter.apply(piece, state: &state)
+                let expected = piece.indices.map { i in
+                    var e = piece[i]
+                    for j in 1...order { e += filter.taps[j] * (i - j >= 0 ? piece[i - j] : history[order + i - j]) }
+                    return e
+                }
+                #expect(out == expected, "order \(order), \(count) samples")
+            }
+        }
+    }
+
     @Test func aFloorBoundsTheGainInABandTheSignalHardlyHas() {
         // White noise through three 6-sample moving averages: low-passed upstream, its top band nearly empty.
         var rng = SeededGenerator(seed: 3)
