@@ -100,7 +100,7 @@ struct LivePrediction: Sendable {
     /// are added to what the trial has shown: re-matched while the states
     /// shown are shorter than the averages, then kept.
     private mutating func averagedResponses(of model: ReconvolutionCCA, states fresh: [ArraySlice<UInt8>]) -> [[Double]?] {
-        guard model.settings.templateBlend > 0, let length = model.averagedResponses.first?.key.count else { return [] }
+        guard model.settings.templateBlend > 0, let length = model.averagedResponses.first?.code.count else { return [] }
         if shown.count != fresh.count {
             shown = Array(repeating: [], count: fresh.count)
             averaged = Array(repeating: nil, count: fresh.count)

@@ -19,8 +19,16 @@ extension ReconvolutionCCA {
     /// here (nil elsewhere), looked up once for the candidates that share
     /// a fit.
     func averages(of codes: [[UInt8]]) -> [[Double]?] {
-        guard let length = averagedResponses.first?.key.count else { return codes.map { _ in nil } }
-        return codes.map { $0.count >= length ? averagedResponses[Array($0.prefix(length))] : nil }
+        codes.map(averagedResponse(for:))
+    }
+
+    /// The averaged response of `code` (at least as long as the
+    /// calibration trials), where calibration showed it so from the
+    /// trial's first sample; nil elsewhere.
+    public func averagedResponse(for code: [UInt8]) -> [Double]? {
+        guard let length = averagedResponses.first?.code.count, code.count >= length else { return nil }
+        let start = code.prefix(length)
+        return averagedResponses.first { $0.code.elementsEqual(start) }?.response
     }
 
     /// `predicted`, the reconvolution templates of some codes, as
@@ -59,12 +67,12 @@ extension ReconvolutionCCA {
     /// matches, or while two match equally well (early in a trial codes
     /// can start alike).
     public func averagedResponse(shownSoFar shown: ArraySlice<UInt8>) -> [Double]? {
-        guard settings.templateBlend > 0, !shown.isEmpty, let length = averagedResponses.first?.key.count else { return nil }
+        guard settings.templateBlend > 0, !shown.isEmpty, let length = averagedResponses.first?.code.count else { return nil }
         let part = shown.prefix(length)
         let allowed = part.count / 10
         var best: (differences: Int, average: [Double])?
         var tied = false
-        for (code, average) in averagedResponses {
+        for (code, average) in averagedResponses.map({ ($0.code, $0.response) }) {
             let d = SampledCode.differences(part, code, limit: allowed)
             guard d <= allowed else { continue }
             if let b = best, d >= b.differences {
@@ -95,9 +103,9 @@ extension ReconvolutionCCA {
     /// code's reconvolution template over those samples, so that a blend
     /// weighs the two shapes, not their sizes; classes sharing a code share
     /// one average.
-    func averages(trials: [[[Double]]], labels: [Int], codes: [[UInt8]]) -> [[UInt8]: [Double]] {
-        guard let n = trials.first?.first?.count, n > 0 else { return [:] }
-        // Summed per class first, so each code's key (n states) is hashed once, not once a trial.
+    func averages(trials: [[[Double]]], labels: [Int], codes: [[UInt8]]) -> [AveragedResponse] {
+        guard let n = trials.first?.first?.count, n > 0 else { return [] }
+        // Summed per class first, then classes that showed one code merged (compared once a class).
         var classSums: [Int: (sum: [Double], count: Int)] = [:]
         for (trial, label) in zip(trials, labels) {
             let x = filter(trial)
@@ -106,25 +114,25 @@ extension ReconvolutionCCA {
             entry.count += 1
             classSums[label] = entry
         }
-        var sums: [[UInt8]: (sum: [Double], count: Int)] = [:]
+        var sums: [(key: [UInt8], sum: [Double], count: Int)] = []
         for label in classSums.keys.sorted() {
             let entry = classSums[label]!
             let key = Array(codes[label].prefix(n))
-            if var merged = sums[key] {
-                for i in 0..<n { merged.sum[i] += entry.sum[i] }
-                merged.count += entry.count
-                sums[key] = merged
+            if let k = sums.firstIndex(where: { $0.key == key }) {
+                for i in 0..<n { sums[k].sum[i] += entry.sum[i] }
+                sums[k].count += entry.count
             } else {
-                sums[key] = entry
+                sums.append((key, entry.sum, entry.count))
             }
         }
-        var out: [[UInt8]: [Double]] = [:]
-        for (key, entry) in sums where entry.count >= Self.minimumTrialsPerAverage {
+        var out: [AveragedResponse] = []
+        for entry in sums where entry.count >= Self.minimumTrialsPerAverage {
+            let key = entry.key
             let predicted = Self.template(onsets: encoder.onsets(of: key), length: n, kernels: kernels, latency: latencySamples)
             let p = Self.power(predicted[...]), a = Self.power(entry.sum[...])
             guard p > 0, a > 0 else { continue }
             let scale = (p / a).squareRoot()
-            out[key] = entry.sum.map { $0 * scale }
+            out.append(AveragedResponse(code: key, response: entry.sum.map { $0 * scale }))
         }
         return out
     }

@@ -57,11 +57,12 @@ public struct ReconvolutionCCA: Sendable {
     /// the calibration's residual background (``ReconvolutionSettings/whiteningLength``).
     public private(set) var whitening: PredictionErrorFilter
     /// Each calibration code's average spatially filtered response over its
-    /// calibration trials, scaled to the power of its reconvolution
-    /// template and keyed by the code's first `n` states (the trial's
-    /// length), for ``ReconvolutionSettings/templateBlend``; kept only by a
-    /// fit whose settings blend.
-    public internal(set) var averagedResponses: [[UInt8]: [Double]] = [:]
+    /// calibration trials (for codes shown in at least two), by class, for
+    /// ``ReconvolutionSettings/templateBlend``; kept only by a fit whose
+    /// settings blend. A list, not a dictionary keyed by code: there are
+    /// few, and comparing codes stops at their first difference where
+    /// hashing reads every state.
+    public internal(set) var averagedResponses: [AveragedResponse] = []
 
     /// Fits the model to `trials` (each channels × samples), their class
     /// `labels`, and the classes' `codes` (each: stimulus state per sample,

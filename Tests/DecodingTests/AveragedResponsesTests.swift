@@ -95,7 +95,7 @@ import Testing
                                              settings: Self.settings(blend: 0.5))
         let n = cal.trials[0][0].count
         let code = Array(cal.codes[3].prefix(n))
-        let average = try #require(model.averagedResponses[code])
+        let average = try #require(model.averagedResponse(for: code))
         #expect(model.averagedResponse(shownSoFar: code[...]) == average)
         // Shown at another phase of the frames: each edge a sample late here and there.
         var jittered = code
@@ -108,7 +108,7 @@ import Testing
         let shared = zip(cal.codes[0], cal.codes[1]).prefix { $0 == $1 }.count
         if shared > 0 { #expect(model.averagedResponse(shownSoFar: cal.codes[0].prefix(shared)) == nil) }
         var blind = model
-        blind.averagedResponses = [:]
+        blind.averagedResponses = []
         #expect(blind.averagedResponse(shownSoFar: code[...]) == nil)
 
         // Chunk by chunk, with the states before the trial dark as live: the
