@@ -72,14 +72,14 @@ extension ReconvolutionCCA {
         let allowed = part.count / 10
         var best: (differences: Int, average: [Double])?
         var tied = false
-        for (code, average) in averagedResponses.map({ ($0.code, $0.response) }) {
-            let d = SampledCode.differences(part, code, limit: allowed)
+        for entry in averagedResponses {
+            let d = SampledCode.differences(part, entry.code, limit: allowed)
             guard d <= allowed else { continue }
             if let b = best, d >= b.differences {
                 if d == b.differences { tied = true }
                 continue
             }
-            best = (d, average)
+            best = (d, entry.response)
             tied = false
         }
         return tied ? nil : best?.average
@@ -105,7 +105,8 @@ extension ReconvolutionCCA {
     /// one average.
     func averages(trials: [[[Double]]], labels: [Int], codes: [[UInt8]]) -> [AveragedResponse] {
         guard let n = trials.first?.first?.count, n > 0 else { return [] }
-        // Summed per class first, then classes that showed one code merged (compared once a class).
+        // Summed per class first (in place), then classes that showed one code merged: each
+        // class's code is compared once, and comparing stops at the first difference.
         var classSums: [Int: (sum: [Double], count: Int)] = [:]
         for (trial, label) in zip(trials, labels) {
             let x = filter(trial)
