@@ -235,7 +235,8 @@ struct TrialCutter: Sendable {
     /// bands every trial has).
     func filteredTrials(samples n: Int) -> [Double?: [[[Double]]]] {
         var out: [Double?: [[[Double]]]] = [:]
-        for band in calibration.first?.filtered.keys.map({ $0 }) ?? [] {
+        guard let first = calibration.first else { return out }
+        for band in first.filtered.keys {
             let trials = calibration.compactMap { $0.filtered[band].map { trial in trial.map { Array($0.prefix(n)) } } }
             if trials.count == calibration.count { out[band] = trials }
         }

@@ -69,7 +69,7 @@ extension ReconvolutionCCA {
     public func averagedResponse(shownSoFar shown: ArraySlice<UInt8>) -> [Double]? {
         guard settings.templateBlend > 0, !shown.isEmpty, let length = averagedResponses.first?.code.count else { return nil }
         let part = shown.prefix(length)
-        let allowed = part.count / 10
+        let allowed = SampledCode.allowedDifferences(in: part.count)
         var best: (differences: Int, average: [Double])?
         var tied = false
         for entry in averagedResponses {

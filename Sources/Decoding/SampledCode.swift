@@ -18,10 +18,14 @@ public enum SampledCode {
         return count + max(0, shown.count - code.count)
     }
 
+    /// The most samples in which two samplings of `count` samples of one
+    /// code may differ: a tenth.
+    public static func allowedDifferences(in count: Int) -> Int { count / 10 }
+
     /// True when `row` and `other` are one code: they differ in at most a
     /// tenth of `row`'s samples.
     public static func same(_ row: [UInt8], _ other: [UInt8]) -> Bool {
-        let allowed = row.count / 10
+        let allowed = allowedDifferences(in: row.count)
         return differences(row[...], other, limit: allowed) <= allowed
     }
 
