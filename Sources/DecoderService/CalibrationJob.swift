@@ -103,6 +103,14 @@ public struct CalibrationJob: Sendable {
                                   accuracySeconds: validation.full?.seconds, summary: chosen.summary)
     }
 
+    /// Up to this many calibration trials the live decoder leaves averaged
+    /// responses out: an average would rest on two or three trials of a
+    /// code, and the selection on leave-one-out among twice the candidates
+    /// (on 10 trials a larger grid cost the MindAffect session accuracy,
+    /// Benchmarks/ACCURACY.md). Zero training's interim fits, on 3 to 10
+    /// learned trials, are the case in point.
+    public static let fewestTrialsToBlend = 20
+
     /// The trials the fit uses in the band with low-pass edge `lowPass`:
     /// ``filteredTrials``' band, or else each raw trial preprocessed on its
     /// own (primed on its first sample) with the decoder's filter for it.
@@ -124,7 +132,8 @@ public struct CalibrationJob: Sendable {
     /// on the calibration trials (``trialsToFit(lowPass:)``) among the
     /// candidates of the bands the live decoder filters (``bands``), since
     /// that is the signal scored live. Averaged responses
-    /// (``ReconvolutionSettings/templateBlend``) are candidates too: a live
+    /// (``ReconvolutionSettings/templateBlend``) are candidates too when the
+    /// calibration has more than ``fewestTrialsToBlend`` trials: a live
     /// trial blends in the average of the calibration code each object's
     /// states so far are the start of
     /// (``ReconvolutionCCA/averagedResponse(shownSoFar:)``).
@@ -138,7 +147,9 @@ public struct CalibrationJob: Sendable {
         let h = dataset.header
         let bands = self.bands
         var selection = SettingsSelection()
-        selection.candidates = selection.candidates.filter { bands.contains($0.lowPass) }
+        selection.candidates = selection.candidates.filter {
+            bands.contains($0.lowPass) && (h.nTrials > Self.fewestTrialsToBlend || $0.settings.templateBlend == 0)
+        }
         return try selection.select(labels: dataset.labels.map(Int.init), codes: (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) },
                                     sampleRate: h.fs) { trialsToFit(lowPass: $0) }
     }

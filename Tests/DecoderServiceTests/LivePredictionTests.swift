@@ -99,6 +99,25 @@ import UtopiaProtocol
         #expect(!messages.contains { if case .predictedTargetProb = $0 { return true } else { return false } })
     }
 
+    /// A live calibration weighs averaged responses only beyond
+    /// `fewestTrialsToBlend` trials: on fewer, each average rests on two or
+    /// three trials and the selection on leave-one-out.
+    @Test func aSmallLiveCalibrationLeavesTheAveragedResponsesOut() throws {
+        func rankings(trials count: Int) throws -> [SettingsSelection.Ranking] {
+            let labels = (0..<count).map { $0 % 3 }
+            let trials = labels.enumerated().map { Self.eeg(respondingTo: Self.codes[$1], seed: UInt64($0 + 1)) }
+            let header = DatasetHeader(fs: Self.rate, nTrials: count, nChannels: 4, nSamples: Self.frames * 4, nClasses: 3)
+            let dataset = try TrialsDataset(header: header, data: trials.flatMap { $0.flatMap { $0.map(Float.init) } },
+                                            labels: labels.map(Int32.init), stimulus: Self.codes.flatMap(Self.perSample))
+            return try CalibrationJob(dataset: dataset, settings: DecoderServerSettings(), filteredTrials: [nil: trials])
+                .chooseSettings().rankings
+        }
+        let small = try rankings(trials: CalibrationJob.fewestTrialsToBlend)
+        #expect(!small.isEmpty && small.allSatisfy { $0.candidate.settings.templateBlend == 0 })
+        let larger = try rankings(trials: CalibrationJob.fewestTrialsToBlend + 1)
+        #expect(larger.contains { $0.candidate.settings.templateBlend > 0 })
+    }
+
     /// A calibration chooses its band on the live filters' trials, and the
     /// decoder it fits carries that band for scoring: here only the 3-30 Hz
     /// trials hold the responses (the high-pass-only ones hold none).
