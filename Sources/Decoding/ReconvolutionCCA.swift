@@ -57,7 +57,8 @@ public struct ReconvolutionCCA: Sendable {
     /// the calibration's residual background (``ReconvolutionSettings/whiteningLength``).
     public private(set) var whitening: PredictionErrorFilter
     /// Each calibration code's average spatially filtered response over its
-    /// calibration trials (for codes shown in at least two), by class, for
+    /// calibration trials (one per code shown in at least two, in the order
+    /// of the classes that showed it), for
     /// ``ReconvolutionSettings/templateBlend``; kept only by a fit whose
     /// settings blend. A list, not a dictionary keyed by code: there are
     /// few, and comparing codes stops at their first difference where
