@@ -51,6 +51,10 @@ public struct LiveDecoder: Sendable {
     private var calibration: LiveCalibration
     private var prediction: LivePrediction
     private var zeroTraining: LiveZeroTraining
+    /// True when the open prediction trial opened with zero training's
+    /// learner scoring it: an interim fit that arrives meanwhile scores the
+    /// next trial, as any fit does (see ``LivePrediction``).
+    private var learnerScoresTrial = false
     private var outbox: DecoderOutbox
 
     /// A decoder in idle mode; with `settings.simulation` its amplifier
@@ -136,13 +140,12 @@ public struct LiveDecoder: Sendable {
         }
         calibration.assembleIfDue(from: &trials, sampleRate: signal.sampleRate, into: &outbox)
         if mode == .prediction {
-            if calibration.model == nil {
-                // Without labels only when zero training: while a cued calibration's fit is on its way, nothing is said.
-                if calibration.isAbsent || zeroTraining.active {
-                    zeroTraining.update(trial: trials.openTrial, history: signal.history, sampleRate: signal.sampleRate,
-                                        timeline: trials.timeline, prediction: &prediction, into: &outbox)
-                }
-            } else {
+            // A trial the learner opened stays the learner's (see `learnerScoresTrial`). Without
+            // labels only when zero training: while a cued calibration's fit is on its way, nothing is said.
+            if learnerScoresTrial || (calibration.model == nil && (calibration.isAbsent || zeroTraining.active)) {
+                zeroTraining.update(trial: trials.openTrial, history: signal.history, sampleRate: signal.sampleRate,
+                                    timeline: trials.timeline, prediction: &prediction, into: &outbox)
+            } else if calibration.model != nil {
                 prediction.update(trial: trials.openTrial, model: calibration.model, history: signal.history,
                                   sampleRate: signal.sampleRate, timeline: trials.timeline, into: &outbox)
             }
@@ -156,7 +159,8 @@ public struct LiveDecoder: Sendable {
         trials.close(now: outbox.now)
         guard mode == .calibration || mode == .prediction else { return }
         trials.open(mode: mode, newTargetStamp: stamp)
-        prediction.startTrial()
+        prediction.startTrial(model: calibration.model)
+        learnerScoresTrial = mode == .prediction && calibration.model == nil && (calibration.isAbsent || zeroTraining.active)
         acquisition.newTrial(at: stamp, calibrating: mode == .calibration)
         if mode == .prediction, !zeroTraining.handedOver, calibration.isAbsent || zeroTraining.active {
             outbox.log("prediction trial without a calibrated model: learning without labels (zero training, "
@@ -186,6 +190,8 @@ public struct LiveDecoder: Sendable {
         trials.forgetCalibration()
         calibration.forget()
         zeroTraining.forget()
+        prediction.startTrial(model: nil)
+        learnerScoresTrial = false
     }
 
     private mutating func start(with header: DataHeader) {

@@ -7,12 +7,21 @@ import UtopiaProtocol
 /// codes shown (a ``TrialScorer`` that grows with the trial), and every
 /// `interval` seconds sends PREDICTEDTARGETPROB for the best object and
 /// PREDICTEDTARGETDIST for all, with the model's error probability.
+///
+/// A trial is scored by one model to its end: the one in force when it
+/// opened, or, when it opened without one, the first to arrive. A fit that
+/// arrives meanwhile scores the next trial. Its scores would
+/// otherwise mix two spatial filters, and its certainties would be on
+/// another scale than the threshold the engine took at the trial's start
+/// (the one the earlier model recommended).
 struct LivePrediction: Sendable {
     /// Seconds between predictions.
     let interval: Double
     /// Predictions (PREDICTEDTARGETPROB) sent so far.
     private(set) var sent = 0
     private var lastPredictionAt = -Double.infinity
+    /// The model scoring the open trial.
+    private var trialModel: CalibratedDecoder?
     /// The open trial's scores so far.
     private var scorer: TrialScorer?
     private var lastScoredTime = -Double.infinity
@@ -30,8 +39,9 @@ struct LivePrediction: Sendable {
         self.interval = interval
     }
 
-    /// A new trial starts: its scores start from nothing.
-    mutating func startTrial() {
+    /// A new trial starts, scored by `model` (the one in force, if any): its scores start from nothing.
+    mutating func startTrial(model: CalibratedDecoder?) {
+        trialModel = model
         scorer = nil
         lastScoredTime = -Double.infinity
         scoredSincePrediction = false
@@ -43,11 +53,12 @@ struct LivePrediction: Sendable {
 
     /// Scores the samples of `trial` that arrived since the last call and
     /// predicts when due; nothing outside a started prediction trial, without
-    /// a model or without EEG.
+    /// a model or without EEG. `model` is the latest fit: it scores the trial
+    /// only if the trial has no model yet.
     mutating func update(trial: LiveTrial?, model: CalibratedDecoder?, history: SampleHistory?, sampleRate: Double?,
                          timeline: StimulusTimeline, into outbox: inout DecoderOutbox) {
         guard let trial, trial.mode == .prediction, let start = trial.start,
-              let decoder = model, let history, let rate = sampleRate else { return }
+              let decoder = trialModel ?? model, let history, let rate = sampleRate else { return }
         let objects = trial.objectIDs.filter { $0 != 0 }
         guard !objects.isEmpty else { return }
         // The band the model was fitted in (calibration chooses among the bands the history keeps).
@@ -80,6 +91,7 @@ struct LivePrediction: Sendable {
             }
             templates = templates.map { Array(whitening.apply($0)[(first - from)...]) }
             trialSamples += last - first
+            trialModel = decoder
             var scorer = self.scorer ?? TrialScorer(spatialFilter: decoder.model.spatialFilter, objects: objects.count,
                                                     whitening: whitening)
             scorer.append(eeg.map { Array($0[first..<last]) }, templates: templates)

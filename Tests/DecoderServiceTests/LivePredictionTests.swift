@@ -138,17 +138,20 @@ import UtopiaProtocol
         #expect(outcome.summary.contains("3-30 Hz"))
     }
 
-    /// One live trial of `eeg` (the high-pass band) scored by `decoder` as
-    /// it arrives, 0.1 s at a time with the frames shown so far: the object
-    /// predicted at its end.
-    static func prediction(of decoder: CalibratedDecoder, eeg: [[Double]]) -> Int8? {
+    /// One live trial of `eeg` (the high-pass band) scored as it arrives,
+    /// 0.1 s at a time with the frames shown so far: `opening` is the model
+    /// in force when the trial opened, `latest(block)` the latest fit at each
+    /// update. Its predictions, in order.
+    static func predictions(eeg: [[Double]], opening: CalibratedDecoder?,
+                            latest: (Int) -> CalibratedDecoder) -> [PredictedTargetProb] {
         var history = SampleHistory(channels: 4, bands: [nil, 30])
         var timeline = StimulusTimeline()
         var trial = LiveTrial(mode: .prediction, newTargetStamp: 0)
         trial.start = 0
         trial.objectIDs = [1, 2, 3]
         var prediction = LivePrediction(interval: 0.1)
-        var predicted: Int8?
+        prediction.startTrial(model: opening)
+        var predicted: [PredictedTargetProb] = []
         for block in 0..<(frames / 6) {
             for f in (block * 6)..<(block * 6 + 6) {
                 timeline.receive(StimulusEvent(timestamp: Int32(Double(f) * 1000 / 60), objIDs: [1, 2, 3], objStates: codes.map { $0[f] }))
@@ -158,10 +161,38 @@ import UtopiaProtocol
             let chunk = eeg.map { Array($0[samples]) }
             history.append(times: samples.map { Double($0) * 1000 / rate }, raw: chunk, filtered: [chunk, chunk])
             var outbox = DecoderOutbox(now: Double(block + 1) * 100)
-            prediction.update(trial: trial, model: decoder, history: history, sampleRate: rate, timeline: timeline, into: &outbox)
-            for message in outbox.take() { if case .predictedTargetProb(let p) = message { predicted = p.objID } }
+            prediction.update(trial: trial, model: latest(block), history: history, sampleRate: rate, timeline: timeline, into: &outbox)
+            for message in outbox.take() { if case .predictedTargetProb(let p) = message { predicted.append(p) } }
         }
         return predicted
+    }
+
+    /// The object `decoder` predicts at the end of one live trial of `eeg`.
+    static func prediction(of decoder: CalibratedDecoder, eeg: [[Double]]) -> Int8? {
+        predictions(eeg: eeg, opening: nil, latest: { _ in decoder }).last?.objID
+    }
+
+    /// A fit that arrives during a prediction trial scores the next one: the
+    /// trial goes on with the model it opened with, or, when it opened
+    /// without one, the first to arrive. Its certainties stay on the scale
+    /// of the threshold the engine took at the trial's start, and its scores
+    /// on one spatial filter. Here the later fit is on other electrodes'
+    /// gains and half the trials, so its scores and certainties differ.
+    @Test func aFitArrivingDuringATrialScoresTheNextTrial() throws {
+        let labels = (0..<12).map { $0 % 3 }
+        let trials = labels.enumerated().map { Self.eeg(respondingTo: Self.codes[$1], seed: UInt64($0 + 1)) }
+        let first = try CalibratedDecoder.fit(trials: trials, labels: labels, codes: Self.codes.map(Self.perSample), sampleRate: Self.rate)
+        let flipped = trials.prefix(6).map { trial in zip(trial, [1.0, 1.0, -1.0, 1.0]).map { c, s in c.map { $0 * s } } }
+        let later = try CalibratedDecoder.fit(trials: flipped, labels: Array(labels.prefix(6)), codes: Self.codes.map(Self.perSample),
+                                              sampleRate: Self.rate)
+        let live = Self.eeg(respondingTo: Self.codes[1], seed: 99)
+        let alone = Self.predictions(eeg: live, opening: first, latest: { _ in first })
+        #expect(alone.count >= 20 && alone.last?.objID == 2)
+        let latestFit = { (block: Int) in block < 10 ? first : later }
+        #expect(Self.predictions(eeg: live, opening: first, latest: latestFit) == alone)
+        #expect(Self.predictions(eeg: live, opening: nil, latest: latestFit) == alone)
+        // The later fit on its own says otherwise: the pin is what keeps the trial the first fit's.
+        #expect(Self.predictions(eeg: live, opening: later, latest: { _ in later }) != alone)
     }
 
     /// A model that blends in its calibration's averaged responses blends

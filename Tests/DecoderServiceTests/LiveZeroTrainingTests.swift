@@ -103,4 +103,39 @@ import UtopiaProtocol
         #expect(!session.predictions(from: adopted).isEmpty)
         #expect(!session.logs(from: before).contains { $0.contains("zero training") })
     }
+
+    /// An interim fit that arrives during a trial the learner opened scores
+    /// the next trial: the engine took that trial's threshold before the fit
+    /// recommended its own, and the learner's certainties are on the scale
+    /// it was set for.
+    @Test(.tags(.heavy), .heavyComputation) func anInterimFitArrivingMidTrialLeavesTheTrialToTheLearner() throws {
+        /// Trial 4's predictions and trial 5's, the first interim fit (on three learned trials, requested
+        /// when trial 3 closes, as trial 4 opens; two trials leave a fold without two classes) adopted
+        /// `delay` ms after trial 4 opens.
+        func fourthTrial(adoptingAfter delay: Double) -> (during: [PredictedTargetProb], next: [PredictedTargetProb], fitted: Bool) {
+            var session = VirtualSession(settings: Self.settings(), objects: 9)
+            session.mode("Prediction.static")
+            session.wait(5_000)
+            session.holdsFits = true
+            session.trial(seconds: 4)
+            session.trial(seconds: 2)
+            session.trial(seconds: 2)
+            session.adoptsHeldFitsAt = session.now + delay
+            let before = session.sent.count
+            session.trial(seconds: 3)
+            let next = session.sent.count
+            session.adoptsHeldFitsAt = session.now
+            session.trial(seconds: 2)
+            let fourth = session.predictions(from: before), fifth = session.predictions(from: next)
+            let fitted = session.sent[before..<next].contains { if case .certaintyThreshold = $0 { return true } else { return false } }
+            return (Array(fourth.dropLast(fifth.count)), fifth, fitted)
+        }
+        let midTrial = fourthTrial(adoptingAfter: 2_000)
+        let afterTrial = fourthTrial(adoptingAfter: 10_000)
+        #expect(midTrial.fitted && !afterTrial.fitted)
+        #expect(midTrial.during.count >= 4)
+        #expect(midTrial.during == afterTrial.during)
+        // The fit scores the next trial, at the live prediction interval (the learner's is at least 0.25 s).
+        #expect(midTrial.next.count >= 10, "\(midTrial.next.count)")
+    }
 }

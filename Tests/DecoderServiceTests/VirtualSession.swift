@@ -36,8 +36,15 @@ struct VirtualSession {
     var heldFits: [CalibrationJob] = []
     /// True to hold fits instead of adopting them at once.
     var holdsFits = false
+    /// When set, the held fits are adopted at this time (a fit's thread finishing then).
+    var adoptsHeldFitsAt: Double?
 
     mutating func step() {
+        if let at = adoptsHeldFitsAt, now >= at {
+            adoptsHeldFitsAt = nil
+            for job in heldFits { sent += decoder.adopt(job.run(), now: now) }
+            heldFits = []
+        }
         sent += decoder.advance(now: now)
         if let job = decoder.takeCalibrationJob() {
             if holdsFits { heldFits.append(job) } else { sent += decoder.adopt(job.run(), now: now) }
