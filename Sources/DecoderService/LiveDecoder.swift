@@ -140,12 +140,11 @@ public struct LiveDecoder: Sendable {
         }
         calibration.assembleIfDue(from: &trials, sampleRate: signal.sampleRate, into: &outbox)
         if mode == .prediction {
-            // A trial the learner opened stays the learner's (see `learnerScoresTrial`). Without
-            // labels only when zero training: while a cued calibration's fit is on its way, nothing is said.
-            if learnerScoresTrial || (calibration.model == nil && (calibration.isAbsent || zeroTraining.active)) {
+            // A trial the learner opened stays the learner's (see `learnerScoresTrial`).
+            if learnerScoresTrial || learnerScores {
                 zeroTraining.update(trial: trials.openTrial, history: signal.history, sampleRate: signal.sampleRate,
                                     timeline: trials.timeline, prediction: &prediction, into: &outbox)
-            } else if calibration.model != nil {
+            } else {
                 prediction.update(trial: trials.openTrial, model: calibration.model, history: signal.history,
                                   sampleRate: signal.sampleRate, timeline: trials.timeline, into: &outbox)
             }
@@ -160,13 +159,17 @@ public struct LiveDecoder: Sendable {
         guard mode == .calibration || mode == .prediction else { return }
         trials.open(mode: mode, newTargetStamp: stamp)
         prediction.startTrial(model: calibration.model)
-        learnerScoresTrial = mode == .prediction && calibration.model == nil && (calibration.isAbsent || zeroTraining.active)
+        learnerScoresTrial = mode == .prediction && learnerScores
         acquisition.newTrial(at: stamp, calibrating: mode == .calibration)
         if mode == .prediction, !zeroTraining.handedOver, calibration.isAbsent || zeroTraining.active {
             outbox.log("prediction trial without a calibrated model: learning without labels (zero training, "
                        + "\(zeroTraining.learnedCount) of \(settings.zeroTrainTrials) trials learned)")
         }
     }
+
+    /// True when zero training's learner scores prediction trials: no model, and zero training under
+    /// way or no fit coming (while a cued calibration's fit is on its way, nothing is said).
+    private var learnerScores: Bool { calibration.model == nil && (calibration.isAbsent || zeroTraining.active) }
 
     private mutating func changeMode(_ text: String) {
         guard let requested = DecoderMode(modeText: text) else {
