@@ -103,13 +103,6 @@ public struct CalibrationJob: Sendable {
                                   accuracySeconds: validation.full?.seconds, summary: chosen.summary)
     }
 
-    /// Up to this many calibration trials the live decoder leaves averaged
-    /// responses out: an average would rest on two or three trials of a
-    /// code, and the selection on leave-one-out among twice the candidates
-    /// (on 10 trials a larger grid cost the MindAffect session accuracy,
-    /// Benchmarks/ACCURACY.md). Zero training's interim fits, on 3 to 10
-    /// learned trials, are the case in point.
-    public static let fewestTrialsToBlend = 20
 
     /// The trials the fit uses in the band with low-pass edge `lowPass`:
     /// ``filteredTrials``' band, or else each raw trial preprocessed on its
@@ -133,7 +126,8 @@ public struct CalibrationJob: Sendable {
     /// candidates of the bands the live decoder filters (``bands``), since
     /// that is the signal scored live. Averaged responses
     /// (``ReconvolutionSettings/templateBlend``) are candidates too when the
-    /// calibration has more than ``fewestTrialsToBlend`` trials: a live
+    /// calibration has more than ``SettingsSelection/fewestTrialsToBlend``
+    /// trials, as in ``OfflineEvaluation``: a live
     /// trial blends in the average of the calibration code each object's
     /// states so far are the start of
     /// (``ReconvolutionCCA/averagedResponse(shownSoFar:)``).
@@ -148,7 +142,7 @@ public struct CalibrationJob: Sendable {
         let bands = self.bands
         var selection = SettingsSelection()
         selection.candidates = selection.candidates.filter {
-            bands.contains($0.lowPass) && (h.nTrials > Self.fewestTrialsToBlend || $0.settings.templateBlend == 0)
+            bands.contains($0.lowPass)
         }
         return try selection.select(labels: dataset.labels.map(Int.init), codes: (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) },
                                     sampleRate: h.fs) { trialsToFit(lowPass: $0) }

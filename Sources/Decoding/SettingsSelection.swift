@@ -17,7 +17,8 @@ import Foundation
 /// order by accuracy, then by mean margin (the true class's correlation
 /// minus the best other's).
 /// Candidates that blend averaged responses are left out when no code was
-/// shown in two calibration trials (they would score as their twins).
+/// shown in two calibration trials (they would score as their twins) and
+/// on ``fewestTrialsToBlend`` trials or fewer.
 /// Candidates that differ only in whitening share one fit per fold, and
 /// every candidate of a band shares the fold's EEG sums, and every
 /// candidate of an event definition its structure covariances, so the
@@ -48,6 +49,13 @@ public struct SettingsSelection: Sendable {
     /// 0.5 and 1 on every real set: 0 did as well as the others at 1 s and
     /// 2 s on average.
     public var simplicityTolerance = 0.0
+    /// Up to this many trials, the candidates that blend averaged responses
+    /// are left out: each average would rest on two or three trials of a
+    /// code, and the selection (leave-one-out) would weigh twice the
+    /// candidates on them (on 10 trials a larger grid cost the MindAffect
+    /// session accuracy, Benchmarks/ACCURACY.md). Zero training's interim
+    /// fits, on 3 to 10 learned trials, are the case in point.
+    public var fewestTrialsToBlend = 20
 
     /// A selection over the standard grid.
     public init() {}
@@ -113,7 +121,7 @@ public struct SettingsSelection: Sendable {
         // translate the codes from trial to trial): those are left out.
         let shownTwice = Dictionary(labels.map { (Array(codes[$0].prefix(n)), 1) }, uniquingKeysWith: +).values
             .contains { $0 >= ReconvolutionCCA.minimumTrialsPerAverage }
-        let candidates = shownTwice ? self.candidates : self.candidates.filter { $0.settings.templateBlend == 0 }
+        let candidates = shownTwice && count > fewestTrialsToBlend ? self.candidates : self.candidates.filter { $0.settings.templateBlend == 0 }
         let bandList = bands, marks = checkpoints
         DispatchQueue.concurrentPerform(iterations: jobs.count) { j in
             let job = jobs[j]

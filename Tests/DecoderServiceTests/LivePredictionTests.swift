@@ -100,7 +100,8 @@ import UtopiaProtocol
     }
 
     /// A live calibration weighs averaged responses only beyond
-    /// `fewestTrialsToBlend` trials: on fewer, each average rests on two or
+    /// `fewestTrialsToBlend` trials, as each fold of `decoder evaluate` does
+    /// (the rule is the selection's): on fewer, each average rests on two or
     /// three trials and the selection on leave-one-out.
     @Test func aSmallLiveCalibrationLeavesTheAveragedResponsesOut() throws {
         func rankings(trials count: Int) throws -> [SettingsSelection.Ranking] {
@@ -112,9 +113,9 @@ import UtopiaProtocol
             return try CalibrationJob(dataset: dataset, settings: DecoderServerSettings(), filteredTrials: [nil: trials])
                 .chooseSettings().rankings
         }
-        let small = try rankings(trials: CalibrationJob.fewestTrialsToBlend)
+        let small = try rankings(trials: SettingsSelection().fewestTrialsToBlend)
         #expect(!small.isEmpty && small.allSatisfy { $0.candidate.settings.templateBlend == 0 })
-        let larger = try rankings(trials: CalibrationJob.fewestTrialsToBlend + 1)
+        let larger = try rankings(trials: SettingsSelection().fewestTrialsToBlend + 1)
         #expect(larger.contains { $0.candidate.settings.templateBlend > 0 })
     }
 

@@ -66,6 +66,25 @@ import Testing
         #expect(once.rankings.map(\.candidate) == [FitCandidate()])
     }
 
+    /// On `fewestTrialsToBlend` trials or fewer (each code shown two or three
+    /// times) the blending candidates are left out too, in `decoder
+    /// evaluate`'s folds as in the live decoder's calibration.
+    @Test func blendingCandidatesAreLeftOutOnTwentyTrialsOrFewer() throws {
+        let d = Self.dataset
+        var selection = SettingsSelection()
+        var blending = ReconvolutionSettings()
+        blending.templateBlend = 0.5
+        selection.candidates = [FitCandidate(), FitCandidate(settings: blending)]
+        let codes = (0..<d.header.nClasses).map(d.stimulus(ofClass:))
+        func ranked(first count: Int) throws -> [FitCandidate] {
+            try selection.select(labels: Array(d.labels.prefix(count)).map(Int.init), codes: codes, sampleRate: d.header.fs) {
+                Array(trials($0).prefix(count))
+            }.rankings.map(\.candidate)
+        }
+        #expect(try ranked(first: selection.fewestTrialsToBlend) == [FitCandidate()])
+        #expect(try ranked(first: selection.fewestTrialsToBlend + 1).count == 2)
+    }
+
     @Test(.tags(.heavy), .heavyComputation) func nestedEvaluationReportsEachFoldsChoice() throws {
         var evaluation = OfflineEvaluation()
         evaluation.folds = 3
