@@ -120,9 +120,6 @@ public struct LiveDecoder: Sendable {
             acquisition.record(message, now: now)
             if let open = trials.openTrial, open.mode == .prediction {
                 zeroTraining.heardSelection(of: selection.objID, inTrial: open.newTargetStamp)
-                // A press ends the trial: it is learned from now, during the feedback, so that
-                // the fit it leads to can be in force when the next trial opens.
-                trials.close(now: now)
             }
         default: break
         }

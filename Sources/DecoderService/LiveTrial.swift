@@ -2,7 +2,7 @@ import UtopiaProtocol
 
 /// One trial as the live decoder follows it: opened by a NEWTARGET, started
 /// by its first STIMULUSEVENT (whose objects it keeps), ended by the next
-/// NEWTARGET or mode change, or in prediction by a SELECTION. Times are wire milliseconds on the stimulus
+/// NEWTARGET or mode change. Times are wire milliseconds on the stimulus
 /// timeline's scale.
 struct LiveTrial: Sendable {
     let mode: DecoderMode

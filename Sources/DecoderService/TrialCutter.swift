@@ -3,8 +3,7 @@ import UtopiaProtocol
 
 /// The live decoder's trials: it opens one at each NEWTARGET in
 /// calibration or prediction, starts it at its first STIMULUSEVENT, closes
-/// it at the next NEWTARGET or mode change (a prediction trial also at a
-/// SELECTION: the press ended it), and once the EEG has reached a
+/// it at the next NEWTARGET or mode change, and once the EEG has reached a
 /// closed calibration trial's end cuts the trial out of the
 /// ``SampleHistory`` as a ``CalibrationTrial``. It keeps the STIMULUSEVENTs'
 /// ``StimulusTimeline`` (what each object showed when) and turns the

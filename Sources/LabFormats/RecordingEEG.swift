@@ -25,9 +25,8 @@ import UtopiaProtocol
 ///   time on (an object is 0 before its first event); ``states(of:)`` gives
 ///   the state at each sample, as the decoder builds its `V`.
 /// - **Trials.** The decoder's view: a NEWTARGET opens one, its first
-///   STIMULUSEVENT starts it, the next NEWTARGET, MODECHANGE or RESET (or,
-///   in prediction, a SELECTION) closes it; it ends one 60 Hz frame after
-///   its last STIMULUSEVENT (``Flicker``).
+///   STIMULUSEVENT starts it, the next NEWTARGET, MODECHANGE or RESET closes
+///   it; it ends one 60 Hz frame after its last STIMULUSEVENT (``Flicker``).
 ///
 /// ```swift
 /// let records = try DecoderInputFile.read(from: folder.appendingPathComponent(DecoderInputFile.name))
@@ -181,9 +180,6 @@ public struct RecordingEEG: Sendable {
             case .reset:
                 close()
                 lastEventStamp = nil
-            case .selection:
-                // A press ends a prediction trial, as the live decoder takes it.
-                if let opening = opened, opening.mode.flatMap(DecoderMode.init(modeText:)) == .prediction { close() }
             default:
                 continue
             }

@@ -138,20 +138,4 @@ import UtopiaProtocol
         // The fit scores the next trial, at the live prediction interval (the learner's is at least 0.25 s).
         #expect(midTrial.next.count >= 10, "\(midTrial.next.count)")
     }
-
-    /// A press ends its trial, so the decoder learns from it during the
-    /// feedback, and the fit it leads to can be in force when the next
-    /// trial opens; a trial without a press is learned when the next opens.
-    @Test(.tags(.heavy), .heavyComputation) func aPressedTrialIsLearnedBeforeTheNextTrialOpens() {
-        var session = VirtualSession(settings: Self.settings(), objects: 9)
-        session.mode("Prediction.static")
-        session.wait(5_000)
-        session.trial(seconds: 4, pressing: Self.goals[0])
-        #expect(session.logs().contains { $0.contains("zero training: trial 1 of 5 learned") }, "\(session.logs())")
-        session.trial(seconds: 2)
-        #expect(!session.logs().contains { $0.contains("zero training: trial 2 of 5 learned") })
-        session.send(.newTarget(NewTarget(timestamp: session.stamp)))
-        session.wait(300)
-        #expect(session.logs().contains { $0.contains("zero training: trial 2 of 5 learned") })
-    }
 }
