@@ -44,15 +44,21 @@ import Testing
         #expect(identical.count == 2 && identical[0].accuracy == identical[1].accuracy)
     }
 
+    /// A selection between the defaults and the defaults blending averaged responses.
+    static func withAndWithoutBlend() -> SettingsSelection {
+        var selection = SettingsSelection()
+        var blending = ReconvolutionSettings()
+        blending.templateBlend = 0.5
+        selection.candidates = [FitCandidate(), FitCandidate(settings: blending)]
+        return selection
+    }
+
     /// An engine calibration translates its codes from trial to trial, so no
     /// code has two trials to average: the blending candidates, which would
     /// score as their twins, are not scored at all.
     @Test func blendingCandidatesAreLeftOutWhenNoCodeWasShownTwice() throws {
         let d = Self.dataset
-        var selection = SettingsSelection()
-        var blending = ReconvolutionSettings()
-        blending.templateBlend = 0.5
-        selection.candidates = [FitCandidate(), FitCandidate(settings: blending)]
+        let selection = Self.withAndWithoutBlend()
         let codes = (0..<d.header.nClasses).map(d.stimulus(ofClass:))
         let labels = d.labels.map(Int.init)
         let repeated = try selection.select(labels: labels, codes: codes, sampleRate: d.header.fs, preprocessed: trials)
@@ -71,10 +77,7 @@ import Testing
     /// evaluate`'s folds as in the live decoder's calibration.
     @Test func blendingCandidatesAreLeftOutOnTwentyTrialsOrFewer() throws {
         let d = Self.dataset
-        var selection = SettingsSelection()
-        var blending = ReconvolutionSettings()
-        blending.templateBlend = 0.5
-        selection.candidates = [FitCandidate(), FitCandidate(settings: blending)]
+        let selection = Self.withAndWithoutBlend()
         let codes = (0..<d.header.nClasses).map(d.stimulus(ofClass:))
         func ranked(first count: Int) throws -> [FitCandidate] {
             try selection.select(labels: Array(d.labels.prefix(count)).map(Int.init), codes: codes, sampleRate: d.header.fs) {
