@@ -154,6 +154,40 @@ struct ModeTests {
         #expect(h.settings.doubleFor(.certaintyRequiredForPress) == 0.97)
     }
 
+    @Test("a threshold that arrives before a trial's first prediction holds for that trial; one after it, from the next trial")
+    func thresholdBeforeFirstPrediction() throws {
+        // The trial opens at the default 0.9 while the decoder's fit is on its way.
+        let h = EngineHarness()
+        h.runIntoFirstTrial()
+        h.link.deliver(.certaintyThreshold(CertaintyThreshold(timestamp: h.clock.utopiaTimestamp, threshold: 0.99)))
+        h.run(for: 1)
+        h.predict(objectID: 3, perr: 0.05)
+        h.run(for: 0.1)
+        #expect(h.presses.isEmpty, "0.95 is below the 0.99 that came before the trial's first prediction")
+        h.predict(objectID: 3, perr: 0.005)
+        h.run(for: 0.05)
+        #expect(h.presses.map(\.control) == ["b3"])
+
+        // The next trial hears a prediction first: a threshold after it waits for the trial after.
+        #expect(h.run(untilTrue: { h.controller.trialInProgress && h.controller.currentPhase == .flicker }) != nil)
+        h.run(for: 1.2)
+        h.predict(objectID: 2, perr: 0.5)
+        h.run(for: 0.05)
+        h.link.deliver(.certaintyThreshold(CertaintyThreshold(timestamp: h.clock.utopiaTimestamp, threshold: 0.9)))
+        h.run(for: 0.05)
+        h.predict(objectID: 2, perr: 0.05)
+        h.run(for: 0.1)
+        #expect(h.presses.count == 1, "this trial stays at 0.99")
+        h.predict(objectID: 2, perr: 0.005)
+        h.run(for: 0.05)
+        #expect(h.presses.map(\.control) == ["b3", "b2"])
+        #expect(h.run(untilTrue: { h.controller.trialInProgress && h.controller.currentPhase == .flicker }) != nil)
+        h.run(for: 1.2)
+        h.predict(objectID: 1, perr: 0.05)
+        h.run(for: 0.05)
+        #expect(h.presses.map(\.control) == ["b3", "b2", "b1"], "the trial after presses at 0.9")
+    }
+
     @Test("setting the mode setting changes the mode too")
     func modeSetting() throws {
         let h = EngineHarness()

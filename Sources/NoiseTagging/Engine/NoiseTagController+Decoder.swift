@@ -43,6 +43,12 @@ extension NoiseTagController {
             try settings.adopt(value: .double(threshold), for: .certaintyRequiredForPress)
         } catch {
             emit(.refused(call: "decoder threshold", reason: error.description))
+            return
+        }
+        // A trial that has heard no prediction yet is scored by the model this
+        // threshold came with (a trial that opened while the fit was on its way).
+        if let trial, !trial.mode.isTraining, trial.latestPrediction == nil, trial.distribution.isEmpty {
+            trial.requiredCertainty = requiredCertainty()
         }
     }
 

@@ -241,7 +241,10 @@ extension NoiseTagController {
         }
     }
 
-    private func requiredCertainty() -> Double {
+    /// The certainty a prediction of a trial starting now must reach: the
+    /// first-click setting in ZeroTrain before its first press, otherwise
+    /// `certaintyRequiredForPress`.
+    func requiredCertainty() -> Double {
         if mode == .zeroTrain, !zeroTrainPressed {
             return settings.doubleFor(.certaintyRequiredForFirstZeroTrainClick)
         }

@@ -14,7 +14,10 @@ final class Trial {
     let target: FlickerEntry?
     /// Flicker duration after which the trial ends; nil for no limit.
     let flickerLimit: Double?
-    let requiredCertainty: Double
+    /// The certainty a prediction needs to press. Set when the trial starts;
+    /// a decoder threshold adopted before the trial's first prediction
+    /// replaces it (the model that recommends it is the one that scores the trial).
+    var requiredCertainty: Double
     var phase: TrialPhase
     var phaseStart: Double
     /// When the cue and pause phases began (training and Verify).
