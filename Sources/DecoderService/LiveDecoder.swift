@@ -52,8 +52,9 @@ public struct LiveDecoder: Sendable {
     private var prediction: LivePrediction
     private var zeroTraining: LiveZeroTraining
     /// True when the open prediction trial opened with zero training's
-    /// learner scoring it: an interim fit that arrives meanwhile scores the
-    /// next trial, as any fit does (see ``LivePrediction``).
+    /// learner scoring it: an interim fit that arrives after the learner's
+    /// first prediction of the trial scores the next trial, as any fit does
+    /// (see ``LivePrediction``).
     private var learnerScoresTrial = false
     private var outbox: DecoderOutbox
 
@@ -145,7 +146,7 @@ public struct LiveDecoder: Sendable {
                 zeroTraining.update(trial: trials.openTrial, history: signal.history, sampleRate: signal.sampleRate,
                                     timeline: trials.timeline, prediction: &prediction, into: &outbox)
             } else {
-                prediction.update(trial: trials.openTrial, model: calibration.model, history: signal.history,
+                prediction.update(trial: trials.openTrial, history: signal.history,
                                   sampleRate: signal.sampleRate, timeline: trials.timeline, into: &outbox)
             }
         }
@@ -243,6 +244,11 @@ public struct LiveDecoder: Sendable {
     public mutating func adopt(_ outcome: CalibrationOutcome, now: Double) -> [UtopiaMessage] {
         outbox.now = now
         calibration.adopt(outcome, into: &outbox)
+        if let model = outcome.decoder, !prediction.trialAnnounced {
+            // Nothing of the open trial announced yet: the fit scores it (see ``LivePrediction``).
+            prediction.modelArrived(model)
+            learnerScoresTrial = false
+        }
         return outbox.take()
     }
 }

@@ -8,12 +8,14 @@ import UtopiaProtocol
 /// `interval` seconds sends PREDICTEDTARGETPROB for the best object and
 /// PREDICTEDTARGETDIST for all, with the model's error probability.
 ///
-/// A trial is scored by one model to its end: the one in force when it
-/// opened, or, when it opened without one, the first to arrive. A fit that
-/// arrives meanwhile scores the next trial. Its scores would
-/// otherwise mix two spatial filters, and its certainties would be on
-/// another scale than the threshold the engine took at the trial's start
-/// (the one the earlier model recommended).
+/// A trial is scored by one model from its first prediction to its end:
+/// the one in force when it opened, or the newest fit to arrive before its
+/// first PREDICTEDTARGETPROB or …DIST goes out (the trial is then scored
+/// again from its start). A fit that arrives after that scores the next
+/// trial. The engine holds a trial to the threshold in force at its first
+/// prediction, and a fit's CERTAINTYTHRESHOLD goes out before the fit's
+/// first prediction, so the threshold a trial is pressed at is always the
+/// one its model recommended; its scores also stay on one spatial filter.
 struct LivePrediction: Sendable {
     /// Seconds between predictions.
     let interval: Double
@@ -34,6 +36,9 @@ struct LivePrediction: Sendable {
     private var shown: [[UInt8]] = []
     private var averaged: [[Double]?] = []
     private var missingBandReported = false
+    /// True once the open trial's first prediction went out (from this
+    /// model, or from zero training's learner through ``announce``).
+    private(set) var trialAnnounced = false
 
     init(interval: Double) {
         self.interval = interval
@@ -42,6 +47,19 @@ struct LivePrediction: Sendable {
     /// A new trial starts, scored by `model` (the one in force, if any): its scores start from nothing.
     mutating func startTrial(model: CalibratedDecoder?) {
         trialModel = model
+        trialAnnounced = false
+        restartScoring()
+    }
+
+    /// A fit arrived: it scores the open trial, from the trial's start, when
+    /// nothing of the trial was announced yet; otherwise it waits for the next.
+    mutating func modelArrived(_ model: CalibratedDecoder) {
+        guard !trialAnnounced else { return }
+        trialModel = model
+        restartScoring()
+    }
+
+    private mutating func restartScoring() {
         scorer = nil
         lastScoredTime = -Double.infinity
         scoredSincePrediction = false
@@ -53,12 +71,11 @@ struct LivePrediction: Sendable {
 
     /// Scores the samples of `trial` that arrived since the last call and
     /// predicts when due; nothing outside a started prediction trial, without
-    /// a model or without EEG. `model` is the latest fit: it scores the trial
-    /// only if the trial has no model yet.
-    mutating func update(trial: LiveTrial?, model: CalibratedDecoder?, history: SampleHistory?, sampleRate: Double?,
+    /// a model or without EEG.
+    mutating func update(trial: LiveTrial?, history: SampleHistory?, sampleRate: Double?,
                          timeline: StimulusTimeline, into outbox: inout DecoderOutbox) {
         guard let trial, trial.mode == .prediction, let start = trial.start,
-              let decoder = trialModel ?? model, let history, let rate = sampleRate else { return }
+              let decoder = trialModel, let history, let rate = sampleRate else { return }
         let objects = trial.objectIDs.filter { $0 != 0 }
         guard !objects.isEmpty else { return }
         // The band the model was fitted in (calibration chooses among the bands the history keeps).
@@ -91,7 +108,6 @@ struct LivePrediction: Sendable {
             }
             templates = templates.map { Array(whitening.apply($0)[(first - from)...]) }
             trialSamples += last - first
-            trialModel = decoder
             var scorer = self.scorer ?? TrialScorer(spatialFilter: decoder.model.spatialFilter, objects: objects.count,
                                                     whitening: whitening)
             scorer.append(eeg.map { Array($0[first..<last]) }, templates: templates)
@@ -100,7 +116,6 @@ struct LivePrediction: Sendable {
             scoredSincePrediction = true
         }
         if scoredSincePrediction, let scorer, scorer.sampleCount > 0, outbox.now - lastPredictionAt >= interval * 1000 {
-            lastPredictionAt = outbox.now
             scoredSincePrediction = false
             predict(scores: scorer.scores(), seconds: Double(scorer.sampleCount) / rate, objects: objects,
                     stamp: trial.newestStamp, decoder: decoder, into: &outbox)
@@ -133,9 +148,12 @@ struct LivePrediction: Sendable {
     /// Sends PREDICTEDTARGETPROB for the best of `scores` with `errorProbability`
     /// (clamped to 0…1, 1 when not finite) and PREDICTEDTARGETDIST: the best
     /// object gets 1 − Perr and the others share Perr by `exp(sharpness · (score − best))`.
+    /// The next prediction of a model is due `interval` after it, whoever announced it.
     mutating func announce(scores: [Double], errorProbability: Double, objects: [UInt8], stamp: Int32, sharpness: Double,
                            into outbox: inout DecoderOutbox) {
         guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return }
+        trialAnnounced = true
+        lastPredictionAt = outbox.now
         var perr = errorProbability
         if !perr.isFinite { perr = 1 }
         perr = min(max(perr, 0), 1)

@@ -63,8 +63,9 @@ import UtopiaProtocol
         trial.lastEvent = Double(Self.frames - 1) * 1000 / 60
         trial.objectIDs = [1, 2, 3]
         var prediction = LivePrediction(interval: 0.1)
+        prediction.startTrial(model: decoder)
         var outbox = DecoderOutbox(now: 3_000)
-        prediction.update(trial: trial, model: decoder, history: history, sampleRate: Self.rate, timeline: timeline, into: &outbox)
+        prediction.update(trial: trial, history: history, sampleRate: Self.rate, timeline: timeline, into: &outbox)
         let predicted = outbox.take().compactMap { if case .predictedTargetProb(let p) = $0 { return p.objID } else { return nil } }
         #expect(predicted == [2])
     }
@@ -88,10 +89,11 @@ import UtopiaProtocol
         trial.lastEvent = Double(Self.frames - 1) * 1000 / 60
         trial.objectIDs = [1, 2, 3]
         var prediction = LivePrediction(interval: 0.1)
+        prediction.startTrial(model: decoder)
         var messages: [UtopiaMessage] = []
         for now in [3_000.0, 3_200] {
             var outbox = DecoderOutbox(now: now)
-            prediction.update(trial: trial, model: decoder, history: history, sampleRate: Self.rate, timeline: timeline, into: &outbox)
+            prediction.update(trial: trial, history: history, sampleRate: Self.rate, timeline: timeline, into: &outbox)
             messages += outbox.take()
         }
         let logs = messages.compactMap { if case .log(let l) = $0 { return l.message } else { return nil } }
@@ -141,16 +143,22 @@ import UtopiaProtocol
 
     /// One live trial of `eeg` (the high-pass band) scored as it arrives,
     /// 0.1 s at a time with the frames shown so far: `opening` is the model
-    /// in force when the trial opened, `latest(block)` the latest fit at each
-    /// update. Its predictions, in order.
-    static func predictions(eeg: [[Double]], opening: CalibratedDecoder?,
-                            latest: (Int) -> CalibratedDecoder) -> [PredictedTargetProb] {
+    /// in force when the trial opened, `arrivals[block]` a fit that arrives
+    /// just before that update. With `lastPredictionAt` (ms) the previous
+    /// trial's last prediction went out then, and the interval holds this
+    /// trial's first back. Its predictions, in order.
+    static func predictions(eeg: [[Double]], opening: CalibratedDecoder?, arrivals: [Int: CalibratedDecoder] = [:],
+                            lastPredictionAt: Double? = nil) -> [PredictedTargetProb] {
         var history = SampleHistory(channels: 4, bands: [nil, 30])
         var timeline = StimulusTimeline()
         var trial = LiveTrial(mode: .prediction, newTargetStamp: 0)
         trial.start = 0
         trial.objectIDs = [1, 2, 3]
         var prediction = LivePrediction(interval: 0.1)
+        if let lastPredictionAt {
+            var outbox = DecoderOutbox(now: lastPredictionAt)
+            prediction.announce(scores: [0, 1], errorProbability: 0.5, objects: [1, 2], stamp: -1, sharpness: 20, into: &outbox)
+        }
         prediction.startTrial(model: opening)
         var predicted: [PredictedTargetProb] = []
         for block in 0..<(frames / 6) {
@@ -161,8 +169,9 @@ import UtopiaProtocol
             let samples = (block * 24)..<(block * 24 + 24)
             let chunk = eeg.map { Array($0[samples]) }
             history.append(times: samples.map { Double($0) * 1000 / rate }, raw: chunk, filtered: [chunk, chunk])
+            if let fit = arrivals[block] { prediction.modelArrived(fit) }
             var outbox = DecoderOutbox(now: Double(block + 1) * 100)
-            prediction.update(trial: trial, model: latest(block), history: history, sampleRate: rate, timeline: timeline, into: &outbox)
+            prediction.update(trial: trial, history: history, sampleRate: rate, timeline: timeline, into: &outbox)
             for message in outbox.take() { if case .predictedTargetProb(let p) = message { predicted.append(p) } }
         }
         return predicted
@@ -170,30 +179,51 @@ import UtopiaProtocol
 
     /// The object `decoder` predicts at the end of one live trial of `eeg`.
     static func prediction(of decoder: CalibratedDecoder, eeg: [[Double]]) -> Int8? {
-        predictions(eeg: eeg, opening: nil, latest: { _ in decoder }).last?.objID
+        predictions(eeg: eeg, opening: decoder).last?.objID
     }
 
-    /// A fit that arrives during a prediction trial scores the next one: the
-    /// trial goes on with the model it opened with, or, when it opened
-    /// without one, the first to arrive. Its certainties stay on the scale
-    /// of the threshold the engine took at the trial's start, and its scores
-    /// on one spatial filter. Here the later fit is on other electrodes'
-    /// gains and half the trials, so its scores and certainties differ.
+    /// A fit that arrives during a prediction trial, after the trial's first
+    /// prediction, scores the next one: the trial goes on with the model it
+    /// opened with, or, when it opened without one, the first to arrive. Its
+    /// certainties stay on the scale of the threshold the engine holds it to
+    /// from its first prediction, and its scores on one spatial filter. Here
+    /// the later fit is on other electrodes' gains and half the trials, so
+    /// its scores and certainties differ.
     @Test func aFitArrivingDuringATrialScoresTheNextTrial() throws {
+        let (first, later, live) = try Self.twoFits()
+        let alone = Self.predictions(eeg: live, opening: first)
+        #expect(alone.count >= 20 && alone.last?.objID == 2)
+        #expect(Self.predictions(eeg: live, opening: first, arrivals: [10: later]) == alone)
+        #expect(Self.predictions(eeg: live, opening: nil, arrivals: [0: first, 10: later]) == alone)
+        // The later fit on its own says otherwise: the pin is what keeps the trial the first fit's.
+        #expect(Self.predictions(eeg: live, opening: later) != alone)
+    }
+
+    /// A fit that arrives before the trial's first prediction went out
+    /// scores the whole trial, from its start, though the trial was already
+    /// being scored by the model it opened with: the engine, which has heard
+    /// nothing of the trial yet, holds it to the new fit's threshold.
+    @Test func aFitArrivingBeforeATrialsFirstPredictionScoresThatTrial() throws {
+        let (first, later, live) = try Self.twoFits()
+        // The previous trial's last prediction 50 ms before this one's first update: the first goes out at the second.
+        let held = Self.predictions(eeg: live, opening: first, lastPredictionAt: 50)
+        let laterAlone = Self.predictions(eeg: live, opening: later, lastPredictionAt: 50)
+        #expect(held != laterAlone)
+        #expect(Self.predictions(eeg: live, opening: first, arrivals: [1: later], lastPredictionAt: 50) == laterAlone)
+        #expect(Self.predictions(eeg: live, opening: first, arrivals: [2: later], lastPredictionAt: 50) == held,
+                "one update later the first prediction is out")
+    }
+
+    /// Two fits of the same three codes, the later on other electrodes'
+    /// gains and half the trials, and a live trial looking at object 2.
+    static func twoFits() throws -> (first: CalibratedDecoder, later: CalibratedDecoder, live: [[Double]]) {
         let labels = (0..<12).map { $0 % 3 }
         let trials = labels.enumerated().map { Self.eeg(respondingTo: Self.codes[$1], seed: UInt64($0 + 1)) }
         let first = try CalibratedDecoder.fit(trials: trials, labels: labels, codes: Self.codes.map(Self.perSample), sampleRate: Self.rate)
         let flipped = trials.prefix(6).map { trial in zip(trial, [1.0, 1.0, -1.0, 1.0]).map { c, s in c.map { $0 * s } } }
         let later = try CalibratedDecoder.fit(trials: flipped, labels: Array(labels.prefix(6)), codes: Self.codes.map(Self.perSample),
                                               sampleRate: Self.rate)
-        let live = Self.eeg(respondingTo: Self.codes[1], seed: 99)
-        let alone = Self.predictions(eeg: live, opening: first, latest: { _ in first })
-        #expect(alone.count >= 20 && alone.last?.objID == 2)
-        let latestFit = { (block: Int) in block < 10 ? first : later }
-        #expect(Self.predictions(eeg: live, opening: first, latest: latestFit) == alone)
-        #expect(Self.predictions(eeg: live, opening: nil, latest: latestFit) == alone)
-        // The later fit on its own says otherwise: the pin is what keeps the trial the first fit's.
-        #expect(Self.predictions(eeg: live, opening: later, latest: { _ in later }) != alone)
+        return (first, later, Self.eeg(respondingTo: Self.codes[1], seed: 99))
     }
 
     /// A model that blends in its calibration's averaged responses blends

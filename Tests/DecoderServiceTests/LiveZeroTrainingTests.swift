@@ -104,15 +104,20 @@ import UtopiaProtocol
         #expect(!session.logs(from: before).contains { $0.contains("zero training") })
     }
 
-    /// An interim fit that arrives during a trial the learner opened scores
-    /// the next trial: the engine took that trial's threshold before the fit
-    /// recommended its own, and the learner's certainties are on the scale
-    /// it was set for.
+    /// An interim fit that arrives during a trial the learner opened, after
+    /// the learner's first prediction of it, scores the next trial: the
+    /// engine holds that trial to the threshold in force at its first
+    /// prediction, before the fit recommended its own, and the learner's
+    /// certainties are on the scale it was set for. One that arrives before
+    /// the learner has said anything (it waits for a second of flicker)
+    /// scores the trial itself, its CERTAINTYTHRESHOLD ahead of every
+    /// prediction of the trial.
     @Test(.tags(.heavy), .heavyComputation) func anInterimFitArrivingMidTrialLeavesTheTrialToTheLearner() throws {
-        /// Trial 4's predictions and trial 5's, the first interim fit (on three learned trials, requested
-        /// when trial 3 closes, as trial 4 opens; two trials leave a fold without two classes) adopted
-        /// `delay` ms after trial 4 opens.
-        func fourthTrial(adoptingAfter delay: Double) -> (during: [PredictedTargetProb], next: [PredictedTargetProb], fitted: Bool) {
+        /// Trial 4's messages and predictions and trial 5's, the first interim fit (on three learned trials,
+        /// requested when trial 3 closes, as trial 4 opens; two trials leave a fold without two classes)
+        /// adopted `delay` ms after trial 4 opens.
+        func fourthTrial(adoptingAfter delay: Double)
+            -> (during: [PredictedTargetProb], next: [PredictedTargetProb], fitted: Bool, messages: [UtopiaMessage]) {
             var session = VirtualSession(settings: Self.settings(), objects: 9)
             session.mode("Prediction.static")
             session.wait(5_000)
@@ -128,7 +133,7 @@ import UtopiaProtocol
             session.trial(seconds: 2)
             let fourth = session.predictions(from: before), fifth = session.predictions(from: next)
             let fitted = session.sent[before..<next].contains { if case .certaintyThreshold = $0 { return true } else { return false } }
-            return (Array(fourth.dropLast(fifth.count)), fifth, fitted)
+            return (Array(fourth.dropLast(fifth.count)), fifth, fitted, Array(session.sent[before..<next]))
         }
         let midTrial = fourthTrial(adoptingAfter: 2_000)
         let afterTrial = fourthTrial(adoptingAfter: 10_000)
@@ -137,5 +142,14 @@ import UtopiaProtocol
         #expect(midTrial.during == afterTrial.during)
         // The fit scores the next trial, at the live prediction interval (the learner's is at least 0.25 s).
         #expect(midTrial.next.count >= 10, "\(midTrial.next.count)")
+
+        // 0.6 s after NEWTARGET: 0.1 s into the flicker, before the learner's first prediction.
+        let early = fourthTrial(adoptingAfter: 600)
+        let threshold = early.messages.firstIndex { if case .certaintyThreshold = $0 { return true } else { return false } }
+        let firstPrediction = early.messages.firstIndex { if case .predictedTargetProb = $0 { return true } else { return false } }
+        #expect(early.fitted)
+        #expect(try #require(threshold) < #require(firstPrediction))
+        #expect(early.during.count >= 20, "scored by the fit at the live interval: \(early.during.count)")
+        #expect(early.during != midTrial.during)
     }
 }
