@@ -11,7 +11,9 @@ import UtopiaProtocol
 /// state on object 0, then `Prediction.static` and, once the decoder's fit
 /// sent its CERTAINTYTHRESHOLD, the other trials without object 0. A press is
 /// the trial's first PREDICTEDTARGETPROB whose certainty (1 − Perr) reaches the
-/// threshold; the engine's SELECTION follows it. Every stamp is on the wire
+/// threshold in force at the trial's first prediction (as the engine holds
+/// it: a refit's threshold that arrives later counts from the next trial);
+/// the engine's SELECTION follows it. Every stamp is on the wire
 /// clock from ``start(now:)`` advancing with the recording (so `speed` times
 /// faster than the clock): the decoder only compares stamps with each other.
 /// No sockets: ``RecordingPlayer`` drives it over one; tests may drive it directly.
@@ -58,6 +60,8 @@ public struct RecordingPlayback: Sendable {
     /// Per played trial: first and last frame stamps, the report row (prediction trials).
     private var stamps: [(first: Int32, last: Int32)] = []
     private var rows: [Int: PlaybackReport.Trial] = [:]
+    /// Per prediction trial: the threshold in force at its first prediction.
+    private var heldThresholds: [Int: Double] = [:]
     private var lastPredictionStamp: [Int: Int32] = [:]
 
     /// A playback of `dataset`; throws ``PlaybackError/unplayable(_:)`` when
@@ -160,7 +164,9 @@ public struct RecordingPlayback: Sendable {
         row.finalPrediction = object
         row.finalCertainty = certainty
         lastPredictionStamp[k] = p.timestamp
-        if row.pressed == nil, certainty >= threshold {
+        let held = heldThresholds[k] ?? threshold
+        heldThresholds[k] = held
+        if row.pressed == nil, certainty >= held {
             row.pressed = object
             row.seconds = Double(p.timestamp &- stamps[k].first) / 1000
             outbox.append(.selection(Selection(timestamp: p.timestamp, objID: UInt8(object))))

@@ -72,6 +72,38 @@ import TestSupport
         #expect(report.certainty == 0.75 && report.certaintySource == "decoder")
     }
 
+    /// As the engine holds a trial to the threshold in force at its first
+    /// prediction, a refit's threshold that arrives after it counts from the
+    /// next trial.
+    @Test func aThresholdArrivingAfterATrialsFirstPredictionCountsFromTheNextTrial() throws {
+        var settings = PlaybackSettings()
+        settings.speed = 4
+        var playback = try RecordingPlayback(dataset: Self.tiny(), settings: settings)
+        var now = 1_000_000.0
+        _ = playback.start(now: now)
+        _ = try Self.run(&playback, from: &now, for: 5_000)
+        try playback.hear(.certaintyThreshold(CertaintyThreshold(timestamp: 0, threshold: 0.75)), now: now)
+        var sent = try Self.run(&playback, from: &now, for: 400)
+        let third = try #require(sent.compactMap { if case .stimulusEvent(let e) = $0 { return e } else { return nil } }.first)
+        func predict(_ stamp: Int32, perr: Float) throws {
+            try playback.hear(.predictedTargetProb(PredictedTargetProb(timestamp: stamp, objID: 3, errorProbability: perr)), now: now)
+        }
+        try predict(third.timestamp &+ 100, perr: 0.5)
+        try playback.hear(.certaintyThreshold(CertaintyThreshold(timestamp: 0, threshold: 0.95)), now: now)
+        try predict(third.timestamp &+ 200, perr: 0.1)
+        sent += try Self.run(&playback, from: &now, for: 5_000)
+        let events: [StimulusEvent] = sent.compactMap { if case .stimulusEvent(let e) = $0 { return e } else { return nil } }
+            .filter { $0.objIDs == [1, 2, 3] }
+        #expect(events.count == 120)
+        let fourth = events[60].timestamp
+        try predict(fourth &+ 100, perr: 0.1)
+        try predict(fourth &+ 200, perr: 0.03)
+        let rows = playback.report.predictionTrials
+        #expect(rows.map(\.trial) == [3, 4])
+        #expect(rows[0].pressed == 3 && rows[0].seconds == 0.2, "0.9 reaches the 0.75 in force at trial 3's first prediction")
+        #expect(rows[1].pressed == 3 && rows[1].seconds == 0.2, "trial 4 is held to 0.95")
+    }
+
     @Test func cutTrialsAreJoinedByMirroredRestsSoTheSignalIsContinuousAtEveryTrialEdge() throws {
         var playback = try RecordingPlayback(dataset: Self.tiny(trials: 3), settings: PlaybackSettings())
         var now = 0.0
