@@ -244,11 +244,8 @@ public struct LiveDecoder: Sendable {
     public mutating func adopt(_ outcome: CalibrationOutcome, now: Double) -> [UtopiaMessage] {
         outbox.now = now
         calibration.adopt(outcome, into: &outbox)
-        if let model = outcome.decoder, !prediction.trialAnnounced {
-            // Nothing of the open trial announced yet: the fit scores it (see ``LivePrediction``).
-            prediction.modelArrived(model)
-            learnerScoresTrial = false
-        }
+        // Nothing of the open trial announced yet: the fit scores it (see ``LivePrediction``).
+        if let model = outcome.decoder, prediction.modelArrived(model) { learnerScoresTrial = false }
         return outbox.take()
     }
 }

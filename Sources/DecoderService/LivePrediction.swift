@@ -38,7 +38,7 @@ struct LivePrediction: Sendable {
     private var missingBandReported = false
     /// True once the open trial's first prediction went out (from this
     /// model, or from zero training's learner through ``announce``).
-    private(set) var trialAnnounced = false
+    private var trialAnnounced = false
 
     init(interval: Double) {
         self.interval = interval
@@ -52,11 +52,14 @@ struct LivePrediction: Sendable {
     }
 
     /// A fit arrived: it scores the open trial, from the trial's start, when
-    /// nothing of the trial was announced yet; otherwise it waits for the next.
-    mutating func modelArrived(_ model: CalibratedDecoder) {
-        guard !trialAnnounced else { return }
+    /// nothing of the trial was announced yet (and then returns true);
+    /// otherwise it waits for the next.
+    @discardableResult
+    mutating func modelArrived(_ model: CalibratedDecoder) -> Bool {
+        guard !trialAnnounced else { return false }
         trialModel = model
         restartScoring()
+        return true
     }
 
     private mutating func restartScoring() {
