@@ -58,6 +58,18 @@ public struct OfflineEvaluation: Sendable {
     /// An evaluation with the defaults (5 folds; 0.5, 1, 2, 4 s; 100 ms updates).
     public init() {}
 
+    /// Every candidate of `grid` evaluated as a fixed setting on the same
+    /// folds and preprocessing (``selection`` set aside), in grid order: the
+    /// check that choosing per person loses to no single fixed choice.
+    public func everyCandidate(_ dataset: TrialsDataset, grid: [FitCandidate] = FitCandidate.standardGrid) throws -> [CandidateEvaluation] {
+        var fixed = self
+        fixed.selection = nil
+        return try grid.map { candidate in
+            fixed.candidate = candidate
+            return CandidateEvaluation(candidate: candidate, rows: try fixed.run(dataset).rows)
+        }
+    }
+
     /// Runs the evaluation. With `idle` (trials recorded while the user
     /// looked at none of the codes, same channels and rate), every fold's
     /// decoder also listens to each idle trial, scored against the codes

@@ -48,6 +48,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: "Re-reference the channels before filtering: none (as recorded) or average (common average).")
     var reference: ChannelReference = .asRecorded
 
+    @Flag(help: "Also evaluate every candidate of the selection's grid as a fixed setting on the same folds: each one's accuracy beside the selection's, best first, and how many trials the selection is behind or ahead of the best of them (takes one evaluation per candidate).")
+    var everyCandidate = false
+
     @Flag(help: "Also replay the trials in recorded order with their labels hidden, as a zero-training session (ZeroTrain mode): per trial the target, the control selected (or none) and when.")
     var zeroTrain = false
 
@@ -89,6 +92,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
         guard adaptEvery >= 0 else { throw ValidationError("--adapt-every: must be 0 (never) or more, got \(adaptEvery)") }
         guard zeroTrainTrials >= 1 else { throw ValidationError("--zero-train-trials: must be at least 1, got \(zeroTrainTrials)") }
         guard folds >= 2 else { throw ValidationError("--folds: must be at least 2, got \(folds)") }
+        if everyCandidate, fixed || event != nil || latency != nil || whitening != nil || encodingLength != nil || lowPass != nil || templateBlend != nil {
+            throw ValidationError("--every-candidate sets the selection beside every fixed setting of its grid: leave out --fixed and the settings options")
+        }
         guard targetError > 0, targetError < 1 else { throw ValidationError("--target-error: must be between 0 and 1, got \(targetError)") }
     }
 
@@ -113,6 +119,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             }
             let idleData = try idle.map { try TrialsDataset.read(folder: $0) }
             let report = try evaluation.run(dataset, idle: idleData)
+            let candidates = everyCandidate ? try evaluation.everyCandidate(dataset) : nil
             var zeroTraining: ZeroTrainingOutcome?
             if zeroTrain {
                 var replay = ZeroTrainingEvaluation()
@@ -131,6 +138,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 var object = try JSONSerialization.jsonObject(with: try encoder.encode(report)) as? [String: Any] ?? [:]
+                if let candidates { object["everyCandidate"] = try JSONSerialization.jsonObject(with: try encoder.encode(candidates)) }
                 if let zeroTraining {
                     object["zeroTrainTrials"] = try JSONSerialization.jsonObject(with: try encoder.encode(zeroTraining.trials))
                     let summary = ZeroTrainingSummary(zeroTrainTrials: zeroTrainTrials, learnedLabels: zeroTraining.learnedLabels,
@@ -146,6 +154,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
                 print(String(decoding: data, as: UTF8.self))
             } else {
                 print(Self.text(report), terminator: "")
+                if let candidates { print(Self.text(candidates, selection: report), terminator: "") }
                 if let zeroTraining { print(Self.text(zeroTraining, supervised: report), terminator: "") }
             }
         } catch {
@@ -161,6 +170,31 @@ struct DecoderEvaluateCommand: ParsableCommand {
     /// then the last cell as it is, two spaces between columns.
     private static func row(_ cells: [(text: String, width: Int)], _ last: String) -> String {
         (cells.map { $0.text.padding(toLength: $0.width, withPad: " ", startingAt: 0) } + [last]).joined(separator: "  ") + "\n"
+    }
+
+    /// The `--every-candidate` table: the selection, then every fixed candidate best first (by mean
+    /// accuracy), then the selection's lead in trials over the best of them and over the best at each length.
+    static func text(_ candidates: [CandidateEvaluation], selection r: EvaluationReport) -> String {
+        let lengths = r.rows.map(\.seconds)
+        var out = "every candidate as a fixed setting, same folds: accuracy at "
+            + lengths.map { f($0, 1) }.joined(separator: " / ") + " s, mean\n"
+        func cells(_ rows: [EvaluationRow]) -> String { rows.map { f($0.accuracy) }.joined(separator: "  ") }
+        let mean = r.rows.isEmpty ? 0 : r.rows.map(\.accuracy).reduce(0, +) / Double(r.rows.count)
+        out += "\(cells(r.rows))  \(f(mean))  selection (chosen in each fold)\n"
+        let ranked = candidates.enumerated().sorted { ($1.element.meanAccuracy, $0.offset) < ($0.element.meanAccuracy, $1.offset) }.map(\.element)
+        for c in ranked { out += "\(cells(c.rows))  \(f(c.meanAccuracy))  \(c.candidate.summary)\n" }
+        guard let best = ranked.first else { return out }
+        func lead(_ other: (Int) -> Double) -> String {
+            r.rows.indices.map { i in
+                let trials = Int(((r.rows[i].accuracy - other(i)) * Double(r.rows[i].trials)).rounded())
+                return trials > 0 ? "+\(trials)" : String(trials)
+            }.joined(separator: " / ")
+        }
+        out += "selection minus the best fixed setting (\(best.candidate.summary)), in trials: "
+            + lead { best.rows.indices.contains($0) ? best.rows[$0].accuracy : 0 } + "\n"
+        out += "selection minus the best candidate at each length, in hindsight: "
+            + lead { i in candidates.map { $0.rows.indices.contains(i) ? $0.rows[i].accuracy : 0 }.max() ?? 0 } + "\n"
+        return out
     }
 
     static func text(_ z: ZeroTrainingOutcome, supervised r: EvaluationReport) -> String {

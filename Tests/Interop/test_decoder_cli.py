@@ -110,6 +110,37 @@ def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
     assert "--template-blend: must be from 0 to 1, got 1.5" in run.stderr
 
 
+def test_every_candidate_sets_the_selection_beside_each_fixed_setting_of_its_grid(noisetag_bin, dataset):
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json", "--every-candidate"],
+                         capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    candidates = report["everyCandidate"]
+    assert len(candidates) == 48
+    assert len({json.dumps(c["candidate"], sort_keys=True) for c in candidates}) == 48
+    assert all([r["seconds"] for r in c["rows"]] == [0.5, 1, 2, 4] for c in candidates)
+    # The grid's first candidate, evaluated on its own with --fixed, gives the same curve.
+    first = candidates[0]["candidate"]["settings"]
+    assert (first["event"], first["fixedLatency"], first["encodingLength"], first["whiteningLength"], first["templateBlend"]) \
+        == ("refe", 0, 0.3, 0, 0) and "lowPass" not in candidates[0]["candidate"]
+    fixed = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json", "--event", "refe", "--latency", "0",
+                            "--encoding-length", "0.3", "--whitening", "0"], capture_output=True, text=True, timeout=600)
+    assert fixed.returncode == 0, fixed.stderr
+    assert [r["accuracy"] for r in json.loads(fixed.stdout)["rows"]] == [r["accuracy"] for r in candidates[0]["rows"]]
+    # The text: the selection's row, 48 candidate rows, and its lead in trials over the best of them.
+    text = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--every-candidate"], capture_output=True, text=True,
+                          timeout=900).stdout.splitlines()
+    start = text.index("every candidate as a fixed setting, same folds: accuracy at 0.5 / 1.0 / 2.0 / 4.0 s, mean")
+    assert text[start + 1].endswith("selection (chosen in each fold)")
+    means = [float(line.split()[4]) for line in text[start + 2:start + 50]]
+    assert means == sorted(means, reverse=True)
+    assert text[start + 50].startswith("selection minus the best fixed setting (")
+    assert text[start + 51].startswith("selection minus the best candidate at each length, in hindsight: ")
+    usage = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--every-candidate", "--fixed"],
+                           capture_output=True, text=True, timeout=60)
+    assert usage.returncode == 64 and "--every-candidate sets the selection beside every fixed setting" in usage.stderr
+
+
 def test_compare_pyntbci_prints_both_rows_and_ratios(noisetag_bin, dataset):
     run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "compare-pyntbci"), dataset, dataset,
                           "--noisetag", noisetag_bin], capture_output=True, text=True, timeout=600)
