@@ -6,7 +6,4 @@ public struct CandidateEvaluation: Codable, Sendable, Equatable {
     public let candidate: FitCandidate
     /// Its decoding curve: accuracy (and the rest) at each reported length.
     public let rows: [EvaluationRow]
-
-    /// Its mean accuracy over the reported lengths.
-    public var meanAccuracy: Double { rows.isEmpty ? 0 : rows.map(\.accuracy).reduce(0, +) / Double(rows.count) }
 }

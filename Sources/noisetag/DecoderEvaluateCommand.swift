@@ -178,11 +178,11 @@ struct DecoderEvaluateCommand: ParsableCommand {
         let lengths = r.rows.map(\.seconds)
         var out = "every candidate as a fixed setting, same folds: accuracy at "
             + lengths.map { f($0, 1) }.joined(separator: " / ") + " s, mean\n"
-        func cells(_ rows: [EvaluationRow]) -> String { rows.map { f($0.accuracy) }.joined(separator: "  ") }
-        let mean = r.rows.isEmpty ? 0 : r.rows.map(\.accuracy).reduce(0, +) / Double(r.rows.count)
-        out += "\(cells(r.rows))  \(f(mean))  selection (chosen in each fold)\n"
-        let ranked = candidates.enumerated().sorted { ($1.element.meanAccuracy, $0.offset) < ($0.element.meanAccuracy, $1.offset) }.map(\.element)
-        for c in ranked { out += "\(cells(c.rows))  \(f(c.meanAccuracy))  \(c.candidate.summary)\n" }
+        func mean(_ rows: [EvaluationRow]) -> Double { rows.isEmpty ? 0 : rows.map(\.accuracy).reduce(0, +) / Double(rows.count) }
+        func cells(_ rows: [EvaluationRow]) -> String { (rows.map(\.accuracy) + [mean(rows)]).map { f($0) }.joined(separator: "  ") }
+        out += "\(cells(r.rows))  selection (chosen in each fold)\n"
+        let ranked = candidates.enumerated().sorted { (mean($1.element.rows), $0.offset) < (mean($0.element.rows), $1.offset) }.map(\.element)
+        for c in ranked { out += "\(cells(c.rows))  \(c.candidate.summary)\n" }
         guard let best = ranked.first else { return out }
         func lead(_ other: (Int) -> Double) -> String {
             r.rows.indices.map { i in
