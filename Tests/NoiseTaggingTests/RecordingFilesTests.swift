@@ -123,6 +123,8 @@ struct RecordingFilesTests {
         #expect(first.objectIDs == [0, 1, 2, 3, 4] && first.target != nil && first.codeShift != nil && first.startWallTime >= start)
         #expect(trials[2].pressed == "b2" && trials[2].pressedObjectID == 2 && trials[2].source == "brain" && trials[2].objectIDs == [1, 2, 3, 4])
         #expect(trials[4].pressed == trials[4].target)
+        let required = h.engine.settings.doubleFor(.certaintyRequiredForPress)
+        #expect(trials.map(\.requiredCertainty) == [nil, nil, required, required, required, required], "prediction trials only")
 
         // settings.json is a settings file.
         let settings = NoiseTagSettings()

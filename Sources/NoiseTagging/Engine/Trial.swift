@@ -72,6 +72,7 @@ final class Trial {
         record.cueTime = cueStart
         record.pauseTime = pauseStart
         record.flickerTime = flickerStart
+        if !mode.isTraining { record.requiredCertainty = requiredCertainty }
         if let pressed {
             record.pressed = pressed.control.noiseTagName
             record.pressedObjectID = pressed.objectID == 0 ? nil : pressed.objectID

@@ -28,6 +28,9 @@ public struct RecordedTrial: Codable, Equatable, Sendable {
     public var pressedObjectID: Int?
     public var source: String?
     public var certainty: Double?
+    /// The certainty a brain press needed (prediction trials): the threshold
+    /// in force at the trial's first prediction, else at its start.
+    public var requiredCertainty: Double?
     /// Identifiers of the flickering controls, in object-ID order.
     public var controls: [String]
     /// Object IDs in the order of the `states` of `frames.csv` (0 first in
@@ -42,6 +45,6 @@ public struct RecordedTrial: Codable, Equatable, Sendable {
         case cueTime = "cue_time", pauseTime = "pause_time", flickerTime = "flicker_time"
         case endTime = "end_time", endWallTime = "end_wall_time"
         case targetObjectID = "target_object_id", pressedObjectID = "pressed_object_id"
-        case objectIDs = "object_ids", codeShift = "code_shift"
+        case objectIDs = "object_ids", codeShift = "code_shift", requiredCertainty = "required_certainty"
     }
 }
