@@ -34,16 +34,23 @@ struct BenchReplayCommand: ParsableCommand {
         guard (1...100).contains(rounds) else { throw ValidationError("--rounds \(rounds): must be 1...100") }
     }
 
+    /// What one run measured (`--json` writes it as it is).
     struct Report: BenchReport {
+        /// The generated session's length, seconds, and its buttons.
         var seconds: Double
         var controls: Int
+        /// Its trials and frames, and the bytes its recording took.
         var trials: Int
         var frames: Int
         var bytes: Int64
+        /// Trials whose replay matched the recording to the event.
         var identical: Int
+        /// Median seconds to read the recording alone.
         var readMedian: Double
+        /// Median and slowest seconds to read and replay it.
         var replayMedian: Double
         var replaySlowest: Double
+        /// The session's real time over the median read + replay.
         var realTimeRatio: Double
 
         func table() -> String {

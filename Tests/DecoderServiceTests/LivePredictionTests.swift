@@ -53,15 +53,7 @@ import UtopiaProtocol
         let times = (0..<(Self.frames * 4)).map { Double($0) * 1000 / Self.rate }
         history.append(times: times, raw: Self.eeg(respondingTo: Self.codes[1], seed: 99),
                        filtered: [Self.eeg(respondingTo: Self.codes[2], seed: 98), Self.eeg(respondingTo: Self.codes[1], seed: 99)])
-        var timeline = StimulusTimeline()
-        for f in 0..<Self.frames {
-            timeline.receive(StimulusEvent(timestamp: Int32(Double(f) * 1000 / 60), objIDs: [1, 2, 3],
-                                           objStates: Self.codes.map { $0[f] }))
-        }
-        var trial = LiveTrial(mode: .prediction, newTargetStamp: 0)
-        trial.start = 0
-        trial.lastEvent = Double(Self.frames - 1) * 1000 / 60
-        trial.objectIDs = [1, 2, 3]
+        let (trial, timeline) = Self.shownTrial()
         var prediction = LivePrediction(interval: 0.1)
         prediction.startTrial(model: decoder)
         var outbox = DecoderOutbox(now: 3_000)
@@ -80,14 +72,7 @@ import UtopiaProtocol
         var history = SampleHistory(channels: 4, bands: [nil, 30])
         let eeg = Self.eeg(respondingTo: Self.codes[1], seed: 99)
         history.append(times: (0..<(Self.frames * 4)).map { Double($0) * 1000 / Self.rate }, raw: eeg, filtered: [eeg, eeg])
-        var timeline = StimulusTimeline()
-        for f in 0..<Self.frames {
-            timeline.receive(StimulusEvent(timestamp: Int32(Double(f) * 1000 / 60), objIDs: [1, 2, 3], objStates: Self.codes.map { $0[f] }))
-        }
-        var trial = LiveTrial(mode: .prediction, newTargetStamp: 0)
-        trial.start = 0
-        trial.lastEvent = Double(Self.frames - 1) * 1000 / 60
-        trial.objectIDs = [1, 2, 3]
+        let (trial, timeline) = Self.shownTrial()
         var prediction = LivePrediction(interval: 0.1)
         prediction.startTrial(model: decoder)
         var messages: [UtopiaMessage] = []
@@ -139,6 +124,20 @@ import UtopiaProtocol
         let decoder = try #require(outcome.decoder, "\(outcome.log)")
         #expect(decoder.lowPass == 30, "\(outcome.summary)")
         #expect(outcome.summary.contains("3-30 Hz"))
+    }
+
+    /// A whole trial of the three codes' frames as the engine shows them, and
+    /// the prediction trial over them, opened at 0.
+    static func shownTrial() -> (trial: LiveTrial, timeline: StimulusTimeline) {
+        var timeline = StimulusTimeline()
+        for f in 0..<frames {
+            timeline.receive(StimulusEvent(timestamp: Int32(Double(f) * 1000 / 60), objIDs: [1, 2, 3], objStates: codes.map { $0[f] }))
+        }
+        var trial = LiveTrial(mode: .prediction, newTargetStamp: 0)
+        trial.start = 0
+        trial.lastEvent = Double(frames - 1) * 1000 / 60
+        trial.objectIDs = [1, 2, 3]
+        return (trial, timeline)
     }
 
     /// One live trial of `eeg` (the high-pass band) scored as it arrives,
