@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Cross-validates the reference decoder on a trials dataset, as it would
 /// run live: preprocessing, a reconvolution CCA fit per fold, a certainty
@@ -61,14 +62,32 @@ public struct OfflineEvaluation: Sendable {
     /// Every candidate of `grid` evaluated as a fixed setting on the same
     /// folds and preprocessing (``selection`` set aside), in grid order: the
     /// check that choosing per person loses to no single fixed choice.
+    /// Only accuracy is measured for each candidate: no certainty is
+    /// calibrated, which is most of a fixed setting's time.
     public func everyCandidate(_ dataset: TrialsDataset, grid: [FitCandidate] = FitCandidate.standardGrid) throws -> [CandidateEvaluation] {
-        var fixed = self
-        fixed.selection = nil
-        return try grid.map { candidate in
-            fixed.candidate = candidate
-            return CandidateEvaluation(candidate: candidate, rows: try fixed.run(dataset).rows)
+        var base = self
+        base.selection = nil
+        base.calibratesCertainty = false
+        let fixed = base, decimated = try dataset.decimated(toAtMost: maximumRate)
+        // The candidates side by side on every core, each on its own copy; gathered in grid order.
+        let results = Mutex<[Result<CandidateEvaluation, Error>?]>(Array(repeating: nil, count: grid.count))
+        DispatchQueue.concurrentPerform(iterations: grid.count) { k in
+            var one = fixed
+            one.candidate = grid[k]
+            let outcome = Result {
+                CandidateEvaluation(candidate: grid[k], rows: try one.run(decimated).rows.map {
+                    CandidateEvaluation.Row(seconds: $0.seconds, accuracy: $0.accuracy, itr: $0.itr, trials: $0.trials)
+                })
+            }
+            results.withLock { $0[k] = outcome }
         }
+        return try results.withLock { $0 }.map { try $0!.get() }
     }
+
+    /// Whether each fold calibrates its certainty (the predicted error,
+    /// the presses and the idle presses need it); without, only accuracy
+    /// and ITR are measured, and the predicted error is NaN.
+    var calibratesCertainty = true
 
     /// Runs the evaluation. With `idle` (trials recorded while the user
     /// looked at none of the codes, same channels and rate), every fold's
@@ -144,13 +163,16 @@ public struct OfflineEvaluation: Sendable {
                                                  codes: codes, sampleRate: h.fs, settings: settings)
             fitTime += clock.now - start
             let calibrationStart = clock.now
-            let (certainty, threshold) = try CalibratedDecoder.calibrate(
-                trials: train.map { trials[$0] }, labels: train.map { labels[$0] }, codes: codes, sampleRate: h.fs,
-                settings: settings, latency: model.latency, folds: calibrationFolds, targetErrorRate: targetErrorRate,
-                idlePressesPerMinute: idlePressesPerMinute, updateInterval: updateInterval)
+            var certainty: CertaintyModel?, threshold = Double.infinity
+            if calibratesCertainty {
+                (certainty, threshold) = try CalibratedDecoder.calibrate(
+                    trials: train.map { trials[$0] }, labels: train.map { labels[$0] }, codes: codes, sampleRate: h.fs,
+                    settings: settings, latency: model.latency, folds: calibrationFolds, targetErrorRate: targetErrorRate,
+                    idlePressesPerMinute: idlePressesPerMinute, updateInterval: updateInterval)
+                thresholds.append(threshold)
+            }
             calibrationTime += clock.now - calibrationStart
             latencies.append(model.responseLatency)
-            thresholds.append(threshold)
             lastModel = model
             let freshScorer = model.scorer(for: codes)     // templates whitened once per fold; copied per trial
             for i in test {
@@ -169,7 +191,7 @@ public struct OfflineEvaluation: Sendable {
                     updates += 1
                     position = end
                     let best = scores.indices.max { scores[$0] < scores[$1] }!
-                    let perr = certainty.errorProbability(scores: scores, seconds: Double(position) / h.fs)
+                    let perr = certainty?.errorProbability(scores: scores, seconds: Double(position) / h.fs) ?? .nan
                     if let j = lengthSamples.firstIndex(of: position) {
                         if best == labels[i] { correct[j] += 1 }
                         perrSum[j] += perr
@@ -184,7 +206,7 @@ public struct OfflineEvaluation: Sendable {
                 tested += 1
             }
             let idleTrials = preprocessedIdle(lowPass: candidate.lowPass)
-            if !idleTrials.isEmpty {
+            if let certainty, !idleTrials.isEmpty {
                 let freshIdleScorer = model.scorer(for: idleCodes)
                 for trial in idleTrials {
                     var scorer = freshIdleScorer

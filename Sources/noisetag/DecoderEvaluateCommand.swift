@@ -48,7 +48,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: "Re-reference the channels before filtering: none (as recorded) or average (common average).")
     var reference: ChannelReference = .asRecorded
 
-    @Flag(help: "Also evaluate every candidate of the selection's grid as a fixed setting on the same folds: each one's accuracy beside the selection's, best first, and how many trials the selection is behind or ahead of the best of them (takes one evaluation per candidate).")
+    @Flag(help: "Also evaluate every candidate of the selection's grid as a fixed setting on the same folds: each one's accuracy beside the selection's, best first, and how many trials the selection is behind or ahead of the best of them (accuracy and ITR only: no certainty is calibrated for the candidates).")
     var everyCandidate = false
 
     @Flag(help: "Also replay the trials in recorded order with their labels hidden, as a zero-training session (ZeroTrain mode): per trial the target, the control selected (or none) and when.")
@@ -178,11 +178,12 @@ struct DecoderEvaluateCommand: ParsableCommand {
         let lengths = r.rows.map(\.seconds)
         var out = "every candidate as a fixed setting, same folds: accuracy at "
             + lengths.map { f($0, 1) }.joined(separator: " / ") + " s, mean\n"
-        func mean(_ rows: [EvaluationRow]) -> Double { rows.isEmpty ? 0 : rows.map(\.accuracy).reduce(0, +) / Double(rows.count) }
-        func cells(_ rows: [EvaluationRow]) -> String { (rows.map(\.accuracy) + [mean(rows)]).map { f($0) }.joined(separator: "  ") }
-        out += "\(cells(r.rows))  selection (chosen in each fold)\n"
-        let ranked = candidates.enumerated().sorted { (mean($1.element.rows), $0.offset) < (mean($0.element.rows), $1.offset) }.map(\.element)
-        for c in ranked { out += "\(cells(c.rows))  \(c.candidate.summary)\n" }
+        func mean(_ accuracies: [Double]) -> Double { accuracies.isEmpty ? 0 : accuracies.reduce(0, +) / Double(accuracies.count) }
+        func cells(_ accuracies: [Double]) -> String { (accuracies + [mean(accuracies)]).map { f($0) }.joined(separator: "  ") }
+        func curve(_ c: CandidateEvaluation) -> [Double] { c.rows.map(\.accuracy) }
+        out += "\(cells(r.rows.map(\.accuracy)))  selection (chosen in each fold)\n"
+        let ranked = candidates.enumerated().sorted { (mean(curve($1.element)), $0.offset) < (mean(curve($0.element)), $1.offset) }.map(\.element)
+        for c in ranked { out += "\(cells(curve(c)))  \(c.candidate.summary)\n" }
         guard let best = ranked.first else { return out }
         func lead(_ other: (Int) -> Double) -> String {
             r.rows.indices.map { i in

@@ -119,6 +119,8 @@ def test_every_candidate_sets_the_selection_beside_each_fixed_setting_of_its_gri
     assert len(candidates) == 48
     assert len({json.dumps(c["candidate"], sort_keys=True) for c in candidates}) == 48
     assert all([r["seconds"] for r in c["rows"]] == [0.5, 1, 2, 4] for c in candidates)
+    # Accuracy and ITR alone: a candidate calibrates no certainty, so it predicts no error.
+    assert all(set(r) == {"seconds", "accuracy", "itr", "trials"} for c in candidates for r in c["rows"])
     # The grid's first candidate, evaluated on its own with --fixed, gives the same curve.
     first = candidates[0]["candidate"]["settings"]
     assert (first["event"], first["fixedLatency"], first["encodingLength"], first["whiteningLength"], first["templateBlend"]) \
