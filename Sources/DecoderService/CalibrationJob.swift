@@ -82,6 +82,7 @@ public struct CalibrationJob: Sendable {
             fitted = try CalibratedDecoder.fit(trials: trialsToFit(lowPass: chosen.lowPass), labels: labels, codes: codes,
                                                sampleRate: h.fs, settings: chosen.settings,
                                                targetErrorRate: settings.targetErrorRate,
+                                               idlePressesPerMinute: settings.idlePressesPerMinute,
                                                updateInterval: settings.predictionInterval, trialClasses: trialClasses,
                                                lowPass: chosen.lowPass)
             if !outcome.rankings.isEmpty { lines.append("calibration chose " + outcome.summary) }
@@ -159,6 +160,7 @@ public struct CalibrationJob: Sendable {
         evaluation.lineFrequency = settings.lineFrequency
         evaluation.reference = settings.reference
         evaluation.targetErrorRate = settings.targetErrorRate
+        evaluation.idlePressesPerMinute = settings.idlePressesPerMinute
         evaluation.updateInterval = settings.predictionInterval
         evaluation.candidate = chosen
         let seconds = (Double(h.nSamples) / h.fs * 10).rounded(.down) / 10

@@ -30,6 +30,7 @@ extension DecoderServerSettings: Codable {
          ("heartbeatInterval", \.heartbeatInterval, 0.01...60, "s"),
          ("peerTimeout", \.peerTimeout, 0.1...3600, "s"),
          ("targetErrorRate", \.targetErrorRate, 0.0001...0.5, ""),
+         ("idlePressesPerMinute", \.idlePressesPerMinute, 0.001...60, "per minute"),
          ("lineFrequency", \.lineFrequency, 1...999, "Hz")]
     }
 

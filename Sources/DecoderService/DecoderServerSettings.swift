@@ -23,6 +23,11 @@ public struct DecoderServerSettings: Equatable, Sendable {
     public var peerTimeout = 3.0
     /// The error rate the recommended certainty threshold aims at.
     public var targetErrorRate = 0.05
+    /// False presses per minute the recommended threshold allows while the
+    /// user looks at none of the buttons, judged on idle surrogates of the
+    /// calibration (``CalibratedDecoder``): the lower, the stricter the
+    /// threshold and the later the presses.
+    public var idlePressesPerMinute = 0.1
     /// Mains frequency of the notch filter and the signal-quality estimate, Hz.
     public var lineFrequency = 50.0
     /// The channels' re-reference before the filter (none: as recorded).

@@ -38,6 +38,8 @@ public struct ZeroTrainingEvaluation: Sendable {
     public var selection: SettingsSelection? = SettingsSelection()
     /// The supervised decoder's target error rate.
     public var targetErrorRate = 0.05
+    /// The false presses per minute its threshold allows while nobody looks.
+    public var idlePressesPerMinute = 0.1
     /// Before the hand-over, fit the supervised decoder on the labels learned
     /// so far after every trial and score the next trials with it (true), or
     /// score every trial before the hand-over by hypothesis (false).
@@ -94,8 +96,8 @@ public struct ZeroTrainingEvaluation: Sendable {
             let all = trials(lowPass: candidate.lowPass)
             supervised = try CalibratedDecoder.fit(
                 trials: calibration.map { all[$0.trial] }, labels: labels, codes: codes, sampleRate: h.fs,
-                settings: candidate.settings, targetErrorRate: targetErrorRate, updateInterval: updateInterval,
-                lowPass: candidate.lowPass)
+                settings: candidate.settings, targetErrorRate: targetErrorRate, idlePressesPerMinute: idlePressesPerMinute,
+                updateInterval: updateInterval, lowPass: candidate.lowPass)
             sinceFit = 0
         }
 

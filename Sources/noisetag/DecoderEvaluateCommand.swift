@@ -69,6 +69,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: "Target error rate for the recommended certainty.")
     var targetError = 0.05
 
+    @Option(help: ArgumentHelp("False presses per minute the recommended certainty allows while the user looks at none of the codes (judged on idle surrogates of each fold's training trials).", valueName: "RATE"))
+    var idlePressesPerMinute = OfflineEvaluation().idlePressesPerMinute
+
     func validate() throws {
         if let latency, !(latency.isFinite && latency >= 0) {
             throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)")
@@ -96,6 +99,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
             throw ValidationError("--every-candidate sets the selection beside every fixed setting of its grid: leave out --fixed and the settings options")
         }
         guard targetError > 0, targetError < 1 else { throw ValidationError("--target-error: must be between 0 and 1, got \(targetError)") }
+        guard (0.001...60).contains(idlePressesPerMinute) else {
+            throw ValidationError("--idle-presses-per-minute: must be 0.001...60, got \(idlePressesPerMinute)")
+        }
     }
 
     func run() throws {
@@ -105,6 +111,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             evaluation.folds = folds
             evaluation.calibrationFolds = calibrationFolds
             evaluation.targetErrorRate = targetError
+            evaluation.idlePressesPerMinute = idlePressesPerMinute
             evaluation.lineFrequency = Double(lineFrequency)
             evaluation.reference = reference
             if fixed || event != nil || latency != nil || whitening != nil || encodingLength != nil || lowPass != nil || templateBlend != nil {
@@ -128,6 +135,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
                 replay.lineFrequency = Double(lineFrequency)
                 replay.reference = reference
                 replay.targetErrorRate = targetError
+                replay.idlePressesPerMinute = idlePressesPerMinute
                 if evaluation.selection == nil { replay.selection = nil }
                 zeroTraining = try replay.run(dataset)
             }

@@ -60,14 +60,17 @@ struct DecoderServeCommand: ParsableCommand {
     @Option(help: "Where the simulated user looks: target (cued target in calibration), none, or goal:ID,ID,… (those objects in successive prediction trials).")
     var user = "target"
 
-    @Option(help: "Seconds between predictions.")
-    var predictionInterval = 0.1
+    @Option(help: ArgumentHelp("The decoder's settings, a JSON object (predictionInterval, targetErrorRate, idlePressesPerMinute, lineFrequency, …; Protocols/reference-decoder.md); the options given here win over it.", valueName: "FILE"))
+    var settings: String?
 
-    @Option(help: "Mains frequency, Hz (50 or 60).")
-    var lineFrequency = 50.0
+    @Option(help: "Seconds between predictions (default 0.1).")
+    var predictionInterval: Double?
 
-    @Option(help: "Re-reference the channels before filtering: none (as recorded) or average (common average).")
-    var reference: ChannelReference = .asRecorded
+    @Option(help: "Mains frequency, Hz (50 or 60; default 50).")
+    var lineFrequency: Double?
+
+    @Option(help: "Re-reference the channels before filtering: none (as recorded, the default) or average (common average).")
+    var reference: ChannelReference?
 
     @Flag(help: "Do not save calibrations as datasets.")
     var noSave = false
@@ -81,8 +84,8 @@ struct DecoderServeCommand: ParsableCommand {
         guard subject.snr > 0, subject.snr.isFinite else { throw ValidationError("--snr must be positive") }
         guard latency >= 0, latency <= 500 else { throw ValidationError("--latency must be 0...500 ms") }
         guard jitter >= 0, jitter <= 100 else { throw ValidationError("--jitter must be 0...100 ms") }
-        guard predictionInterval >= 0.01, predictionInterval <= 5 else { throw ValidationError("--prediction-interval must be 0.01...5 s") }
-        guard lineFrequency > 0, lineFrequency < 1000 else { throw ValidationError("--line-frequency must be positive") }
+        if let predictionInterval, !(0.01...5).contains(predictionInterval) { throw ValidationError("--prediction-interval must be 0.01...5 s") }
+        if let lineFrequency, !(lineFrequency > 0 && lineFrequency < 1000) { throw ValidationError("--line-frequency must be positive") }
         if let endpoint, !endpoint.isEmpty, !endpoint.hasPrefix("ipc://") {
             do { _ = try DecoderEndpoint.resolve(endpoint) } catch { throw ValidationError("--endpoint: \(error)") }
             if endpoint.trimmingCharacters(in: .whitespaces).hasPrefix("utopia://") {
@@ -98,15 +101,24 @@ struct DecoderServeCommand: ParsableCommand {
         let resolved: String
         do { resolved = try DecoderEndpoint.resolve(endpoint ?? "") } catch { throw CommandFailure("\(error)") }
         var settings = DecoderServerSettings()
-        settings.predictionInterval = predictionInterval
-        settings.lineFrequency = lineFrequency
-        settings.reference = reference
-        if !noSave { settings.calibrationFolder = recordings.store.root.appendingPathComponent("decoder-calibrations", isDirectory: true) }
+        if let file = self.settings {
+            do { settings = try DecoderServerSettings(contentsOf: URL(fileURLWithPath: (file as NSString).expandingTildeInPath)) } catch {
+                throw ValidationError("--settings: \(error)")
+            }
+        }
+        if let predictionInterval { settings.predictionInterval = predictionInterval }
+        if let lineFrequency { settings.lineFrequency = lineFrequency }
+        if let reference { settings.reference = reference }
+        if noSave {
+            settings.calibrationFolder = nil
+        } else if settings.calibrationFolder == nil {
+            settings.calibrationFolder = recordings.store.root.appendingPathComponent("decoder-calibrations", isDirectory: true)
+        }
         if simulate {
             var simulation = DecoderSimulation(snr: subject.snr, seed: subject.seed, gaze: GazeScript(argument: user)!)
             simulation.amplifier.displayLatency = latency / 1000
             simulation.amplifier.displayJitter = jitter / 1000
-            simulation.amplifier.lineFrequency = lineFrequency
+            simulation.amplifier.lineFrequency = settings.lineFrequency
             settings.simulation = simulation
         }
         let output = FileHandle.standardOutput

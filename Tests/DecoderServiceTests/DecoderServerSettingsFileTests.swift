@@ -30,7 +30,10 @@ import Testing
         // What it writes it reads back.
         let data = try JSONEncoder().encode(expected)
         #expect(try JSONDecoder().decode(DecoderServerSettings.self, from: data) == expected)
-        #expect(DecoderServerSettings.fileKeys.count == 10)
+        #expect(DecoderServerSettings.fileKeys.count == 11)
+        #expect(try Self.load(#"{"idlePressesPerMinute": 1}"#).idlePressesPerMinute == 1)
+        #expect(Self.error(#"{"idlePressesPerMinute": 0}"#)?.description
+            .contains("key 'idlePressesPerMinute': 0.0 per minute is outside 0.001...60.0 per minute") == true)
         let learning = try Self.load(#"{"zeroTrainTrials": 6, "adaptEvery": 0}"#)
         #expect(learning.zeroTrainTrials == 6 && learning.adaptEvery == 0)
         #expect(Self.error(#"{"zeroTrainTrials": 0}"#)?.description.contains("key 'zeroTrainTrials': 0 is outside 1...1000") == true)

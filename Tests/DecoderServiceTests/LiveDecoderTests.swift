@@ -137,6 +137,20 @@ import UtopiaProtocol
         #expect(Set(outcome.rankings.map(\.candidate.lowPass)) == Set(FitCandidate.standardBands))
     }
 
+    /// The settings' idle-press budget reaches the calibration: on the same
+    /// trials a budget of 10 false presses a minute recommends a lower
+    /// threshold than one of a press in 100 minutes.
+    @Test(.tags(.heavy), .heavyComputation) func theIdlePressBudgetSetsHowStrictTheRecommendedThresholdIs() throws {
+        let dataset = try DatasetSimulation(classes: 9, trials: 20, seed: 7).record()
+        func threshold(_ rate: Double) throws -> Double {
+            var settings = DecoderServerSettings()
+            settings.idlePressesPerMinute = rate
+            return try #require(CalibrationJob(dataset: dataset, settings: settings).run(measuringFitTime: false).decoder).recommendedCertainty
+        }
+        let strict = try threshold(0.01), lax = try threshold(10)
+        #expect(strict > lax, "\(strict) at 0.01 a minute, \(lax) at 10")
+    }
+
     @Test func aCalibrationWithOneClassOnlyIsReportedAndFitsNoModel() {
         var session = VirtualSession(settings: Self.simulated(.target))
         session.mode("Calibration.supervised")

@@ -98,6 +98,17 @@ def test_decoder_with_a_wrong_user_script_is_a_usage_error(noisetag_bin):
     assert b"--user" in result.stderr
 
 
+def test_decoder_settings_out_of_range_name_the_file_and_the_key(noisetag_bin, tmp_path):
+    settings = tmp_path / "decoder.json"
+    settings.write_text('{"idlePressesPerMinute": 0}')
+    result = run(noisetag_bin, "decoder", "--settings", str(settings))
+    assert result.returncode == 64, result.stderr
+    assert ("--settings: decoder settings file %s, key 'idlePressesPerMinute': 0.0 per minute is outside 0.001...60.0 per minute"
+            % settings).encode() in result.stderr
+    result = run(noisetag_bin, "decoder", "evaluate", str(tmp_path), "--idle-presses-per-minute", "nan")
+    assert result.returncode == 64 and b"--idle-presses-per-minute: must be 0.001...60, got nan" in result.stderr
+
+
 def test_decoder_in_a_missing_folder_says_so_and_exits_1(noisetag_bin, tmp_path):
     endpoint = "ipc://%s/missing/decoder.sock" % tmp_path
     line = one_line_failure(run(noisetag_bin, "decoder", "--endpoint", endpoint), endpoint)

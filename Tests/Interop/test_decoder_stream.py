@@ -24,11 +24,11 @@ FIXTURE = os.path.join(ROOT, "Tests", "Fixtures", "mindaffectBCI_exampledata.txt
 class Decoder:
     """`noisetag decoder` on a private socket, its output collected in a thread."""
 
-    def __init__(self, binary, folder):
+    def __init__(self, binary, folder, *extra):
         self.endpoint = "ipc://%s/decoder.sock" % folder
         self.lines = []
         self.process = subprocess.Popen(
-            [binary, "decoder", "--endpoint", self.endpoint, "--prediction-interval", "0.01", "--no-save"],
+            [binary, "decoder", "--endpoint", self.endpoint, "--prediction-interval", "0.01", "--no-save", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.thread = threading.Thread(target=collect_lines, args=(self.process.stdout, self.lines), daemon=True)
         self.thread.start()
@@ -79,6 +79,19 @@ def test_the_mindaffect_recording_calibrates_on_half_and_predicts_the_rest(noise
     check_consistent(report, trials=10, calibrating=5)
     assert all(r["predictions"] > 0 for r in report["predictionTrials"])
     assert any("cross-validated accuracy" in line for line in decoder.lines)
+
+
+def test_a_settings_file_sets_the_decoder_and_its_options_win(noisetag_bin, socket_folder, tmp_path):
+    settings = tmp_path / "decoder.json"
+    settings.write_text(json.dumps({"targetErrorRate": 0.02, "idlePressesPerMinute": 10, "predictionInterval": 5}))
+    with closing(Decoder(noisetag_bin, socket_folder, "--settings", str(settings))) as decoder:
+        run = stream(noisetag_bin, FIXTURE, "--speed", "20", "--endpoint", decoder.endpoint, "--json")
+        assert run.returncode == 0, run.stderr + "\n".join(decoder.lines[-20:])
+    report = json.loads(run.stdout)
+    check_consistent(report, trials=10, calibrating=5)
+    # The file's target error rate reached the calibration; --prediction-interval 0.01 won over its 5 s.
+    assert any("(target error rate 2 %)" in line for line in report["calibrationLog"]), report["calibrationLog"]
+    assert all(r["predictions"] >= 5 for r in report["predictionTrials"]), report["predictionTrials"]
 
 
 def test_a_simulated_dataset_is_pressed_correctly(noisetag_bin, decoder, tmp_path):
