@@ -60,7 +60,7 @@ struct DecoderServeCommand: ParsableCommand {
     @Option(help: "Where the simulated user looks: target (cued target in calibration), none, or goal:ID,ID,… (those objects in successive prediction trials).")
     var user = "target"
 
-    @Option(help: ArgumentHelp("The decoder's settings, a JSON object (predictionInterval, targetErrorRate, idlePressesPerMinute, lineFrequency, …; Protocols/reference-decoder.md); the options given here win over it.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("The decoder's settings, a JSON object with any of \(DecoderServerSettings.fileKeys.joined(separator: ", ")) (the options given here win over it; a calibrationFolder there replaces RECORDINGS/decoder-calibrations).", valueName: "FILE"))
     var settings: String?
 
     @Option(help: "Seconds between predictions (default 0.1).")
