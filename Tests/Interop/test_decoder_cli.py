@@ -195,3 +195,16 @@ def test_the_fitted_model_matches_pyntbci_rcca(noisetag_bin, dataset):
     pattern = np.cov(Xt) @ model.w_[:, 0]
     r = np.corrcoef(pattern, ours["spatialPattern"])[0, 1]
     assert abs(r) > 0.99, f"spatial pattern correlation {r}"
+
+
+def test_a_looser_idle_press_budget_recommends_a_lower_threshold_and_sooner_presses(noisetag_bin, dataset):
+    def report(rate):
+        run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--json", "--fixed",
+                              "--idle-presses-per-minute", str(rate)], capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout)
+    strict, lax = report(0.01), report(10)
+    pairs = list(zip(lax["recommendedCertainties"], strict["recommendedCertainties"]))
+    assert len(pairs) == 5 and all(l <= s for l, s in pairs) and any(l < s for l, s in pairs), pairs
+    assert lax["meanPressSeconds"] < strict["meanPressSeconds"]
+    assert [r["accuracy"] for r in lax["rows"]] == [r["accuracy"] for r in strict["rows"]]
