@@ -28,6 +28,9 @@ public struct EvaluationReport: Codable, Sendable {
     public var recommendedCertainties: [Double]
     /// The target error rate the certainty was chosen for.
     public var targetErrorRate: Double
+    /// The false presses per minute it was chosen to allow while nobody
+    /// looks (``OfflineEvaluation/idlePressesPerMinute``).
+    public var idlePressBudget: Double
     /// The last fold's spatial pattern (per channel).
     public var spatialPattern: [Double]
     /// The last fold's responses, per event.

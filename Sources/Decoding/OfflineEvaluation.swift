@@ -238,6 +238,7 @@ public struct OfflineEvaluation: Sendable {
             fitSeconds: seconds(fitTime) / Double(folds), calibrationSeconds: seconds(calibrationTime) / Double(folds),
             updateMicroseconds: updates > 0 ? seconds(updateTime) / Double(updates) * 1e6 : 0,
             latencies: latencies, recommendedCertainties: thresholds, targetErrorRate: targetErrorRate,
+            idlePressBudget: idlePressesPerMinute,
             spatialPattern: lastModel?.spatialPattern ?? [], kernels: lastModel?.kernels ?? [], kernelStart: lastModel?.latency ?? 0,
             eventLabels: lastModel?.encoder.labels ?? [],
             pressedFraction: Double(presses) / Double(max(1, tested)),

@@ -241,7 +241,8 @@ struct DecoderEvaluateCommand: ParsableCommand {
         if let mains = r.mainsFrequency { out += "mains found at \(f(mains, 0)) Hz: notched with its harmonics\n" }
         for (fold, choice) in r.choices.enumerated() { out += "fold \(fold + 1) chose \(choice.summary)\n" }
         out += "latency \(f(r.latency * 1000, 1)) ms (folds: \(r.latencies.map { f($0 * 1000, 0) }.joined(separator: ", ")) ms)\n"
-        out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty, 5)) for \(f(r.targetErrorRate * 100, 0)) % errors; "
+        out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty, 5)) for \(f(r.targetErrorRate * 100, 0)) % errors "
+        out += "and \(f(r.idlePressBudget, r.idlePressBudget < 0.1 ? 3 : 1)) idle presses a minute; "
         out += "pressing there: \(f(r.pressedFraction * 100, 0)) % of trials pressed after \(f(r.meanPressSeconds, 2)) s on average, "
         out += "\(f(r.pressAccuracy * 100, 1)) % right\n"
         if r.idleMinutes > 0 {

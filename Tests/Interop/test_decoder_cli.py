@@ -208,3 +208,7 @@ def test_a_looser_idle_press_budget_recommends_a_lower_threshold_and_sooner_pres
     assert len(pairs) == 5 and all(l <= s for l, s in pairs) and any(l < s for l, s in pairs), pairs
     assert lax["meanPressSeconds"] < strict["meanPressSeconds"]
     assert [r["accuracy"] for r in lax["rows"]] == [r["accuracy"] for r in strict["rows"]]
+    assert (lax["idlePressBudget"], strict["idlePressBudget"]) == (10, 0.01)
+    text = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--fixed", "--idle-presses-per-minute", "10"],
+                          capture_output=True, text=True, timeout=600).stdout
+    assert "% errors and 10.0 idle presses a minute; pressing there:" in text, text
