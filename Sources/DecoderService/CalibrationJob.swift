@@ -58,11 +58,12 @@ public struct CalibrationJob: Sendable {
         if let folder = settings.calibrationFolder {
             let url = folder.appendingPathComponent("calibration-" + Self.folderStamp() + "-\(h.nTrials)trials", isDirectory: true)
             do {
-                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
                 try dataset.write(to: url)
                 lines.append("calibration saved: \(url.path)")
+            } catch let error as DatasetError {
+                lines.append("calibration not saved: \(error)")      // names the folder or file and the reason
             } catch {
-                lines.append("calibration not saved to \(url.path): \(error)")
+                lines.append("calibration not saved to \(url.path): \(error.localizedDescription)")
             }
         }
         guard Set(dataset.labels).count >= 2 else {

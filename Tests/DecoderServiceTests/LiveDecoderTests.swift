@@ -151,6 +151,22 @@ import UtopiaProtocol
         #expect(strict > lax, "\(strict) at 0.01 a minute, \(lax) at 10")
     }
 
+    /// A calibration folder that cannot be made is said in one line naming
+    /// it and why; the fit goes on.
+    @Test func aCalibrationThatCannotBeSavedSaysWhereAndWhyAndStillFits() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-folder-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var settings = DecoderServerSettings()
+        settings.calibrationFolder = file.appendingPathComponent("calibrations", isDirectory: true)
+        let outcome = CalibrationJob(dataset: try DatasetSimulation(classes: 4, trials: 8, seed: 2).record(), settings: settings)
+            .run(measuringFitTime: false)
+        let line = try #require(outcome.log.first)
+        #expect(line.hasPrefix("calibration not saved: \(file.path)/calibrations/calibration-") && line.contains(": cannot create the folder: "),
+                "\(line)")
+        #expect(outcome.decoder != nil)
+    }
+
     @Test func aCalibrationWithOneClassOnlyIsReportedAndFitsNoModel() {
         var session = VirtualSession(settings: Self.simulated(.target))
         session.mode("Calibration.supervised")
