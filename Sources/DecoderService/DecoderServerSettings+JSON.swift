@@ -74,7 +74,9 @@ extension DecoderServerSettings: Codable {
                 }
                 self[keyPath: integer.path] = value
             } else if key.stringValue == Self.referenceKey {
-                let text = try container.decode(String.self, forKey: key)
+                guard let text = try? container.decode(String.self, forKey: key) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "expected \"none\" or \"average\"")
+                }
                 guard let value = ChannelReference(rawValue: text) else {
                     throw DecodingError.dataCorruptedError(forKey: key, in: container,
                                                            debugDescription: "\"\(text)\" is neither \"none\" nor \"average\"")
@@ -116,6 +118,10 @@ extension DecoderServerSettings: Codable {
     /// ``DecoderServerSettingsError`` naming the file, and the key for a bad
     /// or unknown key.
     public init(contentsOf url: URL) throws(DecoderServerSettingsError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .fileUnreadable(path: url.path, reason: "a folder, not a file")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .fileUnreadable(path: url.path, reason: (error as NSError).localizedDescription)

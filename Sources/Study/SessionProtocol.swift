@@ -29,9 +29,16 @@ public struct SessionProtocol: Sendable, Equatable {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw SessionProtocolError(source: url.path, step: nil, kind: nil, field: nil,
-                                       reason: FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file")
+                                       reason: Self.unreadable(url))
         }
         return try parse(data, source: source)
+    }
+
+    /// Why the file at `url` could not be read, in words.
+    private static func unreadable(_ url: URL) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return "no such file" }
+        return isFolder.boolValue ? "a folder, not a file" : "cannot be read"
     }
 
     /// Reads and checks a protocol from JSON `data`; `source` names it in errors.

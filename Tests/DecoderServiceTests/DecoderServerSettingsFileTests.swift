@@ -39,7 +39,8 @@ import Testing
         #expect(Self.error(#"{"zeroTrainTrials": 0}"#)?.description.contains("key 'zeroTrainTrials': 0 is outside 1...1000") == true)
         #expect(Self.error(#"{"adaptEvery": 2.5}"#)?.description.contains("key 'adaptEvery': expected a whole number, got 2.5") == true)
         #expect(try Self.load(#"{"reference": "average"}"#).reference == .commonAverage)
-        #expect(Self.error(#"{"reference": "linked-ears"}"#) != nil)
+        #expect(Self.error(#"{"reference": "linked-ears"}"#)?.description.hasSuffix(#"key 'reference': "linked-ears" is neither "none" nor "average""#) == true)
+        #expect(Self.error(#"{"reference": 3}"#)?.description.hasSuffix(#"key 'reference': expected "none" or "average""#) == true)
     }
 
     @Test func anUnknownKeyABadTypeOrAValueOutOfRangeNamesFileAndKey() throws {
@@ -60,5 +61,9 @@ import Testing
         let broken = try #require(Self.error(#"{"lineFrequency": "#))
         guard case .badJSON = broken else { Issue.record("\(broken)"); return }
         #expect(throws: DecoderServerSettingsError.self) { try DecoderServerSettings(contentsOf: URL(fileURLWithPath: "/nonexistent/d.json")) }
+        let temporary = FileManager.default.temporaryDirectory
+        #expect(throws: DecoderServerSettingsError.fileUnreadable(path: temporary.path, reason: "a folder, not a file")) {
+            try DecoderServerSettings(contentsOf: temporary)
+        }
     }
 }

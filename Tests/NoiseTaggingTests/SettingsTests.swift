@@ -138,6 +138,9 @@ struct SettingsTests {
             #expect(error.description.contains("nope.json"))
             #expect(error.description.contains("cannot read"))
         }
+        #expect(throws: NoiseTagSettingsError.fileUnreadable(path: dir.url.path, reason: "a folder, not a file")) {
+            try settings.load(from: dir.url)
+        }
         let cases: [(String, String, String)] = [
             ("broken.json", "{\"framesPerBit\": 3,", "not a JSON object"),
             ("array.json", "[1, 2]", "not a JSON object"),

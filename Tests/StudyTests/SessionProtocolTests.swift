@@ -101,5 +101,8 @@ import Testing
         do { _ = try SessionProtocol.load(from: URL(fileURLWithPath: "/nonexistent/study.json")) } catch {
             #expect(error.description == "/nonexistent/study.json: no such file")
         }
+        let folder = FileManager.default.temporaryDirectory
+        let error = #expect(throws: SessionProtocolError.self) { try SessionProtocol.load(from: folder) }
+        #expect(error?.description == "\(folder.path): a folder, not a file")
     }
 }

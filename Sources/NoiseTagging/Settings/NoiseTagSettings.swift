@@ -186,6 +186,10 @@ public final class NoiseTagSettings {
     /// value is checked before anything changes: on any error nothing in
     /// memory changes and the error names the file, key and reason.
     public func load(from url: URL) throws(NoiseTagSettingsError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .fileUnreadable(path: url.path, reason: "a folder, not a file")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
