@@ -1,4 +1,5 @@
 import Foundation
+import DecoderService
 import NoiseTagging
 import ZeroMQTransport
 
@@ -28,8 +29,10 @@ public struct DemoOptions: Sendable {
     public var seed: UInt64 = 1
     /// Simulated display latency, s.
     public var displayLatency = 0.04
-    /// Mains frequency, Hz.
-    public var lineFrequency = 50.0
+    /// The embedded decoder's settings (its mains frequency also the
+    /// simulated amplifier's); the demo sets their calibration folder (under
+    /// ``recordings``, unless they name one) and simulation itself.
+    public var decoderSettings = DecoderServerSettings()
     /// Seconds of signal check.
     public var signalCheckSeconds = 6.0
     /// Seconds the calibration results stay on screen.

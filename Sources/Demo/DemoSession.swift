@@ -59,13 +59,14 @@ public final class DemoSession {
         if let external = options.externalDecoder {
             do { endpoint = try DecoderEndpoint.resolve(external) } catch { throw Failure(description: "\(error)") }
         } else {
-            var decoderSettings = DecoderServerSettings()
-            decoderSettings.lineFrequency = options.lineFrequency
-            decoderSettings.calibrationFolder = options.recordings.root.appendingPathComponent("decoder-calibrations", isDirectory: true)
+            var decoderSettings = options.decoderSettings
+            if decoderSettings.calibrationFolder == nil {
+                decoderSettings.calibrationFolder = options.recordings.root.appendingPathComponent("decoder-calibrations", isDirectory: true)
+            }
             if options.simulatedUser {
                 var simulation = DecoderSimulation(snr: options.snr, seed: options.seed, gaze: .follow(focus))
                 simulation.amplifier.displayLatency = options.displayLatency
-                simulation.amplifier.lineFrequency = options.lineFrequency
+                simulation.amplifier.lineFrequency = decoderSettings.lineFrequency
                 decoderSettings.simulation = simulation
                 context = ZeroMQContext()
                 endpoint = "inproc://noisetag-demo-decoder"

@@ -1,6 +1,7 @@
 import ZeroMQTransport
 import ArgumentParser
 import DecoderBridge
+import DecoderService
 import Demo
 import Foundation
 import NoiseTagging
@@ -80,6 +81,9 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Settings file (JSON) to load first.")
     var settings: String?
 
+    @Option(help: ArgumentHelp("The embedded decoder's settings (JSON, as noisetag decoder --settings reads them), e.g. {\"idlePressesPerMinute\": 1} for sooner presses.", valueName: "FILE"))
+    var decoderSettings: String?
+
     @OptionGroup var limit: MaxSecondsOption
 
     @Option(help: "Fail (exit 1) when no decoder has answered after this many seconds; 0 waits for ever.")
@@ -100,6 +104,9 @@ struct DemoCommand: ParsableCommand {
             do { _ = try DecoderEndpoint.resolve(decoder) } catch { throw ValidationError("--decoder: \(error)") }
         }
         if let problem = DemoOptions.problem(withGoal: goal) { throw ValidationError("--goal: \(problem)") }
+        if decoderSettings != nil, headless && scriptedTrials || decoder != nil {
+            throw ValidationError("--decoder-settings sets the embedded decoder of the walk-through; an external decoder (--decoder, or scripted trials) reads its own")
+        }
         guard subject.snr > 0, subject.snr.isFinite else { throw ValidationError("--snr must be positive") }
         guard signalCheck >= 0, signalCheck <= 600 else { throw ValidationError("--signal-check must be 0...600 s") }
         if let calibrationTrials, !(5...1000).contains(calibrationTrials) {
@@ -178,6 +185,11 @@ extension DemoCommand {
         options.signalCheckSeconds = signalCheck
         options.zeroTrain = zeroTrain
         options.recordings = recordings.store
+        if let decoderSettings {
+            do { options.decoderSettings = try DecoderServerSettings(contentsOf: URL(fileURLWithPath: (decoderSettings as NSString).expandingTildeInPath)) } catch {
+                throw ValidationError("--decoder-settings: \(error)")
+            }
+        }
         if !headless {
             // Checked before anything starts, so a bad terminal leaves no recording behind.
             do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) } catch {

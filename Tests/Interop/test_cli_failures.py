@@ -83,6 +83,7 @@ def test_recordings_show_of_an_unknown_name_exits_1(noisetag_bin, tmp_path):
 @pytest.mark.parametrize("args", [
     ["demo", "--headless", "--trials", "0"],
     ["demo", "--headless", "--decoder", "bogus://x"],
+    ["demo", "--headless", "--decoder", "ipc:///tmp/elsewhere.sock", "--decoder-settings", "decoder.json"],
     ["codes", "generate", "--kind", "mgold", "--poly", "10x"],
     ["codes", "inspect"],
 ])
@@ -105,6 +106,8 @@ def test_decoder_settings_out_of_range_name_the_file_and_the_key(noisetag_bin, t
     assert result.returncode == 64, result.stderr
     assert ("--settings: decoder settings file %s, key 'idlePressesPerMinute': 0.0 per minute is outside 0.001...60.0 per minute"
             % settings).encode() in result.stderr
+    result = run(noisetag_bin, "demo", "--headless", "--decoder-settings", str(settings))
+    assert result.returncode == 64 and b"--decoder-settings: decoder settings file" in result.stderr
     result = run(noisetag_bin, "decoder", "evaluate", str(tmp_path), "--idle-presses-per-minute", "nan")
     assert result.returncode == 64 and b"--idle-presses-per-minute: must be 0.001...60, got nan" in result.stderr
 

@@ -89,8 +89,9 @@ def test_a_settings_file_sets_the_decoder_and_its_options_win(noisetag_bin, sock
         assert run.returncode == 0, run.stderr + "\n".join(decoder.lines[-20:])
     report = json.loads(run.stdout)
     check_consistent(report, trials=10, calibrating=5)
-    # The file's target error rate reached the calibration; --prediction-interval 0.01 won over its 5 s.
-    assert any("(target error rate 2 %)" in line for line in report["calibrationLog"]), report["calibrationLog"]
+    # The file's budgets reached the calibration; --prediction-interval 0.01 won over its 5 s.
+    assert any("(target error rate 2 %, 10 idle presses a minute)" in line for line in report["calibrationLog"]), \
+        report["calibrationLog"]
     assert all(r["predictions"] >= 5 for r in report["predictionTrials"]), report["predictionTrials"]
 
 
