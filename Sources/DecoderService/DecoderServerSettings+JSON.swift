@@ -119,9 +119,10 @@ extension DecoderServerSettings: Codable {
     /// or unknown key.
     public init(contentsOf url: URL) throws(DecoderServerSettingsError) {
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw .fileUnreadable(path: url.path, reason: "a folder, not a file")
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw .fileUnreadable(path: url.path, reason: "no such file")
         }
+        if isFolder.boolValue { throw .fileUnreadable(path: url.path, reason: "a folder, not a file") }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .fileUnreadable(path: url.path, reason: (error as NSError).localizedDescription)

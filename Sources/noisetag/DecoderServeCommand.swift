@@ -100,12 +100,7 @@ struct DecoderServeCommand: ParsableCommand {
     func run() throws {
         let resolved: String
         do { resolved = try DecoderEndpoint.resolve(endpoint ?? "") } catch { throw CommandFailure("\(error)") }
-        var settings = DecoderServerSettings()
-        if let file = self.settings {
-            do { settings = try DecoderServerSettings(contentsOf: URL(fileURLWithPath: (file as NSString).expandingTildeInPath)) } catch {
-                throw ValidationError("--settings: \(error)")
-            }
-        }
+        var settings = try self.settings.map { try DecoderServerSettings.load($0, for: "--settings") } ?? DecoderServerSettings()
         if let predictionInterval { settings.predictionInterval = predictionInterval }
         if let lineFrequency { settings.lineFrequency = lineFrequency }
         if let reference { settings.reference = reference }

@@ -185,11 +185,7 @@ extension DemoCommand {
         options.signalCheckSeconds = signalCheck
         options.zeroTrain = zeroTrain
         options.recordings = recordings.store
-        if let decoderSettings {
-            do { options.decoderSettings = try DecoderServerSettings(contentsOf: URL(fileURLWithPath: (decoderSettings as NSString).expandingTildeInPath)) } catch {
-                throw ValidationError("--decoder-settings: \(error)")
-            }
-        }
+        if let decoderSettings { options.decoderSettings = try DecoderServerSettings.load(decoderSettings, for: "--decoder-settings") }
         if !headless {
             // Checked before anything starts, so a bad terminal leaves no recording behind.
             do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) } catch {

@@ -61,13 +61,7 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        if let decoderSettings {
-            do {
-                decoderServerSettings = try DecoderServerSettings(contentsOf: URL(fileURLWithPath: (decoderSettings as NSString).expandingTildeInPath))
-            } catch {
-                throw ValidationError("--decoder-settings: \(error)")
-            }
-        }
+        if let decoderSettings { decoderServerSettings = try DecoderServerSettings.load(decoderSettings, for: "--decoder-settings") }
         let folder = try resolveFolder()
         let script: RecordingScript
         do {

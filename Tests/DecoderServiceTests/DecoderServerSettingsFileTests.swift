@@ -60,7 +60,9 @@ import Testing
         guard case .badJSON = json else { Issue.record("\(json)"); return }
         let broken = try #require(Self.error(#"{"lineFrequency": "#))
         guard case .badJSON = broken else { Issue.record("\(broken)"); return }
-        #expect(throws: DecoderServerSettingsError.self) { try DecoderServerSettings(contentsOf: URL(fileURLWithPath: "/nonexistent/d.json")) }
+        #expect(throws: DecoderServerSettingsError.fileUnreadable(path: "/nonexistent/d.json", reason: "no such file")) {
+            try DecoderServerSettings(contentsOf: URL(fileURLWithPath: "/nonexistent/d.json"))
+        }
         let temporary = FileManager.default.temporaryDirectory
         #expect(throws: DecoderServerSettingsError.fileUnreadable(path: temporary.path, reason: "a folder, not a file")) {
             try DecoderServerSettings(contentsOf: temporary)

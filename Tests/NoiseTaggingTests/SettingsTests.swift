@@ -136,7 +136,7 @@ struct SettingsTests {
         #expect(throws: NoiseTagSettingsError.self) { try settings.load(from: missing) }
         do { try settings.load(from: missing) } catch {
             #expect(error.description.contains("nope.json"))
-            #expect(error.description.contains("cannot read"))
+            #expect(error.description.hasSuffix("nope.json: cannot read: no such file"))
         }
         #expect(throws: NoiseTagSettingsError.fileUnreadable(path: dir.url.path, reason: "a folder, not a file")) {
             try settings.load(from: dir.url)

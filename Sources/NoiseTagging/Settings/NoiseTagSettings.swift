@@ -187,9 +187,10 @@ public final class NoiseTagSettings {
     /// memory changes and the error names the file, key and reason.
     public func load(from url: URL) throws(NoiseTagSettingsError) {
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw .fileUnreadable(path: url.path, reason: "a folder, not a file")
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw .fileUnreadable(path: url.path, reason: "no such file")
         }
+        if isFolder.boolValue { throw .fileUnreadable(path: url.path, reason: "a folder, not a file") }
         let data: Data
         do {
             data = try Data(contentsOf: url)
