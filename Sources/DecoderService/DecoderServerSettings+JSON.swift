@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import JSONSupport
 
 /// The decoder's settings as a JSON object, for `--decoder-settings FILE`:
 /// every key is optional (a missing one keeps its default), unknown keys and
@@ -118,15 +119,8 @@ extension DecoderServerSettings: Codable {
     /// ``DecoderServerSettingsError`` naming the file, and the key for a bad
     /// or unknown key.
     public init(contentsOf url: URL) throws(DecoderServerSettingsError) {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw .fileUnreadable(path: url.path, reason: "no such file")
-        }
-        if isFolder.boolValue { throw .fileUnreadable(path: url.path, reason: "a folder, not a file") }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw .fileUnreadable(path: url.path, reason: (error as NSError).localizedDescription)
-        }
+        do { data = try JSONFile.contents(of: url) } catch { throw .fileUnreadable(path: url.path, reason: error.reason) }
         do {
             self = try JSONDecoder().decode(DecoderServerSettings.self, from: data)
         } catch let error as DecodingError {

@@ -27,18 +27,10 @@ public struct SessionProtocol: Sendable, Equatable {
     public static func load(from url: URL) throws(SessionProtocolError) -> SessionProtocol {
         let source = url.lastPathComponent
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw SessionProtocolError(source: url.path, step: nil, kind: nil, field: nil,
-                                       reason: Self.unreadable(url))
+        do { data = try JSONFile.contents(of: url) } catch {
+            throw SessionProtocolError(source: url.path, step: nil, kind: nil, field: nil, reason: error.reason)
         }
         return try parse(data, source: source)
-    }
-
-    /// Why the file at `url` could not be read, in words.
-    private static func unreadable(_ url: URL) -> String {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return "no such file" }
-        return isFolder.boolValue ? "a folder, not a file" : "cannot be read"
     }
 
     /// Reads and checks a protocol from JSON `data`; `source` names it in errors.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONSupport
 
 /// The engine's settings, reached by title. Owned by the engine thread.
 ///
@@ -186,17 +187,8 @@ public final class NoiseTagSettings {
     /// value is checked before anything changes: on any error nothing in
     /// memory changes and the error names the file, key and reason.
     public func load(from url: URL) throws(NoiseTagSettingsError) {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw .fileUnreadable(path: url.path, reason: "no such file")
-        }
-        if isFolder.boolValue { throw .fileUnreadable(path: url.path, reason: "a folder, not a file") }
         let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw .fileUnreadable(path: url.path, reason: Self.reason(error))
-        }
+        do { data = try JSONFile.contents(of: url) } catch { throw .fileUnreadable(path: url.path, reason: error.reason) }
         let object: [String: NoiseTagSettingValue]
         do {
             object = try JSONDecoder().decode([String: NoiseTagSettingValue].self, from: data)

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Reading a JSON file a user named (a settings file, a session protocol):
+/// its bytes, or why they cannot be had in words fit for an error line.
+public enum JSONFile {
+    /// Why a file could not be read: "no such file", "a folder, not a
+    /// file", or the system's reason.
+    public struct Unreadable: Error, Sendable, Equatable {
+        /// The reason in words.
+        public let reason: String
+    }
+
+    /// The bytes of the file at `url`.
+    public static func contents(of url: URL) throws(Unreadable) -> Data {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw Unreadable(reason: "no such file") }
+        guard !isFolder.boolValue else { throw Unreadable(reason: "a folder, not a file") }
+        do { return try Data(contentsOf: url) } catch { throw Unreadable(reason: (error as NSError).localizedDescription) }
+    }
+}
