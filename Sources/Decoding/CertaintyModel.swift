@@ -30,9 +30,30 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
 
     /// Fits by iteratively reweighted least squares with a small ridge, so
     /// that perfectly separable calibrations still give finite coefficients.
+    /// The slopes keep the signs the features stand for: a larger margin or
+    /// a higher best score never lowers the certainty, and a shorter stretch
+    /// never raises it. A fit that would break one (a few calibration trials
+    /// can) is fitted again with that slope held at 0, so that a prediction
+    /// 0.1 s into a trial is never surer than the same scores later.
     public static func fit(_ examples: [CertaintyExample], ridge: Double = 1e-2) throws -> CertaintyModel {
         let x = examples.map { features(scores: $0.scores, seconds: $0.seconds) }
         let y = examples.map { $0.correct ? 1.0 : 0.0 }
+        var held: Set<Int> = []
+        var theta = try fit(x, y, ridge: ridge, holdingAtZero: held)
+        while true {
+            if theta[1] < 0 { held.insert(1) }          // margin · √t
+            if theta[2] < 0 { held.insert(2) }          // best · √t
+            if theta[3] > 0 { held.insert(3) }          // 1/√t
+            let refit = try fit(x, y, ridge: ridge, holdingAtZero: held)
+            if refit == theta { break }
+            theta = refit
+        }
+        return CertaintyModel(coefficients: theta)
+    }
+
+    /// The ridge-regularised logistic fit, with the coefficients at the
+    /// `holdingAtZero` indices kept at 0.
+    private static func fit(_ x: [[Double]], _ y: [Double], ridge: Double, holdingAtZero held: Set<Int>) throws -> [Double] {
         let size = 4
         var theta = [Double](repeating: 0, count: size)
         for _ in 0..<50 {
@@ -41,16 +62,16 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
             for (f, target) in zip(x, y) {
                 let p = 1 / (1 + exp(-zip(theta, f).reduce(0) { $0 + $1.0 * $1.1 }))
                 let weight = max(p * (1 - p), 1e-9)
-                for a in 0..<size {
+                for a in 0..<size where !held.contains(a) {
                     gradient[a] += (target - p) * f[a]
-                    for b in 0..<size { hessian[a, b] += weight * f[a] * f[b] }
+                    for b in 0..<size where !held.contains(b) { hessian[a, b] += weight * f[a] * f[b] }
                 }
             }
             let step = try CholeskyFactor(hessian).solve(Matrix(rows: 1, columns: size, elements: gradient)).elements
             theta = zip(theta, step).map { $0 + $1 }
             if step.map(abs).max()! < 1e-8 { break }
         }
-        return CertaintyModel(coefficients: theta)
+        return theta
     }
 
     /// The probability that the best-scoring class is not the target.

@@ -82,6 +82,26 @@ import Testing
         #expect(abs(predicted - actual) < 0.01)
     }
 
+    /// A few calibration trials can make the short stretches look the
+    /// surer ones (here the early updates of trials that happened to be
+    /// right); the fit never lets a stretch's shortness raise its certainty,
+    /// nor a larger margin or best score lower it.
+    @Test func certaintyNeverGrowsAsTheStretchShortens() throws {
+        var rng = SeededGenerator(seed: 5)
+        var examples: [CertaintyExample] = []
+        for _ in 0..<600 {
+            let seconds = 0.1 + 2.5 * rng.nextUniform()
+            let margin = 0.05 * rng.nextUniform()
+            // Right more often the shorter the stretch, whatever the margin.
+            examples.append(.init(scores: [0.3, 0.3 - margin, 0.1], seconds: seconds, correct: rng.nextUniform() < 1.1 - 0.3 * seconds))
+        }
+        let model = try CertaintyModel.fit(examples)
+        #expect(model.coefficients[1] >= 0 && model.coefficients[2] >= 0 && model.coefficients[3] <= 0, "\(model.coefficients)")
+        let early = model.errorProbability(scores: [0.3, 0.28, 0.1], seconds: 0.1)
+        let later = model.errorProbability(scores: [0.3, 0.28, 0.1], seconds: 2)
+        #expect(early >= later, "Perr \(early) at 0.1 s, \(later) at 2 s")
+    }
+
     @Test func recommendedThresholdKeepsObservedAndPredictedErrorsAtTheTarget() {
         // 40 trials turn certain at 0.6 (3 of them wrong), then at 0.97 and 0.999 (all right).
         let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { i in
