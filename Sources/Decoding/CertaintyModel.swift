@@ -41,14 +41,14 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
         var held: Set<Int> = []
         var theta = try fit(x, y, ridge: ridge, holdingAtZero: held)
         while true {
-            if theta[1] < 0 { held.insert(1) }          // margin · √t
-            if theta[2] < 0 { held.insert(2) }          // best · √t
-            if theta[3] > 0 { held.insert(3) }          // 1/√t
-            let refit = try fit(x, y, ridge: ridge, holdingAtZero: held)
-            if refit == theta { break }
-            theta = refit
+            var wrongSign = held
+            if theta[1] < 0 { wrongSign.insert(1) }          // margin · √t
+            if theta[2] < 0 { wrongSign.insert(2) }          // best · √t
+            if theta[3] > 0 { wrongSign.insert(3) }          // 1/√t
+            if wrongSign == held { return CertaintyModel(coefficients: theta) }
+            held = wrongSign
+            theta = try fit(x, y, ridge: ridge, holdingAtZero: held)
         }
-        return CertaintyModel(coefficients: theta)
     }
 
     /// The ridge-regularised logistic fit, with the coefficients at the
