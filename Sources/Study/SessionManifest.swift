@@ -1,3 +1,4 @@
+import DecoderService
 import Foundation
 import JSONSupport
 
@@ -21,10 +22,14 @@ public struct SessionManifest: Sendable, Equatable, Codable {
     public var simulated: Bool
     /// The simulated EEG's SNR, when simulated.
     public var snr: Double?
+    /// The embedded decoder's settings, when `session run --decoder-settings`
+    /// gave a file; absent, the defaults. Its `calibrationFolder` is always
+    /// nil: a session's calibrations stay in its folder.
+    public var decoderSettings: DecoderServerSettings?
 
     /// A manifest for a new session.
     public init(participant: String, protocolFile: String, protocol: JSONValue, startedWallTime: Double, seed: UInt64,
-                simulated: Bool, snr: Double?) {
+                simulated: Bool, snr: Double?, decoderSettings: DecoderServerSettings? = nil) {
         self.participant = participant
         self.protocolFile = protocolFile
         self.protocol = `protocol`
@@ -32,13 +37,14 @@ public struct SessionManifest: Sendable, Equatable, Codable {
         self.seed = seed
         self.simulated = simulated
         self.snr = snr
+        self.decoderSettings = decoderSettings
     }
 
     /// The format this version writes and reads.
     public static let currentFormat = "noisetag-session/1"
 
     enum CodingKeys: String, CodingKey {
-        case format, participant, protocolFile, `protocol`, seed, simulated, snr
+        case format, participant, protocolFile, `protocol`, seed, simulated, snr, decoderSettings
         case startedWallTime = "started_wall_time"
     }
 }

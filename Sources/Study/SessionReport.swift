@@ -1,3 +1,4 @@
+import DecoderService
 import Decoding
 import Foundation
 import JSONSupport
@@ -260,7 +261,8 @@ public struct SessionReport: Sendable {
             return row
         }
         do {
-            row.figures = .present(try CalibrationFigures(dataset: TrialsDataset.read(from: url)))
+            row.figures = .present(try CalibrationFigures(dataset: TrialsDataset.read(from: url),
+                                                          settings: folder.manifest.decoderSettings ?? DecoderServerSettings()))
         } catch {
             row.figures = .absent("The calibration dataset \(path) could not be fitted again: \(error).")
         }

@@ -1,4 +1,6 @@
+import DecoderService
 import Foundation
+import JSONSupport
 
 extension SessionReportPage {
     // MARK: Pieces
@@ -70,5 +72,24 @@ extension SessionReportPage {
         let total = Int(seconds.rounded())
         return total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total % 3600 / 60, total % 60)
             : String(format: "%d:%02d", total / 60, total % 60)
+    }
+
+    /// The embedded decoder's settings as the keys that differ from the
+    /// defaults, in the settings file's order ("the defaults" when none do).
+    func decoderSettings(_ settings: DecoderServerSettings?) -> String {
+        guard let settings else { return "the defaults" }
+        func keys(_ s: DecoderServerSettings) -> [String: JSONValue] {
+            (try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(s)))?.object ?? [:]
+        }
+        let given = keys(settings), defaults = keys(DecoderServerSettings())
+        let changed = DecoderServerSettings.fileKeys.compactMap { key -> String? in
+            guard let value = given[key], value != defaults[key] else { return nil }
+            switch value {
+            case .number(let n): return "\(key) \(fmt("%g", n))"
+            case .string(let text): return "\(key) \(text)"
+            default: return nil
+            }
+        }
+        return changed.isEmpty ? "the defaults" : changed.joined(separator: ", ") + " (the rest as default)"
     }
 }

@@ -43,6 +43,7 @@ public struct SessionReportPage: Sendable {
         body += fact("Participant type", m.simulated
                      ? "simulated (headless run, seed \(m.seed)" + (m.snr.map { String(format: ", SNR %g", $0) } ?? "") + ")"
                      : "a person (not simulated)")
+        body += fact("Decoder settings", decoderSettings(m.decoderSettings))
         body += fact("Session folder", r.folderName)
         body += "</dl>\n</header>\n"
         body += stepTable

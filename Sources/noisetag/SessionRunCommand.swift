@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecoderService
 import Demo
 import Foundation
 import LabFormats
@@ -46,6 +47,9 @@ struct SessionRunCommand: ParsableCommand {
     @Option(help: "Simulated participant's seed (EEG noise, questionnaire answers).")
     var seed: UInt64 = 1
 
+    @Option(help: ArgumentHelp("The embedded decoder's settings (JSON, as noisetag decoder --settings reads them, without calibrationFolder: calibrations stay in the session folder); kept in session.json, so --resume uses them too.", valueName: "FILE"))
+    var decoderSettings: String?
+
     @OptionGroup var limit: MaxSecondsOption
 
     @OptionGroup var recordings: RecordingsOption
@@ -53,6 +57,9 @@ struct SessionRunCommand: ParsableCommand {
     func validate() throws {
         if resume == nil, protocolFile == nil { throw ValidationError("give a PROTOCOL file, or --resume SESSION") }
         if resume != nil, protocolFile != nil { throw ValidationError("--resume continues a session with its own protocol; give no PROTOCOL") }
+        if resume != nil, decoderSettings != nil {
+            throw ValidationError("--resume continues a session with the decoder settings in its session.json; give no --decoder-settings")
+        }
         if let problem = SessionFolder.problem(withParticipant: participant) { throw ValidationError("--participant: \(problem)") }
         guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
         try limit.check()
@@ -77,6 +84,7 @@ struct SessionRunCommand: ParsableCommand {
             try checkTerminal()
         } else {
             do { plan = try SessionProtocol.load(from: URL(fileURLWithPath: protocolFile ?? "")) } catch { throw CommandFailure("\(error)") }
+            let settings = try loadDecoderSettings()
             try checkTerminal()
             let root = recordings.store.root
             do { try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true) } catch {
@@ -84,14 +92,10 @@ struct SessionRunCommand: ParsableCommand {
             }
             let manifest = SessionManifest(participant: participant, protocolFile: protocolFile ?? "", protocol: plan.json,
                                            startedWallTime: Date().timeIntervalSince1970, seed: seed, simulated: user == .simulated,
-                                           snr: user == .simulated ? snr : nil)
+                                           snr: user == .simulated ? snr : nil, decoderSettings: settings)
             do { folder = try SessionFolder.create(in: root, manifest: manifest) } catch { throw CommandFailure("\(error)") }
         }
-        var options = DemoOptions()
-        options.simulatedUser = folder.manifest.simulated
-        options.snr = folder.manifest.snr ?? snr
-        options.seed = folder.manifest.seed
-        options.recordings = RecordingStore(root: folder.url)
+        let options = folder.demoOptions(snr: snr)
         let demo: DemoSession
         do { demo = try DemoSession(options: options) } catch { throw CommandFailure("\(error)") }
         defer { demo.close() }
@@ -105,6 +109,17 @@ struct SessionRunCommand: ParsableCommand {
             print("session \(state): \(done) of \(plan.steps.count) steps have results in \(folder.url.path)")
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The `--decoder-settings` file, nil without one; a file that names a
+    /// calibration folder fails too (the session keeps its own).
+    private func loadDecoderSettings() throws -> DecoderServerSettings? {
+        guard let decoderSettings else { return nil }
+        let settings = try DecoderServerSettings.load(decoderSettings, for: "--decoder-settings")
+        if let folder = settings.calibrationFolder {
+            throw CommandFailure("--decoder-settings: \(decoderSettings): calibrationFolder \(folder.path): a session keeps its calibrations in its own folder; leave the key out")
+        }
+        return settings
     }
 
     /// Full screen needs a terminal: checked after the protocol and before

@@ -13,6 +13,7 @@ file is one group, so a module fixture is set up once; the files that use
 the session-wide `demo_session` (a headless study session of about 80 s)
 share one group, so it runs once.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -98,6 +99,11 @@ class StudySession:
         self.wall_seconds = wall_seconds
 
 
+# The demo session runs its embedded decoder on these settings (`session run --decoder-settings`): predictions
+# every 0.2 s instead of 0.1 s, which its recordings show, before and after --resume.
+DEMO_SESSION_DECODER_SETTINGS = {"predictionInterval": 0.2, "idlePressesPerMinute": 0.05}
+
+
 @pytest.fixture(scope="session")
 def demo_session(noisetag_bin):
     import signal
@@ -106,9 +112,13 @@ def demo_session(noisetag_bin):
     protocol = os.path.join(ROOT, "Examples", "protocols", "demo-session.json")
     out_path = os.path.join(root, "first.out")
     started = time.monotonic()
+    decoder_settings = os.path.join(root, "decoder.json")
+    with open(decoder_settings, "w") as f:
+        json.dump(DEMO_SESSION_DECODER_SETTINGS, f)
     with open(out_path, "wb") as out:
         process = subprocess.Popen([noisetag_bin, "session", "run", protocol, "--headless", "--participant", "P01",
-                                    "--recordings", os.path.join(root, "rec")], stdout=out, stderr=subprocess.STDOUT)
+                                    "--recordings", os.path.join(root, "rec"), "--decoder-settings", decoder_settings],
+                                   stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and process.poll() is None:

@@ -7,6 +7,7 @@ import socket
 import subprocess
 
 import pytest
+from conftest import ROOT
 
 
 def run(binary, *args, timeout=30):
@@ -102,12 +103,15 @@ def test_decoder_with_a_wrong_user_script_is_a_usage_error(noisetag_bin):
 def test_decoder_settings_out_of_range_name_the_file_and_the_key(noisetag_bin, tmp_path):
     settings = tmp_path / "decoder.json"
     settings.write_text('{"idlePressesPerMinute": 0}')
-    result = run(noisetag_bin, "decoder", "--settings", str(settings))
-    assert result.returncode == 64, result.stderr
-    assert ("--settings: decoder settings file %s, key 'idlePressesPerMinute': 0.0 per minute is outside 0.001...60.0 per minute"
-            % settings).encode() in result.stderr
-    result = run(noisetag_bin, "demo", "--headless", "--decoder-settings", str(settings))
-    assert result.returncode == 64 and b"--decoder-settings: decoder settings file" in result.stderr
+    one_line_failure(run(noisetag_bin, "decoder", "--settings", str(settings)),
+                     "--settings: decoder settings file %s, key 'idlePressesPerMinute': 0.0 per minute is outside "
+                     "0.001...60.0 per minute" % settings)
+    for command in (["demo", "--headless"], ["session", "run", os.path.join(ROOT, "Examples", "protocols", "demo-session.json"),
+                                             "--headless", "--recordings", str(tmp_path / "rec")]):
+        one_line_failure(run(noisetag_bin, *command, "--decoder-settings", str(settings)),
+                         "--decoder-settings: decoder settings file %s, key 'idlePressesPerMinute'" % settings)
+    one_line_failure(run(noisetag_bin, "replay", str(tmp_path), "--redecode", "--decoder-settings", str(tmp_path / "none.json")),
+                     "--decoder-settings: decoder settings file %s: cannot read: no such file" % (tmp_path / "none.json"))
     result = run(noisetag_bin, "decoder", "evaluate", str(tmp_path), "--idle-presses-per-minute", "nan")
     assert result.returncode == 64 and b"--idle-presses-per-minute: must be 0.001...60, got nan" in result.stderr
 

@@ -9,18 +9,22 @@ disk the moment it ends.
   finishes it.
 - Full screen under tmux: instructions continue on a key, a question is
   answered with a number key, a break is skipped with Enter.
+- `--decoder-settings`: kept in session.json; the resumed run's decoder uses it.
 - Bad protocols, flags and folders: one line naming the step and the field.
 """
+import csv
 import json
 import os
 import random
 import re
 import signal
+import statistics
 import subprocess
 import tempfile
 import time
 
 import pytest
+from conftest import DEMO_SESSION_DECODER_SETTINGS
 
 
 
@@ -30,6 +34,16 @@ def results(folder):
     lines = text.split("\n")
     assert lines[-1] == "", "a result line must end with a line break: %r" % lines[-1]
     return [json.loads(line) for line in lines[:-1]]
+
+
+def prediction_gaps(session_folder, recording):
+    """Seconds between the decoder's successive PREDICTEDTARGETPROB messages within one trial (gaps under
+    a second) in the recording whose folder name begins with `recording`."""
+    folders = [n for n in os.listdir(session_folder) if n.startswith(recording)]
+    assert len(folders) == 1, (recording, os.listdir(session_folder))
+    with open(os.path.join(session_folder, folders[0], "decoder.csv")) as f:
+        times = [float(row["time"]) for row in csv.DictReader(f) if row["direction"] == "in" and row["id"] == "P"]
+    return [b - a for a, b in zip(times, times[1:]) if b - a < 1]
 
 
 def test_demo_session_killed_mid_step_resumes_and_keeps_every_result(noisetag_bin, demo_session):
@@ -67,6 +81,11 @@ def test_demo_session_killed_mid_step_resumes_and_keeps_every_result(noisetag_bi
     # The manifest keeps the protocol whole; the engine's recordings are inside the session folder.
     manifest = json.load(open(os.path.join(demo_session.folder, "session.json")))
     assert manifest["participant"] == "P01" and manifest["protocol"]["name"] == "Demo session"
+    # It keeps the decoder's settings file too, and --resume (given no settings) runs the decoder on them:
+    # in the resumed steps' recordings, predictions come every 0.2 s, not every 0.1 s as by default.
+    assert all(manifest["decoderSettings"][key] == value for key, value in DEMO_SESSION_DECODER_SETTINGS.items()), manifest
+    gaps = [gap for name in copy["recordings"] + no_control["recordings"] for gap in prediction_gaps(demo_session.folder, name)]
+    assert len(gaps) >= 20 and 0.17 < statistics.median(gaps) < 0.23, gaps
     # A step names each recording as it was while open; the folder's name once closed begins with it.
     folders = os.listdir(demo_session.folder)
     assert all(any(f.startswith(name) for f in folders) for s in steps for name in s["recordings"]), (steps, folders)
@@ -192,10 +211,28 @@ def test_bad_protocols_get_one_line_naming_the_step_and_field(noisetag_bin, tmp_
     (["session", "run", "/nonexistent/x.json", "--headless"], "/nonexistent/x.json: no such file"),
     (["session", "run", "--resume", "/nonexistent/s", "--headless"], "--resume: /nonexistent/s: no such folder"),
     (["session", "run", "--resume", "/tmp", "--headless"], "not a session folder (no session.json"),
+    (["session", "run", "--resume", "/tmp", "--decoder-settings", "d.json"], "give no --decoder-settings"),
 ])
 def test_bad_session_flags_and_folders_are_named(noisetag_bin, args, message):
     result = subprocess.run([noisetag_bin] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
     assert result.returncode != 0 and message in result.stderr.decode(), result.stderr.decode()
+
+
+@pytest.mark.parametrize("settings, message", [
+    (None, "d.json: cannot read: no such file"),
+    ({"calibrationFolder": "/tmp/elsewhere"}, "a session keeps its calibrations in its own folder"),
+    ({"idlePressesPerMinute": 0}, "idlePressesPerMinute"),
+])
+def test_bad_decoder_settings_are_named_and_start_no_session(noisetag_bin, tmp_path, settings, message):
+    (tmp_path / "quick.json").write_text(json.dumps(QUICK))
+    if settings is not None:
+        (tmp_path / "d.json").write_text(json.dumps(settings))
+    result = subprocess.run([noisetag_bin, "session", "run", str(tmp_path / "quick.json"), "--headless", "--recordings",
+                             str(tmp_path / "rec"), "--decoder-settings", str(tmp_path / "d.json")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    err = result.stderr.decode()
+    assert result.returncode == 1 and err.count("\n") == 1 and "--decoder-settings" in err and message in err, err
+    assert not (tmp_path / "rec").exists() or not os.listdir(tmp_path / "rec")
 
 
 SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Protocols", "session.schema.json")

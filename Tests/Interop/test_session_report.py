@@ -91,6 +91,8 @@ def test_the_rendered_page_shows_the_session_the_steps_and_every_chart(report, s
     dom, _ = chromium("--dump-dom", report.as_uri())
     assert "<title>Session report: P01, Demo session</title>" in dom
     assert "<dd>P01</dd>" in dom and "demo-session.json" in dom and "simulated (headless run" in dom
+    # The decoder's settings the session ran on (conftest's DEMO_SESSION_DECODER_SETTINGS), by what differs.
+    assert "<dd>predictionInterval 0.2, idlePressesPerMinute 0.05 (the rest as default)</dd>" in dom, dom[:3000]
     steps = re.search(r'<table class="steps">.*?<tbody>(.*?)</tbody>', dom, re.S).group(1)
     rows = re.findall(r"<tr>(.*?)</tr>", steps, re.S)
     assert len(rows) == 6

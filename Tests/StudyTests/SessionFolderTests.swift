@@ -1,3 +1,4 @@
+import DecoderService
 import Foundation
 import Study
 import Testing
@@ -36,6 +37,35 @@ import LabFormats
         #expect(again.manifest == folder.manifest)
         #expect(try again.sessionProtocol() == Self.plan)
         #expect(try again.results().isEmpty)
+    }
+
+    @Test func theDecoderSettingsAreKeptAndEveryRunOfTheSessionUsesThem() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var settings = DecoderServerSettings()
+        settings.idlePressesPerMinute = 1
+        settings.lineFrequency = 60
+        let manifest = SessionManifest(participant: "P-01", protocolFile: "t.json", protocol: Self.plan.json, startedWallTime: 1,
+                                       seed: 3, simulated: true, snr: 0.08, decoderSettings: settings)
+        let folder = try SessionFolder.create(in: root, manifest: manifest)
+        // Reopened (as --resume does), the same settings, and the decoder of that run gets them, saving into the session.
+        let again = try SessionFolder.open(folder.url)
+        #expect(again.manifest.decoderSettings == settings)
+        let options = again.demoOptions()
+        #expect(options.decoderSettings == settings && options.snr == 0.08 && options.seed == 3 && options.simulatedUser)
+        #expect(options.recordings.root == again.url)
+        // A session started without a settings file (or written before there were any) runs on the defaults.
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("session.json"))) as! [String: Any]
+        json.removeValue(forKey: "decoderSettings")
+        try JSONSerialization.data(withJSONObject: json).write(to: folder.url.appendingPathComponent("session.json"))
+        let older = try SessionFolder.open(folder.url)
+        #expect(older.manifest.decoderSettings == nil && older.demoOptions().decoderSettings == DecoderServerSettings())
+        // A bad key in a hand-edited manifest is named.
+        json["decoderSettings"] = ["idlePressesPerMinute": 0]
+        try JSONSerialization.data(withJSONObject: json).write(to: folder.url.appendingPathComponent("session.json"))
+        do { _ = try SessionFolder.open(folder.url); Issue.record("a bad decoder setting was accepted") } catch {
+            #expect(error.description.contains("idlePressesPerMinute"))
+        }
     }
 
     @Test func resultsAreAppendedOneLineEachAndACutLastLineIsIgnoredNotGlued() throws {

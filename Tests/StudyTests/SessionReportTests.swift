@@ -1,3 +1,4 @@
+import DecoderService
 import Decoding
 import Foundation
 import Simulation
@@ -207,6 +208,25 @@ import LabFormats
         #expect(html.contains("No calibration step in this session"))
         #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"))
         #expect(html.contains("<td>16:43:53</td>"))   // step 1's wall time, 1000 s after… the manifest's start
+        #expect(html.contains("<dt>Decoder settings</dt><dd>the defaults</dd>"))
+    }
+
+    @Test func theDecoderSettingsTheSessionRanOnAreNamedByWhatDiffersFromTheDefaults() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var settings = DecoderServerSettings()
+        settings.idlePressesPerMinute = 1
+        settings.reference = .commonAverage
+        let manifest = SessionManifest(participant: "P07", protocolFile: "report.json",
+                                       protocol: try JSONDecoder().decode(JSONValue.self, from: Data(Self.protocolJSON.utf8)),
+                                       startedWallTime: 1_795_625_033, seed: 3, simulated: true, snr: 0.05, decoderSettings: settings)
+        let folder = try SessionFolder.create(in: root, manifest: manifest)
+        let html = SessionReportPage(report: try SessionReport(folder: folder)).html
+        #expect(html.contains("<dt>Decoder settings</dt><dd>idlePressesPerMinute 1, reference average (the rest as default)</dd>"))
+        let defaults = try SessionFolder.create(in: root, manifest: SessionManifest(
+            participant: "P08", protocolFile: "report.json", protocol: manifest.protocol, startedWallTime: 1, seed: 3,
+            simulated: true, snr: 0.05, decoderSettings: DecoderServerSettings()))
+        #expect(SessionReportPage(report: try SessionReport(folder: defaults)).html.contains("<dt>Decoder settings</dt><dd>the defaults</dd>"))
     }
 
     @Test func missingPartsAreSentencesNotEmptyCharts() throws {
