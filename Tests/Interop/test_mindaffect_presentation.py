@@ -31,7 +31,7 @@ def decoder(noisetag_bin, tmp_path):
     port = free_port()
     log = open(tmp_path / "decoder.out", "wb")
     process = subprocess.Popen([noisetag_bin, "decoder", "--simulate", "--snr", "0.1", "--seed", "3",
-                                "--user", "goal:" + ",".join(map(str, GOALS)), "--no-save",
+                                "--user", "goal:" + ",".join(map(str, GOALS)), "--recordings", str(tmp_path / "rec"),
                                 "--endpoint", "ipc://%s/decoder.sock" % tmp_path, "--utopia-port", str(port)],
                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -88,4 +88,5 @@ def test_mindaffects_noisetag_calibrates_and_selects_with_our_decoder(decoder):
     picked = [objID for _, objID in selections]
     hits = sum(1 for goal, pick in zip(GOALS, picked) if goal == pick)
     print("MindAffect's Noisetag picked %s for goals %s: %d of %d" % (picked, GOALS, hits, len(GOALS)))
-    assert len(picked) >= 0.9 * len(GOALS) and hits >= 0.9 * len(GOALS), (picked, log[-3000:])
+    # On a failure, the calibration the decoder saved stays in pytest's tmp_path for `decoder evaluate`.
+    assert len(picked) >= 0.9 * len(GOALS) and hits >= 0.9 * len(GOALS), (picked, str(out.parent / "rec"), log[-3000:])
