@@ -190,7 +190,12 @@ public final class DemoScreen: TerminalScene {
         case .calibration:
             let total = controller.settings.intFor(.nGenericTrainTrials)
             let current = min(total, max(1, scenario.calibrationTrialsStarted))
-            text = "Calibration: trial \(current) of \(total) — look at the highlighted key"
+            if controller.trialsAreRunning {
+                text = "Calibration: trial \(current) of \(total) — look at the highlighted key"
+            } else {
+                text = "Calibration paused at trial \(current) of \(total) — space goes on"
+                color = Self.warning
+            }
         case .fitting:
             text = "Calibration done — the decoder is fitting"
         case .results(let until):

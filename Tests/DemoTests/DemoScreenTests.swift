@@ -132,4 +132,21 @@ struct DemoScreenTests {
         demo.handle(key: UInt8(ascii: " "))
         #expect(rig.run(seconds: 3) { rig.controller.trialInProgress })
     }
+
+    @Test("Space pauses calibration too, and the status line says so rather than asking to look")
+    func spacePausesCalibration() throws {
+        let rig = try DemoRig(goal: "HI", simulatedUser: false)
+        let demo = DemoScreen(scenario: rig.scenario, showsDecoderEEG: false, snapshot: { .empty })
+        rig.scenario.start()
+        #expect(rig.run(seconds: 30) { rig.scenario.stage == .calibration && rig.controller.trialInProgress })
+        #expect(Self.draw(demo)[1].contains("Calibration: trial 1 of"))
+        demo.handle(key: UInt8(ascii: " "))
+        rig.run(seconds: 8)
+        #expect(!rig.controller.trialsAreRunning && !rig.controller.trialInProgress && rig.scenario.stage == .calibration)
+        let paused = Self.draw(demo)[1]
+        #expect(paused.contains("Calibration paused at trial 1 of") && paused.contains("space goes on"), "\(paused)")
+        demo.handle(key: UInt8(ascii: " "))
+        #expect(rig.run(seconds: 5) { rig.controller.trialInProgress })
+        #expect(Self.draw(demo)[1].contains("Calibration: trial 2 of"))
+    }
 }
