@@ -52,6 +52,9 @@ public enum CodesFile {
     }
 
     private static func codes(from array: NPYArray, subject: String) throws -> [[UInt8]] {
+        guard array.dims.count == 2, array.dims.allSatisfy({ $0 > 0 }) else {
+            throw LabFormatError(subject, "the array has shape \(array.shapeText); codes must be 2-D, classes × bits")
+        }
         let (rows, columns) = array.shape
         if let bad = array.values.firstIndex(where: { $0 != 0 && $0 != 1 }) {
             throw LabFormatError(subject, "value \(array.values[bad]) at class \(bad / columns), bit \(bad % columns) is not 0 or 1")

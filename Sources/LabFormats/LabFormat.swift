@@ -15,10 +15,12 @@ public enum LabFormat: String, CaseIterable, Sendable {
     case brainvision
     /// A BIDS-EEG folder, or its `*_eeg.{bdf,edf,vhdr}` file beside a `*_events.tsv`: `BIDSImporter`.
     case bids
+    /// A NumPy `.npz` of trials cut upstream (`X`, `y`, `V`, `fs`, as in pyntbci's datasets): ``NPZEpochsImporter``.
+    case npz
 
     /// Whether trials are cut by markers (and so need `--trial-start`,
-    /// `--label` and `--codes`); the savefile carries its own trials.
-    public var cutsByMarkers: Bool { self != .savefile }
+    /// `--label` and `--codes`); the savefile and the `.npz` carry their own trials.
+    public var cutsByMarkers: Bool { self != .savefile && self != .npz }
 
     /// The format of the file or folder at `url`, from its first bytes;
     /// throws an ``LabFormatError`` when it is absent or none fits.
@@ -47,7 +49,8 @@ public enum LabFormat: String, CaseIterable, Sendable {
         if head.starts(with: Array("0       ".utf8)) { return .edf }
         if text.contains("Brain Vision Data Exchange Header File") || text.contains("BrainVision Data Exchange Header File") { return .brainvision }
         if text.hasPrefix("rts:") || text.hasPrefix("sts:") || text.contains(" t:DATAHEADER") { return .savefile }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .npz }
         if head.starts(with: [0x1F, 0x8B]) { throw LabFormatError(name, "gzip-compressed: gunzip it first") }
-        throw LabFormatError(name, "not a format noisetag imports (XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile)")
+        throw LabFormatError(name, "not a format noisetag imports (XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile, NumPy .npz epochs)")
     }
 }

@@ -1,14 +1,21 @@
 import Foundation
 
-/// A 2-D NumPy `.npy` array of small integers (format versions 1 to 3):
-/// the magic `\x93NUMPY`, a version, a header dictionary with `descr`,
+/// A NumPy `.npy` array of numbers (format versions 1 to 3): the magic
+/// `\x93NUMPY`, a version, a header dictionary with `descr`,
 /// `fortran_order` and `shape`, then the data. Accepts `|u1 |i1 <i2 <i4
-/// <i8 <f4 <f8` and bool; the values are returned as doubles, row-major.
+/// <i8 <f4 <f8` and bool, of any number of dimensions (0 for a scalar);
+/// the values are returned as doubles in C (row-major) order.
 struct NPYArray: Sendable {
-    /// Rows, columns.
-    var shape: (rows: Int, columns: Int)
-    /// rows × columns values, row-major.
+    /// The size of each dimension, outermost first; empty for a scalar.
+    var dims: [Int]
+    /// Every value, the last dimension varying fastest.
     var values: [Double]
+
+    /// Rows and columns of a 2-D array.
+    var shape: (rows: Int, columns: Int) { (dims.first ?? 1, dims.count > 1 ? dims[1] : 1) }
+
+    /// How the dimensions read in errors: `(100, 8, 2520)`.
+    var shapeText: String { "(" + dims.map(String.init).joined(separator: ", ") + ")" }
 
     /// Parses `bytes`; `subject` names the file (or zip entry) in errors.
     init(bytes: [UInt8], subject: String) throws {
@@ -33,10 +40,11 @@ struct NPYArray: Sendable {
         guard let shapeText = header.range(of: "'shape'").flatMap({ header[$0.upperBound...].firstRange(of: #/\(([^)]*)\)/#) }) else {
             throw LabFormatError(subject, "the .npy header has no 'shape'")
         }
-        let dims = header[shapeText].dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let sizes = dims.compactMap { Int($0) }
-        guard sizes.count == dims.count, sizes.count == 2, sizes.allSatisfy({ $0 > 0 && $0 < 1 << 24 }) else {
-            throw LabFormatError(subject, "the array has shape (\(dims.joined(separator: ", "))); codes must be 2-D, classes × bits")
+        let texts = header[shapeText].dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let sizes = texts.compactMap { Int($0) }
+        guard sizes.count == texts.count, sizes.allSatisfy({ $0 >= 0 && $0 < 1 << 31 }),
+              sizes.reduce(1, { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }) < 1 << 31 else {
+            throw LabFormatError(subject, "the array's shape (\(texts.joined(separator: ", "))) is not one noisetag can hold")
         }
         let code = descr.replacingOccurrences(of: "=", with: "<")
         let size: Int
@@ -47,8 +55,8 @@ struct NPYArray: Sendable {
         case "<i8", "<f8": size = 8
         default: throw LabFormatError(subject, "dtype \(descr) is not supported (|u1 |i1 <i2 <i4 <i8 <f4 <f8 or bool)")
         }
-        let count = sizes[0] * sizes[1]
-        try reader.need(count * size, "the array data (\(sizes[0]) × \(sizes[1]) of \(descr))")
+        let count = sizes.reduce(1, *)
+        try reader.need(count * size, "the array data (\(sizes.map(String.init).joined(separator: " × ")) of \(descr))")
         var values = [Double](repeating: 0, count: count)
         for i in 0..<count {
             let raw = try reader.unsigned(size, "the array data")
@@ -62,12 +70,22 @@ struct NPYArray: Sendable {
             default: values[i] = Double(raw)
             }
         }
-        if fortran {  // column-major on disk: transpose to row-major
-            var rowMajor = values
-            for r in 0..<sizes[0] { for c in 0..<sizes[1] { rowMajor[r * sizes[1] + c] = values[c * sizes[0] + r] } }
-            values = rowMajor
+        if fortran, sizes.count > 1 {  // the first dimension varies fastest on disk: reorder to C order
+            var cOrder = values
+            var index = [Int](repeating: 0, count: sizes.count)  // the C-order position of values[i]
+            for i in 0..<count {
+                var c = 0
+                for d in 0..<sizes.count { c = c * sizes[d] + index[d] }
+                cOrder[c] = values[i]
+                for d in 0..<sizes.count {  // next Fortran-order index: first dimension fastest
+                    index[d] += 1
+                    if index[d] < sizes[d] { break }
+                    index[d] = 0
+                }
+            }
+            values = cOrder
         }
-        self.shape = (sizes[0], sizes[1])
+        self.dims = sizes
         self.values = values
     }
 

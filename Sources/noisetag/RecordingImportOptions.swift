@@ -4,6 +4,7 @@ import Foundation
 import LabFormats
 
 extension LabFormat: ExpressibleByArgument {}
+extension NPZEpochsImporter.Units: ExpressibleByArgument {}
 
 /// The options that say how to read a lab recording (format, streams,
 /// markers, codes), shared by `noisetag dataset import` and `noisetag
@@ -46,10 +47,13 @@ struct RecordingImportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A regular expression a marker matches when it ends a trial: the trials are as long as the shortest start-to-end.", valueName: "REGEX"))
     var trialEnd: String?
 
+    @Option(help: ArgumentHelp("NumPy .npz epochs: the unit of X, auto (volts when its RMS is under 0.01, else µV), volts or microvolts.", valueName: "UNIT"))
+    var units: NPZEpochsImporter.Units?
+
     /// True when any option beyond the defaults was given (they apply to lab recordings only).
     var anyGiven: Bool {
         format != nil || stream != nil || markers != nil || trialStart != nil || label != nil || codes != nil
-            || classes != nil || trialSeconds != nil || trialEnd != nil || codeRate != 60
+            || classes != nil || trialSeconds != nil || trialEnd != nil || codeRate != 60 || units != nil
     }
 
     /// Checks the options against each other and against `file`'s format
@@ -61,7 +65,11 @@ struct RecordingImportOptions: ParsableArguments {
         if let trialSeconds, !(trialSeconds > 0 && trialSeconds.isFinite) { throw ValidationError("--trial-seconds: must be positive, got \(trialSeconds)") }
         guard let kind = format ?? (try? LabFormat.detect(URL(fileURLWithPath: file))) else { return }  // importRecording reports why
         if kind != .xdf, stream != nil || markers != nil { throw ValidationError("--stream and --markers apply to XDF recordings only") }
-        if !kind.cutsByMarkers, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil || trialEnd != nil {
+        if kind != .npz, units != nil { throw ValidationError("--units applies to NumPy .npz epochs only") }
+        if kind == .npz, trialStart != nil || label != nil || trialSeconds != nil || trialEnd != nil {
+            throw ValidationError("a .npz of epochs carries its own trials: --trial-start, --label, --trial-seconds and --trial-end do not apply")
+        }
+        if kind == .savefile, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil || trialEnd != nil {
             throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --codes, --classes, --trial-seconds and --trial-end do not apply")
         }
         // A BIDS recording with a stimulus file (noisetag recordings export) needs no codes.
@@ -97,6 +105,9 @@ struct RecordingImportOptions: ParsableArguments {
         let recording: ContinuousRecording
         switch kind {
         case .savefile: return try SavefileImporter.readWithWarnings(url)
+        case .npz:
+            let codes = try self.codes.map { try CodesFile.read(URL(fileURLWithPath: $0)) }
+            return try NPZEpochsImporter.read(url, units: units ?? .auto, codes: codes, codeRate: codeRate, classes: classes)
         case .xdf: recording = try XDFImporter.read(url, stream: stream, markers: markers)
         case .bdf, .edf: recording = try EDFImporter.read(url)
         case .brainvision: recording = try BrainVisionImporter.read(url)

@@ -135,7 +135,8 @@ def test_bad_options_and_bad_files(noisetag_bin, socket_folder, tmp_path):
     run = stream(noisetag_bin, str(junk), "--endpoint", endpoint, timeout=60)
     assert run.returncode == 1
     assert run.stderr.strip().splitlines() == ["Error: junk.bin: not a format noisetag imports "
-                                               "(XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile)"]
+                                               "(XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile, "
+                                               "NumPy .npz epochs)"]
 
 
 def test_a_decoder_that_dies_midway_is_one_line_and_exit_1(noisetag_bin, decoder):

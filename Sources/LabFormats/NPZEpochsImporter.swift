@@ -1,0 +1,135 @@
+import Decoding
+import Foundation
+import ZIPFoundation
+
+/// Reads trials already cut from their recording, as a NumPy `.npz` holds
+/// them in pyntbci's datasets and tutorials: `X` (trials × channels ×
+/// samples), `y` (each trial's class, from 0), `V` (classes × samples at
+/// the EEG's rate, one code cycle or more; repeated to the trial's length)
+/// and `fs` (Hz). `--codes` replaces or supplies `V`. There is no
+/// continuous context: filters run on each trial, as on any dataset of cut
+/// trials (Protocols/dataset-import.md, *NumPy epochs*).
+///
+/// ```swift
+/// let (dataset, notes) = try NPZEpochsImporter.read(URL(fileURLWithPath: "thielen2021_sub-01.npz"))
+/// print(dataset.header.nTrials, notes)     // 100, ["X taken as volts (RMS …) and written in µV; …"]
+/// ```
+public enum NPZEpochsImporter {
+    /// What unit `X` is in; `auto` takes volts when its RMS is under
+    /// ``voltsBelowRMS`` (EEG in volts is microvolts × 10⁻⁶), else µV.
+    public enum Units: String, CaseIterable, Sendable {
+        case auto, volts, microvolts
+    }
+
+    /// With ``Units/auto``: an RMS of `X` under this is taken as volts.
+    public static let voltsBelowRMS = 0.01
+
+    /// The trials in the `.npz` at `url`, and what was noticed on the way
+    /// (the unit taken). `codes` (classes × bits at `codeRate` bits per
+    /// second from each trial's start) replaces `V`; `classes` keeps the
+    /// first N classes. Throws ``LabFormatError`` naming the file, the array
+    /// and the reason.
+    public static func read(_ url: URL, units: Units = .auto, codes: [[UInt8]]? = nil, codeRate: Double = 60,
+                            classes: Int? = nil) throws -> (dataset: TrialsDataset, notes: [String]) {
+        let name = url.lastPathComponent
+        let arrays = try self.arrays(url, name: name)
+        func array(_ key: String) throws -> NPYArray {
+            guard let found = arrays[key] else {
+                throw LabFormatError(name, "no \(key) array (found \(arrays.keys.sorted().joined(separator: ", ")); epoched trials need X, y and fs, and V or --codes)")
+            }
+            return found
+        }
+        let x = try array("X"), y = try array("y"), rate = try array("fs")
+        guard x.dims.count == 3, x.dims.allSatisfy({ $0 > 0 }) else {
+            throw LabFormatError("\(name): X", "shape \(x.shapeText): expected trials × channels × samples")
+        }
+        let (trials, channels, samples) = (x.dims[0], x.dims[1], x.dims[2])
+        guard rate.values.count == 1, let fs = rate.values.first, fs.isFinite, fs > 0 else {
+            throw LabFormatError("\(name): fs", "expected one positive sample rate, got \(rate.values.prefix(3).map { "\($0)" }.joined(separator: ", "))")
+        }
+        guard y.values.count == trials, y.dims.filter({ $0 != 1 }).count <= 1 else {
+            throw LabFormatError("\(name): y", "shape \(y.shapeText): expected one class per trial, \(trials) (X has \(trials) trials)")
+        }
+        if let bad = y.values.firstIndex(where: { $0 < 0 || $0 != $0.rounded() || $0 > 65_535 }) {
+            throw LabFormatError("\(name): y", "trial \(bad) has class \(y.values[bad]): classes are whole numbers from 0")
+        }
+        if let bad = x.values.firstIndex(where: { !$0.isFinite }) {
+            let (trial, rest) = bad.quotientAndRemainder(dividingBy: channels * samples)
+            throw LabFormatError("\(name): X", "trial \(trial), channel \(rest / samples), sample \(rest % samples) is \(x.values[bad])")
+        }
+        var stimulus = try self.stimulus(arrays["V"], codes: codes, codeRate: codeRate, fs: fs, samples: samples, name: name)
+        if let classes {
+            guard classes >= 2, classes <= stimulus.count else {
+                throw LabFormatError("--classes", "\(classes): the codes have \(stimulus.count) classes")
+            }
+            stimulus = Array(stimulus.prefix(classes))
+        }
+        if let bad = y.values.firstIndex(where: { Int($0) >= stimulus.count }) {
+            throw LabFormatError("\(name): y", "trial \(bad) has class \(Int(y.values[bad])), outside the \(stimulus.count) codes")
+        }
+        let (scale, note) = unitScale(x.values, units: units)
+        let header = DatasetHeader(fs: fs, nTrials: trials, nChannels: channels, nSamples: samples, nClasses: stimulus.count,
+                                   filtered: "unknown (trials cut upstream)", source: "NumPy .npz epochs: \(name)")
+        do {
+            let dataset = try TrialsDataset(header: header, data: x.values.map { Float($0 * scale) }, labels: y.values.map { Int32($0) },
+                                            stimulus: stimulus.flatMap { $0 })
+            return (dataset, [note])
+        } catch let error as DatasetError {
+            throw LabFormatError(name, error.description)
+        }
+    }
+
+    /// The `.npy` arrays of the archive by name (`X.npy` → `X`).
+    private static func arrays(_ url: URL, name: String) throws -> [String: NPYArray] {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw LabFormatError(url.path, "no such file") }
+        let archive: Archive
+        do { archive = try Archive(url: url, accessMode: .read) } catch {
+            throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
+        }
+        var arrays: [String: NPYArray] = [:]
+        for entry in archive where entry.type == .file && entry.path.hasSuffix(".npy") {
+            var content = Data()
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { content.append($0) }
+            } catch {
+                throw LabFormatError("\(name): \(entry.path)", "cannot extract: \(error)")
+            }
+            arrays[String(entry.path.dropLast(4))] = try NPYArray(bytes: [UInt8](content), subject: "\(name): \(entry.path)")
+        }
+        guard !arrays.isEmpty else { throw LabFormatError(name, "the .npz holds no .npy array") }
+        return arrays
+    }
+
+    /// Each class's stimulus over a trial's `samples`: from `codes` at
+    /// `codeRate` when given, else `V` (samples at `fs`) repeated or cut to length.
+    private static func stimulus(_ v: NPYArray?, codes: [[UInt8]]?, codeRate: Double, fs: Double, samples: Int,
+                                 name: String) throws -> [[UInt8]] {
+        if let codes {
+            guard let bits = codes.first?.count, bits > 0 else { throw LabFormatError("--codes", "no codes") }
+            return codes.map { code in (0..<samples).map { i in code[Int((Double(i) / fs * codeRate).rounded(.down)) % bits] } }
+        }
+        guard let v else { throw LabFormatError(name, "no V array: give the codes with --codes (and --code-rate)") }
+        guard v.dims.count == 2, v.dims.allSatisfy({ $0 > 0 }) else {
+            throw LabFormatError("\(name): V", "shape \(v.shapeText): expected classes × samples")
+        }
+        let (rows, width) = v.shape
+        if let bad = v.values.firstIndex(where: { $0 != 0 && $0 != 1 }) {
+            throw LabFormatError("\(name): V", "value \(v.values[bad]) at class \(bad / width), sample \(bad % width) is not 0 or 1")
+        }
+        return (0..<rows).map { r in (0..<samples).map { i in v.values[r * width + i % width] == 1 ? 1 : 0 } }
+    }
+
+    /// The factor to µV for `values` in `units`, and a sentence saying which unit was taken.
+    static func unitScale(_ values: [Double], units: Units) -> (Double, String) {
+        let rms = (values.reduce(0) { $0 + $1 * $1 } / Double(max(values.count, 1))).squareRoot()
+        let rmsText = String(format: "%.3g", rms)
+        switch units {
+        case .volts: return (1e6, "X in volts (RMS \(rmsText) V) written in µV")
+        case .microvolts: return (1, "X in µV (RMS \(rmsText) µV)")
+        case .auto where rms < voltsBelowRMS:
+            return (1e6, "X taken as volts (RMS \(rmsText), under \(voltsBelowRMS)) and written in µV; --units microvolts if it was not")
+        case .auto:
+            return (1, "X taken as µV (RMS \(rmsText), \(voltsBelowRMS) or more); --units volts if it was not")
+        }
+    }
+}

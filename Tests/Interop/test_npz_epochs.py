@@ -1,0 +1,94 @@
+"""`noisetag dataset import` of trials cut upstream, in a `.npz` as numpy writes it for pyntbci (X trials ×
+channels × samples in volts, y, V one code cycle at the EEG's rate, fs): stored and deflated archives, C and
+Fortran order, read back exactly (X × 10⁶ as float32, V repeated to the trial's length); the imported set
+decodes with `decoder evaluate`; bad archives are one line and exit 1, options that do not apply exit 64."""
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+FS, CLASSES, TRIALS, CHANNELS, SECONDS = 120, 4, 20, 4, 2.0
+
+
+def run(binary, *args, timeout=120):
+    return subprocess.run([binary, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=timeout)
+
+
+def epochs(seed=1):
+    """Trials whose channels carry a smoothed response to the attended code, in volts, with noise."""
+    rng = np.random.default_rng(seed)
+    cycle = rng.integers(0, 2, size=(CLASSES, FS)).astype("uint8")         # one second of code per class
+    samples = int(SECONDS * FS)
+    y = np.arange(TRIALS) % CLASSES
+    rng.shuffle(y)
+    kernel = np.hanning(12)
+    X = np.empty((TRIALS, CHANNELS, samples), dtype="float32")
+    for t, label in enumerate(y):
+        stimulus = np.tile(cycle[label], 2)[:samples].astype(float)
+        response = np.convolve(stimulus, kernel, "full")[:samples]
+        X[t] = (response[None, :] * rng.uniform(0.5, 1.5, size=(CHANNELS, 1)) + rng.normal(size=(CHANNELS, samples))) * 5e-6
+    return X, y.astype("uint8"), cycle
+
+
+@pytest.mark.parametrize("save, order", [(np.savez, "C"), (np.savez_compressed, "C"), (np.savez, "F")])
+def test_numpy_epochs_import_exactly_and_decode(noisetag_bin, tmp_path, save, order):
+    X, y, V = epochs()
+    path = tmp_path / "epochs.npz"
+    save(path, X=np.asarray(X, order=order), y=y, V=V, fs=FS)
+    out = tmp_path / "ds"
+    result = run(noisetag_bin, "dataset", "import", str(path), "--out", str(out))
+    stdout = result.stdout.decode()
+    assert result.returncode == 0, result.stderr.decode()
+    assert "(npz): 20 trials, 4 classes, 4 channels at 120.000 Hz" in stdout and "X taken as volts" in stdout, stdout
+    header = json.loads((out / "header.json").read_text())
+    assert (header["n_trials"], header["n_channels"], header["n_samples"], header["n_classes"]) == (TRIALS, CHANNELS, 240, CLASSES)
+    assert "n_continuous" not in header or header["n_continuous"] is None
+    written = np.fromfile(out / "X.f32", dtype="<f4").reshape(X.shape)
+    assert np.array_equal(written, (X * np.float32(1e6)).astype("float32"))
+    assert np.array_equal(np.fromfile(out / "y.i32", dtype="<i4"), y)
+    assert np.array_equal(np.fromfile(out / "V.u8", dtype="u1").reshape(CLASSES, 240), np.tile(V, 2))
+    # The set decodes: nested selection in 5 folds, every trial right by the whole trial.
+    report = run(noisetag_bin, "decoder", "evaluate", str(out), "--json")
+    assert report.returncode == 0, report.stderr.decode()
+    rows = {round(r["seconds"], 2): r["accuracy"] for r in json.loads(report.stdout)["rows"]}
+    assert rows[2.0] >= 0.9, rows
+
+
+def test_units_and_codes_options(noisetag_bin, tmp_path):
+    X, y, V = epochs()
+    microvolts = tmp_path / "uv.npz"
+    np.savez(microvolts, X=X * 1e6, y=y, fs=np.float64(FS))            # µV, float64, and no V
+    codes = tmp_path / "codes.npy"
+    np.save(codes, V[:, ::2])                                           # 60 bits a second
+    out = tmp_path / "ds"
+    result = run(noisetag_bin, "dataset", "import", str(microvolts), "--out", str(out), "--codes", str(codes), "--code-rate", "60")
+    assert result.returncode == 0 and "X taken as µV" in result.stdout.decode(), result.stderr.decode()
+    assert np.allclose(np.fromfile(out / "X.f32", dtype="<f4").reshape(X.shape), X * 1e6, rtol=1e-6)
+    assert np.array_equal(np.fromfile(out / "V.u8", dtype="u1").reshape(CLASSES, 240), np.tile(np.repeat(V[:, ::2], 2, axis=1), 2))
+    forced = run(noisetag_bin, "dataset", "import", str(microvolts), "--out", str(tmp_path / "v"), "--codes", str(codes),
+                 "--units", "volts")
+    assert forced.returncode == 0 and "X in volts" in forced.stdout.decode()
+
+
+def one_line_failure(result, *names):
+    stderr = result.stderr.decode(errors="replace")
+    lines = stderr.strip().splitlines()
+    assert result.returncode == 1 and len(lines) == 1 and "Usage" not in stderr, (result.returncode, stderr)
+    for name in names:
+        assert name in lines[0], (name, lines[0])
+
+
+def test_bad_archives_are_one_line_and_misplaced_options_usage_errors(noisetag_bin, tmp_path):
+    X, y, V = epochs()
+    no_rate = tmp_path / "norate.npz"
+    np.savez(no_rate, X=X, y=y, V=V)
+    one_line_failure(run(noisetag_bin, "dataset", "import", str(no_rate), "--out", str(tmp_path / "o")), "norate.npz", "no fs array")
+    with_nan = tmp_path / "nan.npz"
+    X[3, 2, 17] = np.nan
+    np.savez(with_nan, X=X, y=y, V=V, fs=FS)
+    one_line_failure(run(noisetag_bin, "dataset", "import", str(with_nan), "--out", str(tmp_path / "o")),
+                     "nan.npz: X: trial 3, channel 2, sample 17 is nan")
+    result = run(noisetag_bin, "dataset", "import", str(no_rate), "--out", str(tmp_path / "o"), "--trial-start", "x")
+    assert result.returncode == 64 and b"a .npz of epochs carries its own trials" in result.stderr, result.stderr
