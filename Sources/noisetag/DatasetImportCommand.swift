@@ -5,7 +5,8 @@ import LabFormats
 
 /// `noisetag dataset import`: reads a lab recording (MindAffect savefile,
 /// XDF, BDF, EDF, BrainVision, BIDS) and writes a trials dataset with its
-/// continuous context (Protocols/dataset-import.md).
+/// continuous context, or trials cut upstream (NumPy `.npz` epochs) as
+/// they are (Protocols/dataset-import.md).
 struct DatasetImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
