@@ -21,7 +21,7 @@ public enum CodesFile {
             return try codes(from: try npzArray(url, name: name), subject: name)
         }
         if bytes.starts(with: [0x93] + Array("NUMPY".utf8)) {
-            return try codes(from: try NPYArray(bytes: bytes, subject: name), subject: name)
+            return try codes(from: try NumericArray(npy: bytes, subject: name), subject: name)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw LabFormatError(name, "not a .npz, .npy or codebook text file")
@@ -33,7 +33,7 @@ public enum CodesFile {
         }
     }
 
-    private static func npzArray(_ url: URL, name: String) throws -> NPYArray {
+    private static func npzArray(_ url: URL, name: String) throws -> NumericArray {
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .read) } catch {
             throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
@@ -48,10 +48,10 @@ public enum CodesFile {
         } catch {
             throw LabFormatError("\(name): \(entry.path)", "cannot extract: \(error)")
         }
-        return try NPYArray(bytes: [UInt8](content), subject: "\(name): \(entry.path)")
+        return try NumericArray(npy: [UInt8](content), subject: "\(name): \(entry.path)")
     }
 
-    private static func codes(from array: NPYArray, subject: String) throws -> [[UInt8]] {
+    private static func codes(from array: NumericArray, subject: String) throws -> [[UInt8]] {
         guard array.dims.count == 2, array.dims.allSatisfy({ $0 > 0 }) else {
             throw LabFormatError(subject, "the array has shape \(array.shapeText); codes must be 2-D, classes × bits")
         }

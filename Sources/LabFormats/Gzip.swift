@@ -33,19 +33,7 @@ public enum Gzip {
         if flags & 0x10 != 0 { skipString() }
         if flags & 0x02 != 0 { offset += 2 }
         guard offset < bytes.count - 8 else { throw LabFormatError(name, "gzip header runs past the end of the file") }
-        let body = Data(bytes[offset..<(bytes.count - 8)])
-        var out = Data()
-        let crc: UInt32
-        do {
-            crc = try Data.decompress(size: Int64(body.count), bufferSize: 1 << 16, skipCRC32: false, provider: { position, size in
-                guard position < body.count else { throw LabFormatError(name, "the gzip stream is cut short") }
-                return body.subdata(in: Int(position)..<min(Int(position) + size, body.count))
-            }, consumer: { out.append($0) })
-        } catch let error as LabFormatError {
-            throw error
-        } catch {
-            throw LabFormatError(name, "the gzip stream is corrupt")
-        }
+        let (out, crc) = try inflate(Data(bytes[offset..<(bytes.count - 8)]), name: name, stream: "gzip")
         let trailer = bytes.suffix(8).map(UInt32.init)
         let storedCRC = trailer[0] | trailer[1] << 8 | trailer[2] << 16 | trailer[3] << 24
         let storedSize = trailer[4] | trailer[5] << 8 | trailer[6] << 16 | trailer[7] << 24
@@ -53,5 +41,23 @@ public enum Gzip {
             throw LabFormatError(name, "gzip checksum or length does not match its content (one member expected)")
         }
         return out
+    }
+
+    /// A raw deflate stream (RFC 1951) inflated, with the CRC-32 of the
+    /// result; errors name `name` and the `stream` ("gzip", "zlib").
+    static func inflate(_ body: Data, name: String, stream: String) throws -> (Data, UInt32) {
+        var out = Data()
+        let crc: UInt32
+        do {
+            crc = try Data.decompress(size: Int64(body.count), bufferSize: 1 << 16, skipCRC32: false, provider: { position, size in
+                guard position < body.count else { throw LabFormatError(name, "the \(stream) stream is cut short") }
+                return body.subdata(in: Int(position)..<min(Int(position) + size, body.count))
+            }, consumer: { out.append($0) })
+        } catch let error as LabFormatError {
+            throw error
+        } catch {
+            throw LabFormatError(name, "the \(stream) stream is corrupt")
+        }
+        return (out, crc)
     }
 }

@@ -15,12 +15,17 @@ public enum LabFormat: String, CaseIterable, Sendable {
     case brainvision
     /// A BIDS-EEG folder, or its `*_eeg.{bdf,edf,vhdr}` file beside a `*_events.tsv`: `BIDSImporter`.
     case bids
-    /// A NumPy `.npz` of trials cut upstream (`X`, `y`, `V`, `fs`, as in pyntbci's datasets): ``NPZEpochsImporter``.
+    /// A NumPy `.npz` of trials cut upstream (`X`, `y`, `V`, `fs`, as in pyntbci's datasets): ``EpochsImporter``.
     case npz
+    /// A MATLAB MAT-file of trials cut upstream (the same variables): ``EpochsImporter``.
+    case mat
 
     /// Whether trials are cut by markers (and so need `--trial-start`,
-    /// `--label` and `--codes`); the savefile and the `.npz` carry their own trials.
-    public var cutsByMarkers: Bool { self != .savefile && self != .npz }
+    /// `--label` and `--codes`); the savefile and epochs files carry their own trials.
+    public var cutsByMarkers: Bool { self != .savefile && !holdsEpochs }
+
+    /// Whether the file holds trials cut upstream (`X`, `y`, `V`, `fs`): `.npz` and MAT-files.
+    public var holdsEpochs: Bool { self == .npz || self == .mat }
 
     /// The format of the file or folder at `url`, from its first bytes;
     /// throws an ``LabFormatError`` when it is absent or none fits.
@@ -50,7 +55,8 @@ public enum LabFormat: String, CaseIterable, Sendable {
         if text.contains("Brain Vision Data Exchange Header File") || text.contains("BrainVision Data Exchange Header File") { return .brainvision }
         if text.hasPrefix("rts:") || text.hasPrefix("sts:") || text.contains(" t:DATAHEADER") { return .savefile }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .npz }
+        if text.hasPrefix("MATLAB 5.0 MAT-file") || text.hasPrefix("MATLAB 7.3 MAT-file") { return .mat }
         if head.starts(with: [0x1F, 0x8B]) { throw LabFormatError(name, "gzip-compressed: gunzip it first") }
-        throw LabFormatError(name, "not a format noisetag imports (XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile, NumPy .npz epochs)")
+        throw LabFormatError(name, "not a format noisetag imports (XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile, NumPy .npz or MAT-file epochs)")
     }
 }

@@ -5,7 +5,7 @@ import LabFormats
 
 /// `noisetag dataset import`: reads a lab recording (MindAffect savefile,
 /// XDF, BDF, EDF, BrainVision, BIDS) and writes a trials dataset with its
-/// continuous context, or trials cut upstream (NumPy `.npz` epochs) as
+/// continuous context, or trials cut upstream (`.npz` or MAT-file epochs) as
 /// they are (Protocols/dataset-import.md).
 struct DatasetImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

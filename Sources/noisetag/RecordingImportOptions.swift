@@ -4,7 +4,7 @@ import Foundation
 import LabFormats
 
 extension LabFormat: ExpressibleByArgument {}
-extension NPZEpochsImporter.Units: ExpressibleByArgument {}
+extension EpochsImporter.Units: ExpressibleByArgument {}
 
 /// The options that say how to read a lab recording (format, streams,
 /// markers, codes), shared by `noisetag dataset import` and `noisetag
@@ -47,8 +47,8 @@ struct RecordingImportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A regular expression a marker matches when it ends a trial: the trials are as long as the shortest start-to-end.", valueName: "REGEX"))
     var trialEnd: String?
 
-    @Option(help: ArgumentHelp("NumPy .npz epochs: the unit of X, auto (volts when its RMS is under 0.01, else µV), volts or microvolts.", valueName: "UNIT"))
-    var units: NPZEpochsImporter.Units?
+    @Option(help: ArgumentHelp(".npz or MAT-file epochs: the unit of X, auto (volts when its RMS is under 0.01, else µV), volts or microvolts.", valueName: "UNIT"))
+    var units: EpochsImporter.Units?
 
     /// True when any option beyond the defaults was given (they apply to lab recordings only).
     var anyGiven: Bool {
@@ -65,9 +65,9 @@ struct RecordingImportOptions: ParsableArguments {
         if let trialSeconds, !(trialSeconds > 0 && trialSeconds.isFinite) { throw ValidationError("--trial-seconds: must be positive, got \(trialSeconds)") }
         guard let kind = format ?? (try? LabFormat.detect(URL(fileURLWithPath: file))) else { return }  // importRecording reports why
         if kind != .xdf, stream != nil || markers != nil { throw ValidationError("--stream and --markers apply to XDF recordings only") }
-        if kind != .npz, units != nil { throw ValidationError("--units applies to NumPy .npz epochs only") }
-        if kind == .npz, trialStart != nil || label != nil || trialSeconds != nil || trialEnd != nil {
-            throw ValidationError("a .npz of epochs carries its own trials: --trial-start, --label, --trial-seconds and --trial-end do not apply")
+        if !kind.holdsEpochs, units != nil { throw ValidationError("--units applies to .npz and MAT-file epochs only") }
+        if kind.holdsEpochs, trialStart != nil || label != nil || trialSeconds != nil || trialEnd != nil {
+            throw ValidationError("\(kind == .mat ? "a MAT-file" : "a .npz") of epochs carries its own trials: --trial-start, --label, --trial-seconds and --trial-end do not apply")
         }
         if kind == .savefile, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil || trialEnd != nil {
             throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --codes, --classes, --trial-seconds and --trial-end do not apply")
@@ -105,9 +105,9 @@ struct RecordingImportOptions: ParsableArguments {
         let recording: ContinuousRecording
         switch kind {
         case .savefile: return try SavefileImporter.readWithWarnings(url)
-        case .npz:
+        case .npz, .mat:
             let codes = try self.codes.map { try CodesFile.read(URL(fileURLWithPath: $0)) }
-            return try NPZEpochsImporter.read(url, units: units ?? .auto, codes: codes, codeRate: codeRate, classes: classes)
+            return try EpochsImporter.read(url, units: units ?? .auto, codes: codes, codeRate: codeRate, classes: classes)
         case .xdf: recording = try XDFImporter.read(url, stream: stream, markers: markers)
         case .bdf, .edf: recording = try EDFImporter.read(url)
         case .brainvision: recording = try BrainVisionImporter.read(url)

@@ -136,7 +136,7 @@ def test_bad_options_and_bad_files(noisetag_bin, socket_folder, tmp_path):
     assert run.returncode == 1
     assert run.stderr.strip().splitlines() == ["Error: junk.bin: not a format noisetag imports "
                                                "(XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile, "
-                                               "NumPy .npz epochs)"]
+                                               "NumPy .npz or MAT-file epochs)"]
 
 
 def test_a_decoder_that_dies_midway_is_one_line_and_exit_1(noisetag_bin, decoder):

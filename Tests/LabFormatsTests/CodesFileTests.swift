@@ -31,7 +31,7 @@ import ZIPFoundation
 
     @Test func badArraysAreOneLine() throws {
         let complex = try LabFixtures.scratch("c.npy", npy("<c16", shape: "(1, 1)", payload: Array(repeating: 0, count: 16)))
-        #expect(LabFixtures.message { _ = try CodesFile.read(complex) } == "c.npy: dtype <c16 is not supported (|u1 |i1 <i2 <i4 <i8 <f4 <f8 or bool)")
+        #expect(LabFixtures.message { _ = try CodesFile.read(complex) } == "c.npy: dtype <c16 is not supported (|u1 |i1 <i2 <u2 <i4 <u4 <i8 <u8 <f4 <f8 or bool)")
         let two = try LabFixtures.scratch("two.npy", npy("|u1", shape: "(1, 3)", payload: [0, 2, 1]))
         #expect(LabFixtures.message { _ = try CodesFile.read(two) } == "two.npy: value 2.0 at class 0, bit 1 is not 0 or 1")
         let flat = try LabFixtures.scratch("flat.npy", npy("|u1", shape: "(3,)", payload: [0, 1, 1]))

@@ -1,12 +1,14 @@
 """`noisetag dataset import` of trials cut upstream, in a `.npz` as numpy writes it for pyntbci (X trials ×
-channels × samples in volts, y, V one code cycle at the EEG's rate, fs): stored and deflated archives, C and
-Fortran order, read back exactly (X × 10⁶ as float32, V repeated to the trial's length); the imported set
-decodes with `decoder evaluate`; bad archives are one line and exit 1, options that do not apply exit 64."""
+channels × samples in volts, y, V one code cycle at the EEG's rate, fs) or a MAT-file as SciPy's `savemat`
+writes it (the level-5 format of MATLAB's `save -v7`): stored and deflated, C and Fortran order, read back
+exactly (X × 10⁶ as float32, V repeated to the trial's length); the imported set decodes with `decoder
+evaluate`; bad files are one line and exit 1, options that do not apply exit 64."""
 import json
 import subprocess
 
 import numpy as np
 import pytest
+import scipy.io
 
 FS, CLASSES, TRIALS, CHANNELS, SECONDS = 120, 4, 20, 4, 2.0
 
@@ -32,16 +34,25 @@ def epochs(seed=1):
     return X, y.astype("uint8"), cycle
 
 
-@pytest.mark.parametrize("save, order", [(np.savez, "C"), (np.savez_compressed, "C"), (np.savez, "F")])
-def test_numpy_epochs_import_exactly_and_decode(noisetag_bin, tmp_path, save, order):
+def savemat(compressed, oned_as):
+    def save(path, **arrays):
+        scipy.io.savemat(path, arrays, do_compression=compressed, oned_as=oned_as)
+    return save
+
+
+@pytest.mark.parametrize("save, order, suffix", [
+    (np.savez, "C", "npz"), (np.savez_compressed, "C", "npz"), (np.savez, "F", "npz"),
+    (savemat(False, "row"), "C", "mat"), (savemat(True, "column"), "F", "mat"),
+])
+def test_epochs_import_exactly_and_decode(noisetag_bin, tmp_path, save, order, suffix):
     X, y, V = epochs()
-    path = tmp_path / "epochs.npz"
+    path = tmp_path / ("epochs." + suffix)
     save(path, X=np.asarray(X, order=order), y=y, V=V, fs=FS)
     out = tmp_path / "ds"
     result = run(noisetag_bin, "dataset", "import", str(path), "--out", str(out))
     stdout = result.stdout.decode()
     assert result.returncode == 0, result.stderr.decode()
-    assert "(npz): 20 trials, 4 classes, 4 channels at 120.000 Hz" in stdout and "X taken as volts" in stdout, stdout
+    assert "(%s): 20 trials, 4 classes, 4 channels at 120.000 Hz" % suffix in stdout and "X taken as volts" in stdout, stdout
     header = json.loads((out / "header.json").read_text())
     assert (header["n_trials"], header["n_channels"], header["n_samples"], header["n_classes"]) == (TRIALS, CHANNELS, 240, CLASSES)
     assert "n_continuous" not in header or header["n_continuous"] is None
@@ -92,3 +103,29 @@ def test_bad_archives_are_one_line_and_misplaced_options_usage_errors(noisetag_b
                      "nan.npz: X: trial 3, channel 2, sample 17 is nan")
     result = run(noisetag_bin, "dataset", "import", str(no_rate), "--out", str(tmp_path / "o"), "--trial-start", "x")
     assert result.returncode == 64 and b"a .npz of epochs carries its own trials" in result.stderr, result.stderr
+
+
+def test_matlab_files_are_read_or_refused_by_name(noisetag_bin, tmp_path):
+    X, y, V = epochs()
+    out = str(tmp_path / "o")
+    # MATLAB counts classes from 1: the line says so.
+    from_one = tmp_path / "from_one.mat"
+    scipy.io.savemat(from_one, {"X": X, "y": (y.astype(int) + 1), "V": V, "fs": FS, "subject": "S01"})
+    one_line_failure(run(noisetag_bin, "dataset", "import", str(from_one), "--out", out),
+                     "from_one.mat: y: trial", "outside the 4 codes (these classes count from 1, as MATLAB does")
+    # Text, cells and structs beside the arrays are passed over; a struct where X should be is named.
+    extras = tmp_path / "extras.mat"
+    scipy.io.savemat(extras, {"X": X, "y": y, "V": V.astype(bool), "fs": float(FS), "subject": "S01",
+                              "info": {"amp": "BioSemi"}, "names": np.array(["Oz", "Pz"], dtype=object)})
+    assert run(noisetag_bin, "dataset", "import", str(extras), "--out", out).returncode == 0
+    struct = tmp_path / "struct.mat"
+    scipy.io.savemat(struct, {"X": {"data": X}, "y": y, "V": V, "fs": FS})
+    one_line_failure(run(noisetag_bin, "dataset", "import", str(struct), "--out", out), "struct.mat: X: a MATLAB struct, not a numeric array")
+    # MATLAB 7.3 files are HDF5: refused with what to do.
+    hdf5 = tmp_path / "v73.mat"
+    hdf5.write_bytes(b"MATLAB 7.3 MAT-file, Platform: GLNXA64, Created on: Thu Nov 26 2026 HDF5 schema 1.00 ."
+                     .ljust(512, b" ") + b"\x89HDF\r\n\x1a\n" + bytes(64))
+    one_line_failure(run(noisetag_bin, "dataset", "import", str(hdf5), "--out", out), "v73.mat", "HDF5", "save it with -v7")
+    cut = tmp_path / "cut.mat"
+    cut.write_bytes((tmp_path / "extras.mat").read_bytes()[:3000])
+    one_line_failure(run(noisetag_bin, "dataset", "import", str(cut), "--out", out), "cut.mat")

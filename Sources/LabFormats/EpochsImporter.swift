@@ -2,19 +2,20 @@ import Decoding
 import Foundation
 import ZIPFoundation
 
-/// Reads trials already cut from their recording, as a NumPy `.npz` holds
-/// them in pyntbci's datasets and tutorials: `X` (trials × channels ×
-/// samples), `y` (each trial's class, from 0), `V` (classes × samples at
-/// the EEG's rate, one code cycle or more; repeated to the trial's length)
-/// and `fs` (Hz). `--codes` replaces or supplies `V`. There is no
-/// continuous context: filters run on each trial, as on any dataset of cut
-/// trials (Protocols/dataset-import.md, *NumPy epochs*).
+/// Reads trials already cut from their recording, as pyntbci's datasets
+/// keep them in a NumPy `.npz`, or as a MATLAB user saves them in a
+/// MAT-file (level 5, `MATFile`): `X` (trials × channels × samples), `y`
+/// (each trial's class, from 0), `V` (classes × samples at the EEG's rate,
+/// one code cycle or more; repeated to the trial's length) and `fs` (Hz).
+/// `--codes` replaces or supplies `V`. There is no continuous context:
+/// filters run on each trial, as on any dataset of cut trials
+/// (Protocols/dataset-import.md, *Epochs*).
 ///
 /// ```swift
-/// let (dataset, notes) = try NPZEpochsImporter.read(URL(fileURLWithPath: "thielen2021_sub-01.npz"))
+/// let (dataset, notes) = try EpochsImporter.read(URL(fileURLWithPath: "thielen2021_sub-01.npz"))
 /// print(dataset.header.nTrials, notes)     // 100, ["X taken as volts (RMS …) and written in µV; …"]
 /// ```
-public enum NPZEpochsImporter {
+public enum EpochsImporter {
     /// What unit `X` is in; `auto` takes volts when its RMS is under
     /// ``voltsBelowRMS`` (EEG in volts is microvolts × 10⁻⁶), else µV.
     public enum Units: String, CaseIterable, Sendable {
@@ -24,7 +25,7 @@ public enum NPZEpochsImporter {
     /// With ``Units/auto``: an RMS of `X` under this is taken as volts.
     public static let voltsBelowRMS = 0.01
 
-    /// The trials in the `.npz` at `url`, and what was noticed on the way
+    /// The trials in the `.npz` or MAT-file at `url`, and what was noticed on the way
     /// (the unit taken). `codes` (classes × bits at `codeRate` bits per
     /// second from each trial's start) replaces `V`; `classes` keeps the
     /// first N classes. Throws ``LabFormatError`` naming the file, the array
@@ -32,8 +33,9 @@ public enum NPZEpochsImporter {
     public static func read(_ url: URL, units: Units = .auto, codes: [[UInt8]]? = nil, codeRate: Double = 60,
                             classes: Int? = nil) throws -> (dataset: TrialsDataset, notes: [String]) {
         let name = url.lastPathComponent
-        let arrays = try self.arrays(url, name: name)
-        func array(_ key: String) throws -> NPYArray {
+        let (arrays, skipped, container) = try self.arrays(url, name: name)
+        func array(_ key: String) throws -> NumericArray {
+            if let kind = skipped[key] { throw LabFormatError("\(name): \(key)", "a MATLAB \(kind), not a numeric array") }
             guard let found = arrays[key] else {
                 throw LabFormatError(name, "no \(key) array (found \(arrays.keys.sorted().joined(separator: ", ")); epoched trials need X, y and fs, and V or --codes)")
             }
@@ -65,11 +67,14 @@ public enum NPZEpochsImporter {
             stimulus = Array(stimulus.prefix(classes))
         }
         if let bad = y.values.firstIndex(where: { Int($0) >= stimulus.count }) {
-            throw LabFormatError("\(name): y", "trial \(bad) has class \(Int(y.values[bad])), outside the \(stimulus.count) codes")
+            let fromOne = y.values.min() == 1 && y.values.max() == Double(stimulus.count)
+            throw LabFormatError("\(name): y", "trial \(bad) has class \(Int(y.values[bad])), outside the \(stimulus.count) codes"
+                                 + (fromOne ? " (these classes count from 1, as MATLAB does; classes count from 0: save y - 1)" : ""))
         }
         let (scale, note) = unitScale(x.values, units: units)
         let header = DatasetHeader(fs: fs, nTrials: trials, nChannels: channels, nSamples: samples, nClasses: stimulus.count,
-                                   filtered: "unknown (trials cut upstream)", source: "NumPy .npz epochs: \(name)")
+                                   filtered: "unknown (trials cut upstream)",
+                                   source: "\(container) epochs: \(name)")
         do {
             let dataset = try TrialsDataset(header: header, data: x.values.map { Float($0 * scale) }, labels: y.values.map { Int32($0) },
                                             stimulus: stimulus.flatMap { $0 })
@@ -79,14 +84,25 @@ public enum NPZEpochsImporter {
         }
     }
 
-    /// The `.npy` arrays of the archive by name (`X.npy` → `X`).
-    private static func arrays(_ url: URL, name: String) throws -> [String: NPYArray] {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw LabFormatError(url.path, "no such file") }
+    /// The numeric arrays of the `.npz` (its `.npy` members, `X.npy` → `X`)
+    /// or MAT-file (its variables) at `url`, what a MAT-file held that is
+    /// not numeric, and which of the two it was.
+    private static func arrays(_ url: URL, name: String) throws -> ([String: NumericArray], [String: String], String) {
+        let bytes: [UInt8]
+        do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
+            throw LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+        }
+        if bytes.starts(with: Array("MATLAB".utf8)) {
+            let file = try MATFile(bytes: bytes, name: name)
+            guard !file.arrays.isEmpty || !file.skipped.isEmpty else { throw LabFormatError(name, "the MAT-file holds no variable") }
+            return (file.arrays, file.skipped, "MAT-file")
+        }
         let archive: Archive
+        // From the file, not from memory: ZIPFoundation's in-memory archive traps on some damaged archives.
         do { archive = try Archive(url: url, accessMode: .read) } catch {
             throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
         }
-        var arrays: [String: NPYArray] = [:]
+        var arrays: [String: NumericArray] = [:]
         for entry in archive where entry.type == .file && entry.path.hasSuffix(".npy") {
             var content = Data()
             do {
@@ -94,15 +110,15 @@ public enum NPZEpochsImporter {
             } catch {
                 throw LabFormatError("\(name): \(entry.path)", "cannot extract: \(error)")
             }
-            arrays[String(entry.path.dropLast(4))] = try NPYArray(bytes: [UInt8](content), subject: "\(name): \(entry.path)")
+            arrays[String(entry.path.dropLast(4))] = try NumericArray(npy: [UInt8](content), subject: "\(name): \(entry.path)")
         }
         guard !arrays.isEmpty else { throw LabFormatError(name, "the .npz holds no .npy array") }
-        return arrays
+        return (arrays, [:], "NumPy .npz")
     }
 
     /// Each class's stimulus over a trial's `samples`: from `codes` at
     /// `codeRate` when given, else `V` (samples at `fs`) repeated or cut to length.
-    private static func stimulus(_ v: NPYArray?, codes: [[UInt8]]?, codeRate: Double, fs: Double, samples: Int,
+    private static func stimulus(_ v: NumericArray?, codes: [[UInt8]]?, codeRate: Double, fs: Double, samples: Int,
                                  name: String) throws -> [[UInt8]] {
         if let codes {
             guard let bits = codes.first?.count, bits > 0 else { throw LabFormatError("--codes", "no codes") }

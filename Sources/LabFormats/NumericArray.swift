@@ -1,11 +1,9 @@
 import Foundation
 
-/// A NumPy `.npy` array of numbers (format versions 1 to 3): the magic
-/// `\x93NUMPY`, a version, a header dictionary with `descr`,
-/// `fortran_order` and `shape`, then the data. Accepts `|u1 |i1 <i2 <i4
-/// <i8 <f4 <f8` and bool, of any number of dimensions (0 for a scalar);
-/// the values are returned as doubles in C (row-major) order.
-struct NPYArray: Sendable {
+/// An array of numbers of any number of dimensions (0 for a scalar), as
+/// doubles in C (row-major) order: read from a NumPy `.npy` (``init(npy:subject:)``)
+/// or a MATLAB MAT-file (``MATFile``).
+struct NumericArray: Sendable {
     /// The size of each dimension, outermost first; empty for a scalar.
     var dims: [Int]
     /// Every value, the last dimension varying fastest.
@@ -17,8 +15,17 @@ struct NPYArray: Sendable {
     /// How the dimensions read in errors: `(100, 8, 2520)`.
     var shapeText: String { "(" + dims.map(String.init).joined(separator: ", ") + ")" }
 
-    /// Parses `bytes`; `subject` names the file (or zip entry) in errors.
-    init(bytes: [UInt8], subject: String) throws {
+    /// An array of `dims` holding `values` in C order.
+    init(dims: [Int], values: [Double]) {
+        self.dims = dims
+        self.values = values
+    }
+
+    /// Parses a `.npy` (format versions 1 to 3): the magic `\x93NUMPY`, a
+    /// version, a header dictionary with `descr`, `fortran_order` and
+    /// `shape`, then the data (`|u1 |i1 <i2 <u2 <i4 <u4 <i8 <u8 <f4 <f8` or bool).
+    /// `subject` names the file (or zip entry) in errors.
+    init(npy bytes: [UInt8], subject: String) throws {
         var reader = ByteReader(bytes, subject: subject)
         guard bytes.count >= 10, bytes.prefix(6).elementsEqual([0x93] + Array("NUMPY".utf8)) else {
             throw LabFormatError(subject, "not a NumPy .npy array (no \\x93NUMPY magic)")
@@ -50,10 +57,10 @@ struct NPYArray: Sendable {
         let size: Int
         switch code {
         case "|u1", "<u1", "|i1", "<i1", "|b1", "<b1": size = 1
-        case "<i2": size = 2
-        case "<i4", "<f4": size = 4
-        case "<i8", "<f8": size = 8
-        default: throw LabFormatError(subject, "dtype \(descr) is not supported (|u1 |i1 <i2 <i4 <i8 <f4 <f8 or bool)")
+        case "<i2", "<u2": size = 2
+        case "<i4", "<u4", "<f4": size = 4
+        case "<i8", "<u8", "<f8": size = 8
+        default: throw LabFormatError(subject, "dtype \(descr) is not supported (|u1 |i1 <i2 <u2 <i4 <u4 <i8 <u8 <f4 <f8 or bool)")
         }
         let count = sizes.reduce(1, *)
         try reader.need(count * size, "the array data (\(sizes.map(String.init).joined(separator: " × ")) of \(descr))")
@@ -70,23 +77,27 @@ struct NPYArray: Sendable {
             default: values[i] = Double(raw)
             }
         }
-        if fortran, sizes.count > 1 {  // the first dimension varies fastest on disk: reorder to C order
-            var cOrder = values
-            var index = [Int](repeating: 0, count: sizes.count)  // the C-order position of values[i]
-            for i in 0..<count {
-                var c = 0
-                for d in 0..<sizes.count { c = c * sizes[d] + index[d] }
-                cOrder[c] = values[i]
-                for d in 0..<sizes.count {  // next Fortran-order index: first dimension fastest
-                    index[d] += 1
-                    if index[d] < sizes[d] { break }
-                    index[d] = 0
-                }
-            }
-            values = cOrder
-        }
+        if fortran { values = Self.cOrder(fromColumnMajor: values, dims: sizes) }
         self.dims = sizes
         self.values = values
+    }
+
+    /// `values` stored with the first index varying fastest (Fortran, MATLAB), in C order.
+    static func cOrder(fromColumnMajor values: [Double], dims: [Int]) -> [Double] {
+        guard dims.count > 1, !values.isEmpty else { return values }
+        var cOrder = values
+        var index = [Int](repeating: 0, count: dims.count)  // the position of values[i], first dimension fastest
+        for i in values.indices {
+            var c = 0
+            for d in 0..<dims.count { c = c * dims[d] + index[d] }
+            cOrder[c] = values[i]
+            for d in 0..<dims.count {
+                index[d] += 1
+                if index[d] < dims[d] { break }
+                index[d] = 0
+            }
+        }
+        return cOrder
     }
 
     /// The raw text after `'key':` up to the next comma outside brackets.
