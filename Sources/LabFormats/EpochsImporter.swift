@@ -35,9 +35,9 @@ public enum EpochsImporter {
         let name = url.lastPathComponent
         let (arrays, skipped, container) = try self.arrays(url, name: name)
         func array(_ key: String) throws -> NumericArray {
-            if let kind = skipped[key] { throw LabFormatError("\(name): \(key)", "a MATLAB \(kind), not a numeric array") }
+            if let why = skipped[key] { throw LabFormatError("\(name): \(key)", why) }
             guard let found = arrays[key] else {
-                throw LabFormatError(name, "no \(key) array (found \(arrays.keys.sorted().joined(separator: ", ")); epoched trials need X, y and fs, and V or --codes)")
+                throw LabFormatError(name, "no \(key) array (found \((Array(arrays.keys) + skipped.keys).sorted().joined(separator: ", ")); epoched trials need X, y and fs, and V or --codes)")
             }
             return found
         }
@@ -59,6 +59,7 @@ public enum EpochsImporter {
             let (trial, rest) = bad.quotientAndRemainder(dividingBy: channels * samples)
             throw LabFormatError("\(name): X", "trial \(trial), channel \(rest / samples), sample \(rest % samples) is \(x.values[bad])")
         }
+        if codes == nil, let why = skipped["V"] { throw LabFormatError("\(name): V", why) }
         var stimulus = try self.stimulus(arrays["V"], codes: codes, codeRate: codeRate, fs: fs, samples: samples, name: name)
         if let classes {
             guard classes >= 2, classes <= stimulus.count else {
@@ -85,8 +86,9 @@ public enum EpochsImporter {
     }
 
     /// The numeric arrays of the `.npz` (its `.npy` members, `X.npy` → `X`)
-    /// or MAT-file (its variables) at `url`, what a MAT-file held that is
-    /// not numeric, and which of the two it was.
+    /// or MAT-file (its variables) at `url`, why each other member or
+    /// variable could not be read as one (an error only if it is needed),
+    /// and which of the two files it was.
     private static func arrays(_ url: URL, name: String) throws -> ([String: NumericArray], [String: String], String) {
         let bytes: [UInt8]
         do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
@@ -95,25 +97,29 @@ public enum EpochsImporter {
         if bytes.starts(with: Array("MATLAB".utf8)) {
             let file = try MATFile(bytes: bytes, name: name)
             guard !file.arrays.isEmpty || !file.skipped.isEmpty else { throw LabFormatError(name, "the MAT-file holds no variable") }
-            return (file.arrays, file.skipped, "MAT-file")
+            return (file.arrays, file.skipped.mapValues { "a MATLAB \($0), not a numeric array" }, "MAT-file")
         }
         let archive: Archive
         // From the file, not from memory: ZIPFoundation's in-memory archive traps on some damaged archives.
         do { archive = try Archive(url: url, accessMode: .read) } catch {
             throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
         }
-        var arrays: [String: NumericArray] = [:]
+        var arrays: [String: NumericArray] = [:], unread: [String: String] = [:]
         for entry in archive where entry.type == .file && entry.path.hasSuffix(".npy") {
+            let key = String(entry.path.dropLast(4))
             var content = Data()
             do {
                 _ = try archive.extract(entry, skipCRC32: false) { content.append($0) }
             } catch {
                 throw LabFormatError("\(name): \(entry.path)", "cannot extract: \(error)")
             }
-            arrays[String(entry.path.dropLast(4))] = try NumericArray(npy: [UInt8](content), subject: "\(name): \(entry.path)")
+            // Arrays beside the four (channel names, events, …) may be of any dtype: only a needed one must read.
+            do { arrays[key] = try NumericArray(npy: [UInt8](content), subject: "\(name): \(entry.path)") } catch let error as LabFormatError {
+                unread[key] = error.reason
+            }
         }
-        guard !arrays.isEmpty else { throw LabFormatError(name, "the .npz holds no .npy array") }
-        return (arrays, [:], "NumPy .npz")
+        guard !arrays.isEmpty || !unread.isEmpty else { throw LabFormatError(name, "the .npz holds no .npy array") }
+        return (arrays, unread, "NumPy .npz")
     }
 
     /// Each class's stimulus over a trial's `samples`: from `codes` at

@@ -67,6 +67,19 @@ def test_epochs_import_exactly_and_decode(noisetag_bin, tmp_path, save, order, s
     assert rows[2.0] >= 0.9, rows
 
 
+def test_arrays_beside_the_four_may_be_anything(noisetag_bin, tmp_path):
+    X, y, V = epochs()
+    path = tmp_path / "extras.npz"
+    np.savez(path, X=X, y=y, V=V, fs=FS, ch_names=np.array(["Oz", "O1", "O2", "Pz"]),
+             events=np.array([{"onset": 1.0}], dtype=object), weights=np.ones(3, dtype=np.complex128))
+    assert run(noisetag_bin, "dataset", "import", str(path), "--out", str(tmp_path / "ds")).returncode == 0
+    # A needed array of a dtype noisetag does not read is named with the reason.
+    bad = tmp_path / "complex.npz"
+    np.savez(bad, X=X.astype(np.complex64), y=y, V=V, fs=FS)
+    one_line_failure(run(noisetag_bin, "dataset", "import", str(bad), "--out", str(tmp_path / "o")),
+                     "complex.npz: X: dtype <c8 is not supported")
+
+
 def test_units_and_codes_options(noisetag_bin, tmp_path):
     X, y, V = epochs()
     microvolts = tmp_path / "uv.npz"
