@@ -1,6 +1,5 @@
 import Foundation
 import NoiseTagging
-import ZIPFoundation
 
 /// Reads stimulus codes (classes × bits, each 0 or 1) for
 /// `noisetag dataset import --codes`: a NumPy `.npz` (its `codes` array, or
@@ -34,21 +33,8 @@ public enum CodesFile {
     }
 
     private static func npzArray(_ url: URL, name: String) throws -> NumericArray {
-        let archive: Archive
-        do { archive = try Archive(url: url, accessMode: .read) } catch {
-            throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
-        }
-        let entries = Array(archive).filter { $0.type == .file && $0.path.hasSuffix(".npy") }
-        guard let entry = entries.first(where: { $0.path == "codes.npy" }) ?? entries.first else {
-            throw LabFormatError(name, "the .npz holds no .npy array")
-        }
-        var content = Data()
-        do {
-            _ = try archive.extract(entry, skipCRC32: false) { content.append($0) }
-        } catch {
-            throw LabFormatError("\(name): \(entry.path)", "cannot extract: \(error)")
-        }
-        return try NumericArray(npy: [UInt8](content), subject: "\(name): \(entry.path)")
+        let members = try NumericArray.npzMembers(url, name: name)
+        return try (members.first { $0.key == "codes" } ?? members[0]).array.get()
     }
 
     private static func codes(from array: NumericArray, subject: String) throws -> [[UInt8]] {

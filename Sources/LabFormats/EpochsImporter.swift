@@ -1,6 +1,5 @@
 import Decoding
 import Foundation
-import ZIPFoundation
 
 /// Reads trials already cut from their recording, as pyntbci's datasets
 /// keep them in a NumPy `.npz`, or as a MATLAB user saves them in a
@@ -99,26 +98,14 @@ public enum EpochsImporter {
             guard !file.arrays.isEmpty || !file.skipped.isEmpty else { throw LabFormatError(name, "the MAT-file holds no variable") }
             return (file.arrays, file.skipped.mapValues { "a MATLAB \($0), not a numeric array" }, "MAT-file")
         }
-        let archive: Archive
-        // From the file, not from memory: ZIPFoundation's in-memory archive traps on some damaged archives.
-        do { archive = try Archive(url: url, accessMode: .read) } catch {
-            throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
-        }
         var arrays: [String: NumericArray] = [:], unread: [String: String] = [:]
-        for entry in archive where entry.type == .file && entry.path.hasSuffix(".npy") {
-            let key = String(entry.path.dropLast(4))
-            var content = Data()
-            do {
-                _ = try archive.extract(entry, skipCRC32: false) { content.append($0) }
-            } catch {
-                throw LabFormatError("\(name): \(entry.path)", "cannot extract: \(error)")
-            }
+        for (key, array) in try NumericArray.npzMembers(url, name: name) {
             // Arrays beside the four (channel names, events, …) may be of any dtype: only a needed one must read.
-            do { arrays[key] = try NumericArray(npy: [UInt8](content), subject: "\(name): \(entry.path)") } catch let error as LabFormatError {
-                unread[key] = error.reason
+            switch array {
+            case .success(let array): arrays[key] = array
+            case .failure(let error): unread[key] = error.reason
             }
         }
-        guard !arrays.isEmpty || !unread.isEmpty else { throw LabFormatError(name, "the .npz holds no .npy array") }
         return (arrays, unread, "NumPy .npz")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ZIPFoundation
 
 /// An array of numbers of any number of dimensions (0 for a scalar), as
 /// doubles in C (row-major) order: read from a NumPy `.npy` (``init(npy:subject:)``)
@@ -80,6 +81,38 @@ struct NumericArray: Sendable {
         if fortran { values = Self.cOrder(fromColumnMajor: values, dims: sizes) }
         self.dims = sizes
         self.values = values
+    }
+
+    /// The `.npy` members of the NumPy `.npz` at `url` in the archive's
+    /// order (`X.npy` → `X`), each read or with the error that says why not
+    /// (only a member that is needed must read). Throws when the archive
+    /// cannot be read or a member extracted; `name` names the file in errors.
+    /// Read from the file, not from memory: ZIPFoundation's in-memory
+    /// archive traps on some damaged archives.
+    static func npzMembers(_ url: URL, name: String) throws -> [(key: String, array: Result<NumericArray, LabFormatError>)] {
+        let archive: Archive
+        do { archive = try Archive(url: url, accessMode: .read) } catch {
+            throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
+        }
+        var members: [(key: String, array: Result<NumericArray, LabFormatError>)] = []
+        for entry in archive where entry.type == .file && entry.path.hasSuffix(".npy") {
+            var content = Data()
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { content.append($0) }
+            } catch {
+                throw LabFormatError("\(name): \(entry.path)", "cannot extract: \(error)")
+            }
+            let subject = "\(name): \(entry.path)"
+            let array: Result<NumericArray, LabFormatError>
+            do { array = .success(try NumericArray(npy: [UInt8](content), subject: subject)) } catch let error as LabFormatError {
+                array = .failure(error)
+            } catch {
+                array = .failure(LabFormatError(subject, "\(error)"))
+            }
+            members.append((String(entry.path.dropLast(4)), array))
+        }
+        guard !members.isEmpty else { throw LabFormatError(name, "the .npz holds no .npy array") }
+        return members
     }
 
     /// `values` stored with the first index varying fastest (Fortran, MATLAB), in C order.
