@@ -141,8 +141,11 @@ public struct TrialsDataset: Equatable, Sendable {
     /// missing or inconsistent file.
     public static func read(from directory: URL) throws -> TrialsDataset {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder) else {
             throw DatasetError.unreadable(file: directory.path, reason: "no such folder")
+        }
+        guard isFolder.boolValue else {
+            throw DatasetError.unreadable(file: directory.path, reason: "a file, not a trials dataset folder (a recording is read with noisetag dataset import FILE --out DIR first)")
         }
         let headerData = try load("header.json", in: directory)
         let header: DatasetHeader

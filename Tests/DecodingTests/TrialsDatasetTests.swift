@@ -34,9 +34,15 @@ import Testing
         #expect(try Data(contentsOf: url.appendingPathComponent("X.f32")).count == 4 * 8 * 125 * 4)
     }
 
-    @Test func aMissingFolderIsNamed() {
+    @Test func aMissingFolderOrAFileIsNamed() throws {
         let url = Self.folder()
         #expect(throws: DatasetError.unreadable(file: url.path, reason: "no such folder")) { try TrialsDataset.read(from: url) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID().uuidString).npz")
+        try Data([0x50, 0x4B]).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: DatasetError.unreadable(file: file.path, reason: "a file, not a trials dataset folder (a recording is read with noisetag dataset import FILE --out DIR first)")) {
+            try TrialsDataset.read(from: file)
+        }
     }
 
     @Test(arguments: ["header.json", "X.f32", "y.i32", "V.u8"])
