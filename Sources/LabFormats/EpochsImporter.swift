@@ -32,7 +32,7 @@ public enum EpochsImporter {
     public static func read(_ url: URL, units: Units = .auto, codes: [[UInt8]]? = nil, codeRate: Double = 60,
                             classes: Int? = nil) throws -> (dataset: TrialsDataset, notes: [String]) {
         let name = url.lastPathComponent
-        let (arrays, skipped, container) = try self.arrays(url, name: name)
+        let (arrays, skipped, texts, container) = try self.arrays(url, name: name)
         func array(_ key: String) throws -> NumericArray {
             if let why = skipped[key] { throw LabFormatError("\(name): \(key)", why) }
             guard let found = arrays[key] else {
@@ -72,13 +72,19 @@ public enum EpochsImporter {
                                  + (fromOne ? " (these classes count from 1, as MATLAB does; classes count from 0: save y - 1)" : ""))
         }
         let (scale, note) = unitScale(x.values, units: units)
+        var notes = [note]
+        let names = texts["ch_names"] ?? texts["channels"]
+        if let names, names.count != channels {
+            notes.append("\(texts["ch_names"] != nil ? "ch_names" : "channels") holds \(names.count) names for \(channels) channels: left out")
+        }
         let header = DatasetHeader(fs: fs, nTrials: trials, nChannels: channels, nSamples: samples, nClasses: stimulus.count,
+                                   channels: names?.count == channels ? names : nil,
                                    filtered: "unknown (trials cut upstream)",
                                    source: "\(container) epochs: \(name)")
         do {
             let dataset = try TrialsDataset(header: header, data: x.values.map { Float($0 * scale) }, labels: y.values.map { Int32($0) },
                                             stimulus: stimulus.flatMap { $0 })
-            return (dataset, [note])
+            return (dataset, notes)
         } catch let error as DatasetError {
             throw LabFormatError(name, error.description)
         }
@@ -87,26 +93,30 @@ public enum EpochsImporter {
     /// The numeric arrays of the `.npz` (its `.npy` members, `X.npy` → `X`)
     /// or MAT-file (its variables) at `url`, why each other member or
     /// variable could not be read as one (an error only if it is needed),
-    /// and which of the two files it was.
-    private static func arrays(_ url: URL, name: String) throws -> ([String: NumericArray], [String: String], String) {
+    /// the text arrays (channel names), and which of the two files it was.
+    private static func arrays(_ url: URL, name: String) throws -> ([String: NumericArray], [String: String], [String: [String]], String) {
         let bytes: [UInt8]
         do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
             throw LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
         }
         if bytes.starts(with: Array("MATLAB".utf8)) {
             let file = try MATFile(bytes: bytes, name: name)
-            guard !file.arrays.isEmpty || !file.skipped.isEmpty else { throw LabFormatError(name, "the MAT-file holds no variable") }
-            return (file.arrays, file.skipped.mapValues { "a MATLAB \($0), not a numeric array" }, "MAT-file")
+            guard !file.arrays.isEmpty || !file.skipped.isEmpty || !file.texts.isEmpty else { throw LabFormatError(name, "the MAT-file holds no variable") }
+            var skipped = file.skipped.mapValues { "a MATLAB \($0), not a numeric array" }
+            for key in file.texts.keys { skipped[key] = "a MATLAB text, not a numeric array" }
+            return (file.arrays, skipped, file.texts, "MAT-file")
         }
-        var arrays: [String: NumericArray] = [:], unread: [String: String] = [:]
-        for (key, array) in try NumericArray.npzMembers(url, name: name) {
+        var arrays: [String: NumericArray] = [:], unread: [String: String] = [:], texts: [String: [String]] = [:]
+        for (key, bytes, array) in try NumericArray.npzMembers(url, name: name) {
             // Arrays beside the four (channel names, events, …) may be of any dtype: only a needed one must read.
             switch array {
             case .success(let array): arrays[key] = array
-            case .failure(let error): unread[key] = error.reason
+            case .failure(let error):
+                unread[key] = error.reason
+                if key == "ch_names" || key == "channels" { texts[key] = try? NumericArray.texts(npy: bytes, subject: name) }
             }
         }
-        return (arrays, unread, "NumPy .npz")
+        return (arrays, unread, texts, "NumPy .npz")
     }
 
     /// Each class's stimulus over a trial's `samples`: from `codes` at

@@ -4,14 +4,17 @@ import Foundation
 /// up to `-v7`, SciPy's `savemat`), written little-endian: a 128-byte
 /// header, then one data element per variable, each an `miMATRIX` or an
 /// `miCOMPRESSED` (zlib) holding one. Real numeric and logical arrays of
-/// any dimension are read, column-major to C order; characters, cells,
+/// any dimension are read, column-major to C order, and text (a char
+/// matrix's rows, a cell array of strings) for channel names; other cells,
 /// structs, sparse and complex arrays are passed over (``skipped`` names
 /// them). Version 7.3 files are HDF5 and are refused with a line saying so.
 /// Layout after MathWorks' *MAT-File Format* (level 5).
 struct MATFile {
     /// The numeric variables by name.
     var arrays: [String: NumericArray] = [:]
-    /// Variables that are not real numeric arrays, with their MATLAB class.
+    /// Text variables: a char matrix's rows, or a cell array's strings.
+    var texts: [String: [String]] = [:]
+    /// Variables that are neither real numeric arrays nor text, with their MATLAB class.
     var skipped: [String: String] = [:]
 
     /// The header's text starts so in every level-5 file.
@@ -63,6 +66,10 @@ struct MATFile {
         let dims = try Self.element(&reader, "dimensions").values.map { Int($0) }
         let nameElement = try Self.element(&reader, "array name")
         let variable = String(decoding: nameElement.raw, as: UTF8.self)
+        if let text = try Self.text(mxClass: mxClass, dims: dims, reader: &reader, name: file) {
+            texts[variable] = text
+            return
+        }
         guard (6...15).contains(mxClass), !isComplex else {
             skipped[variable] = isComplex ? "complex" : (Self.classNames[mxClass] ?? "class \(mxClass)")
             return
@@ -78,6 +85,35 @@ struct MATFile {
         }
         arrays[variable] = NumericArray(dims: dims, values: NumericArray.cOrder(fromColumnMajor: real.values, dims: dims))
     }
+
+    /// The rows of a char matrix, or the strings of a cell array whose every
+    /// cell is a char row; nil for anything else.
+    private static func text(mxClass: Int, dims: [Int], reader: inout ByteReader, name: String) throws -> [String]? {
+        if mxClass == 4, dims.count == 2 {
+            let codes = try element(&reader, "characters").values
+            let (rows, columns) = (dims[0], dims[1])
+            guard codes.count == rows * columns else { return nil }
+            return (0..<rows).map { r in
+                let scalars = (0..<columns).compactMap { Unicode.Scalar(UInt32(max(0, codes[r + $0 * rows]))) }
+                return String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        guard mxClass == 1 else { return nil }
+        var strings: [String] = []
+        while reader.remaining >= 8 {
+            let (type, size, _) = try tag(&reader)
+            let cell = try reader.take(size, "a cell")
+            _ = try? reader.take((8 - size % 8) % 8, "padding")
+            guard type == miMATRIX else { return nil }
+            var inner = MATFile()
+            try inner.read(matrix: Array(cell), name: name)
+            guard let rows = inner.texts[""], rows.count <= 1 else { return nil }
+            strings.append(rows.first ?? "")
+        }
+        return strings
+    }
+
+    private init() {}
 
     /// A data element's tag: its type, its size in bytes and whether it is
     /// the small format (data packed into the tag's second word).

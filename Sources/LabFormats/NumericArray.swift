@@ -27,33 +27,7 @@ struct NumericArray: Sendable {
     /// `shape`, then the data (`|u1 |i1 <i2 <u2 <i4 <u4 <i8 <u8 <f4 <f8` or bool).
     /// `subject` names the file (or zip entry) in errors.
     init(npy bytes: [UInt8], subject: String) throws {
-        var reader = ByteReader(bytes, subject: subject)
-        guard bytes.count >= 10, bytes.prefix(6).elementsEqual([0x93] + Array("NUMPY".utf8)) else {
-            throw LabFormatError(subject, "not a NumPy .npy array (no \\x93NUMPY magic)")
-        }
-        reader.offset = 6
-        let major = try reader.u8("the .npy version")
-        _ = try reader.u8("the .npy version")
-        let headerLength: Int
-        switch major {
-        case 1: headerLength = Int(try reader.unsigned(2, "the .npy header length"))
-        case 2, 3: headerLength = Int(try reader.unsigned(4, "the .npy header length"))
-        default: throw LabFormatError(subject, ".npy format version \(major) is not supported (1 to 3 are)")
-        }
-        let header = String(decoding: try reader.take(headerLength, "the .npy header"), as: UTF8.self)
-        guard let descr = Self.field("descr", in: header)?.trimmingCharacters(in: CharacterSet(charactersIn: "'\" ")) else {
-            throw LabFormatError(subject, "the .npy header has no 'descr'")
-        }
-        let fortran = Self.field("fortran_order", in: header)?.contains("True") ?? false
-        guard let shapeText = header.range(of: "'shape'").flatMap({ header[$0.upperBound...].firstRange(of: #/\(([^)]*)\)/#) }) else {
-            throw LabFormatError(subject, "the .npy header has no 'shape'")
-        }
-        let texts = header[shapeText].dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let sizes = texts.compactMap { Int($0) }
-        guard sizes.count == texts.count, sizes.allSatisfy({ $0 >= 0 && $0 < 1 << 31 }),
-              sizes.reduce(1, { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }) < 1 << 31 else {
-            throw LabFormatError(subject, "the array's shape (\(texts.joined(separator: ", "))) is not one noisetag can hold")
-        }
+        var (descr, fortran, sizes, reader) = try Self.npyHeader(bytes, subject: subject)
         let code = descr.replacingOccurrences(of: "=", with: "<")
         let size: Int
         switch code {
@@ -84,17 +58,17 @@ struct NumericArray: Sendable {
     }
 
     /// The `.npy` members of the NumPy `.npz` at `url` in the archive's
-    /// order (`X.npy` → `X`), each read or with the error that says why not
+    /// order (`X.npy` → `X`), their bytes, each read or with the error that says why not
     /// (only a member that is needed must read). Throws when the archive
     /// cannot be read or a member extracted; `name` names the file in errors.
     /// Read from the file, not from memory: ZIPFoundation's in-memory
     /// archive traps on some damaged archives.
-    static func npzMembers(_ url: URL, name: String) throws -> [(key: String, array: Result<NumericArray, LabFormatError>)] {
+    static func npzMembers(_ url: URL, name: String) throws -> [(key: String, bytes: [UInt8], array: Result<NumericArray, LabFormatError>)] {
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .read) } catch {
             throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
         }
-        var members: [(key: String, array: Result<NumericArray, LabFormatError>)] = []
+        var members: [(key: String, bytes: [UInt8], array: Result<NumericArray, LabFormatError>)] = []
         for entry in archive where entry.type == .file && entry.path.hasSuffix(".npy") {
             var content = Data()
             do {
@@ -104,15 +78,71 @@ struct NumericArray: Sendable {
             }
             let subject = "\(name): \(entry.path)"
             let array: Result<NumericArray, LabFormatError>
-            do { array = .success(try NumericArray(npy: [UInt8](content), subject: subject)) } catch let error as LabFormatError {
+            let bytes = [UInt8](content)
+            do { array = .success(try NumericArray(npy: bytes, subject: subject)) } catch let error as LabFormatError {
                 array = .failure(error)
             } catch {
                 array = .failure(LabFormatError(subject, "\(error)"))
             }
-            members.append((String(entry.path.dropLast(4)), array))
+            members.append((String(entry.path.dropLast(4)), bytes, array))
         }
         guard !members.isEmpty else { throw LabFormatError(name, "the .npz holds no .npy array") }
         return members
+    }
+
+    /// The texts of a `.npy` of strings (`<Un`, UTF-32, or `|Sn`, bytes as
+    /// UTF-8), in C order, each without its padding: channel names as
+    /// `np.array(["Oz", "Pz"])` stores them.
+    static func texts(npy bytes: [UInt8], subject: String) throws -> [String] {
+        var (descr, _, dims, reader) = try npyHeader(bytes, subject: subject)
+        let kind = descr.dropFirst().first, width = Int(descr.dropFirst(2)) ?? 0
+        guard descr.count > 2, kind == "U" || kind == "S", width > 0, width < 1 << 16 else {
+            throw LabFormatError(subject, "dtype \(descr) is not text (<Un or |Sn)")
+        }
+        let unit = kind == "U" ? 4 : 1
+        return try (0..<dims.reduce(1, *)).map { _ in
+            let item = try reader.take(width * unit, "the array's texts")
+            if unit == 1 { return String(decoding: item.prefix { $0 != 0 }, as: UTF8.self) }
+            var scalars = String.UnicodeScalarView()
+            for i in stride(from: item.startIndex, to: item.endIndex, by: 4) {
+                let code = UInt32(item[i]) | UInt32(item[i + 1]) << 8 | UInt32(item[i + 2]) << 16 | UInt32(item[i + 3]) << 24
+                guard code != 0 else { break }
+                scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+            }
+            return String(scalars)
+        }
+    }
+
+    /// A `.npy`'s header: its `descr`, order and shape, and a reader at its data.
+    private static func npyHeader(_ bytes: [UInt8], subject: String) throws -> (descr: String, fortran: Bool, dims: [Int], reader: ByteReader) {
+        var reader = ByteReader(bytes, subject: subject)
+        guard bytes.count >= 10, bytes.prefix(6).elementsEqual([0x93] + Array("NUMPY".utf8)) else {
+            throw LabFormatError(subject, "not a NumPy .npy array (no \\x93NUMPY magic)")
+        }
+        reader.offset = 6
+        let major = try reader.u8("the .npy version")
+        _ = try reader.u8("the .npy version")
+        let headerLength: Int
+        switch major {
+        case 1: headerLength = Int(try reader.unsigned(2, "the .npy header length"))
+        case 2, 3: headerLength = Int(try reader.unsigned(4, "the .npy header length"))
+        default: throw LabFormatError(subject, ".npy format version \(major) is not supported (1 to 3 are)")
+        }
+        let header = String(decoding: try reader.take(headerLength, "the .npy header"), as: UTF8.self)
+        guard let descr = field("descr", in: header)?.trimmingCharacters(in: CharacterSet(charactersIn: "'\" ")) else {
+            throw LabFormatError(subject, "the .npy header has no 'descr'")
+        }
+        let fortran = field("fortran_order", in: header)?.contains("True") ?? false
+        guard let shapeText = header.range(of: "'shape'").flatMap({ header[$0.upperBound...].firstRange(of: #/\(([^)]*)\)/#) }) else {
+            throw LabFormatError(subject, "the .npy header has no 'shape'")
+        }
+        let texts = header[shapeText].dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let sizes = texts.compactMap { Int($0) }
+        guard sizes.count == texts.count, sizes.allSatisfy({ $0 >= 0 && $0 < 1 << 31 }),
+              sizes.reduce(1, { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }) < 1 << 31 else {
+            throw LabFormatError(subject, "the array's shape (\(texts.joined(separator: ", "))) is not one noisetag can hold")
+        }
+        return (descr, fortran, sizes, reader)
     }
 
     /// `values` stored with the first index varying fastest (Fortran, MATLAB), in C order.

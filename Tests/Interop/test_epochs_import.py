@@ -73,6 +73,7 @@ def test_arrays_beside_the_four_may_be_anything(noisetag_bin, tmp_path):
     np.savez(path, X=X, y=y, V=V, fs=FS, ch_names=np.array(["Oz", "O1", "O2", "Pz"]),
              events=np.array([{"onset": 1.0}], dtype=object), weights=np.ones(3, dtype=np.complex128))
     assert run(noisetag_bin, "dataset", "import", str(path), "--out", str(tmp_path / "ds")).returncode == 0
+    assert json.loads((tmp_path / "ds" / "header.json").read_text())["channels"] == ["Oz", "O1", "O2", "Pz"]
     # A needed array of a dtype noisetag does not read is named with the reason.
     bad = tmp_path / "complex.npz"
     np.savez(bad, X=X.astype(np.complex64), y=y, V=V, fs=FS)
@@ -131,6 +132,16 @@ def test_matlab_files_are_read_or_refused_by_name(noisetag_bin, tmp_path):
     scipy.io.savemat(extras, {"X": X, "y": y, "V": V.astype(bool), "fs": float(FS), "subject": "S01",
                               "info": {"amp": "BioSemi"}, "names": np.array(["Oz", "Pz"], dtype=object)})
     assert run(noisetag_bin, "dataset", "import", str(extras), "--out", out).returncode == 0
+    # Channel names as a char matrix or a cell array of strings (and as many as the channels) are the dataset's.
+    for names in (np.array(["Oz", "O1", "O2", "POz"]), np.array(["Oz", "O1", "O2", "POz"], dtype=object)):
+        named = tmp_path / "named.mat"
+        scipy.io.savemat(named, {"X": X, "y": y, "V": V, "fs": FS, "ch_names": names}, do_compression=True)
+        assert run(noisetag_bin, "dataset", "import", str(named), "--out", str(tmp_path / "named")).returncode == 0
+        assert json.loads((tmp_path / "named" / "header.json").read_text())["channels"] == ["Oz", "O1", "O2", "POz"]
+    scipy.io.savemat(named, {"X": X, "y": y, "V": V, "fs": FS, "ch_names": np.array(["Oz", "O1"])})
+    result = run(noisetag_bin, "dataset", "import", str(named), "--out", str(tmp_path / "fewer"))
+    assert result.returncode == 0 and "ch_names holds 2 names for 4 channels: left out" in result.stdout.decode()
+    assert "channels" not in json.loads((tmp_path / "fewer" / "header.json").read_text())
     struct = tmp_path / "struct.mat"
     scipy.io.savemat(struct, {"X": {"data": X}, "y": y, "V": V, "fs": FS})
     one_line_failure(run(noisetag_bin, "dataset", "import", str(struct), "--out", out), "struct.mat: X: a MATLAB struct, not a numeric array")

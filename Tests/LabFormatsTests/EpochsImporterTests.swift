@@ -167,11 +167,24 @@ import ZIPFoundation
         let file = try MATFile(bytes: Self.file([x, fs, y, text, complex]), name: "t.mat")
         #expect(file.arrays["X"]?.dims == [2, 3] && file.arrays["X"]?.values == [1, 2, 3, 4, 5, 6])
         #expect(file.arrays["fs"]?.values == [240] && file.arrays["y"]?.values == [2, 0, 1])
-        #expect(file.skipped == ["who": "char", "z": "complex"])
+        #expect(file.skipped == ["z": "complex"] && file.texts == ["who": ["ab"]])
         // A writer that pads its compressed elements to 8 bytes as it pads the others: read the same.
         try #require(y.count % 8 != 0, "the case needs a compressed element whose length is not a multiple of 8")
         let padded = y + [UInt8](repeating: 0, count: 8 - y.count % 8)
         #expect(try MATFile(bytes: Self.file([padded, x]), name: "t.mat").arrays.keys.sorted() == ["X", "y"])
+    }
+
+    @Test func textsAreACharMatrixsRowsOrACellArraysStrings() throws {
+        // A 2 × 3 char matrix, column-major: rows "Oz " and "POz".
+        let chars = Self.matrix("ch_names", mxClass: 4, dims: [2, 3], dataType: 4, Array("OPzO z".utf16).flatMap { XDFBuilder.le($0) })
+        let cellOne = Self.matrix("", mxClass: 4, dims: [1, 2], dataType: 4, Array("O1".utf16).flatMap { XDFBuilder.le($0) })
+        let cellTwo = Self.matrix("", mxClass: 4, dims: [1, 2], dataType: 4, Array("O2".utf16).flatMap { XDFBuilder.le($0) })
+        let cells = Self.element(14, Self.element(6, XDFBuilder.le(UInt32(1)) + XDFBuilder.le(UInt32(0)))
+                                     + Self.element(5, [Int32(2), 1].flatMap { XDFBuilder.le($0) }) + Self.element(1, Array("names".utf8))
+                                     + cellOne + cellTwo)
+        let file = try MATFile(bytes: Self.file([chars, cells]), name: "t.mat")
+        #expect(file.texts == ["ch_names": ["Oz", "POz"], "names": ["O1", "O2"]])
+        #expect(file.arrays.isEmpty && file.skipped.isEmpty)
     }
 
     @Test func otherFilesAreOneLine() throws {
