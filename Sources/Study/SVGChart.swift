@@ -269,7 +269,7 @@ public struct SVGChart: Sendable {
     static func percent(_ value: Double) -> String { String(format: "%.0f %%", value * 100) }
 
     /// Text made safe inside SVG and HTML.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }

@@ -140,7 +140,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
                 zeroTraining = try replay.run(dataset)
             }
             if let plot {
-                try Data(EvaluationPlot(report: report, zeroTraining: zeroTraining).svg.utf8).write(to: URL(fileURLWithPath: plot))
+                try Data(EvaluationPlot(report: report, zeroTraining: zeroTraining, channelNames: dataset.header.channels).svg.utf8).write(to: URL(fileURLWithPath: plot))
             }
             if json {
                 let encoder = JSONEncoder()

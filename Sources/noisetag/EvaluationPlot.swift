@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import Study
 
 /// An SVG page of an offline evaluation: the decoding curve (accuracy and
 /// predicted vs actual error over trial length), the estimated responses per
@@ -12,6 +13,9 @@ import Foundation
 struct EvaluationPlot {
     let report: EvaluationReport
     let zeroTraining: ZeroTrainingOutcome?
+    /// The dataset's channel names, which label the spatial pattern's bars
+    /// when there is one per channel and at most 16 (else their numbers).
+    let channelNames: [String]?
     private let panelWidth = 300.0, panelHeight = 220.0, margin = 45.0
     /// Event labels per legend line under the responses panel.
     private let labelsPerRow = 3
@@ -20,9 +24,10 @@ struct EvaluationPlot {
         max(zeroTraining == nil ? 2 : 3, (report.kernels.count + labelsPerRow - 1) / labelsPerRow)
     }
 
-    init(report: EvaluationReport, zeroTraining: ZeroTrainingOutcome? = nil) {
+    init(report: EvaluationReport, zeroTraining: ZeroTrainingOutcome? = nil, channelNames: [String]? = nil) {
         self.report = report
         self.zeroTraining = zeroTraining
+        self.channelNames = channelNames
     }
 
     var svg: String {
@@ -112,6 +117,7 @@ struct EvaluationPlot {
         guard !values.isEmpty else { return "" }
         let peak = max(values.map(abs).max() ?? 1, 1e-12)
         let slot = panelWidth / Double(values.count)
+        let names = channelNames.flatMap { $0.count == values.count && values.count <= 16 ? $0 : nil }
         var s = "<line x1=\"\(x0)\" y1=\"\(y0 + panelHeight / 2)\" x2=\"\(x0 + panelWidth)\" y2=\"\(y0 + panelHeight / 2)\" stroke=\"#ccc\"/>\n"
         for (c, v) in values.enumerated() {
             let h = v / peak * panelHeight * 0.45
@@ -119,7 +125,7 @@ struct EvaluationPlot {
             s += String(format: "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" ",
                         x0 + Double(c) * slot + slot * 0.15, top, slot * 0.7, abs(h))
                 + "fill=\"\(v >= 0 ? "#2ca02c" : "#9467bd")\"/>\n"
-            s += "<text x=\"\(x0 + (Double(c) + 0.5) * slot)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"middle\">\(c)</text>\n"
+            s += "<text x=\"\(x0 + (Double(c) + 0.5) * slot)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"middle\">\(SVGChart.escaped(names?[c] ?? "\(c)"))</text>\n"
         }
         return s
     }

@@ -74,6 +74,10 @@ def test_arrays_beside_the_four_may_be_anything(noisetag_bin, tmp_path):
              events=np.array([{"onset": 1.0}], dtype=object), weights=np.ones(3, dtype=np.complex128))
     assert run(noisetag_bin, "dataset", "import", str(path), "--out", str(tmp_path / "ds")).returncode == 0
     assert json.loads((tmp_path / "ds" / "header.json").read_text())["channels"] == ["Oz", "O1", "O2", "Pz"]
+    # The names label the spatial pattern in the evaluation's plot.
+    plot = tmp_path / "plot.svg"
+    assert run(noisetag_bin, "decoder", "evaluate", str(tmp_path / "ds"), "--fixed", "--plot", str(plot)).returncode == 0
+    assert all(">%s</text>" % name in plot.read_text() for name in ["Oz", "O1", "O2", "Pz"])
     # A needed array of a dtype noisetag does not read is named with the reason.
     bad = tmp_path / "complex.npz"
     np.savez(bad, X=X.astype(np.complex64), y=y, V=V, fs=FS)
