@@ -95,11 +95,18 @@ public enum EpochsImporter {
     /// variable could not be read as one (an error only if it is needed),
     /// the text arrays (channel names), and which of the two files it was.
     private static func arrays(_ url: URL, name: String) throws -> ([String: NumericArray], [String: String], [String: [String]], String) {
-        let bytes: [UInt8]
-        do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
-            throw LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+        // The first bytes tell the two apart; a MAT-file is then read whole, a .npz member by member.
+        let head: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            head = try handle.read(upToCount: 6) ?? Data()
+        } catch {
+            throw LabFormatError.unreadable(url, error)
         }
-        if bytes.starts(with: Array("MATLAB".utf8)) {
+        if head.starts(with: Array("MATLAB".utf8)) {
+            let bytes: [UInt8]
+            do { bytes = [UInt8](try Data(contentsOf: url)) } catch { throw LabFormatError.unreadable(url, error) }
             let file = try MATFile(bytes: bytes, name: name)
             guard !file.arrays.isEmpty || !file.skipped.isEmpty || !file.texts.isEmpty else { throw LabFormatError(name, "the MAT-file holds no variable") }
             var skipped = file.skipped.mapValues { "a MATLAB \($0), not a numeric array" }

@@ -1,3 +1,4 @@
+import Foundation
 import UtopiaProtocol
 
 /// Why a file could not be imported, or a recording exported: one line
@@ -13,6 +14,12 @@ public struct LabFormatError: Error, Equatable, Sendable, CustomStringConvertibl
     public init(_ subject: String, _ reason: String) {
         self.subject = subject
         self.reason = reason
+    }
+
+    /// Why the file at `url` could not be read: "PATH: no such file" when it
+    /// is absent, else "PATH: cannot read: …" with `error`'s description.
+    static func unreadable(_ url: URL, _ error: any Error) -> LabFormatError {
+        LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
     }
 
     /// "subject: reason", on one line even when either quotes bytes of a

@@ -25,7 +25,7 @@ public enum SavefileImporter {
         let name = url.lastPathComponent
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+            throw LabFormatError.unreadable(url, error)
         }
         if data.starts(with: [0x1F, 0x8B]) { throw LabFormatError(name, "gzip-compressed: gunzip it first") }
         let text = String(decoding: data, as: UTF8.self)

@@ -21,7 +21,7 @@ public enum XDFImporter {
         let name = url.lastPathComponent
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+            throw LabFormatError.unreadable(url, error)
         }
         let file = try XDFFile(bytes: [UInt8](data), name: name)
         let eeg = try chooseEEG(file.streams, named: stream, file: name)
