@@ -2,7 +2,7 @@ import Foundation
 
 /// The recording formats `noisetag dataset import` reads, and detection of
 /// which one a file is from its content (not its name).
-public enum LabFormat: String, CaseIterable, Sendable {
+public enum LabFormat: String, CaseIterable, Sendable, Encodable {
     /// A MindAffect hub savefile (text, one message per line): ``SavefileImporter``.
     case savefile
     /// LabRecorder XDF: ``XDFImporter``.

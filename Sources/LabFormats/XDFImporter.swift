@@ -18,12 +18,21 @@ public enum XDFImporter {
     /// holds several string ones. Throws an ``LabFormatError`` (one line naming
     /// the file) for anything it cannot use.
     public static func read(_ url: URL, stream: String? = nil, markers: String? = nil) throws -> ContinuousRecording {
-        let name = url.lastPathComponent
+        try read(try file(url), name: url.lastPathComponent, stream: stream, markers: markers)
+    }
+
+    /// The streams of the XDF file at `url`, parsed.
+    static func file(_ url: URL) throws -> XDFFile {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw LabFormatError.unreadable(url, error)
         }
-        let file = try XDFFile(bytes: [UInt8](data), name: name)
+        return try XDFFile(bytes: [UInt8](data), name: url.lastPathComponent)
+    }
+
+    /// The recording in the parsed `file` (named `name` in errors), its
+    /// streams chosen as ``read(_:stream:markers:)`` says.
+    static func read(_ file: XDFFile, name: String, stream: String?, markers: String?) throws -> ContinuousRecording {
         let eeg = try chooseEEG(file.streams, named: stream, file: name)
         let marks = try chooseMarkers(file.streams, named: markers, file: name)
         let subject = "\(name): stream \"\(eeg.header.name)\""
@@ -59,7 +68,7 @@ public enum XDFImporter {
         return stream.stamps.map { $0 + fit($0) }
     }
 
-    private static func chooseEEG(_ streams: [XDFStream], named: String?, file: String) throws -> XDFStream {
+    static func chooseEEG(_ streams: [XDFStream], named: String?, file: String) throws -> XDFStream {
         let numeric = streams.filter { $0.header.format != .string }
         if let named {
             guard let chosen = numeric.first(where: { $0.header.name == named }) else {
@@ -78,7 +87,7 @@ public enum XDFImporter {
         return first
     }
 
-    private static func chooseMarkers(_ streams: [XDFStream], named: String?, file: String) throws -> XDFStream {
+    static func chooseMarkers(_ streams: [XDFStream], named: String?, file: String) throws -> XDFStream {
         let strings = streams.filter { $0.header.format == .string }
         if let named {
             guard let chosen = strings.first(where: { $0.header.name == named }) else {
