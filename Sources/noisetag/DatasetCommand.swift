@@ -5,6 +5,6 @@ struct DatasetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dataset",
         abstract: "Make trials datasets from lab recordings.",
-        subcommands: [DatasetImportCommand.self]
+        subcommands: [DatasetImportCommand.self, DatasetInspectCommand.self]
     )
 }

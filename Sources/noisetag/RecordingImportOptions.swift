@@ -3,7 +3,6 @@ import Decoding
 import Foundation
 import LabFormats
 
-extension LabFormat: ExpressibleByArgument {}
 extension EpochsImporter.Units: ExpressibleByArgument {}
 
 /// The options that say how to read a lab recording (format, streams,
@@ -17,14 +16,7 @@ extension EpochsImporter.Units: ExpressibleByArgument {}
 /// let (dataset, warnings, format) = try source.importRecording(file)
 /// ```
 struct RecordingImportOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The format, when not detected from the content: \(LabFormat.allCases.map(\.rawValue).joined(separator: "|")).", valueName: "FORMAT"))
-    var format: LabFormat?
-
-    @Option(help: ArgumentHelp("XDF: the EEG stream's name, when there are several.", valueName: "NAME"))
-    var stream: String?
-
-    @Option(help: ArgumentHelp("XDF: the marker stream's name, when there are several.", valueName: "NAME"))
-    var markers: String?
+    @OptionGroup var recordingFile: RecordingFileOptions
 
     @Option(help: ArgumentHelp("Regular expression matching the marker that starts each trial.", valueName: "REGEX"))
     var trialStart: String?
@@ -52,7 +44,7 @@ struct RecordingImportOptions: ParsableArguments {
 
     /// True when any option beyond the defaults was given (they apply to lab recordings only).
     var anyGiven: Bool {
-        format != nil || stream != nil || markers != nil || trialStart != nil || label != nil || codes != nil
+        recordingFile.anyGiven || trialStart != nil || label != nil || codes != nil
             || classes != nil || trialSeconds != nil || trialEnd != nil || codeRate != 60 || units != nil
     }
 
@@ -63,8 +55,8 @@ struct RecordingImportOptions: ParsableArguments {
         guard codeRate > 0, codeRate.isFinite else { throw ValidationError("--code-rate: must be positive, got \(codeRate)") }
         if let classes, classes < 2 { throw ValidationError("--classes: must be at least 2, got \(classes)") }
         if let trialSeconds, !(trialSeconds > 0 && trialSeconds.isFinite) { throw ValidationError("--trial-seconds: must be positive, got \(trialSeconds)") }
-        guard let kind = format ?? (try? LabFormat.detect(URL(fileURLWithPath: file))) else { return }  // importRecording reports why
-        if kind != .xdf, stream != nil || markers != nil { throw ValidationError("--stream and --markers apply to XDF recordings only") }
+        guard let kind = recordingFile.kind(of: file) else { return }  // importRecording reports why
+        try recordingFile.check(kind)
         if !kind.holdsEpochs, units != nil { throw ValidationError("--units applies to .npz and MAT-file epochs only") }
         if kind.holdsEpochs, trialStart != nil || label != nil || trialSeconds != nil || trialEnd != nil {
             throw ValidationError("\(kind == .mat ? "a MAT-file" : "a .npz") of epochs carries its own trials: --trial-start, --label, --trial-seconds and --trial-end do not apply")
@@ -80,7 +72,7 @@ struct RecordingImportOptions: ParsableArguments {
         if kind.cutsByMarkers {
             let missing = [("--trial-start", trialStart), ("--label", label), ("--codes", stimulusFile == nil ? codes : "")].filter { $0.1 == nil }.map(\.0)
             if !missing.isEmpty {
-                throw ValidationError("\(kind.rawValue) recordings are cut by markers: \(missing.joined(separator: ", ")) needed")
+                throw ValidationError("\(kind.rawValue) recordings are cut by markers: \(missing.joined(separator: ", ")) needed (noisetag dataset inspect \(file) lists the markers)")
             }
         }
     }
@@ -91,7 +83,7 @@ struct RecordingImportOptions: ParsableArguments {
     func importRecording(_ file: String) throws -> (TrialsDataset, [String], LabFormat) {
         let url = URL(fileURLWithPath: file)
         do {
-            let kind = try format ?? LabFormat.detect(url)
+            let kind = try recordingFile.format ?? LabFormat.detect(url)
             let (dataset, warnings) = try read(kind, url)
             return (dataset, warnings, kind)
         } catch let error as CommandFailure {
@@ -108,7 +100,7 @@ struct RecordingImportOptions: ParsableArguments {
         case .npz, .mat:
             let codes = try self.codes.map { try CodesFile.read(URL(fileURLWithPath: $0)) }
             return try EpochsImporter.read(url, units: units ?? .auto, codes: codes, codeRate: codeRate, classes: classes)
-        case .xdf: recording = try XDFImporter.read(url, stream: stream, markers: markers)
+        case .xdf: recording = try XDFImporter.read(url, stream: recordingFile.stream, markers: recordingFile.markers)
         case .bdf, .edf: recording = try EDFImporter.read(url)
         case .brainvision: recording = try BrainVisionImporter.read(url)
         case .bids: recording = try BIDSImporter.read(url)

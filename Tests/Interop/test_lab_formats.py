@@ -137,3 +137,65 @@ def test_bids_folder_events(noisetag_bin, tmp_path):
     assert onsets.tolist() == [round(o * 1000) for o, _ in events] == [500, 2250, 4000]
     assert labels.tolist() == [1, 0, 1]
     assert header["source"].startswith("BIDS-EEG BrainVision")
+
+
+def inspect(noisetag_bin, path, *options):
+    run = subprocess.run([noisetag_bin, "dataset", "inspect", path, "--json", *options],
+                         capture_output=True, text=True, timeout=120)
+    return run.returncode, (json.loads(run.stdout) if run.stdout.strip() else None), run.stderr
+
+
+def test_inspect_lists_what_mne_reads(noisetag_bin):
+    """`dataset inspect` on BDF Status triggers and EDF+ annotations: MNE's events, counted."""
+    path = os.path.join(FORMATS, "Newtest17-256.bdf")
+    code, inventory, _ = inspect(noisetag_bin, path)
+    raw = mne.io.read_raw_bdf(path)
+    assert code == 0 and inventory["sampleRate"] == 256 and inventory["samples"] == raw.n_times
+    assert inventory["channels"] == [c for c in raw.ch_names if c != "Status"]
+    raw.load_data()
+    counts = {m["text"]: m["count"] for m in inventory["markers"]}
+    assert counts == {"254": len(status_starts(raw, 254)), "255": len(status_starts(raw, 255))} == {"254": 40, "255": 40}
+    path = os.path.join(FORMATS, "test_edf_overlapping_annotations.edf")
+    code, inventory, _ = inspect(noisetag_bin, path)
+    raw = mne.io.read_raw_edf(path)
+    descriptions = list(raw.annotations.description)
+    assert code == 0 and inventory["markerCount"] == len(descriptions)
+    assert {m["text"]: m["count"] for m in inventory["markers"]} == {d: descriptions.count(d) for d in set(descriptions)}
+    first = {m["text"]: m["first"] for m in inventory["markers"]}
+    for text, seconds in first.items():
+        assert abs(seconds - min(o for o, d in zip(raw.annotations.onset, descriptions) if d == text)) < 1 / 128
+
+
+def test_inspect_lists_the_xdf_streams_pyxdf_reads(noisetag_bin):
+    """Every stream of a three-stream XDF file as pyxdf reads it; which marker stream to name."""
+    import pyxdf
+    path = os.path.join(FORMATS, "bci_essentials_switch_example.xdf")
+    streams, _ = pyxdf.load_xdf(path, dejitter_timestamps=False)
+    theirs = sorted((s["info"]["name"][0], s["info"]["type"][0], int(s["info"]["channel_count"][0]),
+                     s["info"]["channel_format"][0], len(s["time_stamps"])) for s in streams)
+    code, inventory, stderr = inspect(noisetag_bin, path)
+    assert code == 1 and "several marker streams" in stderr and "--markers NAME" in stderr
+    assert sorted((s["name"], s["type"], s["channels"], s["format"], s["samples"]) for s in inventory["streams"]) == theirs
+    code, inventory, _ = inspect(noisetag_bin, path, "--markers", "UnityMarkerStream")
+    markers = next(s for s in streams if s["info"]["name"][0] == "UnityMarkerStream")["time_series"]
+    texts = [m[0] for m in markers]
+    assert code == 0 and inventory["markerCount"] == len(texts) == 71
+    assert {m["text"]: m["count"] for m in inventory["markers"]} == {t: texts.count(t) for t in set(texts)}
+    roles = {s["name"]: s.get("role") for s in inventory["streams"]}
+    assert roles == {"PythonResponse": None, "g.USBamp-1": "eeg", "UnityMarkerStream": "markers"}
+
+
+def test_inspect_text_points_to_the_import(noisetag_bin):
+    path = os.path.join(ROOT, "Tests", "Fixtures", "fapra_sub-p001_ses-s001_run-001_task-training.xdf")
+    run = subprocess.run([noisetag_bin, "dataset", "inspect", path], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert any(line.startswith("  obci_eeg1") and line.endswith("← the EEG") for line in lines)
+    assert any(line.split()[:2] == ["10", "5.486"] and line.endswith("start_trial") for line in lines)
+    assert lines[-1].startswith("import: noisetag dataset import " + path + " --out DIR --trial-start REGEX")
+    # The import without its marker options points here.
+    run = subprocess.run([noisetag_bin, "dataset", "import", path, "--out", "x"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 64 and "noisetag dataset inspect " + path + " lists the markers" in run.stderr
+    run = subprocess.run([noisetag_bin, "dataset", "inspect", os.path.join(FORMATS, "Newtest17-256.bdf"), "--stream", "x"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 64 and "--stream and --markers apply to XDF recordings only" in run.stderr
