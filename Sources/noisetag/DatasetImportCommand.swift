@@ -26,6 +26,7 @@ struct DatasetImportCommand: ParsableCommand {
         do { try dataset.write(to: destination.url) } catch { throw CommandFailure("\(error)") }
         let h = dataset.header
         print("imported \(file) (\(kind.rawValue)): \(h.nTrials) trials, \(h.nClasses) classes, \(h.nChannels) channels at \(String(format: "%.3f", h.fs)) Hz, \(String(format: "%.3f", Double(h.nSamples) / h.fs)) s (\(h.nSamples) samples) per trial")
+        if source.channelSelection != nil { print("channels: " + dataset.channelNames.joined(separator: ", ")) }
         print("labels: " + dataset.labels.map(String.init).joined(separator: " "))
         if let source = h.source { print("source: \(source)") }
         for warning in warnings { print("warning: \(warning)") }

@@ -42,16 +42,35 @@ struct RecordingImportOptions: ParsableArguments {
     @Option(help: ArgumentHelp(".npz or MAT-file epochs: the unit of X, auto (volts when its RMS is under 0.01, else µV), volts or microvolts.", valueName: "UNIT"))
     var units: EpochsImporter.Units?
 
+    @Option(help: ArgumentHelp("Keep only these channels, in this order (names as dataset inspect lists them, comma-separated).", valueName: "NAMES"))
+    var channels: String?
+
+    @Option(help: ArgumentHelp("Leave these channels out (comma-separated names), e.g. EOG or a non-EEG sensor.", valueName: "NAMES"))
+    var dropChannels: String?
+
     /// True when any option beyond the defaults was given (they apply to lab recordings only).
     var anyGiven: Bool {
-        recordingFile.anyGiven || trialStart != nil || label != nil || codes != nil
-            || classes != nil || trialSeconds != nil || trialEnd != nil || codeRate != 60 || units != nil
+        recordingFile.anyGiven || trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil
+            || trialEnd != nil || codeRate != 60 || units != nil || channels != nil || dropChannels != nil
+    }
+
+    /// The channels `--channels` or `--drop-channels` select; nil when neither is given.
+    var channelSelection: ChannelSelection? {
+        func names(_ list: String) -> [String] { list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        if let channels { return .keep(names(channels)) }
+        return dropChannels.map { .drop(names($0)) }
     }
 
     /// Checks the options against each other and against `file`'s format
     /// (usage errors, exit 64); a file that cannot be detected is left for
     /// ``importRecording(_:)`` to report.
     func check(file: String) throws {
+        if channels != nil, dropChannels != nil { throw ValidationError("--channels and --drop-channels: give one or the other") }
+        for (option, list) in [("--channels", channels), ("--drop-channels", dropChannels)] {
+            if let list, list.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) || list.hasSuffix(",") || list.isEmpty {
+                throw ValidationError("\(option) \"\(list)\": an empty name (give names separated by commas)")
+            }
+        }
         guard codeRate > 0, codeRate.isFinite else { throw ValidationError("--code-rate: must be positive, got \(codeRate)") }
         if let classes, classes < 2 { throw ValidationError("--classes: must be at least 2, got \(classes)") }
         if let trialSeconds, !(trialSeconds > 0 && trialSeconds.isFinite) { throw ValidationError("--trial-seconds: must be positive, got \(trialSeconds)") }
@@ -84,7 +103,12 @@ struct RecordingImportOptions: ParsableArguments {
         let url = URL(fileURLWithPath: file)
         do {
             let kind = try recordingFile.format ?? LabFormat.detect(url)
-            let (dataset, warnings) = try read(kind, url)
+            var (dataset, warnings) = try read(kind, url)
+            if let selection = channelSelection {
+                do { dataset = try dataset.selectingChannels(selection) } catch let error as ChannelSelectionError {
+                    throw CommandFailure("\(channels != nil ? "--channels" : "--drop-channels"): \(error)")
+                }
+            }
             return (dataset, warnings, kind)
         } catch let error as CommandFailure {
             throw error

@@ -199,3 +199,35 @@ def test_inspect_text_points_to_the_import(noisetag_bin):
     run = subprocess.run([noisetag_bin, "dataset", "inspect", os.path.join(FORMATS, "Newtest17-256.bdf"), "--stream", "x"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 64 and "--stream and --markers apply to XDF recordings only" in run.stderr
+
+
+def test_channels_chosen_at_import_match_mne_picks(noisetag_bin, tmp_path):
+    """--channels keeps the named channels in the given order; --drop-channels all the others; one line for a wrong name."""
+    path = os.path.join(FORMATS, "mne_test_biosemi72_2048Hz.bdf")
+    raw = mne.io.read_raw_bdf(path, preload=True)
+    common = [path, "--trial-start", "^128$", "--label", r"(\d+)", "--codes", codes_file(tmp_path, 130), "--trial-seconds", "0.5"]
+    run = subprocess.run([noisetag_bin, "dataset", "import", *common, "--out", str(tmp_path / "keep"), "--channels", "Oz, o1,O2"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "channels: Oz, O1, O2" in run.stdout
+    header = json.load(open(tmp_path / "keep" / "header.json"))
+    continuous = np.fromfile(tmp_path / "keep" / "continuous.f32", dtype="<f4").reshape(3, -1)
+    assert header["channels"] == ["Oz", "O1", "O2"] and header["n_channels"] == 3
+    assert_same_signal(continuous, raw.get_data(picks=["Oz", "O1", "O2"]) * 1e6)
+    X = np.fromfile(tmp_path / "keep" / "X.f32", dtype="<f4").reshape(1, 3, -1)
+    onset = int(np.fromfile(tmp_path / "keep" / "onsets.i32", dtype="<i4")[0])
+    assert np.array_equal(X[0], continuous[:, onset:onset + X.shape[2]])
+    exg = [c for c in raw.ch_names if c.startswith("EXG")]
+    run = subprocess.run([noisetag_bin, "dataset", "import", *common, "--out", str(tmp_path / "drop"), "--drop-channels", ",".join(exg)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    header = json.load(open(tmp_path / "drop" / "header.json"))
+    assert exg == ["EXG1", "EXG5", "EXG8"] and header["channels"] == [c for c in raw.ch_names if c != "Status" and c not in exg]
+    run = subprocess.run([noisetag_bin, "dataset", "import", *common, "--out", str(tmp_path / "bad"), "--channels", "Oz,Pz9"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and run.stderr.count("\n") == 1
+    assert run.stderr.startswith('Error: --channels: no channel named "Pz9" (the channels: Fp1, AF7,') and "(72 in all)" in run.stderr
+    assert not (tmp_path / "bad").exists()
+    run = subprocess.run([noisetag_bin, "dataset", "import", *common, "--out", str(tmp_path / "both"), "--channels", "Oz", "--drop-channels", "O1"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 64 and "give one or the other" in run.stderr
