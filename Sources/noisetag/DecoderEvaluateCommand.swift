@@ -9,8 +9,8 @@ struct DecoderEvaluateCommand: ParsableCommand {
         commandName: "evaluate",
         abstract: "Cross-validate the reference decoder: accuracy, ITR and predicted error at 0.5, 1, 2 and 4 s.")
 
-    @Argument(help: ArgumentHelp("A trials dataset folder (Protocols/dataset.md).", valueName: "DIR"))
-    var directory: String
+    @Argument(help: ArgumentHelp("A trials dataset folder (Protocols/dataset.md); with several, each is evaluated and a table of them all ends the report.", valueName: "DIR"))
+    var directories: [String]
 
     @Option(help: ArgumentHelp("A trials dataset recorded while the user looked at none of the codes (e.g. `decoder simulate --idle`): every fold's decoder listens to it and its presses count as false.", valueName: "IDLE_DIR"))
     var idle: String?
@@ -73,6 +73,10 @@ struct DecoderEvaluateCommand: ParsableCommand {
     var idlePressesPerMinute = OfflineEvaluation().idlePressesPerMinute
 
     func validate() throws {
+        guard !directories.isEmpty else { throw ValidationError("give a trials dataset folder (DIR)") }
+        if directories.count > 1, plot != nil || idle != nil {
+            throw ValidationError("--plot and --idle take one dataset: give one DIR")
+        }
         if let latency, !(latency.isFinite && latency >= 0) {
             throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)")
         }
@@ -105,70 +109,93 @@ struct DecoderEvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            let dataset = try TrialsDataset.read(folder: directory)
-            var evaluation = OfflineEvaluation()
-            evaluation.folds = folds
-            evaluation.calibrationFolds = calibrationFolds
-            evaluation.targetErrorRate = targetError
-            evaluation.idlePressesPerMinute = idlePressesPerMinute
-            evaluation.lineFrequency = Double(lineFrequency)
-            evaluation.reference = reference
-            if fixed || event != nil || latency != nil || whitening != nil || encodingLength != nil || lowPass != nil || templateBlend != nil {
-                if let event { evaluation.settings.event = event }
-                evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
-                if let whitening { evaluation.settings.whiteningLength = whitening }
-                if let encodingLength { evaluation.settings.encodingLength = encodingLength }
-                if let templateBlend { evaluation.settings.templateBlend = templateBlend }
-                evaluation.lowPass = lowPass
-            } else {
-                evaluation.selection = SettingsSelection()
-            }
-            let idleData = try idle.map { try TrialsDataset.read(folder: $0) }
-            let report = try evaluation.run(dataset, idle: idleData)
-            let candidates = everyCandidate ? try evaluation.everyCandidate(dataset) : nil
-            var zeroTraining: ZeroTrainingOutcome?
-            if zeroTrain {
-                var replay = ZeroTrainingEvaluation()
-                replay.zeroTrainTrials = zeroTrainTrials
-                replay.refitEvery = adaptEvery
-                replay.lineFrequency = Double(lineFrequency)
-                replay.reference = reference
-                replay.targetErrorRate = targetError
-                replay.idlePressesPerMinute = idlePressesPerMinute
-                if evaluation.selection == nil { replay.selection = nil }
-                zeroTraining = try replay.run(dataset)
-            }
-            if let plot {
-                try Data(EvaluationPlot(report: report, zeroTraining: zeroTraining, channelNames: dataset.header.channels).svg.utf8).write(to: URL(fileURLWithPath: plot))
-            }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                var object = try JSONSerialization.jsonObject(with: try encoder.encode(report)) as? [String: Any] ?? [:]
-                if let candidates { object["everyCandidate"] = try JSONSerialization.jsonObject(with: try encoder.encode(candidates)) }
-                if let zeroTraining {
-                    object["zeroTrainTrials"] = try JSONSerialization.jsonObject(with: try encoder.encode(zeroTraining.trials))
-                    let summary = ZeroTrainingSummary(zeroTrainTrials: zeroTrainTrials, learnedLabels: zeroTraining.learnedLabels,
-                                                      learnedLabelAccuracy: zeroTraining.learnedLabelAccuracy,
-                                                      revisions: zeroTraining.revisions, learnSeconds: zeroTraining.learnSeconds,
-                                                      wrongPressesInFirstTen: zeroTraining.wrongPresses(to: 10),
-                                                      pressedRightFromEleven: zeroTraining.accuracy(from: 10),
-                                                      rightAtFourSecondsFromEleven: zeroTraining.classificationAccuracy(from: 10))
-                    // Through the encoder: a Double put straight into the dictionary loses its fraction on Linux.
-                    object["zeroTraining"] = try JSONSerialization.jsonObject(with: try encoder.encode(summary))
+        var evaluated: [(folder: String, report: EvaluationReport)] = []
+        var objects: [[String: Any]] = []
+        for directory in directories {
+            do {
+                let (report, object, text) = try evaluate(directory)
+                evaluated.append((directory, report))
+                if var object {
+                    if directories.count > 1 { object["folder"] = directory }
+                    objects.append(object)
+                } else {
+                    print((directories.count > 1 ? "== \(directory)\n" : "") + text, terminator: directories.count > 1 ? "\n" : "")
                 }
-                let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
-            } else {
-                print(Self.text(report), terminator: "")
-                if let candidates { print(Self.text(candidates, selection: report), terminator: "") }
-                if let zeroTraining { print(Self.text(zeroTraining, supervised: report), terminator: "") }
+            } catch {
+                // With several datasets each line names its folder (once: most errors already start with it).
+                let line = directories.count > 1 && !"\(error)".hasPrefix(directory) ? "\(directory): \(error)" : "\(error)"
+                FileHandle.standardError.write(Data("noisetag decoder evaluate: \(line)\n".utf8))
             }
-        } catch {
-            FileHandle.standardError.write(Data("noisetag decoder evaluate: \(error)\n".utf8))
-            throw ExitCode.failure
         }
+        if json, !objects.isEmpty {
+            let value: Any = directories.count > 1 ? ["datasets": objects, "mean": EvaluationSummary(evaluated).jsonObject] : objects[0]
+            let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else if directories.count > 1, !evaluated.isEmpty {
+            print(EvaluationSummary(evaluated).text, terminator: "")
+        }
+        if evaluated.count < directories.count { throw ExitCode.failure }
+    }
+
+    /// One dataset's evaluation: the report, its JSON object (with `--json`)
+    /// or its text, as printed for it.
+    private func evaluate(_ directory: String) throws -> (EvaluationReport, [String: Any]?, String) {
+        let dataset = try TrialsDataset.read(folder: directory)
+        var evaluation = OfflineEvaluation()
+        evaluation.folds = folds
+        evaluation.calibrationFolds = calibrationFolds
+        evaluation.targetErrorRate = targetError
+        evaluation.idlePressesPerMinute = idlePressesPerMinute
+        evaluation.lineFrequency = Double(lineFrequency)
+        evaluation.reference = reference
+        if fixed || event != nil || latency != nil || whitening != nil || encodingLength != nil || lowPass != nil || templateBlend != nil {
+            if let event { evaluation.settings.event = event }
+            evaluation.settings.fixedLatency = latency.map { $0 / 1000 }
+            if let whitening { evaluation.settings.whiteningLength = whitening }
+            if let encodingLength { evaluation.settings.encodingLength = encodingLength }
+            if let templateBlend { evaluation.settings.templateBlend = templateBlend }
+            evaluation.lowPass = lowPass
+        } else {
+            evaluation.selection = SettingsSelection()
+        }
+        let idleData = try idle.map { try TrialsDataset.read(folder: $0) }
+        let report = try evaluation.run(dataset, idle: idleData)
+        let candidates = everyCandidate ? try evaluation.everyCandidate(dataset) : nil
+        var zeroTraining: ZeroTrainingOutcome?
+        if zeroTrain {
+            var replay = ZeroTrainingEvaluation()
+            replay.zeroTrainTrials = zeroTrainTrials
+            replay.refitEvery = adaptEvery
+            replay.lineFrequency = Double(lineFrequency)
+            replay.reference = reference
+            replay.targetErrorRate = targetError
+            replay.idlePressesPerMinute = idlePressesPerMinute
+            if evaluation.selection == nil { replay.selection = nil }
+            zeroTraining = try replay.run(dataset)
+        }
+        if let plot {
+            try Data(EvaluationPlot(report: report, zeroTraining: zeroTraining, channelNames: dataset.header.channels).svg.utf8).write(to: URL(fileURLWithPath: plot))
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            var object = try JSONSerialization.jsonObject(with: try encoder.encode(report)) as? [String: Any] ?? [:]
+            if let candidates { object["everyCandidate"] = try JSONSerialization.jsonObject(with: try encoder.encode(candidates)) }
+            if let zeroTraining {
+                object["zeroTrainTrials"] = try JSONSerialization.jsonObject(with: try encoder.encode(zeroTraining.trials))
+                let summary = ZeroTrainingSummary(zeroTrainTrials: zeroTrainTrials, learnedLabels: zeroTraining.learnedLabels,
+                                                  learnedLabelAccuracy: zeroTraining.learnedLabelAccuracy,
+                                                  revisions: zeroTraining.revisions, learnSeconds: zeroTraining.learnSeconds,
+                                                  wrongPressesInFirstTen: zeroTraining.wrongPresses(to: 10),
+                                                  pressedRightFromEleven: zeroTraining.accuracy(from: 10),
+                                                  rightAtFourSecondsFromEleven: zeroTraining.classificationAccuracy(from: 10))
+                // Through the encoder: a Double put straight into the dictionary loses its fraction on Linux.
+                object["zeroTraining"] = try JSONSerialization.jsonObject(with: try encoder.encode(summary))
+            }
+            return (report, object, "")
+        }
+        return (report, nil, Self.text(report) + (candidates.map { Self.text($0, selection: report) } ?? "")
+                    + (zeroTraining.map { Self.text($0, supervised: report) } ?? ""))
     }
 
     /// `v` with `digits` decimals: how the text reports print every figure.

@@ -212,3 +212,43 @@ def test_a_looser_idle_press_budget_recommends_a_lower_threshold_and_sooner_pres
     text = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--fixed", "--idle-presses-per-minute", "10"],
                           capture_output=True, text=True, timeout=600).stdout
     assert "% errors and 10.0 idle presses a minute; pressing there:" in text, text
+
+
+def test_several_datasets_end_with_a_table_of_them_all(noisetag_bin, dataset, tmp_path):
+    """`decoder evaluate A B C`: each report, then a table whose mean and pooled rows follow from the single runs."""
+    second = str(tmp_path / "sim4")
+    run = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", second, "--classes", "4", "--trials", "20", "--seed", "5"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    singles = []
+    for folder in (dataset, second):
+        one = subprocess.run([noisetag_bin, "decoder", "evaluate", folder, "--fixed", "--json"], capture_output=True, text=True, timeout=300)
+        assert one.returncode == 0, one.stderr
+        singles.append(json.loads(one.stdout))
+    both = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, second, "--fixed", "--json"], capture_output=True, text=True, timeout=300)
+    assert both.returncode == 0, both.stderr
+    report = json.loads(both.stdout)
+    assert [d["folder"] for d in report["datasets"]] == [dataset, second]
+    assert [d["rows"] for d in report["datasets"]] == [s["rows"] for s in singles]
+    for i, length in enumerate(report["mean"]):
+        rows = [s["rows"][i] for s in singles]
+        assert length["seconds"] == rows[0]["seconds"] and length["datasets"] == 2
+        assert abs(length["meanAccuracy"] - (rows[0]["accuracy"] + rows[1]["accuracy"]) / 2) < 1e-9
+        pooled = (rows[0]["accuracy"] * rows[0]["trials"] + rows[1]["accuracy"] * rows[1]["trials"]) / (rows[0]["trials"] + rows[1]["trials"])
+        assert abs(length["pooledAccuracy"] - pooled) < 1e-9
+    # As text, with a folder that is not there: the others are evaluated, the table ends the report, exit 1.
+    text = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "no-such-dataset", second, "--fixed"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert text.returncode == 1
+    assert text.stderr.strip().splitlines() == ["noisetag decoder evaluate: no-such-dataset: no such folder"]
+    lines = text.stdout.splitlines()
+    assert lines.count(f"== {dataset}") == 1 and lines.count(f"== {second}") == 1
+    table = lines[lines.index("2 datasets, accuracy at 0.5 / 1 / 2 / 4 s:"):]
+    assert table[1].split()[:2] == ["dataset", "trials"]
+    channels = [str(s["channels"]) for s in singles]
+    assert table[2].split()[:5] == [dataset, "45", "×", "9,", channels[0]] and table[3].split()[:5] == [second, "20", "×", "4,", channels[1]]
+    assert table[4].split()[-4:] == [f"{m['meanAccuracy']:.3f}" for m in report["mean"]]
+    assert table[5].startswith("pooled (65 trials)")
+    plot = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, second, "--plot", str(tmp_path / "p.svg")],
+                          capture_output=True, text=True, timeout=60)
+    assert plot.returncode == 64 and "--plot and --idle take one dataset" in plot.stderr

@@ -1,0 +1,60 @@
+import Decoding
+import Foundation
+
+/// The table that ends `noisetag decoder evaluate DIR DIR …`: each
+/// dataset's accuracy at each length beside its size, then, at each length,
+/// the mean over the datasets that reach it and the accuracy over their
+/// trials pooled.
+struct EvaluationSummary {
+    /// At one length: how many datasets reach it, their mean accuracy, and
+    /// the fraction of all their trials decoded right.
+    struct Length: Encodable {
+        var seconds: Double
+        var datasets: Int
+        var meanAccuracy: Double
+        var pooledAccuracy: Double
+    }
+
+    let evaluated: [(folder: String, report: EvaluationReport)]
+    let lengths: [Length]
+
+    init(_ evaluated: [(folder: String, report: EvaluationReport)]) {
+        self.evaluated = evaluated
+        let seconds = Set(evaluated.flatMap { $0.report.rows.map(\.seconds) }).sorted()
+        lengths = seconds.map { s in
+            let rows = evaluated.compactMap { $0.report.rows.first { $0.seconds == s } }
+            let trials = rows.reduce(0) { $0 + $1.trials }
+            return Length(seconds: s, datasets: rows.count,
+                          meanAccuracy: rows.reduce(0) { $0 + $1.accuracy } / Double(max(rows.count, 1)),
+                          pooledAccuracy: rows.reduce(0) { $0 + $1.accuracy * Double($1.trials) } / Double(max(trials, 1)))
+        }
+    }
+
+    /// The per-length figures as JSON values (through the encoder, which keeps a Double's fraction).
+    var jsonObject: Any {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(lengths)).flatMap { try? JSONSerialization.jsonObject(with: $0) } ?? []
+    }
+
+    /// The table as `decoder evaluate` prints it.
+    var text: String {
+        func f(_ v: Double) -> String { String(format: "%.3f", v) }
+        let width = max(evaluated.map(\.folder.count).max() ?? 0, "pooled (00000 trials)".count)
+        func line(_ first: String, _ size: String, _ cells: [String]) -> String {
+            let row = first.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + size.padding(toLength: 28, withPad: " ", startingAt: 0)
+                + cells.map { $0.padding(toLength: 7, withPad: " ", startingAt: 0) }.joined()
+            return String(row.reversed().drop { $0 == " " }.reversed()) + "\n"
+        }
+        var out = "\(evaluated.count) datasets, accuracy at " + lengths.map { String(format: "%g", $0.seconds) }.joined(separator: " / ") + " s:\n"
+        out += line("dataset", "trials × classes, channels", lengths.map { String(format: "%g s", $0.seconds) })
+        for (folder, r) in evaluated {
+            out += line(folder, "\(r.trials) × \(r.classes), \(r.channels)",
+                        lengths.map { l in r.rows.first { $0.seconds == l.seconds }.map { f($0.accuracy) } ?? "-" })
+        }
+        out += line("mean of the datasets", "", lengths.map { f($0.meanAccuracy) })
+        let pooled = evaluated.reduce(0) { $0 + $1.report.trials }
+        out += line("pooled (\(pooled) trials)", "", lengths.map { f($0.pooledAccuracy) })
+        return out
+    }
+}
