@@ -4,8 +4,9 @@ import NoiseTagging
 /// Reads stimulus codes (classes × bits, each 0 or 1) for
 /// `noisetag dataset import --codes`: a NumPy `.npz` (its `codes` array, or
 /// the first array; stored or deflated), a `.npy` (2-D, integer, float or
-/// bool), or a MindAffect codebook text file (`#` comments, a row of times,
-/// one row of states per code).
+/// bool), a MAT-file (its `codes` variable, or its only 2-D numeric one;
+/// level 5, as ``MATFile`` reads), or a MindAffect codebook text file (`#`
+/// comments, a row of times, one row of states per code).
 public enum CodesFile {
     /// The codes in `url`, one row per class; throws an ``LabFormatError``
     /// naming the file and the reason.
@@ -22,19 +23,36 @@ public enum CodesFile {
         if bytes.starts(with: [0x93] + Array("NUMPY".utf8)) {
             return try codes(from: try NumericArray(npy: bytes, subject: name), subject: name)
         }
+        if bytes.starts(with: MATFile.magic) || bytes.starts(with: Array("MATLAB 7.3 MAT-file".utf8)) {
+            return try codes(from: try matArray(bytes, name: name), subject: name)
+        }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw LabFormatError(name, "not a .npz, .npy or codebook text file")
+            throw LabFormatError(name, "not a .npz, .npy, MAT-file or codebook text file")
         }
         do {
             return try CodebookFile(parsing: text, name: name).codebook.codes
         } catch {
-            throw LabFormatError(name, "not a .npz, .npy or readable codebook text file (\(error))")
+            throw LabFormatError(name, "not a .npz, .npy, MAT-file or readable codebook text file (\(error))")
         }
     }
 
     private static func npzArray(_ url: URL, name: String) throws -> NumericArray {
         let members = try NumericArray.npzMembers(url, name: name)
         return try (members.first { $0.key == "codes" } ?? members[0]).array.get()
+    }
+
+    /// A MAT-file's `codes` variable, else its only numeric matrix (2-D,
+    /// more than one row and column: MATLAB's scalars and vectors are 2-D too).
+    private static func matArray(_ bytes: [UInt8], name: String) throws -> NumericArray {
+        let mat = try MATFile(bytes: bytes, name: name)
+        if let codes = mat.arrays["codes"] { return codes }
+        let matrices = mat.arrays.filter { $0.value.dims.count == 2 && $0.value.dims.allSatisfy { $0 > 1 } }
+        guard matrices.count == 1, let only = matrices.first else {
+            let names = (matrices.isEmpty ? mat.arrays : matrices).keys.sorted().joined(separator: ", ")
+            throw LabFormatError(name, matrices.isEmpty ? "no numeric matrix to take the codes from (variables: \(names.isEmpty ? "none" : names))"
+                                                         : "several matrices (\(names)) and none named codes: save the codes as codes")
+        }
+        return only.value
     }
 
     private static func codes(from array: NumericArray, subject: String) throws -> [[UInt8]] {

@@ -24,7 +24,7 @@ struct RecordingImportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Regular expression whose first group is the class, on the latest marker at or before the trial start.", valueName: "REGEX"))
     var label: String?
 
-    @Option(help: ArgumentHelp("The codes: .npz, .npy or MindAffect codebook text (classes × bits).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("The codes, classes × bits: .npz, .npy, MAT-file (its codes variable) or MindAffect codebook text.", valueName: "FILE"))
     var codes: String?
 
     @Option(help: ArgumentHelp("Code bits per second.", valueName: "HZ"))

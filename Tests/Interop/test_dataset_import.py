@@ -69,6 +69,26 @@ def test_fapra_labels_are_the_cued_keys(noisetag_bin, tmp_path):
     assert "10 trials" in stdout
 
 
+def test_codes_saved_by_scipy_as_a_mat_file_give_the_same_dataset(noisetag_bin, tmp_path):
+    """The speller's codes through scipy.io.savemat (plain, then compressed, beside other variables) = the .npz."""
+    scipy_io = pytest.importorskip("scipy.io")
+    codes = np.load(CODES)["codes"]
+    options = ["--classes", "53", "--trial-start", "^start_trial$", "--label", r"label=(\d+)"]
+    imported(noisetag_bin, tmp_path / "npz", FAPRA, "--codes", CODES, *options)
+    for name, compress in (("plain.mat", False), ("compressed.mat", True)):
+        path = str(tmp_path / name)
+        scipy_io.savemat(path, {"codes": codes, "fs": 60.0, "note": "mgold_61_6521"}, do_compression=compress)
+        imported(noisetag_bin, tmp_path / name[:-4], FAPRA, "--codes", path, *options)
+        assert (tmp_path / name[:-4] / "V.u8").read_bytes() == (tmp_path / "npz" / "V.u8").read_bytes()
+    # Named otherwise, the only matrix is taken; two matrices and no codes is one line.
+    scipy_io.savemat(str(tmp_path / "other.mat"), {"mgold": codes, "fs": 60.0})
+    imported(noisetag_bin, tmp_path / "other", FAPRA, "--codes", str(tmp_path / "other.mat"), *options)
+    assert (tmp_path / "other" / "V.u8").read_bytes() == (tmp_path / "npz" / "V.u8").read_bytes()
+    scipy_io.savemat(str(tmp_path / "two.mat"), {"a": codes, "b": codes.T})
+    two = run(noisetag_bin, "dataset", "import", FAPRA, "--codes", str(tmp_path / "two.mat"), *options, "--out", str(tmp_path / "x"))
+    one_line_failure(two, "two.mat", "several matrices (a, b) and none named codes")
+
+
 def one_line_failure(result, *names):
     stderr = result.stderr.decode(errors="replace")
     lines = stderr.strip().splitlines()

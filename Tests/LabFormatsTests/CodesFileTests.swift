@@ -39,8 +39,26 @@ import ZIPFoundation
         let short = try LabFixtures.scratch("short.npy", npy("<f4", shape: "(2, 2)", payload: [0, 0, 0]))
         #expect(LabFixtures.message { _ = try CodesFile.read(short) }.contains("truncated"))
         let text = try LabFixtures.scratch("t.txt", Array("hello\nworld\n".utf8))
-        #expect(LabFixtures.message { _ = try CodesFile.read(text) }.hasPrefix("t.txt: not a .npz, .npy or readable codebook"))
+        #expect(LabFixtures.message { _ = try CodesFile.read(text) }.hasPrefix("t.txt: not a .npz, .npy, MAT-file or readable codebook"))
         #expect(LabFixtures.message { _ = try CodesFile.read(URL(fileURLWithPath: "/nonexistent/x.npz")) } == "/nonexistent/x.npz: no such file")
+    }
+
+    @Test func aMATFileGivesItsCodesVariableOrItsOnlyMatrix() throws {
+        // codes: 2 × 3 (rows 0 1 1 / 1 0 0) stored column-major as uint8; fs a scalar; name a text.
+        let codes = MATFileTests.matrix("codes", mxClass: 9, dims: [2, 3], dataType: 2, [0, 1, 1, 0, 1, 0])
+        let other = MATFileTests.matrix("V", mxClass: 6, dims: [2, 2], dataType: 9, [1.0, 0, 0, 1].flatMap { XDFBuilder.le($0) })
+        let fs = MATFileTests.matrix("fs", mxClass: 6, dims: [1, 1], dataType: 9, XDFBuilder.le(60.0))
+        let named = try LabFixtures.scratch("c.mat", MATFileTests.file([other, codes, fs]))
+        #expect(try CodesFile.read(named) == [[0, 1, 1], [1, 0, 0]])
+        let renamed = MATFileTests.matrix("mgold", mxClass: 9, dims: [2, 3], dataType: 2, [0, 1, 1, 0, 1, 0])
+        let only = try LabFixtures.scratch("o.mat", MATFileTests.file([renamed, fs]))
+        #expect(try CodesFile.read(only) == [[0, 1, 1], [1, 0, 0]])  // fs, 1 × 1, is no matrix
+        let two = try LabFixtures.scratch("two.mat", MATFileTests.file([renamed, other]))
+        #expect(LabFixtures.message { _ = try CodesFile.read(two) } == "two.mat: several matrices (V, mgold) and none named codes: save the codes as codes")
+        let none = try LabFixtures.scratch("none.mat", MATFileTests.file([]))
+        #expect(LabFixtures.message { _ = try CodesFile.read(none) } == "none.mat: no numeric matrix to take the codes from (variables: none)")
+        let v73 = try LabFixtures.scratch("h.mat", MATFileTests.file([], text: "MATLAB 7.3 MAT-file, Platform: GLNXA64"))
+        #expect(LabFixtures.message { _ = try CodesFile.read(v73) }.hasPrefix("h.mat: a MATLAB 7.3 MAT-file is HDF5"))
     }
 
     @Test func aDeflatedNpzIsRead() throws {
