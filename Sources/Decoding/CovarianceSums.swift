@@ -18,11 +18,17 @@ struct CovarianceSums: Sendable {
         var sums: [Int: Matrix] = [:]
         var counts: [Int: Int] = [:]
         for (i, trial) in trials.enumerated() {
-            var classSum = sums[labels[i]] ?? Matrix(rows: channels, columns: n)
+            var classSum = sums.removeValue(forKey: labels[i]) ?? Matrix(rows: channels, columns: n)
+            var allSpan = all.elements.mutableSpan
+            var sumSpan = classSum.elements.mutableSpan
             for c in 0..<channels {
-                for s in 0..<n {
-                    all.elements[c * total + i * n + s] = trial[c][s]
-                    classSum.elements[c * n + s] += trial[c][s]
+                let channel = trial[c]
+                let samples = channel.span
+                var row = allSpan.extracting((c * total + i * n)..<(c * total + i * n + n))
+                var sum = sumSpan.extracting((c * n)..<(c * n + n))
+                for s in 0..<samples.count {
+                    row[s] = samples[s]
+                    sum[s] += samples[s]
                 }
             }
             sums[labels[i]] = classSum

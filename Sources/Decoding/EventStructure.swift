@@ -93,15 +93,23 @@ struct EventStructure: Sendable {
         return out
     }
 
-    /// Adds X·Mᵀ to `out` (channels × features) in place.
+    /// Adds X·Mᵀ to `out` (channels × features) in place: channel by
+    /// channel, so that one row of X and one of `out` stay in cache while
+    /// every onset adds its window (through spans: bounds-checked, without
+    /// the array's copy-on-write check at each element).
     func addProduct(_ x: Matrix, to out: inout Matrix) {
-        for (e, list) in onsets.enumerated() {
-            for o in list {
-                let valid = lags(of: o)
-                guard !valid.isEmpty else { continue }
-                for c in 0..<x.rows {
-                    let row = c * samples + o + firstLag, target = c * out.columns + e * lagCount
-                    for l in valid { out.elements[target + l] += x.elements[row + l] }
+        let xs = x.elements.span
+        let columns = out.columns
+        var outs = out.elements.mutableSpan
+        let windows = onsets.map { $0.map { ($0 + firstLag, lags(of: $0)) } }
+        for c in 0..<x.rows {
+            for (e, list) in windows.enumerated() {
+                let target = c * columns + e * lagCount
+                for (start, valid) in list where !valid.isEmpty {
+                    let row = c * samples + start
+                    let window = xs.extracting((row + valid.lowerBound)..<(row + valid.upperBound))
+                    var sums = outs.extracting((target + valid.lowerBound)..<(target + valid.upperBound))
+                    for i in 0..<window.count { sums[i] += window[i] }
                 }
             }
         }

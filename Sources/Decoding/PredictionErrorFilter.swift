@@ -116,9 +116,13 @@ public struct PredictionErrorFilter: Sendable, Equatable, Codable {
         // The rest tap by tap: each output still adds its terms in the order of the
         // taps, but the outputs do not wait on each other.
         if signal.count > p {
+            let input = signal.span
+            var output = out.mutableSpan
             for j in 1...p {
                 let tap = taps[j]
-                for i in p..<signal.count { out[i] += tap * signal[i - j] }
+                let past = input.extracting((p - j)..<(signal.count - j))
+                var sums = output.extracting(p..<signal.count)
+                for i in 0..<past.count { sums[i] += tap * past[i] }
             }
         }
         if signal.count >= p {

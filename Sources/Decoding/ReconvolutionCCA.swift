@@ -165,9 +165,11 @@ public struct ReconvolutionCCA: Sendable {
     public func filter(_ trial: [[Double]]) -> [Double] {
         let n = trial.first?.count ?? 0
         var out = [Double](repeating: 0, count: n)
+        var sums = out.mutableSpan
         for (c, row) in trial.enumerated() {
             let w = spatialFilter[c]
-            for i in 0..<n { out[i] += w * row[i] }
+            let samples = row.span
+            for i in 0..<min(n, samples.count) { sums[i] += w * samples[i] }
         }
         return out
     }
@@ -177,12 +179,17 @@ public struct ReconvolutionCCA: Sendable {
     /// Also the zero-training learner's decoding step.
     static func template(onsets: [[Int]], length: Int, kernels: [[Double]], latency: Int) -> [Double] {
         var t = [Double](repeating: 0, count: length)
+        var out = t.mutableSpan
         for (e, list) in onsets.enumerated() {
+            let kernel = kernels[e]
+            let values = kernel.span
             for o in list {
-                for (l, value) in kernels[e].enumerated() {
-                    let i = o + latency + l
-                    if i >= 0 && i < length { t[i] += value }
-                }
+                // The kernel's lags that land inside the trial, added as one run.
+                let first = max(0, -(o + latency)), end = min(values.count, length - (o + latency))
+                guard first < end else { continue }
+                let window = values.extracting(first..<end)
+                var sums = out.extracting((o + latency + first)..<(o + latency + end))
+                for i in 0..<window.count { sums[i] += window[i] }
             }
         }
         return t
