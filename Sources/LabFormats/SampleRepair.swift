@@ -1,20 +1,27 @@
 import Foundation
 
 /// Repairs isolated non-finite samples (NaN, ±∞) of a recording by linear
-/// interpolation between the finite neighbours, and refuses a channel that
-/// holds no finite sample at all.
+/// interpolation between the finite neighbours, and leaves out a channel
+/// that holds no finite sample at all (a dead electrode, as some amplifiers
+/// stream it), with a warning; a recording with no channel left is refused.
 enum SampleRepair {
-    /// Repairs `samples` (channels × samples) in place; returns one warning
-    /// per repaired channel. Throws an ``LabFormatError`` about `subject` when a
-    /// channel has no finite value. `rate` turns sample indices into seconds.
-    static func interpolateNonFinite(_ samples: inout [[Float]], names: [String], rate: Double, subject: String) throws -> [String] {
+    /// Repairs `samples` (channels × samples) in place and removes the dead
+    /// channels from it and from `names` (one per channel; the channels'
+    /// numbers from 1 are filled in when it is empty, so that the kept ones
+    /// keep theirs); returns one warning per repaired or removed channel.
+    /// Throws an ``LabFormatError`` about `subject` when no channel has a
+    /// finite value. `rate` turns sample indices into seconds.
+    static func interpolateNonFinite(_ samples: inout [[Float]], names: inout [String], rate: Double, subject: String) throws -> [String] {
         var warnings: [String] = []
+        var dead: [Int] = []
         for c in samples.indices {
             let bad = samples[c].indices.filter { !samples[c][$0].isFinite }
             guard !bad.isEmpty else { continue }
             let name = c < names.count && !names[c].isEmpty ? names[c] : "\(c + 1)"
             guard bad.count < samples[c].count else {
-                throw LabFormatError(subject, "channel \(name) holds no finite sample (all \(bad.count) are NaN or infinite)")
+                warnings.append("channel \(name) holds no finite sample (all \(bad.count) are NaN or infinite): left out")
+                dead.append(c)
+                continue
             }
             var row = samples[c]
             var i = 0
@@ -37,6 +44,15 @@ enum SampleRepair {
             samples[c] = row
             let first = bad[0]
             warnings.append("channel \(name): \(bad.count) NaN or infinite sample(s), the first at sample \(first) (\(String(format: "%.3f", Double(first) / rate)) s), replaced by linear interpolation")
+        }
+        guard !dead.isEmpty else { return warnings }
+        guard dead.count < samples.count else {
+            throw LabFormatError(subject, "no channel holds a finite sample (all \(samples.count) are NaN or infinite throughout)")
+        }
+        if names.count != samples.count { names = (1...samples.count).map(String.init) }
+        for c in dead.reversed() {
+            samples.remove(at: c)
+            names.remove(at: c)
         }
         return warnings
     }

@@ -11,7 +11,7 @@ import Foundation
 /// recording's rate, resets and gaps are reported in
 /// ``ContinuousRecording/warnings``, and each marker's sample is the one at
 /// or after its time. Isolated NaN samples are interpolated (and reported);
-/// a channel with no finite sample is refused.
+/// a channel with no finite sample is left out (and reported).
 public enum XDFImporter {
     /// The recording in `url`. `stream` names the EEG stream when the file
     /// holds several numeric ones; `markers` names the marker stream when it
@@ -41,9 +41,9 @@ public enum XDFImporter {
         if eeg.omittedStamps > 0, eeg.header.nominalRate <= 0 {
             warnings.append("\(eeg.omittedStamps) EEG sample(s) came without a time stamp and the stream has no nominal rate")
         }
-        let labels = eeg.header.labels.isEmpty ? (1...eeg.header.channelCount).map { "\($0)" } : eeg.header.labels
+        var labels = eeg.header.labels.isEmpty ? (1...eeg.header.channelCount).map { "\($0)" } : eeg.header.labels
         var samples = eeg.values
-        warnings += try SampleRepair.interpolateNonFinite(&samples, names: labels, rate: clock.rate, subject: subject)
+        warnings += try SampleRepair.interpolateNonFinite(&samples, names: &labels, rate: clock.rate, subject: subject)
         let times = corrected(marks)
         let placed = clock.locate(times)
         let recordingMarkers = zip(placed, marks.strings).map { RecordingMarker(sample: $0.sample, seconds: $0.seconds, text: $1) }

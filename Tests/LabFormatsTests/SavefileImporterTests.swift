@@ -54,6 +54,17 @@ import Testing
         #expect(d.trial(0)[1][0] == -Double(d.context?.onsets[0] ?? 0))
     }
 
+    @Test func aDeadChannelIsLeftOutAndTheOthersKeepTheirNumbers() throws {
+        // Channel 1 streams NaN throughout (written as the hub logs it): channel 2 remains, named "2".
+        let lines = tinySession().map { line in
+            line.contains("t:DATAPACKET") ? line.replacingOccurrences(of: #"\[[-0-9.]+,"#, with: "[nan,", options: .regularExpression) : line
+        }
+        let (d, warnings) = try SavefileImporter.readWithWarnings(try savefile(lines))
+        #expect(d.header.nChannels == 1 && d.header.channels == ["2"])
+        #expect(d.trial(0)[0][0] == -Double(d.context?.onsets[0] ?? 0))
+        #expect(warnings.contains { $0.hasPrefix("channel 1 holds no finite sample (all ") && $0.hasSuffix("are NaN or infinite): left out") })
+    }
+
     @Test func badFilesAreOneLine() throws {
         let gz = try LabFixtures.scratch("s.txt.gz", [0x1F, 0x8B, 8, 0])
         #expect(LabFixtures.message { _ = try SavefileImporter.read(gz) } == "s.txt.gz: gzip-compressed: gunzip it first")

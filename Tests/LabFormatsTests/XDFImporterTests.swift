@@ -78,15 +78,18 @@ import Testing
         #expect(abs(r.sampleRate - 100) < 1e-6 && r.markers.map(\.sample) == [100])
     }
 
-    @Test func isolatedNaNsAreInterpolatedAndAWholeNaNChannelRefused() throws {
+    @Test func isolatedNaNsAreInterpolatedAndADeadChannelLeftOut() throws {
         let holed: (Int, Int) -> Float = { i, c in c == 1 && (i == 10 || i == 11) ? Float.nan : Float(i) }
         let holes = try LabFixtures.scratch("nan.xdf", XDFBuilder.simple(value: holed))
         let r = try XDFImporter.read(holes)
         #expect(r.samples[1][10] == 10 && r.samples[1][11] == 11)
         #expect(r.warnings == ["channel Pz: 2 NaN or infinite sample(s), the first at sample 10 (0.100 s), replaced by linear interpolation"])
-        let flat: (Int, Int) -> Float = { _, c in c == 0 ? Float.nan : 1 }
-        let dead = try LabFixtures.scratch("dead.xdf", XDFBuilder.simple(value: flat))
-        #expect(LabFixtures.message { _ = try XDFImporter.read(dead) } == "dead.xdf: stream \"amp\": channel Oz holds no finite sample (all 500 are NaN or infinite)")
+        let flat: (Int, Int) -> Float = { i, c in c == 0 ? Float.nan : Float(i) }
+        let dead = try XDFImporter.read(try LabFixtures.scratch("dead.xdf", XDFBuilder.simple(value: flat)))
+        #expect(dead.channelNames == ["Pz"] && dead.samples.count == 1 && dead.samples[0][7] == 7)
+        #expect(dead.warnings == ["channel Oz holds no finite sample (all 500 are NaN or infinite): left out"])
+        let none = try LabFixtures.scratch("none.xdf", XDFBuilder.simple(value: { _, _ in Float.infinity }))
+        #expect(LabFixtures.message { _ = try XDFImporter.read(none) } == "none.xdf: stream \"amp\": no channel holds a finite sample (all 2 are NaN or infinite throughout)")
     }
 
     @Test func aClockResetIsSegmentedAndReported() throws {
