@@ -7,6 +7,8 @@ import Foundation
 ///   `IEEE_FLOAT_32`, `IEEE_FLOAT_64`, little-endian unless
 ///   `UseBigEndianOrder=YES`) or `ASCII` (`[ASCII Infos]` `DecimalSymbol`,
 ///   `SkipLines`, `SkipColumns`), `MULTIPLEXED` or `VECTORIZED`.
+/// - Non-finite samples (float or ASCII data): isolated ones interpolated, a
+///   channel with no finite sample left out, each with a warning.
 /// - Scaling: each value × its channel's resolution, in µV for the units
 ///   µV/uV (and an empty unit), nV, mV and V; channels in other units keep
 ///   value × resolution in their own unit, with a warning.
@@ -73,7 +75,7 @@ public enum BrainVisionImporter {
         }
         let format = (header.value("Common Infos", "DataFormat") ?? "BINARY").uppercased()
         let vectorized = orientation == "VECTORIZED"
-        let samples: [[Float]]
+        var samples: [[Float]]
         switch format {
         case "BINARY":
             samples = try BrainVisionData.binary(try HeaderText.contents(dataURL), header: header, scales: scales,
@@ -85,6 +87,9 @@ public enum BrainVisionImporter {
             throw LabFormatError(name, "DataFormat=\(format) is not supported (BINARY or ASCII)")
         }
 
+        // IEEE_FLOAT data (and ASCII's "nan") can hold non-finite samples: repaired, or the channel left out.
+        var names = channels.map(\.name)
+        warnings += try SampleRepair.interpolateNonFinite(&samples, names: &names, rate: fs, subject: dataURL.lastPathComponent)
         var markers: [RecordingMarker] = []
         if let markerFile = header.value("Common Infos", "MarkerFile"), !markerFile.isEmpty {
             let markerURL = sibling(markerFile)
@@ -98,7 +103,7 @@ public enum BrainVisionImporter {
             warnings.append("\(name): names no MarkerFile; no markers")
         }
         let program = header.program.map { " from \($0)" } ?? ""
-        return ContinuousRecording(sampleRate: fs, channelNames: channels.map(\.name), samples: samples, markers: markers,
+        return ContinuousRecording(sampleRate: fs, channelNames: names, samples: samples, markers: markers,
                                    source: "BrainVision\(program), \(name)", warnings: warnings)
     }
 

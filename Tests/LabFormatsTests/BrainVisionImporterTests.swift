@@ -94,6 +94,21 @@ import Testing
         #expect(try BrainVisionImporter.read(ints).samples == [[-7000], [0.01]])
     }
 
+    @Test func floatNaNsAreRepairedAndADeadChannelLeftOut() throws {
+        // Three channels, four samples, multiplexed: A has a NaN at sample 1, B is NaN throughout, C is clean.
+        let rows: [[Float]] = [[1, .nan, 5], [2, .nan, 6], [3, .nan, 7], [4, .nan, 8]]
+        let data = rows.flatMap { $0 }.flatMap { v in withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } }
+        let url = try Self.write(Self.header(binary: "IEEE_FLOAT_32", channels: ["Ch1=A,,1,µV", "Ch2=B,,1,µV", "Ch3=C,,1,µV"]), data: data, markers: "")
+        let r = try BrainVisionImporter.read(url)
+        #expect(r.channelNames == ["A", "C"] && r.samples == [[1, 2, 3, 4], [5, 6, 7, 8]])
+        #expect(r.warnings == ["channel B holds no finite sample (all 4 are NaN or infinite): left out"])
+        let holed: [[Float]] = [[1, 0], [.nan, 0], [3, 0]]
+        let repaired = try BrainVisionImporter.read(try Self.write(Self.header(binary: "IEEE_FLOAT_32", channels: ["Ch1=A,,1,µV", "Ch2=B,,1,µV"]),
+                                                                   data: holed.flatMap { $0 }.flatMap { v in withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } }, markers: ""))
+        #expect(repaired.samples[0] == [1, 2, 3])
+        #expect(repaired.warnings.first?.hasPrefix("channel A: 1 NaN or infinite sample(s), the first at sample 1 (0.004 s)") == true)
+    }
+
     @Test func asciiDataWithDecimalComma() throws {
         let dir = try ScratchFolder.make()
         let header = Self.header(format: "ASCII", extra: "[ASCII Infos]\nDecimalSymbol=,\nSkipLines=1\nSkipColumns=0")
