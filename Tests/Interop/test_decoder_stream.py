@@ -81,6 +81,14 @@ def test_the_mindaffect_recording_calibrates_on_half_and_predicts_the_rest(noise
     assert any("cross-validated accuracy" in line for line in decoder.lines)
 
 
+def test_channels_left_out_at_import_never_reach_the_decoder(noisetag_bin, decoder):
+    run = stream(noisetag_bin, FIXTURE, "--speed", "20", "--endpoint", decoder.endpoint, "--json", "--drop-channels", "4")
+    assert run.returncode == 0, run.stderr + "\n".join(decoder.lines[-20:])
+    check_consistent(json.loads(run.stdout), trials=10, calibrating=5)
+    assert any("EEG: 3 channels at " in line for line in decoder.lines), decoder.lines[-20:]
+    assert not any("EEG: 4 channels at " in line for line in decoder.lines)
+
+
 def test_a_settings_file_sets_the_decoder_and_its_options_win(noisetag_bin, socket_folder, tmp_path):
     settings = tmp_path / "decoder.json"
     settings.write_text(json.dumps({"targetErrorRate": 0.02, "idlePressesPerMinute": 10, "predictionInterval": 5}))
