@@ -104,9 +104,7 @@ public struct RecordingInventory: Sendable, Equatable, Encodable {
                 inventory.problem = "\(error)"
                 return inventory
             }
-        case .bdf, .edf: recording = try EDFImporter.read(url)
-        case .brainvision: recording = try BrainVisionImporter.read(url)
-        case .bids: recording = try BIDSImporter.read(url)
+        case .bdf, .edf, .brainvision, .bids: recording = try ContinuousRecording.read(url, format: kind)
         }
         inventory.source = recording.source
         inventory.channels = recording.channelNames

@@ -67,7 +67,7 @@ struct RecordingImportOptions: ParsableArguments {
     func check(file: String) throws {
         if channels != nil, dropChannels != nil { throw ValidationError("--channels and --drop-channels: give one or the other") }
         for (option, list) in [("--channels", channels), ("--drop-channels", dropChannels)] {
-            if let list, list.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) || list.hasSuffix(",") || list.isEmpty {
+            if let list, list.split(separator: ",", omittingEmptySubsequences: false).contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 throw ValidationError("\(option) \"\(list)\": an empty name (give names separated by commas)")
             }
         }
@@ -118,17 +118,14 @@ struct RecordingImportOptions: ParsableArguments {
     }
 
     private func read(_ kind: LabFormat, _ url: URL) throws -> (TrialsDataset, [String]) {
-        let recording: ContinuousRecording
         switch kind {
         case .savefile: return try SavefileImporter.readWithWarnings(url)
         case .npz, .mat:
             let codes = try self.codes.map { try CodesFile.read(URL(fileURLWithPath: $0)) }
             return try EpochsImporter.read(url, units: units ?? .auto, codes: codes, codeRate: codeRate, classes: classes)
-        case .xdf: recording = try XDFImporter.read(url, stream: recordingFile.stream, markers: recordingFile.markers)
-        case .bdf, .edf: recording = try EDFImporter.read(url)
-        case .brainvision: recording = try BrainVisionImporter.read(url)
-        case .bids: recording = try BIDSImporter.read(url)
+        case .xdf, .bdf, .edf, .brainvision, .bids: break
         }
+        let recording = try ContinuousRecording.read(url, format: kind, stream: recordingFile.stream, markers: recordingFile.markers)
         if kind == .bids, codes == nil, let trialStart, let label, let stimulus = try BIDSImporter.stimulus(url) {
             var options = TrialCutOptions(trialStart: trialStart, label: label, codes: [], trialSeconds: trialSeconds)
             options.trialEnd = trialEnd

@@ -231,3 +231,7 @@ def test_channels_chosen_at_import_match_mne_picks(noisetag_bin, tmp_path):
     run = subprocess.run([noisetag_bin, "dataset", "import", *common, "--out", str(tmp_path / "both"), "--channels", "Oz", "--drop-channels", "O1"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 64 and "give one or the other" in run.stderr
+    for empty in (",Oz", "Oz,,O1", "Oz,", " "):
+        run = subprocess.run([noisetag_bin, "dataset", "import", *common, "--out", str(tmp_path / "e"), "--channels", empty],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 64 and "an empty name" in run.stderr, (empty, run.stderr)

@@ -62,6 +62,11 @@ import Testing
         #expect(abs((inventory.trialSeconds ?? 0) - 4.2) < 0.01)
     }
 
+    @Test func aFileOfTrialsIsNoContinuousRecording() {
+        let message = LabFixtures.message { _ = try ContinuousRecording.read(LabFixtures.url("mindaffectBCI_exampledata.txt"), format: .savefile) }
+        #expect(message == "mindaffectBCI_exampledata.txt: a savefile carries its own trials, not a continuous recording with markers")
+    }
+
     @Test func whatCannotBeReadIsOneLine() throws {
         let missing = LabFixtures.message { _ = try RecordingInventory.read(URL(fileURLWithPath: "/no/such.bdf")) }
         #expect(missing == "/no/such.bdf: no such file or folder")
