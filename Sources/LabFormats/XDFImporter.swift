@@ -18,7 +18,10 @@ public enum XDFImporter {
     /// holds several string ones. Throws an ``LabFormatError`` (one line naming
     /// the file) for anything it cannot use.
     public static func read(_ url: URL, stream: String? = nil, markers: String? = nil) throws -> ContinuousRecording {
-        try read(try file(url), name: url.lastPathComponent, stream: stream, markers: markers)
+        let name = url.lastPathComponent
+        let file = try file(url)
+        let eeg = try chooseEEG(file.streams, named: stream, file: name)
+        return try read(eeg: eeg, markers: try chooseMarkers(file.streams, named: markers, file: name), name: name)
     }
 
     /// The streams of the XDF file at `url`, parsed.
@@ -30,11 +33,10 @@ public enum XDFImporter {
         return try XDFFile(bytes: [UInt8](data), name: url.lastPathComponent)
     }
 
-    /// The recording in the parsed `file` (named `name` in errors), its
-    /// streams chosen as ``read(_:stream:markers:)`` says.
-    static func read(_ file: XDFFile, name: String, stream: String?, markers: String?) throws -> ContinuousRecording {
-        let eeg = try chooseEEG(file.streams, named: stream, file: name)
-        let marks = try chooseMarkers(file.streams, named: markers, file: name)
+    /// The recording made of the EEG stream `eeg` and the marker stream
+    /// `marks` of a file named `name` (in errors), chosen by ``chooseEEG(_:named:file:)``
+    /// and ``chooseMarkers(_:named:file:)``.
+    static func read(eeg: XDFStream, markers marks: XDFStream, name: String) throws -> ContinuousRecording {
         let subject = "\(name): stream \"\(eeg.header.name)\""
         let clock = try XDFSampleClock(stamps: corrected(eeg), nominalRate: eeg.header.nominalRate, subject: subject)
         var warnings = clock.warnings

@@ -40,7 +40,8 @@ struct EvaluationSummary {
     /// The table as `decoder evaluate` prints it.
     var text: String {
         func f(_ v: Double) -> String { String(format: "%.3f", v) }
-        let width = max(evaluated.map(\.folder.count).max() ?? 0, "pooled (00000 trials)".count)
+        let pooled = "pooled (\(evaluated.reduce(0) { $0 + $1.report.trials }) trials)", mean = "mean of the datasets"
+        let width = ([pooled, mean] + evaluated.map(\.folder)).map(\.count).max() ?? 0
         func line(_ first: String, _ size: String, _ cells: [String]) -> String {
             let row = first.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + size.padding(toLength: 28, withPad: " ", startingAt: 0)
                 + cells.map { $0.padding(toLength: 7, withPad: " ", startingAt: 0) }.joined()
@@ -52,9 +53,8 @@ struct EvaluationSummary {
             out += line(folder, "\(r.trials) × \(r.classes), \(r.channels)",
                         lengths.map { l in r.rows.first { $0.seconds == l.seconds }.map { f($0.accuracy) } ?? "-" })
         }
-        out += line("mean of the datasets", "", lengths.map { f($0.meanAccuracy) })
-        let pooled = evaluated.reduce(0) { $0 + $1.report.trials }
-        out += line("pooled (\(pooled) trials)", "", lengths.map { f($0.pooledAccuracy) })
+        out += line(mean, "", lengths.map { f($0.meanAccuracy) })
+        out += line(pooled, "", lengths.map { f($0.pooledAccuracy) })
         return out
     }
 }
