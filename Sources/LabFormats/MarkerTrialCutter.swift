@@ -12,11 +12,12 @@ import Foundation
 /// ```swift
 /// let recording = try XDFImporter.read(url)
 /// let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: codes, classes: 53)
-/// let dataset = try MarkerTrialCutter.cut(recording, options: options)
+/// let (dataset, warnings) = try MarkerTrialCutter.cut(recording, options: options)
 /// ```
 public enum MarkerTrialCutter {
-    /// The dataset, or an ``LabFormatError`` naming what is missing or wrong.
-    public static func cut(_ recording: ContinuousRecording, options: TrialCutOptions) throws -> TrialsDataset {
+    /// The dataset and the warnings (the recording's, then what the cut
+    /// noticed), or an ``LabFormatError`` naming what is missing or wrong.
+    public static func cut(_ recording: ContinuousRecording, options: TrialCutOptions) throws -> (dataset: TrialsDataset, warnings: [String]) {
         do { _ = try Regex(options.trialStart) } catch { throw LabFormatError("--trial-start", "not a regular expression: \(options.trialStart)") }
         do { _ = try Regex(options.label) } catch { throw LabFormatError("--label", "not a regular expression: \(options.label)") }
         guard options.codeRate.isFinite, options.codeRate > 0 else { throw LabFormatError("--code-rate", "must be a positive number of bits per second, got \(options.codeRate)") }
@@ -24,13 +25,20 @@ public enum MarkerTrialCutter {
         let bits = options.codes[0].count
         guard bits > 0, options.codes.allSatisfy({ $0.count == bits }) else { throw LabFormatError("codes", "the codes differ in length or are empty") }
         guard options.codes.allSatisfy({ $0.allSatisfy { $0 <= 1 } }) else { throw LabFormatError("codes", "a code holds a value other than 0 and 1") }
+        var warnings = recording.warnings
         var codes = options.codes
+        if codes.count > 2 * bits {
+            warnings.append("the codes hold \(codes.count) classes of \(bits) bits each (rows are classes): if the file holds bits × classes, save its transpose")
+        }
         if let classes = options.classes {
             guard classes >= 2, classes <= codes.count else { throw LabFormatError("--classes", "must be 2 to \(codes.count) (the codes given), got \(classes)") }
             codes = Array(codes.prefix(classes))
         }
         let fs = recording.sampleRate
         guard fs.isFinite, fs > 0 else { throw LabFormatError(recording.source, "sample rate \(fs) is not positive") }
+        guard options.codeRate <= fs else {
+            throw LabFormatError("--code-rate", "\(options.codeRate) bits per second is above the sample rate, \(format(fs)) Hz: a bit would last less than a sample")
+        }
         let n = recording.sampleCount
         guard n > 0, !recording.samples.isEmpty else { throw LabFormatError(recording.source, "no samples") }
 
@@ -44,38 +52,49 @@ public enum MarkerTrialCutter {
             labels.append(Int32(k))
         }
         let onsets = starts.map { recording.markers[$0].sample }
-        let samples = try trialLength(recording, starts: starts, options: options)
-        let fitting = onsets.indices.filter { onsets[$0] >= 0 && onsets[$0] + samples <= n }
-        guard samples > 0, !fitting.isEmpty else {
-            throw LabFormatError(recording.source, "no trial of \(format(Double(max(samples, 0)) / fs)) s fits in the recording")
-        }
-        guard Set(fitting.map { labels[$0] }).count >= 1 else { throw LabFormatError("--label", "no labelled trial") }
+        let (samples, lengthWarning) = try trialLength(recording, starts: starts, options: options)
+        warnings += lengthWarning.map { [$0] } ?? []
+        let fitting = try fittingTrials(onsets, samples: samples, end: n, fs: fs, subject: recording.source, in: "the recording")
         let stimulus = codes.flatMap { code in
             (0..<samples).map { i in code[Int((Double(i) / fs * options.codeRate).rounded(.down)) % bits] }
         }
-        var header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
+        guard codes.indices.contains(where: { c in Set(stimulus[(c * samples)..<((c + 1) * samples)]).count > 1 }) else {
+            throw LabFormatError("--code-rate", "at \(options.codeRate) bits per second no code changes within a trial of \(format(Double(samples) / fs)) s")
+        }
+        if Double(samples) < fs / 2 {
+            warnings.append("trials of \(format(Double(samples) / fs)) s, shorter than half a second: does --trial-start match only the trial starts?")
+        }
+        let header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: codes.count, channels: recording.channelNames, filtered: recording.filtered,
-                                   source: recording.source)
-        if fitting.count < onsets.count { header.source = recording.source + " (\(onsets.count - fitting.count) trial(s) past the recording's end left out)" }
+                                   source: recording.source + leftOutNote(before: found.before, past: found.after + onsets.count - fitting.count))
         do {
-            return try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
-                                     onsets: fitting.map { onsets[$0] }, labels: fitting.map { labels[$0] }, stimulus: stimulus)
+            let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
+                                            onsets: fitting.map { onsets[$0] }, labels: fitting.map { labels[$0] }, stimulus: stimulus)
+            return (dataset, warnings)
         } catch let error as DatasetError {
             throw LabFormatError(recording.source, error.description)
         }
     }
 
-    /// The markers starting trials (indices into the recording's markers),
-    /// the number each label's first capture group holds, and the marker it came from.
+    /// The markers starting trials inside the recording (indices into its
+    /// markers), the number each label's first capture group holds, the
+    /// marker it came from, and how many matching markers lie before the
+    /// first sample or after the last (no label is needed for those).
     static func trialStarts(_ recording: ContinuousRecording, options: TrialCutOptions) throws
-        -> (markers: [Int], numbers: [Int], labelMarkers: [RecordingMarker]) {
+        -> (markers: [Int], numbers: [Int], labelMarkers: [RecordingMarker], before: Int, after: Int) {
         let start: Regex<AnyRegexOutput>, label: Regex<AnyRegexOutput>
         do { start = try Regex(options.trialStart) } catch { throw LabFormatError("--trial-start", "not a regular expression: \(options.trialStart)") }
         do { label = try Regex(options.label) } catch { throw LabFormatError("--label", "not a regular expression: \(options.label)") }
-        let starts = recording.markers.indices.filter { recording.markers[$0].text.firstMatch(of: start) != nil }
-        guard !starts.isEmpty else {
+        let matching = recording.markers.indices.filter { recording.markers[$0].text.firstMatch(of: start) != nil }
+        guard !matching.isEmpty else {
             let seen = Array(Set(recording.markers.map(\.text))).sorted().prefix(5).joined(separator: "\", \"")
             throw LabFormatError("--trial-start", "no marker matches \(options.trialStart)" + (seen.isEmpty ? " (the recording has no markers)" : " (markers seen: \"\(seen)\"…)"))
+        }
+        let n = recording.sampleCount
+        let starts = matching.filter { (0..<n).contains(recording.markers[$0].sample) }
+        guard !starts.isEmpty else {
+            let seconds = matching.map { recording.markers[$0].seconds }
+            throw LabFormatError("--trial-start", "no matching marker lies inside the recording (0 to \(format(Double(n) / recording.sampleRate)) s): they lie at \(format(seconds.min()!)) to \(format(seconds.max()!)) s")
         }
         var numbers: [Int] = []
         var labelMarkers: [RecordingMarker] = []
@@ -85,24 +104,33 @@ public enum MarkerTrialCutter {
                   let match = labelled.text.firstMatch(of: label) else {
                 throw LabFormatError("--label", "no marker at or before the trial start at \(format(marker.seconds)) s matches \(options.label)")
             }
-            guard match.output.count > 1, let group = match.output[1].substring, let k = Int(group) else {
-                throw LabFormatError("--label", "\(options.label) has no first capture group holding a class number in \"\(labelled.text)\"")
+            guard match.output.count > 1, let group = match.output[1].substring else {
+                throw LabFormatError("--label", "\(options.label) has no first capture group (in \"\(labelled.text)\")")
+            }
+            guard let k = Int(group) else {
+                throw LabFormatError("--label", "the first capture group of \(options.label) holds \"\(group)\" in \"\(labelled.text)\", not a class number")
             }
             numbers.append(k)
             labelMarkers.append(labelled)
         }
-        return (starts, numbers, labelMarkers)
+        let before = matching.filter { recording.markers[$0].sample < 0 }.count
+        return (starts, numbers, labelMarkers, before, matching.count - starts.count - before)
     }
 
     /// Samples per trial: `--trial-seconds`, else the shortest start to
     /// `--trial-end`, else `fallback` when given, else the shortest gap
-    /// between trial starts capped at the recording's end.
-    static func trialLength(_ recording: ContinuousRecording, starts: [Int], options: TrialCutOptions, fallback: Int? = nil) throws -> Int {
+    /// between the trial starts (all inside the recording), capped at its end;
+    /// with a warning when that cap decides the length, or when the
+    /// trial-start markers last more than half the gap but less than it (their
+    /// durations may be the trials').
+    static func trialLength(_ recording: ContinuousRecording, starts: [Int], options: TrialCutOptions,
+                            fallback: Int? = nil) throws -> (samples: Int, warning: String?) {
         let fs = recording.sampleRate
-        let onsets = starts.map { recording.markers[$0].sample }
         if let seconds = options.trialSeconds {
             guard seconds.isFinite, seconds > 0 else { throw LabFormatError("--trial-seconds", "must be positive, got \(seconds)") }
-            return Int((seconds * fs).rounded())
+            let samples = Int((seconds * fs).rounded())
+            guard samples > 0 else { throw LabFormatError("--trial-seconds", "\(seconds) s is shorter than a sample at \(format(fs)) Hz") }
+            return (samples, nil)
         } else if let trialEnd = options.trialEnd {
             let end: Regex<AnyRegexOutput>
             do { end = try Regex(trialEnd) } catch { throw LabFormatError("--trial-end", "not a regular expression: \(trialEnd)") }
@@ -112,13 +140,41 @@ public enum MarkerTrialCutter {
             guard let shortest = spans.filter({ $0 > 0 }).min() else {
                 throw LabFormatError("--trial-end", "no marker after a trial start matches \(trialEnd)")
             }
-            return shortest
+            return (shortest, nil)
         } else if let fallback {
-            return fallback
-        } else {
-            let gaps = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
-            return min(gaps.min() ?? Int.max, recording.sampleCount - (onsets.last ?? 0))
+            return (fallback, nil)
         }
+        let inside = starts.map { recording.markers[$0].sample }.sorted()
+        guard let last = inside.last else { throw LabFormatError("--trial-start", "no trial start") }
+        if let twin = zip(inside.dropFirst(), inside).first(where: { $0 == $1 }) {
+            throw LabFormatError("--trial-start", "two matching markers at \(format(Double(twin.0) / fs)) s start two trials at the same sample")
+        }
+        let room = recording.sampleCount - last
+        guard let gap = zip(inside.dropFirst(), inside).map({ $0 - $1 }).min() else { return (room, nil) }
+        if room < gap {
+            return (room, "every trial cut to \(format(Double(room) / fs)) s: the recording ends that soon after the last trial start, sooner than the shortest gap between starts (\(format(Double(gap) / fs)) s); --trial-seconds or --trial-end sets the length, and a trial that does not fit is left out")
+        }
+        let durations = starts.map { recording.markers[$0].duration ?? 0 }
+        if let shortest = durations.min(), shortest * fs >= Double(gap) / 2, Int((shortest * fs).rounded()) < gap {
+            return (gap, "trials of \(format(Double(gap) / fs)) s, the shortest gap between starts, but the trial-start markers last \(format(shortest)) s (the shortest): --trial-seconds \(format(shortest)) cuts the trials to them")
+        }
+        return (gap, nil)
+    }
+
+    /// The indices of the trials (starting inside the recording) that end by
+    /// sample `end`, or an ``LabFormatError`` when none does.
+    static func fittingTrials(_ onsets: [Int], samples: Int, end: Int, fs: Double, subject: String, in what: String) throws -> [Int] {
+        let fitting = onsets.indices.filter { onsets[$0] + samples <= end }
+        guard fitting.isEmpty else { return fitting }
+        throw LabFormatError(subject, "no trial of \(format(Double(samples) / fs)) s fits in \(what) (\(format(Double(end) / fs)) s long): the trials start at \(format(Double(onsets.min()!) / fs)) to \(format(Double(onsets.max()!) / fs)) s")
+    }
+
+    /// The note the dataset's `source` carries on the trials left out: those
+    /// starting before the recording, those running past its end; "" for none.
+    static func leftOutNote(before: Int, past: Int) -> String {
+        let parts = (before > 0 ? ["\(before) starting before the recording"] : [])
+            + (past > 0 ? ["\(past) running past the recording's end"] : [])
+        return parts.isEmpty ? "" : " (trials left out: " + parts.joined(separator: ", ") + ")"
     }
 
     static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }

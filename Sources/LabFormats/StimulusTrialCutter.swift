@@ -25,11 +25,13 @@ import Decoding
 /// let recording = try BIDSImporter.read(url)
 /// let stimulus = try BIDSImporter.stimulus(url)!
 /// let options = TrialCutOptions(trialStart: #"^target=\d+$"#, label: #"^target=(\d+)$"#, codes: [])
-/// let dataset = try StimulusTrialCutter.cut(recording, stimulus: stimulus, options: options)
+/// let (dataset, warnings) = try StimulusTrialCutter.cut(recording, stimulus: stimulus, options: options)
 /// ```
 public enum StimulusTrialCutter {
-    /// The dataset, or an ``LabFormatError`` naming what is missing or wrong.
-    public static func cut(_ recording: ContinuousRecording, stimulus: BIDSStimulus, options: TrialCutOptions) throws -> TrialsDataset {
+    /// The dataset and the warnings (the recording's, then the cut's), or an
+    /// ``LabFormatError`` naming what is missing or wrong.
+    public static func cut(_ recording: ContinuousRecording, stimulus: BIDSStimulus,
+                           options: TrialCutOptions) throws -> (dataset: TrialsDataset, warnings: [String]) {
         let fs = recording.sampleRate
         guard fs.isFinite, fs > 0 else { throw LabFormatError(recording.source, "sample rate \(fs) is not positive") }
         guard abs(stimulus.sampleRate - fs) <= 1e-6 * fs else {
@@ -52,13 +54,11 @@ public enum StimulusTrialCutter {
         }
         let durations = starts.map { recording.markers[$0].duration ?? 0 }
         let fallback = durations.allSatisfy { $0 > 0 } ? durations.map { Int(($0 * fs).rounded()) }.min() : nil
-        let samples = try MarkerTrialCutter.trialLength(recording, starts: starts, options: options, fallback: fallback)
+        let (samples, lengthWarning) = try MarkerTrialCutter.trialLength(recording, starts: starts, options: options, fallback: fallback)
         let onsets = starts.map { recording.markers[$0].sample }
         let end = min(n, offset + stimulus.rowCount)
-        let fitting = onsets.indices.filter { onsets[$0] >= 0 && onsets[$0] + samples <= end }
-        guard samples > 0, !fitting.isEmpty else {
-            throw LabFormatError(recording.source, "no trial of \(MarkerTrialCutter.format(Double(max(samples, 0)) / fs)) s fits in the recording and its stimulus file")
-        }
+        let fitting = try MarkerTrialCutter.fittingTrials(onsets, samples: samples, end: end, fs: fs, subject: recording.source,
+                                                          in: "the recording and its stimulus file")
 
         func window(_ c: Int, _ onset: Int) -> [UInt8] {
             (onset..<(onset + samples)).map { s in
@@ -81,13 +81,14 @@ public enum StimulusTrialCutter {
             }
             labels.append(Int32(classOf(window(targets[t], onsets[t]))))
         }
-        var header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
+        let header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: rows.count, channels: recording.channelNames, filtered: recording.filtered,
-                                   source: recording.source + ", stimulus from its stimulus file")
-        if fitting.count < onsets.count { header.source! += " (\(onsets.count - fitting.count) trial(s) past the recording's end left out)" }
+                                   source: recording.source + ", stimulus from its stimulus file"
+                                       + MarkerTrialCutter.leftOutNote(before: found.before, past: found.after + onsets.count - fitting.count))
         do {
-            return try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
-                                     onsets: fitting.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
+            let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
+                                            onsets: fitting.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
+            return (dataset, recording.warnings + (lengthWarning.map { [$0] } ?? []))
         } catch let error as DatasetError {
             throw LabFormatError(recording.source, error.description)
         }

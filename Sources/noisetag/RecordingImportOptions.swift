@@ -129,7 +129,7 @@ struct RecordingImportOptions: ParsableArguments {
         if kind == .bids, codes == nil, let trialStart, let label, let stimulus = try BIDSImporter.stimulus(url) {
             var options = TrialCutOptions(trialStart: trialStart, label: label, codes: [], trialSeconds: trialSeconds)
             options.trialEnd = trialEnd
-            return (try StimulusTrialCutter.cut(recording, stimulus: stimulus, options: options), recording.warnings)
+            return try StimulusTrialCutter.cut(recording, stimulus: stimulus, options: options)
         }
         guard let trialStart, let label, let codes else {
             throw CommandFailure("\(kind.rawValue) recordings are cut by markers: --trial-start, --label and --codes are needed")
@@ -137,6 +137,6 @@ struct RecordingImportOptions: ParsableArguments {
         var options = TrialCutOptions(trialStart: trialStart, label: label, codes: try CodesFile.read(URL(fileURLWithPath: codes)),
                                       codeRate: codeRate, classes: classes, trialSeconds: trialSeconds)
         options.trialEnd = trialEnd
-        return (try MarkerTrialCutter.cut(recording, options: options), recording.warnings)
+        return try MarkerTrialCutter.cut(recording, options: options)
     }
 }

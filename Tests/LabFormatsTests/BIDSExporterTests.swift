@@ -209,7 +209,7 @@ struct RecordingFolderBuilder {
         let imported = try BIDSImporter.read(subject)
         let stimulus = try #require(try BIDSImporter.stimulus(subject))
         let options = TrialCutOptions(trialStart: #"^target=\d+$"#, label: #"^target=(\d+)$"#, codes: [])
-        let dataset = try StimulusTrialCutter.cut(imported, stimulus: stimulus, options: options)
+        let dataset = try StimulusTrialCutter.cut(imported, stimulus: stimulus, options: options).dataset
         #expect(dataset.header.nTrials == 1 && dataset.header.nSamples == 150 && dataset.header.nClasses == 2)
         #expect(dataset.labels == [1])   // object 2 is the second class
         let expected = [1, 2].flatMap { object in (120..<270).map { s in RecordingFolderBuilder.code(object, builder.frame(atSample: s)!) } }

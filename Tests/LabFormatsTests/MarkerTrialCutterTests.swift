@@ -19,7 +19,7 @@ import Testing
     @Test func trialsStartAtTheirMarkersWithTheLatestLabel() throws {
         let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], codeRate: 10,
                                       trialSeconds: 2)
-        let d = try MarkerTrialCutter.cut(recording(), options: options)
+        let d = try MarkerTrialCutter.cut(recording(), options: options).dataset
         #expect(d.header.nTrials == 2 && d.header.nSamples == 200 && d.header.nContinuous == 1000)
         #expect(d.labels == [1, 0])
         #expect(d.context?.onsets == [100, 400])
@@ -31,14 +31,70 @@ import Testing
 
     @Test func withoutTrialSecondsTheShortestGapIsTheLength() throws {
         let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
-        #expect(try MarkerTrialCutter.cut(recording(), options: options).header.nSamples == 300)
+        #expect(try MarkerTrialCutter.cut(recording(), options: options).dataset.header.nSamples == 300)
+    }
+
+    @Test func aLastTrialCutShortByTheEndIsSaidNotSilent() throws {
+        var r = recording()
+        r.markers.append(RecordingMarker(sample: 850, seconds: 8.5, text: "start_trial"))
+        let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
+        let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
+        // The recording ends 1.5 s after the last start: every trial is cut to it, and a warning says so.
+        #expect(d.header.nSamples == 150 && d.header.nTrials == 3)
+        #expect(warnings == ["every trial cut to 1.500 s: the recording ends that soon after the last trial start, sooner than the shortest gap between starts (3.000 s); --trial-seconds or --trial-end sets the length, and a trial that does not fit is left out"])
+        // With the length given, the cut-short trial is left out and the source says why.
+        let given = try MarkerTrialCutter.cut(r, options: options.with(trialSeconds: 3)).dataset
+        #expect(given.header.nTrials == 2 && given.header.source == "test (trials left out: 1 running past the recording's end)")
+    }
+
+    @Test func startsOutsideTheRecordingAreNamedForWhereTheyLie() throws {
+        var r = recording()
+        // No label marker stands before the early start: it is left out, not refused.
+        r.markers.insert(RecordingMarker(sample: -50, seconds: -0.5, text: "start_trial"), at: 0)
+        r.markers.append(RecordingMarker(sample: 1200, seconds: 12, text: "start_trial"))
+        let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
+        let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
+        // The length comes from the starts inside the recording only (1 s and 4 s): 3 s.
+        #expect(d.header.nSamples == 300 && d.header.nTrials == 2 && warnings.isEmpty)
+        #expect(d.header.source == "test (trials left out: 1 starting before the recording, 1 running past the recording's end)")
+        r.markers = r.markers.filter { $0.sample < 0 || $0.sample >= 1000 }
+        #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(r, options: options) }
+            == "--trial-start: no matching marker lies inside the recording (0 to 10.000 s): they lie at -0.500 to 12.000 s")
+    }
+
+    @Test func markersThatLastNearlyAGapSuggestTheirLength() throws {
+        var r = recording()
+        r.markers[1].duration = 2.1
+        r.markers[2].duration = 2.2
+        let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
+        let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
+        #expect(d.header.nSamples == 300)
+        #expect(warnings == ["trials of 3.000 s, the shortest gap between starts, but the trial-start markers last 2.100 s (the shortest): --trial-seconds 2.100 cuts the trials to them"])
+        // A trigger pulse is not a trial: no suggestion.
+        r.markers[1].duration = 0.008
+        #expect(try MarkerTrialCutter.cut(r, options: options).warnings.isEmpty)
+    }
+
+    @Test func codesThatLookTransposedOrTooFastAreCaught() throws {
+        let transposed: [[UInt8]] = (0..<5).map { k in [UInt8(k % 2), 1] }
+        let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: transposed)
+        #expect(try MarkerTrialCutter.cut(recording(), options: options).warnings
+            == ["the codes hold 5 classes of 2 bits each (rows are classes): if the file holds bits × classes, save its transpose"])
+        #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], codeRate: 1000)) }
+            == "--code-rate: 1000.0 bits per second is above the sample rate, 100.000 Hz: a bit would last less than a sample")
+        #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], trialSeconds: 1e-9)) }
+            == "--trial-seconds: 1e-09 s is shorter than a sample at 100.000 Hz")
+        #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], codeRate: 0.01)) }
+            == "--code-rate: at 0.01 bits per second no code changes within a trial of 3.000 s")
+        #expect(try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], codeRate: 50, trialSeconds: 0.2)).warnings
+            == ["trials of 0.200 s, shorter than half a second: does --trial-start match only the trial starts?"])
     }
 
     @Test func trialEndMarkersGiveTheShortestSpan() throws {
         var options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
         options.trialEnd = "^end$"
         // From each start to the first end marker after it: 700 − 100 and 700 − 400.
-        #expect(try MarkerTrialCutter.cut(recording(), options: options).header.nSamples == 300)
+        #expect(try MarkerTrialCutter.cut(recording(), options: options).dataset.header.nSamples == 300)
         options.trialEnd = "^never$"
         #expect(throws: LabFormatError("--trial-end", "no marker after a trial start matches ^never$")) {
             try MarkerTrialCutter.cut(recording(), options: options)
@@ -53,7 +109,8 @@ import Testing
         #expect(error(.init(trialStart: "nothing", label: "label=(\\d+)", codes: codes)).hasPrefix("--trial-start: no marker matches nothing"))
         #expect(error(.init(trialStart: "^start", label: "label=(\\d+)", codes: [[0, 1]], classes: 1)).hasPrefix("--classes:"))
         #expect(error(.init(trialStart: "^start", label: "label=(\\d+)", codes: [[0, 1], [1]])) == "codes: the codes differ in length or are empty")
-        #expect(error(.init(trialStart: "^start", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], classes: 2).with(label: "label=([a-z]+)")).hasPrefix("--label:"))
+        #expect(error(.init(trialStart: "^start", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], classes: 2).with(label: "cue;(\\w+)="))
+            == "--label: the first capture group of cue;(\\w+)= holds \"label\" in \"cue;label=1\", not a class number")
         #expect(error(.init(trialStart: "^start", label: "label=(\\d+)", codes: [[0, 1]] + [[1, 0]]).with(trialSeconds: 9.5)).contains("no trial of 9.500 s fits"))
         #expect(error(.init(trialStart: "(", label: "x", codes: codes)).hasPrefix("--trial-start: not a regular expression"))
     }

@@ -11,7 +11,7 @@ import Testing
         #expect(r.warnings.isEmpty)
         let codes = try CodesFile.read(LabFixtures.url("mgold_61_6521.npz"))
         let options = TrialCutOptions(trialStart: "^start_trial$", label: "label=(\\d+)", codes: codes, codeRate: 60, classes: 53)
-        let d = try MarkerTrialCutter.cut(r, options: options)
+        let d = try MarkerTrialCutter.cut(r, options: options).dataset
         #expect(d.labels == [18, 18, 46, 2, 41, 19, 0, 43, 17, 31])
         #expect(d.header.nClasses == 53 && d.header.nChannels == 8)
         #expect(d.header.nSamples > 1000)
