@@ -33,6 +33,9 @@ public struct TrialsDataset: Equatable, Sendable {
         for (name, value) in [("n_trials", h.nTrials), ("n_channels", h.nChannels), ("n_samples", h.nSamples), ("n_classes", h.nClasses)] where value <= 0 {
             throw DatasetError.inconsistent(file: "header.json", reason: "\(name) must be positive, got \(value)")
         }
+        if let names = h.channels, names.count != h.nChannels {
+            throw DatasetError.inconsistent(file: "header.json", reason: "channels names \(names.count), n_channels is \(h.nChannels)")
+        }
         if let context {
             guard h.nContinuous == context.length, context.samples.count == h.nChannels * context.length else {
                 throw DatasetError.inconsistent(file: "continuous.f32", reason: "expected \(h.nChannels * (h.nContinuous ?? 0) * 4) bytes (n_channels × n_continuous × 4), found \(context.samples.count * 4)")
@@ -117,7 +120,9 @@ public struct TrialsDataset: Equatable, Sendable {
         Array(stimulus[(index * header.nSamples)..<((index + 1) * header.nSamples)])
     }
 
-    /// Writes the four files into `directory` (created if needed).
+    /// Writes the four files into `directory` (created if needed), and the
+    /// continuous context's two when there is one; a context left there by
+    /// an earlier dataset is removed when this one has none.
     public func write(to directory: URL) throws {
         let fm = FileManager.default
         do {
@@ -134,6 +139,12 @@ public struct TrialsDataset: Equatable, Sendable {
         if let context {
             try write(Self.bytes(context.samples.map { $0.bitPattern }), "continuous.f32", in: directory)
             try write(Self.bytes(context.onsets.map { UInt32(bitPattern: Int32($0)) }), "onsets.i32", in: directory)
+        } else {
+            for name in ["continuous.f32", "onsets.i32"] where fm.fileExists(atPath: directory.appendingPathComponent(name).path) {
+                do { try fm.removeItem(at: directory.appendingPathComponent(name)) } catch {
+                    throw DatasetError.unreadable(file: name, reason: "cannot remove the earlier dataset's: \(error.localizedDescription)")
+                }
+            }
         }
     }
 
@@ -147,12 +158,15 @@ public struct TrialsDataset: Equatable, Sendable {
         guard isFolder.boolValue else {
             throw DatasetError.unreadable(file: directory.path, reason: "a file, not a trials dataset folder (a recording is read with noisetag dataset import FILE --out DIR first)")
         }
+        guard FileManager.default.isReadableFile(atPath: directory.path), FileManager.default.isExecutableFile(atPath: directory.path) else {
+            throw DatasetError.unreadable(file: directory.path, reason: "permission denied")
+        }
         let headerData = try load("header.json", in: directory)
         let header: DatasetHeader
         do {
             header = try JSONDecoder().decode(DatasetHeader.self, from: headerData)
-        } catch DecodingError.keyNotFound(let key, _) {
-            throw DatasetError.unreadable(file: "header.json", reason: "no \"\(key.stringValue)\" field")
+        } catch let error as DecodingError {
+            throw DatasetError.unreadable(file: "header.json", reason: Self.reason(error, in: headerData))
         } catch {
             throw DatasetError.unreadable(file: "header.json", reason: "not a valid header (\(error))")
         }
@@ -180,9 +194,36 @@ public struct TrialsDataset: Equatable, Sendable {
 
     private static func load(_ name: String, in directory: URL) throws -> Data {
         let url = directory.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw DatasetError.missingFile(name) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw DatasetError.missingFile(name) }
+        guard !isFolder.boolValue else { throw DatasetError.unreadable(file: name, reason: "a folder, not a file") }
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw DatasetError.unreadable(file: name, reason: "permission denied") }
         do { return try Data(contentsOf: url) } catch {
             throw DatasetError.unreadable(file: name, reason: error.localizedDescription)
+        }
+    }
+
+    /// One line for why header.json did not decode: the field and what it should hold.
+    private static func reason(_ error: DecodingError, in data: Data) -> String {
+        func field(_ path: [any CodingKey]) -> String { path.map(\.stringValue).joined(separator: ".") }
+        func kind(_ type: Any.Type) -> String {
+            switch type {
+            case is Int.Type: return "a whole number"
+            case is Double.Type: return "a number"
+            case is String.Type: return "a text"
+            default: return "a list of texts"
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, _): return "no \"\(key.stringValue)\" field"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return "\"\(field(context.codingPath))\" must be \(kind(type))"
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return "\"\(field(context.codingPath))\": \(context.debugDescription)"
+        case .dataCorrupted where (try? JSONSerialization.jsonObject(with: data)) != nil:
+            return "a field holds a value of the wrong kind (n_trials, n_channels, n_samples, n_classes, n_continuous are whole numbers, fs a number)"
+        case .dataCorrupted: return "not valid JSON"
+        @unknown default: return "not a valid header (\(error))"
         }
     }
 

@@ -111,9 +111,47 @@ import Testing
     }
 
     @Test func headerThatIsNotJSONIsRejected() throws {
-        try Self.expectError(file: "header.json", containing: "not a valid header") { url in
+        try Self.expectError(file: "header.json", containing: "not valid JSON") { url in
             try Data("fs=250".utf8).write(to: url.appendingPathComponent("header.json"))
         }
+    }
+
+    @Test(arguments: [
+        (#"{"fs": "250", "n_trials": 4, "n_channels": 8, "n_samples": 125, "n_classes": 3}"#, #"header.json: "fs" must be a number"#),
+        (#"{"fs": 250, "n_trials": 4.5, "n_channels": 8, "n_samples": 125, "n_classes": 3}"#,
+         "header.json: a field holds a value of the wrong kind (n_trials, n_channels, n_samples, n_classes, n_continuous are whole numbers, fs a number)"),
+        (#"{"fs": 250, "n_trials": 4, "n_channels": 8, "n_samples": 125, "n_classes": 3, "channels": ["Oz"]}"#,
+         "header.json: channels names 1, n_channels is 8"),
+    ])
+    func aHeaderFieldOfTheWrongKindIsNamed(_ header: String, _ message: String) throws {
+        let url = try Self.written()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(header.utf8).write(to: url.appendingPathComponent("header.json"))
+        #expect(throws: (any Error).self) { try TrialsDataset.read(from: url) }
+        do { _ = try TrialsDataset.read(from: url) } catch { #expect("\(error)" == message) }
+    }
+
+    @Test func aFolderWhereAFileShouldBeIsNamed() throws {
+        let url = try Self.written()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try FileManager.default.removeItem(at: url.appendingPathComponent("X.f32"))
+        try FileManager.default.createDirectory(at: url.appendingPathComponent("X.f32"), withIntermediateDirectories: false)
+        #expect(throws: DatasetError.unreadable(file: "X.f32", reason: "a folder, not a file")) { try TrialsDataset.read(from: url) }
+    }
+
+    @Test func aDatasetWithoutContextRemovesTheContextOfTheOneBefore() throws {
+        let url = Self.folder()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let header = DatasetHeader(fs: 100, nTrials: 2, nChannels: 1, nSamples: 10, nClasses: 2)
+        let continuous = try TrialsDataset(header: header, continuous: (0..<100).map(Float.init), length: 100, onsets: [0, 50],
+                                           labels: [0, 1], stimulus: (0..<20).map { UInt8($0 % 2) })
+        try continuous.write(to: url)
+        #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("continuous.f32").path))
+        let cut = try TrialsDataset(header: header, data: continuous.data, labels: continuous.labels, stimulus: continuous.stimulus)
+        try cut.write(to: url)
+        #expect(!FileManager.default.fileExists(atPath: url.appendingPathComponent("continuous.f32").path))
+        #expect(!FileManager.default.fileExists(atPath: url.appendingPathComponent("onsets.i32").path))
+        #expect(try TrialsDataset.read(from: url) == cut)
     }
 
     @Test func headerWithANegativeSizeIsRejected() throws {
