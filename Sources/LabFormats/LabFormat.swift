@@ -27,6 +27,15 @@ public enum LabFormat: String, CaseIterable, Sendable, Encodable {
     /// Whether the file holds trials cut upstream (`X`, `y`, `V`, `fs`): `.npz` and MAT-files.
     public var holdsEpochs: Bool { self == .npz || self == .mat }
 
+    /// `forced` (`--format`) when given, else the format detected at `url`.
+    /// A forced `edf` or `bdf` yields to the content when that is the other
+    /// (one reader takes both; the name should say which the file is).
+    public static func resolve(_ forced: LabFormat?, _ url: URL) throws -> LabFormat {
+        guard let forced else { return try detect(url) }
+        guard forced == .edf || forced == .bdf, let detected = try? detect(url), detected == .edf || detected == .bdf else { return forced }
+        return detected
+    }
+
     /// The format of the file or folder at `url`, from its first bytes;
     /// throws an ``LabFormatError`` when it is absent or none fits.
     public static func detect(_ url: URL) throws -> LabFormat {
@@ -34,7 +43,13 @@ public enum LabFormat: String, CaseIterable, Sendable, Encodable {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             throw LabFormatError(url.path, "no such file or folder")
         }
-        if isFolder.boolValue { return .bids }
+        if isFolder.boolValue {
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("header.json").path) {
+                throw LabFormatError(url.path, "a trials dataset folder (header.json), not a recording: decoder evaluate and decoder stream read it as it is")
+            }
+            _ = try BIDSImporter.dataFile(url)  // a folder is BIDS only when it holds a recording
+            return .bids
+        }
         let head: [UInt8]
         do {
             let handle = try FileHandle(forReadingFrom: url)

@@ -17,9 +17,15 @@ public struct LabFormatError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// Why the file at `url` could not be read: "PATH: no such file" when it
-    /// is absent, else "PATH: cannot read: …" with `error`'s description.
+    /// is absent, "a folder, not a file", "permission denied", else
+    /// "PATH: cannot read: …" with `error`'s description.
     static func unreadable(_ url: URL, _ error: any Error) -> LabFormatError {
-        LabFormatError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read: \(error.localizedDescription)" : "no such file")
+        var isFolder: ObjCBool = false
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: url.path, isDirectory: &isFolder) else { return LabFormatError(url.path, "no such file") }
+        if isFolder.boolValue { return LabFormatError(url.path, "a folder, not a file") }
+        if !fm.isReadableFile(atPath: url.path) { return LabFormatError(url.path, "permission denied") }
+        return LabFormatError(url.path, "cannot read: \(error.localizedDescription)")
     }
 
     /// "subject: reason", on one line even when either quotes bytes of a

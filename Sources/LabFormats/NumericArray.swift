@@ -66,7 +66,9 @@ struct NumericArray: Sendable {
     static func npzMembers(_ url: URL, name: String) throws -> [(key: String, bytes: [UInt8], array: Result<NumericArray, LabFormatError>)] {
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .read) } catch {
-            throw LabFormatError(name, "not a readable .npz (zip) file: \(error)")
+            let why = (error as? Archive.ArchiveError) == .missingEndOfCentralDirectoryRecord
+                ? "no zip directory at its end (not a zip file, or cut short)" : "\(error)"
+            throw LabFormatError(name, "not a readable .npz (zip) file: \(why)")
         }
         var members: [(key: String, bytes: [UInt8], array: Result<NumericArray, LabFormatError>)] = []
         for entry in archive where entry.type == .file && entry.path.hasSuffix(".npy") {

@@ -72,7 +72,7 @@ public struct RecordingInventory: Sendable, Equatable, Encodable {
     /// `markers` choose an XDF file's streams as the import does. Throws a
     /// ``LabFormatError`` (one line) when the file cannot be read at all.
     public static func read(_ url: URL, format: LabFormat? = nil, stream: String? = nil, markers: String? = nil) throws -> RecordingInventory {
-        let kind = try format ?? LabFormat.detect(url)
+        let kind = try LabFormat.resolve(format, url)
         var inventory = RecordingInventory(format: kind)
         let recording: ContinuousRecording
         switch kind {

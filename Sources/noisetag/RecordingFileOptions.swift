@@ -23,7 +23,7 @@ struct RecordingFileOptions: ParsableArguments {
 
     /// `--format`, else the format detected from `file`'s content; nil when
     /// it cannot be detected (the reader then says why, in one line).
-    func kind(of file: String) -> LabFormat? { format ?? (try? LabFormat.detect(URL(fileURLWithPath: file))) }
+    func kind(of file: String) -> LabFormat? { try? LabFormat.resolve(format, URL(fileURLWithPath: file)) }
 
     /// A usage error when `--stream` or `--markers` is given for a file that is not XDF.
     func check(_ kind: LabFormat) throws {

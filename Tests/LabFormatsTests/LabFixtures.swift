@@ -14,8 +14,8 @@ enum LabFixtures {
     /// Writes `bytes` to a new temporary file named `name` and returns its URL.
     static func scratch(_ name: String, _ bytes: [UInt8]) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("labformats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(bytes).write(to: url)
         return url
     }

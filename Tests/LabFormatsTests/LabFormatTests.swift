@@ -9,7 +9,16 @@ import Testing
         #expect(try LabFormat.detect(LabFixtures.url("formats/Newtest17-256.bdf")) == .bdf)
         #expect(try LabFormat.detect(LabFixtures.url("formats/test_edf_overlapping_annotations.edf")) == .edf)
         #expect(try LabFormat.detect(LabFixtures.url("formats/brainvision/test.vhdr")) == .brainvision)
-        #expect(try LabFormat.detect(LabFixtures.url("formats")) == .bids)
+        let bids = try LabFixtures.scratch("sub-01/eeg/sub-01_task-x_eeg.bdf", [0xFF] + Array("BIOSEMI".utf8))
+        #expect(try LabFormat.detect(bids.deletingLastPathComponent().deletingLastPathComponent()) == .bids)
+        // A folder is a recording only when it holds one; a trials dataset folder is named for what it is.
+        #expect(LabFixtures.message { _ = try LabFormat.detect(LabFixtures.url("formats")) } == "formats: holds no *_eeg.bdf, *_eeg.edf or *_eeg.vhdr file")
+        let dataset = try LabFixtures.scratch("dataset/header.json", Array("{}".utf8)).deletingLastPathComponent()
+        #expect(LabFixtures.message { _ = try LabFormat.detect(dataset) }
+            == "\(dataset.path): a trials dataset folder (header.json), not a recording: decoder evaluate and decoder stream read it as it is")
+        // A forced edf or bdf yields to the content when it is the other; other forced formats stand.
+        #expect(try LabFormat.resolve(.edf, LabFixtures.url("formats/Newtest17-256.bdf")) == .bdf)
+        #expect(try LabFormat.resolve(.npz, LabFixtures.url("formats/Newtest17-256.bdf")) == .npz)
         let renamed = try LabFixtures.scratch("session.dat", XDFBuilder.simple())
         #expect(try LabFormat.detect(renamed) == .xdf)
     }
