@@ -94,6 +94,10 @@ public struct OfflineEvaluation: Sendable {
     /// decoder also listens to each idle trial, scored against the codes
     /// that trial showed, and every press there counts as false.
     public func run(_ recorded: TrialsDataset, idle recordedIdle: TrialsDataset? = nil) throws -> EvaluationReport {
+        if let idle = recordedIdle?.header, idle.nChannels != recorded.header.nChannels || idle.fs != recorded.header.fs {
+            throw ReconvolutionError.shapeMismatch(
+                "the idle dataset has \(idle.nChannels) channels at \(idle.fs) Hz; the calibration \(recorded.header.nChannels) at \(recorded.header.fs) Hz")
+        }
         let dataset = try recorded.decimated(toAtMost: maximumRate)
         let idle = try recordedIdle?.decimated(toAtMost: maximumRate)
         let h = dataset.header
@@ -114,16 +118,16 @@ public struct OfflineEvaluation: Sendable {
         }
         let labels = dataset.labels.map(Int.init)
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
+        if let lowPass, selection == nil, lowPass >= h.fs / 2 {
+            throw ReconvolutionError.unusableSetting("a low-pass at \(lowPass) Hz is not below \(h.fs / 2) Hz, half the rate decoded (\(h.fs) Hz)")
+        }
         let reported = lengths.filter { Int(($0 * h.fs).rounded()) > 0 && Int(($0 * h.fs).rounded()) <= h.nSamples }
+        guard !reported.isEmpty else {
+            throw ReconvolutionError.notEnoughData("trials of \((Double(h.nSamples) / h.fs * 1000).rounded() / 1000) s, shorter than the shortest length reported (\(lengths.min() ?? 0) s)")
+        }
         let lengthSamples = reported.map { Int(($0 * h.fs).rounded()) }
         let chunk = max(1, Int((updateInterval * h.fs).rounded()))
         let clock = ContinuousClock()
-        if let idle {
-            guard idle.header.nChannels == h.nChannels, idle.header.fs == h.fs else {
-                throw ReconvolutionError.shapeMismatch(
-                    "the idle dataset has \(idle.header.nChannels) channels at \(idle.header.fs) Hz; the calibration \(h.nChannels) at \(h.fs) Hz")
-            }
-        }
         func preprocessedIdle(lowPass: Double?) -> [[[Double]]] {
             guard let idle else { return [] }
             if let done = idleBands[lowPass] { return done }

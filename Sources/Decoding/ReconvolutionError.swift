@@ -8,6 +8,8 @@ public enum ReconvolutionError: Error, Equatable, Sendable, CustomStringConverti
     case nonFinite(trial: Int)
     /// The covariance matrices were singular even after shrinkage.
     case singular(LinearAlgebraError)
+    /// A setting the data cannot honour (a low-pass above the Nyquist frequency).
+    case unusableSetting(String)
 
     /// One line for a person.
     public var description: String {
@@ -16,6 +18,7 @@ public enum ReconvolutionError: Error, Equatable, Sendable, CustomStringConverti
         case .shapeMismatch(let s): return "calibration data shapes disagree: \(s)"
         case .nonFinite(let trial): return "trial \(trial) holds NaN or infinite samples"
         case .singular(let e): return "covariance is singular (\(e)); raise gammaX/gammaM or check that the codes flash"
+        case .unusableSetting(let s): return s
         }
     }
 }

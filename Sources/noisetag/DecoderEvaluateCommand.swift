@@ -27,19 +27,19 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: "Event definition: refe (rising and falling edges) or duration (implies --fixed).")
     var event: EventDefinition?
 
-    @Option(help: ArgumentHelp("Use this stimulus-to-response latency instead of estimating it (implies --fixed).", valueName: "MS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Use this stimulus-to-response latency instead of estimating it (implies --fixed).", valueName: "MS"))
     var latency: Double?
 
-    @Option(help: ArgumentHelp("Seconds of past samples the temporal whitening predicts from (0: score the filtered EEG as it is, as pyntbci's rCCA does; implies --fixed).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of past samples the temporal whitening predicts from (0: score the filtered EEG as it is, as pyntbci's rCCA does; implies --fixed).", valueName: "S"))
     var whitening: Double?
 
-    @Option(help: ArgumentHelp("Seconds of response modelled after each event (implies --fixed).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of response modelled after each event (implies --fixed).", valueName: "S"))
     var encodingLength: Double?
 
-    @Option(help: ArgumentHelp("Low-pass edge of the band in Hz (implies --fixed; default none: 3 Hz high-pass only).", valueName: "HZ"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Low-pass edge of the band in Hz (implies --fixed; default none: 3 Hz high-pass only).", valueName: "HZ"))
     var lowPass: Double?
 
-    @Option(help: ArgumentHelp("Weight (0...1) of each code's averaged calibration response in its template, for codes calibration showed (implies --fixed; default 0: the reconvolution template alone).", valueName: "W"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Weight (0...1) of each code's averaged calibration response in its template, for codes calibration showed (implies --fixed; default 0: the reconvolution template alone).", valueName: "W"))
     var templateBlend: Double?
 
     @Option(help: ArgumentHelp("Mains frequency to notch, or auto: found in the recording and notched with its harmonics (50 Hz alone when none stands out).", valueName: "HZ|auto"))
@@ -54,28 +54,44 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Flag(help: "Also replay the trials in recorded order with their labels hidden, as a zero-training session (ZeroTrain mode): per trial the target, the control selected (or none) and when.")
     var zeroTrain = false
 
-    @Option(help: ArgumentHelp("With --zero-train: unsupervised trials before the supervised decoder takes over on the learned labels (nZeroTrainTrials).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --zero-train: unsupervised trials before the supervised decoder takes over on the learned labels (nZeroTrainTrials).", valueName: "N"))
     var zeroTrainTrials = ZeroTrainingEvaluation().zeroTrainTrials
 
-    @Option(help: ArgumentHelp("With --zero-train: after the hand-over, fit again after every N pressed trials, each labelled with what was pressed (0: never).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --zero-train: after the hand-over, fit again after every N pressed trials, each labelled with what was pressed (0: never).", valueName: "N"))
     var adaptEvery = ZeroTrainingEvaluation().refitEvery
 
-    @Option(help: "Number of chronological folds.")
+    @Option(parsing: .unconditional, help: "Number of chronological folds.")
     var folds = 5
 
-    @Option(help: "Inner chronological folds that calibrate the certainty on each fold's training trials.")
+    @Option(parsing: .unconditional, help: "Inner chronological folds that calibrate the certainty on each fold's training trials.")
     var calibrationFolds = OfflineEvaluation().calibrationFolds
 
-    @Option(help: "Target error rate for the recommended certainty.")
+    @Option(parsing: .unconditional, help: "Target error rate for the recommended certainty.")
     var targetError = 0.05
 
-    @Option(help: ArgumentHelp("False presses per minute the recommended certainty allows while the user looks at none of the codes (judged on idle surrogates of each fold's training trials).", valueName: "RATE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("False presses per minute the recommended certainty allows while the user looks at none of the codes (judged on idle surrogates of each fold's training trials).", valueName: "RATE"))
     var idlePressesPerMinute = OfflineEvaluation().idlePressesPerMinute
 
     func validate() throws {
         guard !directories.isEmpty else { throw ValidationError("give a trials dataset folder (DIR)") }
         if directories.count > 1, plot != nil || idle != nil {
             throw ValidationError("--plot and --idle take one dataset: give one DIR")
+        }
+        if let twice = directories.first(where: { d in directories.filter { $0 == d }.count > 1 }) {
+            throw ValidationError("\(twice) is named twice")
+        }
+        if !zeroTrain, zeroTrainTrials != ZeroTrainingEvaluation().zeroTrainTrials || adaptEvery != ZeroTrainingEvaluation().refitEvery {
+            throw ValidationError("--zero-train-trials and --adapt-every apply with --zero-train only")
+        }
+        if let plot {
+            var isFolder: ObjCBool = false
+            let folder = URL(fileURLWithPath: plot).deletingLastPathComponent().path
+            if FileManager.default.fileExists(atPath: plot, isDirectory: &isFolder), isFolder.boolValue {
+                throw ValidationError("--plot \(plot): a folder; give the SVG file's name")
+            }
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--plot \(plot): no folder \(folder) to write it in")
+            }
         }
         if let latency, !(latency.isFinite && latency >= 0) {
             throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)")
@@ -109,12 +125,12 @@ struct DecoderEvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        var evaluated: [(folder: String, report: EvaluationReport)] = []
+        var evaluated: [(folder: String, report: EvaluationReport, svg: String?)] = []
         var objects: [[String: Any]] = []
         for directory in directories {
             do {
-                let (report, object, text) = try evaluate(directory)
-                evaluated.append((directory, report))
+                let (report, object, text, svg) = try evaluate(directory)
+                evaluated.append((directory, report, svg))
                 if var object {
                     if directories.count > 1 { object["folder"] = directory }
                     objects.append(object)
@@ -128,18 +144,24 @@ struct DecoderEvaluateCommand: ParsableCommand {
             }
         }
         if json, !objects.isEmpty {
-            let value: Any = directories.count > 1 ? ["datasets": objects, "mean": EvaluationSummary(evaluated).jsonObject] : objects[0]
+            let value: Any = directories.count > 1 ? ["datasets": objects, "mean": EvaluationSummary(evaluated.map { ($0.folder, $0.report) }).jsonObject] : objects[0]
             let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else if directories.count > 1, !evaluated.isEmpty {
-            print(EvaluationSummary(evaluated).text, terminator: "")
+            print(EvaluationSummary(evaluated.map { ($0.folder, $0.report) }).text, terminator: "")
+        }
+        if let plot, let svg = evaluated.first?.svg {
+            do { try Data(svg.utf8).write(to: URL(fileURLWithPath: plot)) } catch {
+                throw CommandFailure("--plot \(plot): cannot write: \((error as NSError).localizedDescription)")
+            }
         }
         if evaluated.count < directories.count { throw ExitCode.failure }
     }
 
     /// One dataset's evaluation: the report, its JSON object (with `--json`)
-    /// or its text, as printed for it.
-    private func evaluate(_ directory: String) throws -> (EvaluationReport, [String: Any]?, String) {
+    /// or its text, as printed for it, and the `--plot` SVG, written once
+    /// the report is out.
+    private func evaluate(_ directory: String) throws -> (EvaluationReport, [String: Any]?, String, String?) {
         let dataset = try TrialsDataset.read(folder: directory)
         var evaluation = OfflineEvaluation()
         evaluation.folds = folds
@@ -173,9 +195,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             if evaluation.selection == nil { replay.selection = nil }
             zeroTraining = try replay.run(dataset)
         }
-        if let plot {
-            try Data(EvaluationPlot(report: report, zeroTraining: zeroTraining, channelNames: dataset.header.channels).svg.utf8).write(to: URL(fileURLWithPath: plot))
-        }
+        let svg = plot.map { _ in EvaluationPlot(report: report, zeroTraining: zeroTraining, channelNames: dataset.header.channels).svg }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -192,10 +212,10 @@ struct DecoderEvaluateCommand: ParsableCommand {
                 // Through the encoder: a Double put straight into the dictionary loses its fraction on Linux.
                 object["zeroTraining"] = try JSONSerialization.jsonObject(with: try encoder.encode(summary))
             }
-            return (report, object, "")
+            return (report, object, "", svg)
         }
         return (report, nil, Self.text(report) + (candidates.map { Self.text($0, selection: report) } ?? "")
-                    + (zeroTraining.map { Self.text($0, supervised: report) } ?? ""))
+                    + (zeroTraining.map { Self.text($0, supervised: report) } ?? ""), svg)
     }
 
     /// `v` with `digits` decimals: how the text reports print every figure.
@@ -244,8 +264,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
         let handOver = z.learnedLabels.count
         out += "learned labels right: \(f(z.learnedLabelAccuracy * 100, 0)) % of the \(handOver) unsupervised trials "
         out += "(\(z.revisions) revised on the way; learning took \(f(z.learnSeconds, 2)) s)\n"
-        out += "wrong presses in trials 1-10: \(z.wrongPresses(to: 10)); from trial 11: "
-        out += "\(f(z.accuracy(from: 10) * 100, 1)) % pressed right (supervised \(r.folds)-fold: "
+        out += "wrong presses in trials 1-10: \(z.wrongPresses(to: 10)); "
+        guard z.trials.count > 10 else { return out + "no trial after the tenth to judge the hand-over by\n" }
+        out += "from trial 11: \(f(z.accuracy(from: 10) * 100, 1)) % pressed right (supervised \(r.folds)-fold: "
         out += "\(f(r.pressedFraction * r.pressAccuracy * 100, 1)) %), "
         out += "\(f(z.classificationAccuracy(from: 10) * 100, 1)) % right at 4 s"
         if let four = r.rows.first(where: { $0.seconds == 4 }) ?? r.rows.last {
@@ -270,8 +291,12 @@ struct DecoderEvaluateCommand: ParsableCommand {
         out += "latency \(f(r.latency * 1000, 1)) ms (folds: \(r.latencies.map { f($0 * 1000, 0) }.joined(separator: ", ")) ms)\n"
         out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty, 5)) for \(f(r.targetErrorRate * 100, 0)) % errors "
         out += "and \(f(r.idlePressBudget, r.idlePressBudget < 0.1 ? 3 : 1)) idle presses a minute; "
-        out += "pressing there: \(f(r.pressedFraction * 100, 0)) % of trials pressed after \(f(r.meanPressSeconds, 2)) s on average, "
-        out += "\(f(r.pressAccuracy * 100, 1)) % right\n"
+        if r.pressedFraction > 0 {
+            out += "pressing there: \(f(r.pressedFraction * 100, 0)) % of trials pressed after \(f(r.meanPressSeconds, 2)) s on average, "
+            out += "\(f(r.pressAccuracy * 100, 1)) % right\n"
+        } else {
+            out += "pressing there: no trial pressed\n"
+        }
         if r.idleMinutes > 0 {
             out += "idle: \(r.idlePresses) false presses in \(f(r.idleMinutes, 1)) min of idle EEG "
             out += "(\(f(r.idlePressesPerMinute * 10, 2)) per 10 min; every fold's decoder listened to all of it)\n"

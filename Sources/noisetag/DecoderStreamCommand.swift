@@ -33,19 +33,19 @@ struct DecoderStreamCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A trials dataset folder, or a recording (a file, or a BIDS folder).", valueName: "FILE"))
     var file: String
 
-    @Option(help: ArgumentHelp("How many times faster than recorded to stream (at least 1).", valueName: "X"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many times faster than recorded to stream (at least 1).", valueName: "X"))
     var speed = 1.0
 
     @Option(help: "The decoder's ZeroMQ endpoint (default: the per-user ipc:// socket).")
     var endpoint: String?
 
-    @Option(help: ArgumentHelp("Trials to calibrate on, the first in time (default: half, at least 2, at most all but one).", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Trials to calibrate on, the first in time (default: half, at least 2, at most all but one).", valueName: "K"))
     var calibrationTrials: Int?
 
-    @Option(help: ArgumentHelp("Certainty (1 − Perr) a press needs (default: the decoder's recommended threshold).", valueName: "C"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Certainty (1 − Perr) a press needs (default: the decoder's recommended threshold).", valueName: "C"))
     var certainty: Double?
 
-    @Option(help: ArgumentHelp("Seconds to wait for the decoder's fit once calibration ended.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the decoder's fit once calibration ended.", valueName: "S"))
     var fitTimeout = 120.0
 
     @Flag(help: "Print the report as JSON.")

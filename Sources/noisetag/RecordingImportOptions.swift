@@ -27,13 +27,13 @@ struct RecordingImportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The codes, classes × bits: .npz, .npy, MAT-file (its codes variable) or MindAffect codebook text.", valueName: "FILE"))
     var codes: String?
 
-    @Option(help: ArgumentHelp("Code bits per second.", valueName: "HZ"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Code bits per second.", valueName: "HZ"))
     var codeRate: Double = 60
 
-    @Option(help: ArgumentHelp("Keep the first N codes as the classes.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep the first N codes as the classes.", valueName: "N"))
     var classes: Int?
 
-    @Option(help: ArgumentHelp("Trial length (default: the shortest trial by --trial-end, else the shortest gap between trial starts).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Trial length (default: the shortest trial by --trial-end, else the shortest gap between trial starts).", valueName: "S"))
     var trialSeconds: Double?
 
     @Option(help: ArgumentHelp("A regular expression a marker matches when it ends a trial: the trials are as long as the shortest start-to-end.", valueName: "REGEX"))
@@ -74,14 +74,21 @@ struct RecordingImportOptions: ParsableArguments {
         guard codeRate > 0, codeRate.isFinite else { throw ValidationError("--code-rate: must be positive, got \(codeRate)") }
         if let classes, classes < 2 { throw ValidationError("--classes: must be at least 2, got \(classes)") }
         if let trialSeconds, !(trialSeconds > 0 && trialSeconds.isFinite) { throw ValidationError("--trial-seconds: must be positive, got \(trialSeconds)") }
+        if trialSeconds != nil, trialEnd != nil { throw ValidationError("--trial-seconds and --trial-end both set the trial length: give one or the other") }
+        for (option, pattern) in [("--trial-start", trialStart), ("--label", label), ("--trial-end", trialEnd)] {
+            if let pattern, (try? Regex(pattern)) == nil { throw ValidationError("\(option): not a regular expression: \(pattern)") }
+        }
         guard let kind = recordingFile.kind(of: file) else { return }  // importRecording reports why
         try recordingFile.check(kind)
         if !kind.holdsEpochs, units != nil { throw ValidationError("--units applies to .npz and MAT-file epochs only") }
         if kind.holdsEpochs, trialStart != nil || label != nil || trialSeconds != nil || trialEnd != nil {
             throw ValidationError("\(kind == .mat ? "a MAT-file" : "a .npz") of epochs carries its own trials: --trial-start, --label, --trial-seconds and --trial-end do not apply")
         }
-        if kind == .savefile, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil || trialEnd != nil {
-            throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --codes, --classes, --trial-seconds and --trial-end do not apply")
+        if kind.holdsEpochs, codes == nil, codeRate != 60 {
+            throw ValidationError("--code-rate applies with --codes only (the epochs' V is at their sample rate)")
+        }
+        if kind == .savefile, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil || trialEnd != nil || codeRate != 60 {
+            throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --codes, --code-rate, --classes, --trial-seconds and --trial-end do not apply")
         }
         // A BIDS recording with a stimulus file (noisetag recordings export) needs no codes.
         let stimulusFile = kind == .bids && codes == nil ? (try? BIDSImporter.stimulusFile(URL(fileURLWithPath: file))) ?? nil : nil
@@ -102,7 +109,7 @@ struct RecordingImportOptions: ParsableArguments {
     func importRecording(_ file: String) throws -> (TrialsDataset, [String], LabFormat) {
         let url = URL(fileURLWithPath: file)
         do {
-            let kind = try recordingFile.format ?? LabFormat.detect(url)
+            let kind = try LabFormat.resolve(recordingFile.format, url)
             var (dataset, warnings) = try read(kind, url)
             if let selection = channelSelection {
                 do { dataset = try dataset.selectingChannels(selection) } catch let error as ChannelSelectionError {

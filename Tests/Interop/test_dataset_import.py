@@ -133,3 +133,19 @@ def test_missing_marker_options_are_usage_exit_64(noisetag_bin, tmp_path):
     stderr = result.stderr.decode(errors="replace")
     assert result.returncode == 64, stderr
     assert "--trial-start, --label, --codes needed" in stderr and "Usage" in stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--code-rate", "-60"], "--code-rate: must be positive, got -60.0"),
+    (["--trial-seconds", "2", "--trial-end", "^stop_trial"], "--trial-seconds and --trial-end both set the trial length"),
+    (["--trial-end", "("], "--trial-end: not a regular expression: ("),
+])
+def test_wrong_or_conflicting_options_are_usage_exit_64(noisetag_bin, tmp_path, args, message):
+    result = run(noisetag_bin, "dataset", "import", FAPRA, "--out", str(tmp_path / "o"), "--trial-start", "^start_trial$",
+                 "--label", r"label=(\d+)", "--codes", CODES, *args)
+    stderr = result.stderr.decode(errors="replace")
+    assert result.returncode == 64, stderr
+    assert message in stderr
+    result = run(noisetag_bin, "dataset", "import", FAPRA, "--out", "")
+    assert result.returncode == 64 and "--out: give a folder name" in result.stderr.decode()
+

@@ -108,6 +108,21 @@ def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 64
     assert "--template-blend: must be from 0 to 1, got 1.5" in run.stderr
+    # A negative number is read as the option's value, and refused for what it is.
+    for args, message in [(["--latency", "-5"], "--latency: must be a non-negative number of ms, got -5.0"),
+                          (["--plot", str(tmp_path / "no-folder" / "x.svg")], f"--plot {tmp_path / 'no-folder' / 'x.svg'}: no folder"),
+                          (["--plot", str(tmp_path)], f"--plot {tmp_path}: a folder; give the SVG file's name"),
+                          (["--adapt-every", "3"], "--zero-train-trials and --adapt-every apply with --zero-train only"),
+                          ([str(tmp_path)], f"{tmp_path} is named twice")]:
+        run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(tmp_path), *args], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 64 and message in run.stderr, (args, run.stderr)
+
+
+def test_a_low_pass_above_the_nyquist_frequency_is_one_line(noisetag_bin, dataset):
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--low-pass", "500"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines() == [
+        "noisetag decoder evaluate: a low-pass at 500.0 Hz is not below 125.0 Hz, half the rate decoded (250.0 Hz)"]
 
 
 def test_every_candidate_sets_the_selection_beside_each_fixed_setting_of_its_grid(noisetag_bin, dataset):
