@@ -14,7 +14,8 @@ struct EvaluationPlot {
     let report: EvaluationReport
     let zeroTraining: ZeroTrainingOutcome?
     /// The dataset's channel names, which label the spatial pattern's bars
-    /// when there is one per channel and at most 16 (else their numbers).
+    /// when there is one per channel (else their numbers from 1), as many
+    /// as fit side by side.
     let channelNames: [String]?
     private let panelWidth = 300.0, panelHeight = 220.0, margin = 45.0
     /// Event labels per legend line under the responses panel.
@@ -41,7 +42,7 @@ struct EvaluationPlot {
             body += "<text x=\"\(margin)\" y=\"\(notesTop + 15 * Double(i))\">\(note)</text>\n"
         }
         body += panel(index: 0, title: "Decoding curve", xLabel: "trial length (s)", content: curve)
-        body += panel(index: 1, title: "Responses (onset \(String(format: "%.0f", report.latency * 1000)) ms)", xLabel: "lag (ms)", content: kernels)
+        body += panel(index: 1, title: "Responses (the last fold's model)", xLabel: "lag after the stimulus (ms)", content: kernels)
         body += panel(index: 2, title: "Spatial pattern", xLabel: "channel", content: pattern)
         if zeroTraining != nil {
             body += panel(index: 3, title: "Zero training: learning curve", xLabel: "trial", content: learningCurve)
@@ -99,11 +100,12 @@ struct EvaluationPlot {
         let count = report.kernels.first?.count ?? 1
         var s = "<line x1=\"\(x0)\" y1=\"\(y0 + panelHeight / 2)\" x2=\"\(x0 + panelWidth)\" y2=\"\(y0 + panelHeight / 2)\" stroke=\"#ccc\"/>\n"
         for (e, kernel) in report.kernels.enumerated() {
-            let color = colors[e % colors.count]
+            // Past the palette, colours come round again dashed.
+            let color = colors[e % colors.count], dashed = e >= colors.count
             s += polyline(kernel.enumerated().map { i, v in
                 (x0 + Double(i) / Double(max(1, count - 1)) * panelWidth, y0 + panelHeight / 2 - v / peak * panelHeight * 0.45)
-            }, color: color)
-            let label = e < report.eventLabels.count ? report.eventLabels[e] : "event \(e)"
+            }, color: color, dashed: dashed)
+            let label = (e < report.eventLabels.count ? report.eventLabels[e] : "event \(e)") + (dashed ? " (dashed)" : "")
             s += legend(e / labelsPerRow, label, color: color, x0: x0, y0: y0, column: e % labelsPerRow)
         }
         let startMs = report.kernelStart * 1000, endMs = startMs + Double(count) / report.sampleRate * 1000
@@ -117,7 +119,9 @@ struct EvaluationPlot {
         guard !values.isEmpty else { return "" }
         let peak = max(values.map(abs).max() ?? 1, 1e-12)
         let slot = panelWidth / Double(values.count)
-        let names = channelNames.flatMap { $0.count == values.count && values.count <= 16 ? $0 : nil }
+        let names = channelNames.flatMap { $0.count == values.count ? $0 : nil } ?? values.indices.map { "\($0 + 1)" }
+        // Every step-th name, so that none overlaps the next (about 7 px a character at this size).
+        let step = max(1, Int((Double((names.map(\.count).max() ?? 1) * 7 + 4) / slot).rounded(.up)))
         var s = "<line x1=\"\(x0)\" y1=\"\(y0 + panelHeight / 2)\" x2=\"\(x0 + panelWidth)\" y2=\"\(y0 + panelHeight / 2)\" stroke=\"#ccc\"/>\n"
         for (c, v) in values.enumerated() {
             let h = v / peak * panelHeight * 0.45
@@ -125,7 +129,9 @@ struct EvaluationPlot {
             s += String(format: "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" ",
                         x0 + Double(c) * slot + slot * 0.15, top, slot * 0.7, abs(h))
                 + "fill=\"\(v >= 0 ? "#2ca02c" : "#9467bd")\"/>\n"
-            s += "<text x=\"\(x0 + (Double(c) + 0.5) * slot)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"middle\">\(SVGChart.escaped(names?[c] ?? "\(c)"))</text>\n"
+            if c % step == 0 {
+                s += "<text x=\"\(x0 + (Double(c) + 0.5) * slot)\" y=\"\(y0 + panelHeight + 14)\" text-anchor=\"middle\">\(SVGChart.escaped(names[c]))</text>\n"
+            }
         }
         return s
     }
