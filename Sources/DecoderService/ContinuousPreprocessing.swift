@@ -96,11 +96,36 @@ struct ContinuousPreprocessing: Sendable {
                                                  quality: assessment.map { Float($0.quality.isFinite ? $0.quality : 1) })))
         let problems = assessment.map(\.problem)
         if problems != lastQualityProblems {
-            let bad = problems.enumerated().compactMap { index, problem in problem.map { "channel \(index + 1): \($0)" } }
-            if !bad.isEmpty { outbox.log("signal quality: " + bad.joined(separator: "; ")) }
+            if let line = Self.qualityLine(problems) { outbox.log("signal quality: " + line) }
             else if !lastQualityProblems.isEmpty { outbox.log("signal quality: every channel has data") }
             lastQualityProblems = problems
         }
+    }
+
+    /// The channels' problems grouped, each with its channels as ranges:
+    /// "no data: every channel", "flat: channels 3, 5-7; clipped: channel 9";
+    /// nil when no channel has one.
+    static func qualityLine(_ problems: [String?]) -> String? {
+        var order: [String] = [], channels: [String: [Int]] = [:]
+        for (index, problem) in problems.enumerated() {
+            guard let problem else { continue }
+            if channels[problem] == nil { order.append(problem) }
+            channels[problem, default: []].append(index + 1)
+        }
+        guard !order.isEmpty else { return nil }
+        func ranges(_ list: [Int]) -> String {
+            var parts: [String] = [], start = list[0], end = list[0]
+            for c in list.dropFirst() + [Int.max] {
+                if c == end + 1 { end = c; continue }
+                parts.append(start == end ? "\(start)" : "\(start)-\(end)")
+                (start, end) = (c, c)
+            }
+            return (list.count == 1 ? "channel " : "channels ") + parts.joined(separator: ", ")
+        }
+        return order.map { problem in
+            let list = channels[problem]!
+            return "\(problem): " + (list.count == problems.count && list.count > 1 ? "every channel" : ranges(list))
+        }.joined(separator: "; ")
     }
 
     /// The last `seconds` of raw EEG as received (non-finite samples

@@ -28,6 +28,9 @@ public struct PlaybackReport: Codable, Sendable, Equatable {
         @NullWhenAbsent public var finalPrediction: Int?
         /// The certainty (1 − Perr) of the trial's last prediction, if any.
         @NullWhenAbsent public var finalCertainty: Double?
+        /// The certainty a press needed in this trial: the threshold in force
+        /// at its first prediction (a refit's applies from the next trial).
+        @NullWhenAbsent public var threshold: Double?
 
         /// The trial's line: `trial 7: target 3, pressed 3 after 1.20 s (correct)`.
         public var line: String {
@@ -37,7 +40,8 @@ public struct PlaybackReport: Codable, Sendable, Equatable {
             } else {
                 text += "no press"
                 if let finalPrediction, let finalCertainty {
-                    text += " (last prediction \(finalPrediction) at certainty \(String(format: "%.4f", finalCertainty)))"
+                    text += " (last prediction \(finalPrediction) at certainty \(String(format: "%.5f", finalCertainty))"
+                    text += threshold.map { ", below the \(String(format: "%.5f", $0)) this trial needed)" } ?? ")"
                 } else {
                     text += " (no prediction)"
                 }
@@ -52,7 +56,7 @@ public struct PlaybackReport: Codable, Sendable, Equatable {
     public var calibrationTrials: [Int] = []
     /// The trials played as prediction trials, in the order played.
     public var predictionTrials: [Trial] = []
-    /// The certainty a press needed.
+    /// The certainty a press needed at the end (each trial's is its ``Trial/threshold``).
     public var certainty: Double?
     /// Where it came from: "decoder" (its CERTAINTYTHRESHOLD) or "--certainty".
     public var certaintySource = "decoder"

@@ -60,8 +60,6 @@ public struct RecordingPlayback: Sendable {
     /// Per played trial: first and last frame stamps, the report row (prediction trials).
     private var stamps: [(first: Int32, last: Int32)] = []
     private var rows: [Int: PlaybackReport.Trial] = [:]
-    /// Per prediction trial: the threshold in force at its first prediction.
-    private var heldThresholds: [Int: Double] = [:]
     private var lastPredictionStamp: [Int: Int32] = [:]
 
     /// A playback of `dataset`; throws ``PlaybackError/unplayable(_:)`` when
@@ -164,8 +162,8 @@ public struct RecordingPlayback: Sendable {
         row.finalPrediction = object
         row.finalCertainty = certainty
         lastPredictionStamp[k] = p.timestamp
-        let held = heldThresholds[k] ?? threshold
-        heldThresholds[k] = held
+        let held = row.threshold ?? threshold
+        row.threshold = held
         if row.pressed == nil, certainty >= held {
             row.pressed = object
             row.seconds = Double(p.timestamp &- stamps[k].first) / 1000

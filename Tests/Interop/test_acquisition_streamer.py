@@ -86,7 +86,7 @@ def test_an_lsl_stream_reaches_the_decoder_and_its_channels_are_told_apart(noise
     assert report["problems"] == [], report
     assert report.get("streamer_exit") == 0 and report.get("decoder_exit") == 0, report
     assert any("EEG: 8 channels at 250 Hz" in line for line in report["decoder"]), report["decoder"]
-    assert any("channel 3: flat" in line for line in report["decoder"]), report["decoder"]
+    assert any("signal quality: flat: channel 3" in line for line in report["decoder"]), report["decoder"]
     sent = [line for line in report["streamer"] if line.startswith("sent ")]
     assert sent and int(sent[0].split()[1]) >= 0.8 * 5 * 250, report["streamer"]
     quality = report["quality"]
