@@ -18,7 +18,9 @@ public struct PlaybackSettings: Sendable, Equatable {
     public var packetSeconds = 0.04
     /// Screen frames per second: one STIMULUSEVENT per frame.
     public var frameRate = 60.0
-    /// Seconds (wall clock) to wait for the decoder's fit once calibration ended.
+    /// Seconds (wall clock) to wait for the decoder's fit once the first
+    /// prediction trial is due; the fit itself starts at the end of
+    /// calibration, so a fit done before then needs no wait at all.
     public var fitTimeout = 120.0
     /// Seconds (wall clock) to wait, at the end of a prediction trial, for the decoder's prediction on all of it.
     public var settleTimeout = 1.0

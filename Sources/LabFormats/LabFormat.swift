@@ -72,6 +72,10 @@ public enum LabFormat: String, CaseIterable, Sendable, Encodable {
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .npz }
         if text.hasPrefix("MATLAB 5.0 MAT-file") || text.hasPrefix("MATLAB 7.3 MAT-file") { return .mat }
         if head.starts(with: [0x1F, 0x8B]) { throw LabFormatError(name, "gzip-compressed: gunzip it first") }
+        let header = url.deletingPathExtension().appendingPathExtension("vhdr")
+        if url.pathExtension.lowercased() != "vhdr", FileManager.default.fileExists(atPath: header.path) {
+            throw LabFormatError(name, "part of a BrainVision recording: give its header file, \(header.lastPathComponent)")
+        }
         throw LabFormatError(name, "not a format noisetag imports (XDF, BDF, EDF, BrainVision .vhdr, BIDS, MindAffect savefile, NumPy .npz or MAT-file epochs)")
     }
 }

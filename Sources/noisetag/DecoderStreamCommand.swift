@@ -45,7 +45,7 @@ struct DecoderStreamCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Certainty (1 − Perr) a press needs (default: the decoder's recommended threshold).", valueName: "C"))
     var certainty: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the decoder's fit once calibration ended.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the stream waits for the decoder's fit when the first prediction trial is due (the fit runs from the end of calibration; the recording's timeline pauses while it waits).", valueName: "S"))
     var fitTimeout = 120.0
 
     @Flag(help: "Print the report as JSON.")

@@ -35,6 +35,8 @@ import Testing
         #expect(LabFixtures.message { _ = try LabFormat.detect(gz) } == "a.gz: gzip-compressed: gunzip it first")
         let junk = try LabFixtures.scratch("junk.bin", [0, 1, 2])
         #expect(LabFixtures.message { _ = try LabFormat.detect(junk) }.hasPrefix("junk.bin: not a format noisetag imports"))
+        #expect(LabFixtures.message { _ = try LabFormat.detect(LabFixtures.url("formats/brainvision/test.eeg")) }
+            == "test.eeg: part of a BrainVision recording: give its header file, test.vhdr")
         #expect(LabFixtures.message { _ = try LabFormat.detect(URL(fileURLWithPath: "/nonexistent")) } == "/nonexistent: no such file or folder")
     }
 }
