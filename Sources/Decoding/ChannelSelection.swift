@@ -13,13 +13,21 @@ public enum ChannelSelection: Sendable, Equatable {
     /// matches exactly, else without regard to case when that is unique;
     /// throws a ``ChannelSelectionError`` for a name that matches none (the
     /// recording's names listed), a name given twice, or no channel left.
-    public func indices(among names: [String]) throws(ChannelSelectionError) -> [Int] {
+    /// A name among `dead` (channels the import left out, holding no finite
+    /// sample) is already out: dropping it is no error, keeping it one that
+    /// says why it is gone.
+    public func indices(among names: [String], dead: [String] = []) throws(ChannelSelectionError) -> [Int] {
         let listed: [String]
         switch self {
         case .keep(let l), .drop(let l): listed = l
         }
         var found: [Int] = []
         for name in listed {
+            if !names.contains(where: { $0.lowercased() == name.lowercased() }),
+               let gone = dead.first(where: { $0 == name }) ?? dead.first(where: { $0.lowercased() == name.lowercased() }) {
+                if case .drop = self { continue }
+                throw ChannelSelectionError("channel \"\(gone)\" was left out on import: it holds no finite sample")
+            }
             let index = try Self.index(of: name, among: names)
             if found.contains(index) { throw ChannelSelectionError("channel \"\(names[index])\" is named twice") }
             found.append(index)

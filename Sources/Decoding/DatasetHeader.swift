@@ -20,10 +20,13 @@ public struct DatasetHeader: Codable, Equatable, Sendable {
     public var filtered: String?
     /// Where the data came from: the file, the program, the format.
     public var source: String?
+    /// Channels of the recording the import left out because they held no
+    /// finite sample (dead electrodes); nil when none was.
+    public var deadChannels: [String]?
 
     enum CodingKeys: String, CodingKey {
         case fs, nTrials = "n_trials", nChannels = "n_channels", nSamples = "n_samples", nClasses = "n_classes"
-        case nContinuous = "n_continuous", channels, filtered, source
+        case nContinuous = "n_continuous", channels, filtered, source, deadChannels = "dead_channels"
     }
 
     /// A header from its five required fields (and optionally the others).

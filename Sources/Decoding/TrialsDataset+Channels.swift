@@ -6,7 +6,7 @@ extension TrialsDataset {
     /// in the trials, in the continuous recording where there is one, and
     /// in the header's names. Throws the selection's one-line error.
     public func selectingChannels(_ selection: ChannelSelection) throws -> TrialsDataset {
-        let kept = try selection.indices(among: channelNames)
+        let kept = try selection.indices(among: channelNames, dead: header.deadChannels ?? [])
         guard kept != Array(0..<header.nChannels) else { return self }
         let h = header, n = h.nSamples
         var selected = h

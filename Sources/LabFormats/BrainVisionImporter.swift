@@ -89,7 +89,8 @@ public enum BrainVisionImporter {
 
         // IEEE_FLOAT data (and ASCII's "nan") can hold non-finite samples: repaired, or the channel left out.
         var names = channels.map(\.name)
-        warnings += try SampleRepair.interpolateNonFinite(&samples, names: &names, rate: fs, subject: dataURL.lastPathComponent)
+        let repair = try SampleRepair.interpolateNonFinite(&samples, names: &names, rate: fs, subject: dataURL.lastPathComponent)
+        warnings += repair.warnings
         var markers: [RecordingMarker] = []
         if let markerFile = header.value("Common Infos", "MarkerFile"), !markerFile.isEmpty {
             let markerURL = sibling(markerFile)
@@ -104,7 +105,7 @@ public enum BrainVisionImporter {
         }
         let program = header.program.map { " from \($0)" } ?? ""
         return ContinuousRecording(sampleRate: fs, channelNames: names, samples: samples, markers: markers,
-                                   source: "BrainVision\(program), \(name)", warnings: warnings)
+                                   source: "BrainVision\(program), \(name)", warnings: warnings, deadChannels: repair.dead)
     }
 
     /// The markers of a .vmrk's `[Marker Infos]`, in position order.

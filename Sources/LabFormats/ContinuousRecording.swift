@@ -19,6 +19,9 @@ public struct ContinuousRecording: Sendable, Equatable {
     /// What the importer noticed and survived (clock resets, gaps, repaired
     /// samples), one line each; empty when the file was clean.
     public var warnings: [String] = []
+    /// Channels the importer left out because they hold no finite sample
+    /// (each also named in a warning); not among ``channelNames``.
+    public var deadChannels: [String] = []
 
     /// Samples per channel.
     public var sampleCount: Int { samples.first?.count ?? 0 }

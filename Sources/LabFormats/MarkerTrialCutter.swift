@@ -64,9 +64,10 @@ public enum MarkerTrialCutter {
         if Double(samples) < fs / 2 {
             warnings.append("trials of \(format(Double(samples) / fs)) s, shorter than half a second: does --trial-start match only the trial starts?")
         }
-        let header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
+        var header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: codes.count, channels: recording.channelNames, filtered: recording.filtered,
                                    source: recording.source + leftOutNote(before: found.before, past: found.after + onsets.count - fitting.count))
+        if !recording.deadChannels.isEmpty { header.deadChannels = recording.deadChannels }
         do {
             let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
                                             onsets: fitting.map { onsets[$0] }, labels: fitting.map { labels[$0] }, stimulus: stimulus)

@@ -8,10 +8,12 @@ enum SampleRepair {
     /// Repairs `samples` (channels × samples) in place and removes the dead
     /// channels from it and from `names` (one per channel; the channels'
     /// numbers from 1 are filled in when it is empty, so that the kept ones
-    /// keep theirs); returns one warning per repaired or removed channel.
-    /// Throws an ``LabFormatError`` about `subject` when no channel has a
-    /// finite value. `rate` turns sample indices into seconds.
-    static func interpolateNonFinite(_ samples: inout [[Float]], names: inout [String], rate: Double, subject: String) throws -> [String] {
+    /// keep theirs); returns one warning per repaired or removed channel and
+    /// the removed channels' names. Throws an ``LabFormatError`` about
+    /// `subject` when no channel has a finite value. `rate` turns sample
+    /// indices into seconds.
+    static func interpolateNonFinite(_ samples: inout [[Float]], names: inout [String], rate: Double,
+                                     subject: String) throws -> (warnings: [String], dead: [String]) {
         var warnings: [String] = []
         var dead: [Int] = []
         for c in samples.indices {
@@ -45,15 +47,16 @@ enum SampleRepair {
             let first = bad[0]
             warnings.append("channel \(name): \(bad.count) NaN or infinite sample(s), the first at sample \(first) (\(String(format: "%.3f", Double(first) / rate)) s), replaced by linear interpolation")
         }
-        guard !dead.isEmpty else { return warnings }
+        guard !dead.isEmpty else { return (warnings, []) }
         guard dead.count < samples.count else {
             throw LabFormatError(subject, "no channel holds a finite sample (all \(samples.count) are NaN or infinite throughout)")
         }
         if names.count != samples.count { names = (1...samples.count).map(String.init) }
+        let deadNames = dead.map { names[$0] }
         for c in dead.reversed() {
             samples.remove(at: c)
             names.remove(at: c)
         }
-        return warnings
+        return (warnings, deadNames)
     }
 }

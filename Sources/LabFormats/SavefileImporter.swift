@@ -87,10 +87,11 @@ public enum SavefileImporter {
         var continuous: [[Float]] = Array(repeating: [], count: channels)
         for packet in packets { for sample in packet.samples { for c in 0..<channels { continuous[c].append(sample[c]) } } }
         var channelNames: [String] = []   // the channels' numbers, filled in when a dead one is left out
-        warnings += try SampleRepair.interpolateNonFinite(&continuous, names: &channelNames, rate: clock.rate, subject: name)
+        let repair = try SampleRepair.interpolateNonFinite(&continuous, names: &channelNames, rate: clock.rate, subject: name)
+        warnings += repair.warnings
         let length = continuous[0].count
         let dataset = try cut(trials, continuous: continuous, channelNames: channelNames.isEmpty ? nil : channelNames,
-                              length: length, clock: clock, name: name, warnings: &warnings)
+                              deadChannels: repair.dead, length: length, clock: clock, name: name, warnings: &warnings)
         return (dataset, warnings)
     }
 
@@ -122,8 +123,8 @@ public enum SavefileImporter {
         return Clock(origin: t0 + fit.intercept, period: fit.slope)
     }
 
-    private static func cut(_ all: [SavefileTrial], continuous: [[Float]], channelNames: [String]?, length: Int, clock: Clock,
-                            name: String, warnings: inout [String]) throws -> TrialsDataset {
+    private static func cut(_ all: [SavefileTrial], continuous: [[Float]], channelNames: [String]?, deadChannels: [String],
+                            length: Int, clock: Clock, name: String, warnings: inout [String]) throws -> TrialsDataset {
         var trials = all.filter { $0.times.count >= 2 && $0.frames[0] != nil }
         if trials.count < all.count {
             warnings.append("\(all.count - trials.count) calibration trial(s) without stimulus events or without object 0 (the cue) left out")
@@ -163,8 +164,9 @@ public enum SavefileImporter {
         }
         let stimulus = ones.indices.map { UInt8(ones[$0] * 2 > votes[$0 / n] ? 1 : 0) }
         let source = "MindAffect savefile \(name): \(continuous.count) ch, \(String(format: "%.3f", clock.rate)) Hz fitted from the packet times"
-        let header = DatasetHeader(fs: clock.rate, nTrials: trials.count, nChannels: continuous.count, nSamples: n,
+        var header = DatasetHeader(fs: clock.rate, nTrials: trials.count, nChannels: continuous.count, nSamples: n,
                                    nClasses: classes.codes.count, channels: channelNames, source: source)
+        if !deadChannels.isEmpty { header.deadChannels = deadChannels }
         do {
             return try TrialsDataset(header: header, continuous: continuous.flatMap { $0 }, length: length, onsets: onsets,
                                      labels: labels, stimulus: stimulus)

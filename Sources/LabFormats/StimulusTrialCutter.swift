@@ -81,10 +81,11 @@ public enum StimulusTrialCutter {
             }
             labels.append(Int32(classOf(window(targets[t], onsets[t]))))
         }
-        let header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
+        var header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: rows.count, channels: recording.channelNames, filtered: recording.filtered,
                                    source: recording.source + ", stimulus from its stimulus file"
                                        + MarkerTrialCutter.leftOutNote(before: found.before, past: found.after + onsets.count - fitting.count))
+        if !recording.deadChannels.isEmpty { header.deadChannels = recording.deadChannels }
         do {
             let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
                                             onsets: fitting.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })

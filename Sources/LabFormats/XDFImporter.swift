@@ -45,7 +45,8 @@ public enum XDFImporter {
         }
         var labels = eeg.header.labels.isEmpty ? (1...eeg.header.channelCount).map { "\($0)" } : eeg.header.labels
         var samples = eeg.values
-        warnings += try SampleRepair.interpolateNonFinite(&samples, names: &labels, rate: clock.rate, subject: subject)
+        let repair = try SampleRepair.interpolateNonFinite(&samples, names: &labels, rate: clock.rate, subject: subject)
+        warnings += repair.warnings
         let times = corrected(marks)
         let placed = clock.locate(times)
         let recordingMarkers = zip(placed, marks.strings).map { RecordingMarker(sample: $0.sample, seconds: $0.seconds, text: $1) }
@@ -58,7 +59,7 @@ public enum XDFImporter {
         }
         let source = "XDF \(name): EEG stream \"\(eeg.header.name)\" (\(eeg.header.channelCount) ch, \(String(format: "%.3f", clock.rate)) Hz fitted), markers \"\(marks.header.name)\""
         return ContinuousRecording(sampleRate: clock.rate, channelNames: labels, samples: samples, markers: recordingMarkers,
-                                   source: source, warnings: warnings)
+                                   source: source, warnings: warnings, deadChannels: repair.dead)
     }
 
     /// The stream's time stamps moved onto the recording clock by the robust

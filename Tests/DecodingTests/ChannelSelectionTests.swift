@@ -44,4 +44,17 @@ import Testing
         let same = try dataset(names: nil)
         #expect(try same.selectingChannels(.keep(["1", "2", "3"])) == same)
     }
+
+    @Test func aChannelTheImportLeftOutAsDeadIsAlreadyDroppedAndCannotBeKept() throws {
+        let d = try dataset(names: ["Oz", "EOG", "Pz"])
+        let dead = ["F8"]
+        #expect(try ChannelSelection.drop(["f8", "EOG"]).indices(among: d.channelNames, dead: dead) == [0, 2])
+        #expect(throws: ChannelSelectionError("channel \"F8\" was left out on import: it holds no finite sample")) {
+            try ChannelSelection.keep(["Oz", "F8"]).indices(among: d.channelNames, dead: dead)
+        }
+        // A name neither present nor dead is still the error that lists the channels.
+        #expect(throws: ChannelSelectionError("no channel named \"F9\" (the channels: Oz, EOG, Pz)")) {
+            try ChannelSelection.keep(["F9"]).indices(among: d.channelNames, dead: dead)
+        }
+    }
 }

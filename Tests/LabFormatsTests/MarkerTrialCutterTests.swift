@@ -26,7 +26,14 @@ import Testing
         #expect(d.trial(1)[0][0] == 400 && d.trial(1)[1][5] == -405)
         // Class 0's code 0,1 at 10 bits/s over 100 Hz: 10 samples per bit.
         #expect(Array(d.stimulus(ofClass: 0).prefix(21)) == Array(repeating: 0, count: 10) + Array(repeating: 1, count: 10) + [0])
-        #expect(d.header.channels == ["Oz", "Pz"])
+        #expect(d.header.channels == ["Oz", "Pz"] && d.header.deadChannels == nil)
+        // Channels the importer left out as dead are kept in the header, so that a selection naming them says why.
+        var r = recording()
+        r.deadChannels = ["F8"]
+        let withDead = try MarkerTrialCutter.cut(r, options: options).dataset
+        #expect(withDead.header.deadChannels == ["F8"])
+        #expect(throws: ChannelSelectionError.self) { try withDead.selectingChannels(.keep(["F8"])) }
+        #expect(try withDead.selectingChannels(.drop(["F8"])).header.nChannels == 2)
     }
 
     @Test func withoutTrialSecondsTheShortestGapIsTheLength() throws {

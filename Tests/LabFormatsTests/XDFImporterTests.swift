@@ -88,6 +88,7 @@ import Testing
         let dead = try XDFImporter.read(try LabFixtures.scratch("dead.xdf", XDFBuilder.simple(value: flat)))
         #expect(dead.channelNames == ["Pz"] && dead.samples.count == 1 && dead.samples[0][7] == 7)
         #expect(dead.warnings == ["channel Oz holds no finite sample (all 500 are NaN or infinite): left out"])
+        #expect(dead.deadChannels == ["Oz"])
         let none = try LabFixtures.scratch("none.xdf", XDFBuilder.simple(value: { _, _ in Float.infinity }))
         #expect(LabFixtures.message { _ = try XDFImporter.read(none) } == "none.xdf: stream \"amp\": no channel holds a finite sample (all 2 are NaN or infinite throughout)")
     }
