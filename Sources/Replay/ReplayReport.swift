@@ -36,14 +36,16 @@ public struct ReplayReport: Sendable {
 
     /// Trials replayed identically.
     public var identical: Int { trials.filter(\.isIdentical).count }
-    /// Trials that diverged (or changed, in a what-if) or could not be replayed.
-    public var diverged: Int { trials.count - identical }
+    /// Trials that replayed but diverged (or changed, in a what-if).
+    public var diverged: Int { trials.filter { $0.problem == nil && $0.divergence != nil }.count }
+    /// Trials that could not be replayed (see ``TrialComparison/problem``).
+    public var unreplayable: Int { trials.filter { $0.problem != nil }.count }
 
     /// 0 when every trial replayed identically (always 0 for a what-if that
     /// could replay every trial), 1 otherwise.
     public var exitCode: Int32 {
-        if isWhatIf { return trials.contains { $0.problem != nil } ? 1 : 0 }
-        return diverged == 0 ? 0 : 1
+        if isWhatIf { return unreplayable > 0 ? 1 : 0 }
+        return identical == trials.count ? 0 : 1
     }
 
     /// Totals over the logged outcomes.
@@ -88,7 +90,8 @@ public struct ReplayReport: Sendable {
             lines.append("replayed \(trials.count) trials under \(whatIfDescription): "
                          + "\(changed) changed, \(trials.count - changed - failed) unchanged" + (failed > 0 ? ", \(failed) not replayable" : ""))
         } else {
-            lines.append("replayed \(trials.count) trials: \(identical) identical, \(diverged) diverged")
+            lines.append("replayed \(trials.count) trials: \(identical) identical, \(diverged) diverged"
+                         + (unreplayable > 0 ? ", \(unreplayable) not replayable" : ""))
         }
         return lines.joined(separator: "\n")
     }

@@ -21,17 +21,24 @@ public final class ScriptedSession {
     let buttons: [NoiseTagButton]
     /// The recording's folder.
     public private(set) var folder: URL!
+    let clockMovesInCalls: Bool
+    var inCall = false
 
     /// What the app does, at seconds after the start of a trial (between ticks).
     public enum AppStep: Sendable {
-        case touch(Int), block(Double), setting(NoiseTagSettingTitles, NoiseTagSettingValue), mode(NoiseTagMode)
+        case touch(Int), block(Double), setting(NoiseTagSettingTitles, NoiseTagSettingValue), mode(NoiseTagMode), trialsOff
     }
 
     /// Records the session. `steps` are the app's calls (a touch names a
-    /// button by its index, from 0); `configure` may change the settings first.
+    /// button by its index, from 0); `configure` may change the settings
+    /// first. With `clockMovesInCalls`, the clock moves on by 0.3 ms while
+    /// the app handles each event a call raises, as a real clock does (the
+    /// messages a call sends after such an event go out later than it).
     public init(seconds: Double = 30, buttons count: Int = 6,
                 steps: [(trial: Int, after: Double, step: AppStep)] = ScriptedSession.defaultSteps,
+                clockMovesInCalls: Bool = false,
                 configure: (NoiseTagSettings) throws -> Void = { _ in }) throws {
+        self.clockMovesInCalls = clockMovesInCalls
         root = FileManager.default.temporaryDirectory.appendingPathComponent("noisetag-replay-\(UUID().uuidString)")
         try settings.set(value: .text("TrainGeneric"), for: .mode)
         try settings.set(value: 2, for: .nGenericTrainTrials)
@@ -55,8 +62,9 @@ public final class ScriptedSession {
         controller.startRecording(in: RecordingStore(root: root), wallClock: wall, timeZone: TimeZone(identifier: "UTC")!)
         controller.push(view: view, forNoiseTaggingWithDelegate: Menu())
         let decoder = ScriptedPredictor(link: link)
-        controller.events.subscribe { event in
+        controller.events.subscribe { [clock, unowned self] event in
             if case .trialStarted(let start) = event.kind { decoder.trialStarted(start) }
+            if inCall, clockMovesInCalls { clock.advance(to: clock.now + 0.0003) }
         }
         link.onSend = { decoder.heard($0) }
         controller.trialsAreRunning = true
@@ -89,12 +97,15 @@ public final class ScriptedSession {
             while let k = pending.firstIndex(where: { step in starts[step.trial].map { $0 + step.after <= time } ?? false }) {
                 let step = pending.remove(at: k)
                 clock.advance(to: max(clock.now, ((starts[step.trial]! + step.after) * 1e6).rounded() / 1e6))
+                inCall = true
                 switch step.step {
                 case .touch(let k): controller.touchPress(buttons[k])
                 case .block(let seconds): controller.blockTrials(forDuration: seconds)
                 case .setting(let title, let value): try? settings.set(value: value, for: title)
                 case .mode(let mode): controller.set(mode: mode)
+                case .trialsOff: controller.trialsAreRunning = false
                 }
+                inCall = false
             }
             clock.advance(to: time)
             controller.tick(frame: FrameTiming(index: index, deadline: deadline, time: time, period: period))

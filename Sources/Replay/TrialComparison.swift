@@ -65,7 +65,7 @@ public struct TrialComparison: Sendable {
             let b = k < replayed.messages.count ? replayed.messages[k] : nil
             let id = (a ?? b)!.bytes[0]
             counts[id, default: 0] += 1
-            guard a?.bytes != b?.bytes else { continue }
+            if let a, let b, a.matches(b) { continue }
             let name = UtopiaMessageType(rawValue: id)?.name ?? "message"
             found.append(Divergence(item: "\(name) #\(counts[id]!)", logged: a.map { describe($0.bytes) } ?? "nothing sent",
                                     replayed: b.map { describe($0.bytes) } ?? "nothing sent",

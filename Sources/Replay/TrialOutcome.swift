@@ -24,6 +24,18 @@ public struct TrialOutcome: Equatable, Sendable {
     public struct SentMessage: Equatable, Sendable {
         public var time: Double
         public var bytes: [UInt8]
+        /// Sent by an app call between ticks, in a replay: a real clock runs
+        /// on while a call is handled and a replay's stands still, so such a
+        /// message's stamp is not compared (not part of equality either).
+        public var byCall = false
+
+        public static func == (a: SentMessage, b: SentMessage) -> Bool { a.time == b.time && a.bytes == b.bytes }
+
+        /// The same message, but for the stamp when either was sent by a call between ticks.
+        func matches(_ other: SentMessage) -> Bool {
+            guard byCall || other.byCall, bytes.count == other.bytes.count, bytes.count >= 8 else { return bytes == other.bytes }
+            return bytes[..<4] == other.bytes[..<4] && bytes[8...] == other.bytes[8...]
+        }
     }
 
     /// True when the trial ended with a press (brain, touch or timeout).

@@ -43,11 +43,25 @@ public struct TrialReplay {
                                    certainty: press?.value.certainty ?? record?.certainty, endTime: end.time,
                                    duration: end.value.duration, start: Self.summary(start.value))
         var begun = false
-        for message in Self.slice(script.outgoing, from: start.time, through: end.time) where Self.comparedIDs.contains(message.bytes[0]) {
+        for message in Self.slice(script.outgoing, from: start.time, through: messagesEnd(end)) where Self.comparedIDs.contains(message.bytes[0]) {
             if !begun { begun = message.bytes[0] == 0x4E; if !begun { continue } }
             outcome.messages.append(.init(time: message.time, bytes: message.bytes))
         }
         return outcome
+    }
+
+    /// The time of the trial's last message: its end, or, when a call between
+    /// ticks ended it (trials turned off), the last message that call sent,
+    /// which on a real clock goes out a little after the end (a replay,
+    /// whose clock stands still within a call, sends it at the end).
+    func messagesEnd(_ end: RecordingScript.Logged<NoiseTagEvent.TrialEnd>) -> Double {
+        let ticks = script.ticks
+        let t = Self.firstIndex(ticks.count) { ticks[$0].time >= end.time }
+        guard t == ticks.count || ticks[t].time != end.time else { return end.time }  // ended in a tick
+        let nextTick = t < ticks.count ? ticks[t].time : .infinity
+        let nextCall = script.calls.first { $0.order > end.order }?.time ?? .infinity
+        let until = min(nextTick, nextCall)
+        return until.isFinite ? max(end.time, until.nextDown) : .infinity
     }
 
     /// How a trial started, in one line (what replay compares of its start).
@@ -110,7 +124,7 @@ public struct TrialReplay {
         }
 
         var outcome = TrialOutcome(ending: "unfinished")
-        var started = false, ended = false, capturing = false
+        var started = false, ended = false, capturing = false, inCall = false
         let number = start.value.trial
         controller.events.subscribe { event in
             switch event.kind {
@@ -132,7 +146,7 @@ public struct TrialReplay {
         controller.observeDecoderTraffic { traffic in
             guard traffic.direction == .out, let first = traffic.bytes.first, Self.comparedIDs.contains(first) else { return }
             if !capturing { capturing = first == 0x4E && !ended }
-            if capturing { outcome.messages.append(.init(time: traffic.time, bytes: traffic.bytes)) }
+            if capturing { outcome.messages.append(.init(time: traffic.time, bytes: traffic.bytes, byCall: inCall)) }
         }
 
         // The window: ticks from the trial's start; for what-if up to the next trial's start.
@@ -157,6 +171,8 @@ public struct TrialReplay {
 
         func feed(_ input: Input) {
             if input.time > clock.now { clock.advance(to: input.time) }
+            inCall = !input.inTick
+            defer { inCall = false }
             switch input {
             case .call(let call): apply(call.value, controller: controller, controls: controls)
             case .setting(let change): apply(change.value, settings: settings)
@@ -174,7 +190,11 @@ public struct TrialReplay {
                 tick = ticks[t]
                 t += 1
             } else if t == ticks.count, synthesized == nil, !ended, let endTime = end?.time, let last = ticks.last,
-                      endTime > last.time, endTime - last.time <= 1.5 * period {
+                      endTime > last.time, endTime - last.time <= 1.5 * period,
+                      !inputs[i...].contains(where: { input in
+                          if case .call(let c) = input { return c.time <= endTime && !c.value.inTick } else { return false }
+                      }) {
+                // (A call between ticks that ends the trial is fed below, after the last tick: no line was lost.)
                 // A crash lost only the frame line of the tick the trial ended in: that tick ran at the trial's end time.
                 tick = RecordingScript.Tick(index: last.index + 1, deadline: endTime, time: endTime)
                 synthesized = tick

@@ -1,6 +1,6 @@
 import Foundation
 import NoiseTagging
-import Replay
+@testable import Replay
 import Testing
 import UtopiaProtocol
 
@@ -88,5 +88,23 @@ import UtopiaProtocol
         #expect(first.divergence?.item == "STIMULUSEVENT #5")
         #expect(first.divergence?.time == row.time)
         #expect(first.divergence?.logged.hasPrefix("STIMULUSEVENT") == true)
+    }
+}
+
+@Suite struct ReplayOfCallsBetweenTicksTests {
+    /// Trials turned off between ticks end the trial, and the call's later
+    /// messages (MODECHANGE idle) go out a little after the end on a real
+    /// clock; the replay, whose clock stands still within a call, sends them
+    /// at the end. Both count as the trial's, so the trial replays identical,
+    /// and no frame line is taken for lost.
+    @Test func trialsTurnedOffBetweenTicksReplayIdentically() throws {
+        let session = try ScriptedSession(seconds: 20, steps: ScriptedSession.defaultSteps + [(11, 0.5113, .trialsOff)],
+                                          clockMovesInCalls: true)
+        let report = RecordingReplay(script: try RecordingScript(folder: session.folder)).run()
+        let last = try #require(report.trials.last)
+        #expect(last.logged.ending == "stopped-trialsOff")
+        #expect(last.logged.messages.last.map { TrialComparison.describe($0.bytes) }?.hasSuffix(" idle") == true)
+        #expect(report.diverged == 0, "\(report.text())")
+        #expect(!report.text().contains("frame line was lost"))
     }
 }

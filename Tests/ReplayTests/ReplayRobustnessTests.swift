@@ -142,6 +142,9 @@ import Testing
         #expect(!report.trials.isEmpty)
         #expect(report.trials.allSatisfy { $0.problem?.contains("no logged engine state") == true })
         #expect(report.exitCode == 1)
+        // Counted as not replayable, not as diverged.
+        #expect(report.diverged == 0 && report.unreplayable == report.trials.count)
+        #expect(report.text().hasSuffix("replayed \(report.trials.count) trials: 0 identical, 0 diverged, \(report.trials.count) not replayable"))
     }
 }
 
