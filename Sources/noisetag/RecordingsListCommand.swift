@@ -48,6 +48,12 @@ struct RecordingsListCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
             return
         }
+        let folders = store.foldersOfRecordings()
+        defer {
+            for folder in folders {
+                print("folder of recordings (a study session): \(folder.lastPathComponent); list it with --recordings \"\(folder.path)\"")
+            }
+        }
         guard !rows.isEmpty else {
             print("no recordings in \(store.root.path)")
             return

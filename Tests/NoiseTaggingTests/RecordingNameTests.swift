@@ -82,4 +82,24 @@ struct RecordingNameTests {
         let listed = RecordingStore(root: root.url).recordings().map(\.name.startReason)
         #expect(listed == ["training", "developer panel", "client; x", "App started"])
     }
+
+    @Test("a folder of recordings (a study session's) is not listed as a crashed recording")
+    func folderOfRecordingsIsNotARecording() throws {
+        let root = try TemporaryFolder()
+        let t = Date(timeIntervalSince1970: 1_569_231_885)
+        let recording = root.url.appendingPathComponent(RecordingName(start: t, reason: "App started").folderName)
+        try FileManager.default.createDirectory(at: recording, withIntermediateDirectories: true)
+        try Data().write(to: recording.appendingPathComponent(RecordingFile.events.rawValue))
+        let session = root.url.appendingPathComponent("2019-09-23 09.44.50 +0000 session P01")
+        let inner = session.appendingPathComponent(RecordingName(start: t.addingTimeInterval(5), reason: "training").folderName)
+        try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: session.appendingPathComponent("session.json"))
+        let store = RecordingStore(root: root.url)
+        #expect(store.recordings().map(\.name.startReason) == ["App started"])
+        #expect(store.foldersOfRecordings().map(\.lastPathComponent) == ["2019-09-23 09.44.50 +0000 session P01"])
+        // An empty folder with a recording's name is still a (crashed) recording.
+        try FileManager.default.createDirectory(at: root.url.appendingPathComponent(RecordingName(start: t.addingTimeInterval(60), reason: "x").folderName),
+                                                withIntermediateDirectories: true)
+        #expect(store.recordings().count == 2)
+    }
 }

@@ -24,7 +24,8 @@ public struct RecordingStore: Sendable {
 
     /// Every folder whose name follows the grammar, oldest first (by start;
     /// recordings that started in the same second follow their chain).
-    /// Other files and folders are ignored.
+    /// Other files and folders are ignored, and so are folders of
+    /// recordings (``foldersOfRecordings()``).
     public func recordings() -> [RecordingEntry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         var entries: [RecordingEntry] = []
@@ -32,11 +33,27 @@ public struct RecordingStore: Sendable {
             guard let name = RecordingName(folderName: folder) else { continue }
             let url = root.appendingPathComponent(folder, isDirectory: true)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  !Self.holdsRecordings(url) else { continue }
             let state: RecordingEntry.State = !name.isOpen ? .closed : (Self.isLive(url) ? .open : .crashed)
             entries.append(RecordingEntry(name: name, url: url, state: state))
         }
         return Self.ordered(entries)
+    }
+
+    /// The folders in the root that hold recordings rather than being one
+    /// (a study session's folder: recordings inside, none of a recording's
+    /// own files), by name.
+    public func foldersOfRecordings() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.sorted().map { root.appendingPathComponent($0, isDirectory: true) }.filter(Self.holdsRecordings)
+    }
+
+    /// True when `url` holds recording folders and none of the files a recording writes.
+    static func holdsRecordings(_ url: URL) -> Bool {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return false }
+        let files = Set(RecordingFile.allCases.map(\.rawValue))
+        return !entries.contains(where: files.contains) && entries.contains { RecordingName(folderName: $0) != nil }
     }
 
     /// Every recording no process is writing any more (closed and crashed), oldest first.
