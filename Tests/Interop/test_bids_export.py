@@ -219,3 +219,23 @@ def test_export_failures_are_one_line(noisetag_bin, tmp_path):
     bad = run(noisetag_bin, "recordings", "export", str(external), "--bids", str(tmp_path / "b"), "--subject", "P-01")
     assert bad.returncode == 64
     assert '--subject: "P-01" is not a BIDS label (letters and digits only)' in bad.stderr.decode()
+
+
+def test_the_reader_in_recordings_reading_md_gives_the_states_the_decoder_was_sent(demo):
+    """The Python of Protocols/recordings-reading.md §7, run as printed: every
+    `states` cell of frames.csv reads back as the states of the STIMULUSEVENT
+    that frame sent, in order (a cell such as `29bca93c1b8` holds the mark `b`
+    among its hex digits too)."""
+    _, training = demo
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "Protocols", "recordings-reading.md")).read()
+    code = doc.split("## 7. Reading a recording", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    reader = {}
+    exec(code.split("\nfolder = ", 1)[0], reader)     # the functions, not the example's own folder
+    cells = [row["states"] for row in csv.DictReader(reader["complete_lines"](training / "frames.csv")) if row["states"]]
+    sent = []
+    for row in csv.DictReader(reader["complete_lines"](training / "decoder.csv")):
+        if row["direction"] == "out" and row["id"] == "E":
+            payload = bytes.fromhex(row["hex"])[8:]
+            sent.append(list(payload[1:1 + 2 * payload[0]:][1::2]))
+    assert len(cells) > 100 and any("b" in cell.split("b", 1)[1] for cell in cells if "b" in cell)
+    assert [reader["states"](cell) for cell in cells] == sent
