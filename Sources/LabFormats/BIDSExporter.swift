@@ -97,8 +97,10 @@ public enum BIDSExporter {
         folder.appendPathComponent("eeg", isDirectory: true)
         stem += "_task-\(options.task)" + (options.run.map { "_run-\($0)" } ?? "")
         let dataFile = folder.appendingPathComponent("\(stem)_eeg.\(options.format.rawValue)")
-        if FileManager.default.fileExists(atPath: dataFile.path) {
-            throw LabFormatError(dataFile.path, "already exists: remove it, or export with another --session, --task or --run")
+        // One recording, one data file: an export in the other format would leave two, and its sidecar would describe only one.
+        for existing in ["bdf", "edf"].map({ folder.appendingPathComponent("\(stem)_eeg.\($0)") })
+        where FileManager.default.fileExists(atPath: existing.path) {
+            throw LabFormatError(existing.path, "already exists: remove it, or export with another --session, --task or --run")
         }
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw LabFormatError(root.path, "cannot create \(folder.path): \((error as NSError).localizedDescription)")

@@ -87,6 +87,9 @@ public struct EngineRecording: Sendable {
             }
         }
         guard inputs.contains(where: { !$0.records.isEmpty }) else {
+            if !inputs.isEmpty {
+                throw LabFormatError(name, "decoder-input.csv holds no record: the embedded decoder heard nothing before the recording ended (or the file was emptied)")
+            }
             throw LabFormatError(name, "no decoder-input.csv\(recording.isSession ? " in its recordings" : ""): the EEG was not recorded (an external decoder ran; only the embedded decoder of noisetag demo records the EEG it consumed)")
         }
         inputs.sort { ($0.records.first?.time ?? .infinity) < ($1.records.first?.time ?? .infinity) }

@@ -18,8 +18,8 @@ public struct RedecodedPredictions: Sendable {
     static let replaced: Set<Character> = ["P", "F", "T"]
 
     /// Re-decodes `script`'s recorded decoder input. Throws a
-    /// ``RecordingReadError`` when the recording has no `decoder-input.csv`
-    /// or a row of it cannot be read.
+    /// ``RecordingReadError`` when the recording has no `decoder-input.csv`,
+    /// one without a record, or a row of it that cannot be read.
     public init(script: RecordingScript, settings: DecoderServerSettings) throws(RecordingReadError) {
         let url = script.folder.appendingPathComponent(DecoderInputFile.name)
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -34,6 +34,10 @@ public struct RedecodedPredictions: Sendable {
             case .badRow(_, let line, let reason): throw RecordingReadError(file: DecoderInputFile.name, line: line, reason: reason)
             case .unreadable(_, let reason): throw RecordingReadError(file: DecoderInputFile.name, line: 0, reason: reason)
             }
+        }
+        guard !records.isEmpty else {
+            throw RecordingReadError(file: DecoderInputFile.name, line: 0,
+                                     reason: "holds no record: there is no decoder input to re-decode (the embedded decoder heard nothing, or the file was emptied)")
         }
         redecoding = Redecoder(settings: settings).run(records)
         var merged = script.incoming.filter { !Self.replaced.contains($0.id) }

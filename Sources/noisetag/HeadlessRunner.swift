@@ -34,9 +34,7 @@ final class HeadlessRunner {
         controller.events.unsubscribe(token)
         let output = output
         let show: (NoiseTagEvent) -> Void = { event in
-            if case .recordingProblem(let path, let reason, true) = event.kind {
-                FileHandle.standardError.write(Data("noisetag demo: recording is off: \(reason) (\(path)); the demo runs on without recording\n".utf8))
-            }
+            Self.sayIfRecordingIsOff(event)
             let line = eventsJSON ? event.jsonLine : Self.summary(of: event).map { String(format: "%8.3f ", event.time) + $0 }
             if let line { output.write(Data((line + "\n").utf8)) }
         }
@@ -78,6 +76,14 @@ final class HeadlessRunner {
             return .timedOut
         case .finished:
             return noDecoder ? .noDecoder : .finished
+        }
+    }
+
+    /// Says on standard error that recording is off, when `event` says so
+    /// (Protocols/recordings-reading.md): the demo runs on without it.
+    static func sayIfRecordingIsOff(_ event: NoiseTagEvent) {
+        if case .recordingProblem(let path, let reason, true) = event.kind {
+            FileHandle.standardError.write(Data("noisetag demo: recording is off: \(reason) (\(path)); the demo runs on without recording\n".utf8))
         }
     }
 

@@ -21,6 +21,7 @@ final class HeadlessScenarioRunner {
         let scenario = session.scenario
         let output = output
         session.controller.events.subscribe { event in
+            HeadlessRunner.sayIfRecordingIsOff(event)
             if eventsJSON {
                 output.write(Data((event.jsonLine + "\n").utf8))
             } else if let line = Self.line(for: event, scenario: scenario) {

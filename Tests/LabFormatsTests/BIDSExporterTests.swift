@@ -292,6 +292,9 @@ struct RecordingFolderBuilder {
         let external = try builder.write(in: dir, name: "2026-11-25 10.00.00 +0000 App started", decoderInput: false)
         #expect(ScratchFolder.message { _ = try EngineRecording.read(external) }
             == "2026-11-25 10.00.00 +0000 App started: no decoder-input.csv: the EEG was not recorded (an external decoder ran; only the embedded decoder of noisetag demo records the EEG it consumed)")
+        try "time,id,hex\n".write(to: external.appendingPathComponent("decoder-input.csv"), atomically: true, encoding: .utf8)
+        #expect(ScratchFolder.message { _ = try EngineRecording.read(external) }
+            == "2026-11-25 10.00.00 +0000 App started: decoder-input.csv holds no record: the embedded decoder heard nothing before the recording ended (or the file was emptied)")
 
         let folder = try builder.write(in: dir)
         let recording = try EngineRecording.read(folder)
@@ -303,6 +306,9 @@ struct RecordingFolderBuilder {
         _ = try BIDSExporter.export(recording, to: dir.appendingPathComponent("b"), options: .init(subject: "01"))
         let again = dir.appendingPathComponent("b/sub-01/eeg/sub-01_task-cvep_eeg.bdf")
         #expect(ScratchFolder.message { _ = try BIDSExporter.export(recording, to: dir.appendingPathComponent("b"), options: .init(subject: "01")) }
+            == "\(again.path): already exists: remove it, or export with another --session, --task or --run")
+        // The other format for the same recording would make two data files of one run.
+        #expect(ScratchFolder.message { _ = try BIDSExporter.export(recording, to: dir.appendingPathComponent("b"), options: .init(subject: "01", format: .edf)) }
             == "\(again.path): already exists: remove it, or export with another --session, --task or --run")
 
         let changed = DecoderInputRecord(time: builder.records.last!.time, bytes: UtopiaCodec.encode(.dataHeader(DataHeader(timestamp: 5, channelCount: 4, sampleRate: 500, labels: []))))

@@ -159,6 +159,11 @@ import Testing
         do { _ = try RedecodedPredictions(script: script, settings: DecoderServerSettings()); Issue.record("read a bad row") } catch {
             #expect(error.file == "decoder-input.csv" && error.line == 2)
         }
+        // A header alone is no input: said, rather than every press re-decoded away.
+        try "time,id,hex\n".write(to: session.folder.appendingPathComponent("decoder-input.csv"), atomically: true, encoding: .utf8)
+        do { _ = try RedecodedPredictions(script: script, settings: DecoderServerSettings()); Issue.record("re-decoded an empty input") } catch {
+            #expect(error.file == "decoder-input.csv" && error.reason.hasPrefix("holds no record"))
+        }
     }
 }
 
