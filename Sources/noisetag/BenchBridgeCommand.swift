@@ -16,13 +16,13 @@ struct BenchBridgeCommand: ParsableCommand {
         -c release.
         """)
 
-    @Option(help: "Timed messages per latency measurement.")
+    @Option(parsing: .unconditional, help: "Timed messages per latency measurement.")
     var samples = 20_000
 
-    @Option(help: "STIMULUSEVENTs in the throughput burst.")
+    @Option(parsing: .unconditional, help: "STIMULUSEVENTs in the throughput burst.")
     var burst = 200_000
 
-    @Option(help: "Objects per STIMULUSEVENT.")
+    @Option(parsing: .unconditional, help: "Objects per STIMULUSEVENT.")
     var objects = 36
 
     @Flag(help: "Print one JSON object.")

@@ -25,10 +25,10 @@ struct BenchFramesCommand: ParsableCommand {
 
     @OptionGroup var format: BenchOutputOptions
 
-    @Option(help: "Timed frames per control count.")
+    @Option(parsing: .unconditional, help: "Timed frames per control count.")
     var frames = 100_000
 
-    @Option(help: "Untimed frames before timing starts.")
+    @Option(parsing: .unconditional, help: "Untimed frames before timing starts.")
     var warmup = 2_000
 
     @Option(help: ArgumentHelp("Control counts, comma separated (1...255).", valueName: "LIST"))

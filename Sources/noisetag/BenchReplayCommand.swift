@@ -14,13 +14,13 @@ struct BenchReplayCommand: ParsableCommand {
 
     @OptionGroup var format: BenchOutputOptions
 
-    @Option(help: "Length of the generated session, seconds.")
+    @Option(parsing: .unconditional, help: "Length of the generated session, seconds.")
     var seconds = 600.0
 
-    @Option(help: "Buttons in the generated session (2...64: the built-in codebook has 65 codes).")
+    @Option(parsing: .unconditional, help: "Buttons in the generated session (2...64: the built-in codebook has 65 codes).")
     var controls = 36
 
-    @Option(help: "Timed rounds.")
+    @Option(parsing: .unconditional, help: "Timed rounds.")
     var rounds = 5
 
     @Option(help: ArgumentHelp("Also keep the generated recording in this recordings folder.", valueName: "DIR"))

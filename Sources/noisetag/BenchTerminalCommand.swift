@@ -22,10 +22,10 @@ struct BenchTerminalCommand: ParsableCommand {
 
     @OptionGroup var format: BenchOutputOptions
 
-    @Option(help: "Timed frames per row.")
+    @Option(parsing: .unconditional, help: "Timed frames per row.")
     var frames = 20_000
 
-    @Option(help: "Untimed frames first.")
+    @Option(parsing: .unconditional, help: "Untimed frames first.")
     var warmup = 1_000
 
     @Option(help: ArgumentHelp("Control counts, comma separated (1...255).", valueName: "LIST"))

@@ -30,10 +30,10 @@ struct CodesGenerateCommand: ParsableCommand {
                                valueName: "BITS"))
     var seed: String?
 
-    @Option(help: "Number of codes (mseq: shifts, default 1; gold, mgold: first N, default all).")
+    @Option(parsing: .unconditional, help: "Number of codes (mseq: shifts, default 1; gold, mgold: first N, default all).")
     var count: Int?
 
-    @Option(help: "Stimulus rate in Hz for the file's stimulus-time row.")
+    @Option(parsing: .unconditional, help: "Stimulus rate in Hz for the file's stimulus-time row.")
     var rate: Double = 60
 
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "FILE"))

@@ -30,7 +30,7 @@ struct DecoderAmplifierCommand: ParsableCommand {
     @Option(help: "Where the simulated user looks: target (cued target in calibration), none, or goal:ID,ID,… (those objects in successive prediction trials).")
     var user = "target"
 
-    @Option(help: "Mains frequency, Hz (50 or 60).")
+    @Option(parsing: .unconditional, help: "Mains frequency, Hz (50 or 60).")
     var lineFrequency = 50.0
 
     func validate() throws {

@@ -51,10 +51,10 @@ struct DecoderServeCommand: ParsableCommand {
 
     @OptionGroup var subject: SimulatedSubjectOptions
 
-    @Option(help: "Simulated display latency, milliseconds.")
+    @Option(parsing: .unconditional, help: "Simulated display latency, milliseconds.")
     var latency = 40.0
 
-    @Option(help: "Simulated display jitter (standard deviation), milliseconds.")
+    @Option(parsing: .unconditional, help: "Simulated display jitter (standard deviation), milliseconds.")
     var jitter = 0.0
 
     @Option(help: "Where the simulated user looks: target (cued target in calibration), none, or goal:ID,ID,… (those objects in successive prediction trials).")
@@ -63,10 +63,10 @@ struct DecoderServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The decoder's settings, a JSON object with any of \(DecoderServerSettings.fileKeys.joined(separator: ", ")) (the options given here win over it; a calibrationFolder there replaces RECORDINGS/decoder-calibrations).", valueName: "FILE"))
     var settings: String?
 
-    @Option(help: "Seconds between predictions (default 0.1).")
+    @Option(parsing: .unconditional, help: "Seconds between predictions (default 0.1).")
     var predictionInterval: Double?
 
-    @Option(help: "Mains frequency, Hz (50 or 60; default 50).")
+    @Option(parsing: .unconditional, help: "Mains frequency, Hz (50 or 60; default 50).")
     var lineFrequency: Double?
 
     @Option(help: "Re-reference the channels before filtering: none (as recorded, the default) or average (common average).")

@@ -12,28 +12,28 @@ struct DecoderSimulateCommand: ParsableCommand {
 
     @OptionGroup var destination: DatasetFolderOption
 
-    @Option(help: "Number of classes (codes), 2 to 65.")
+    @Option(parsing: .unconditional, help: "Number of classes (codes), 2 to 65.")
     var classes = 9
 
-    @Option(help: "Number of trials, targets in balanced random order.")
+    @Option(parsing: .unconditional, help: "Number of trials, targets in balanced random order.")
     var trials = 90
 
-    @Option(help: "Response-to-background power ratio (see Protocols/simulator.md).")
+    @Option(parsing: .unconditional, help: "Response-to-background power ratio (see Protocols/simulator.md).")
     var snr = SimulationSettings().snr
 
-    @Option(help: "Seed of the subject, the noise and the target order.")
+    @Option(parsing: .unconditional, help: "Seed of the subject, the noise and the target order.")
     var seed: UInt64 = 1
 
     @Option(help: "Display latency in milliseconds.")
     var latency = SimulationSettings().displayLatency * 1000
 
-    @Option(help: "Seconds of stimulation per trial.")
+    @Option(parsing: .unconditional, help: "Seconds of stimulation per trial.")
     var seconds = 4.2
 
     @Flag(help: "The user looks at none of the codes (labels still name the cue): idle EEG for `evaluate --idle`.")
     var idle = false
 
-    @Option(help: ArgumentHelp("Seed of the amplifier's noise when it should differ from --seed (another session of the same subject).", valueName: "SEED"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed of the amplifier's noise when it should differ from --seed (another session of the same subject).", valueName: "SEED"))
     var noiseSeed: UInt64?
 
     func validate() throws {

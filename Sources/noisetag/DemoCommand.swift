@@ -60,19 +60,19 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Type from the first trial without calibration: ZeroTrain mode, the embedded decoder learning while the user types.")
     var zeroTrain = false
 
-    @Option(help: "Seconds of signal check before calibration.")
+    @Option(parsing: .unconditional, help: "Seconds of signal check before calibration.")
     var signalCheck = 6.0
 
-    @Option(help: "Calibration trials (sets nGenericTrainTrials).")
+    @Option(parsing: .unconditional, help: "Calibration trials (sets nGenericTrainTrials).")
     var calibrationTrials: Int?
 
     @Option(help: "Scripted trials (headless): train, test or verify (default test).")
     var mode: DemoMode?
 
-    @Option(help: "Scripted trials (headless): trials to run before exiting (default 10).")
+    @Option(parsing: .unconditional, help: "Scripted trials (headless): trials to run before exiting (default 10).")
     var trials: Int?
 
-    @Option(help: "Scripted trials (headless): number of buttons, 1...255 (default 9).")
+    @Option(parsing: .unconditional, help: "Scripted trials (headless): number of buttons, 1...255 (default 9).")
     var controls: Int?
 
     @Flag(help: "Print every engine event as one JSON object per line.")
@@ -86,7 +86,7 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup var limit: MaxSecondsOption
 
-    @Option(help: "Fail (exit 1) when no decoder has answered after this many seconds; 0 waits for ever.")
+    @Option(parsing: .unconditional, help: "Fail (exit 1) when no decoder has answered after this many seconds; 0 waits for ever.")
     var connectTimeout: Double = 10
 
     @OptionGroup var recordings: RecordingsOption

@@ -34,7 +34,7 @@ struct RecordingsExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The task label (letters and digits).", valueName: "T"))
     var task = "cvep"
 
-    @Option(name: .customLong("run"), help: ArgumentHelp("The run index: run-R.", valueName: "R"))
+    @Option(name: .customLong("run"), parsing: .unconditional, help: ArgumentHelp("The run index: run-R.", valueName: "R"))
     var runIndex: Int?
 
     @Option(help: ArgumentHelp("The data file: bdf (24-bit BioSemi) or edf (16-bit EDF+).", valueName: "FORMAT"))
@@ -79,10 +79,6 @@ struct RecordingsExportCommand: ParsableCommand {
     private func resolve() throws -> URL {
         let path = (recording as NSString).expandingTildeInPath
         if FileManager.default.fileExists(atPath: path) { return URL(fileURLWithPath: path, isDirectory: true) }
-        let store = try recordings.existingStore()
-        guard let entry = store.recording(matching: recording) else {
-            throw CommandFailure("\(recording): no such folder, and no single recording in \(store.root.path) matches it (see noisetag recordings list)")
-        }
-        return entry.url
+        return try recordings.recording(named: recording).url
     }
 }

@@ -23,6 +23,20 @@ struct RecordingsOption: ParsableArguments {
         return store
     }
 
+    /// The recording `text` names: an exact folder name, the only one that
+    /// begins with it, or a path to a recording folder; else a
+    /// ``CommandFailure`` that says whether none or several matched.
+    func recording(named text: String) throws -> RecordingEntry {
+        let store = try existingStore()
+        if let entry = store.recording(matching: text) { return entry }
+        let several = store.recordings().filter { $0.name.folderName.hasPrefix(text) }
+        if several.count > 1 {
+            let shown = several.prefix(3).map { "'\($0.name.folderName)'" }.joined(separator: ", ")
+            throw CommandFailure("'\(text)' begins \(several.count) recordings in \(store.root.path) (\(shown)\(several.count > 3 ? ", …" : "")): give more of the name")
+        }
+        throw CommandFailure("\(text): no such folder, and no recording in \(store.root.path) matches it (see noisetag recordings list)")
+    }
+
     /// The store at `--recordings`, or the default root.
     var store: RecordingStore {
         root.map { RecordingStore(root: URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true)) }

@@ -17,10 +17,7 @@ struct RecordingsShowCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let store = try recordings.existingStore()
-        guard let entry = store.recording(matching: name) else {
-            throw CommandFailure("no single recording in \(store.root.path) matches '\(name)' (see noisetag recordings list)")
-        }
+        let entry = try recordings.recording(named: name)
         let summary = RecordingSummary(entry)
         if json {
             let encoder = JSONEncoder()

@@ -24,7 +24,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of the table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Replay trials up to and including this trial number.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Replay trials up to and including this trial number.", valueName: "N"))
     var untilTrial: Int?
 
     @Option(name: .customLong("set"), help: ArgumentHelp("What if this setting had this value (repeatable).", valueName: "TITLE=VALUE"))
@@ -49,6 +49,13 @@ struct ReplayCommand: ParsableCommand {
         if let untilTrial, untilTrial < 1 { throw ValidationError("--until-trial \(untilTrial): must be 1 or more") }
         if plot != nil, sweep == nil { throw ValidationError("--plot needs --sweep") }
         if decoderSettings != nil, !redecode { throw ValidationError("--decoder-settings needs --redecode") }
+        // Checked here, not in run(), so that the usage line is this command's.
+        do {
+            _ = try SettingOverrides(file: withSettings, sets: sets)
+            _ = try sweep.map(ParameterSweep.init(parsing:))
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() throws {
@@ -116,12 +123,11 @@ struct ReplayCommand: ParsableCommand {
         if recording.contains("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        let store = try recordings.existingStore()
-        guard let entry = store.recording(matching: recording) else {
-            FileHandle.standardError.write(Data("noisetag replay: no single recording in \(store.root.path) matches '\(recording)' (see noisetag recordings list)\n".utf8))
+        do { return try recordings.recording(named: recording).url } catch let failure as CommandFailure {
+            // A recording that cannot be found is one that cannot be read: exit 2, as the help says.
+            FileHandle.standardError.write(Data("noisetag replay: \(failure)\n".utf8))
             throw ExitCode(2)
         }
-        return entry.url
     }
 
     static func sweepText(_ sweep: ParameterSweep, _ points: [ParameterSweep.Point], _ report: ReplayReport) -> String {

@@ -41,10 +41,10 @@ struct SessionRunCommand: ParsableCommand {
     @Option(help: "With the embedded decoder: simulated (a simulated amplifier and participant) or none (an acquisition client streams EEG, a person answers).")
     var user: DemoUser = .simulated
 
-    @Option(help: "Simulated SNR (power ratio).")
+    @Option(parsing: .unconditional, help: "Simulated SNR (power ratio).")
     var snr = 0.05
 
-    @Option(help: "Simulated participant's seed (EEG noise, questionnaire answers).")
+    @Option(parsing: .unconditional, help: "Simulated participant's seed (EEG noise, questionnaire answers).")
     var seed: UInt64 = 1
 
     @Option(help: ArgumentHelp("The embedded decoder's settings (JSON, as noisetag decoder --settings reads them, without calibrationFolder: calibrations stay in the session folder); kept in session.json, so --resume uses them too.", valueName: "FILE"))

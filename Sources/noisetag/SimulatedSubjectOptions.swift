@@ -6,9 +6,9 @@ import Simulation
 /// process (`decoder serve --simulate`, `decoder amplifier`, `demo`). Each
 /// command checks `--snr` in its own `validate()`.
 struct SimulatedSubjectOptions: ParsableArguments {
-    @Option(help: "Simulated SNR (power ratio).")
+    @Option(parsing: .unconditional, help: "Simulated SNR (power ratio).")
     var snr = SimulationSettings().snr
 
-    @Option(help: "Simulated subject and noise seed.")
+    @Option(parsing: .unconditional, help: "Simulated subject and noise seed.")
     var seed: UInt64 = 1
 }

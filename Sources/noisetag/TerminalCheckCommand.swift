@@ -18,13 +18,13 @@ struct TerminalCheckCommand: ParsableCommand {
             (TERM=…-256color); exits 1 naming the reason otherwise.
             """)
 
-    @Option(help: "Number of buttons (1...255).")
+    @Option(parsing: .unconditional, help: "Number of buttons (1...255).")
     var controls = 9
 
-    @Option(help: "Quit by itself after this many seconds; 0 runs until q.")
+    @Option(parsing: .unconditional, help: "Quit by itself after this many seconds; 0 runs until q.")
     var seconds: Double = 0
 
-    @Option(help: .hidden)
+    @Option(parsing: .unconditional, help: .hidden)
     var throwAfter: Double = 0
 
     /// The error `--throw-after` raises, to check that a Swift error restores the terminal.

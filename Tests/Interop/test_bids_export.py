@@ -206,7 +206,7 @@ def test_export_failures_are_one_line(noisetag_bin, tmp_path):
     missing = run(noisetag_bin, "recordings", "export", str(tmp_path / "nothing"), "--bids", str(tmp_path / "b"),
                   "--subject", "01", "--recordings", str(tmp_path))
     assert missing.returncode == 1
-    assert missing.stderr.decode().strip().endswith("nothing: no such folder, and no single recording in %s matches it (see noisetag recordings list)" % tmp_path)
+    assert missing.stderr.decode().strip().endswith("nothing: no such folder, and no recording in %s matches it (see noisetag recordings list)" % tmp_path)
 
     external = tmp_path / "2026-11-25 10.00.00 +0000 App started"
     external.mkdir()

@@ -122,4 +122,7 @@ def test_bad_flags_are_usage_errors(noisetag_bin, recording, args, message):
 
 def test_a_missing_recording_exits_2(noisetag_bin, tmp_path):
     result = run(noisetag_bin, "replay", "2019-01-01", "--recordings", str(tmp_path))
-    assert result.returncode == 2 and "matches '2019-01-01'" in result.stderr.decode()
+    assert result.returncode == 2 and "2019-01-01: no such folder, and no recording in" in result.stderr.decode()
+    # A recordings folder that is not there cannot be read either: 2, not the 1 of a divergence.
+    result = run(noisetag_bin, "replay", "2019-01-01", "--recordings", str(tmp_path / "absent"))
+    assert result.returncode == 2 and "no such folder" in result.stderr.decode()
