@@ -69,7 +69,7 @@ let package = Package(
             name: "Demo",
             dependencies: ["NoiseTagging", "UtopiaProtocol", "DecoderBridge", "DecoderService", "Decoding",
                            "Simulation", "TerminalUI", "ZeroMQTransport"]),
-        .target(name: "Replay", dependencies: ["Codes", "NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService"]),
+        .target(name: "Replay", dependencies: ["Codes", "JSONSupport", "NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService"]),
         .target(
             name: "Study",
             dependencies: ["Codes", "JSONSupport", "NoiseTagging", "UtopiaProtocol", "Decoding", "DecoderService", "Simulation", "Demo",

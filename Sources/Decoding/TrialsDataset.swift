@@ -1,4 +1,5 @@
 import Foundation
+import JSONSupport
 
 /// A calibration dataset of trials, stored as the folder of
 /// `Protocols/dataset.md`: `header.json`, `X.f32` (trials × channels ×
@@ -165,10 +166,8 @@ public struct TrialsDataset: Equatable, Sendable {
         let header: DatasetHeader
         do {
             header = try JSONDecoder().decode(DatasetHeader.self, from: headerData)
-        } catch let error as DecodingError {
-            throw DatasetError.unreadable(file: "header.json", reason: Self.reason(error, in: headerData))
         } catch {
-            throw DatasetError.unreadable(file: "header.json", reason: "not a valid header (\(error))")
+            throw DatasetError.unreadable(file: "header.json", reason: JSONProblem.describe(error, in: headerData))
         }
         let x = try load("X.f32", in: directory)
         let y = try load("y.i32", in: directory)
@@ -200,30 +199,6 @@ public struct TrialsDataset: Equatable, Sendable {
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw DatasetError.unreadable(file: name, reason: "permission denied") }
         do { return try Data(contentsOf: url) } catch {
             throw DatasetError.unreadable(file: name, reason: error.localizedDescription)
-        }
-    }
-
-    /// One line for why header.json did not decode: the field and what it should hold.
-    private static func reason(_ error: DecodingError, in data: Data) -> String {
-        func field(_ path: [any CodingKey]) -> String { path.map(\.stringValue).joined(separator: ".") }
-        func kind(_ type: Any.Type) -> String {
-            switch type {
-            case is Int.Type: return "a whole number"
-            case is Double.Type: return "a number"
-            case is String.Type: return "a text"
-            default: return "a list of texts"
-            }
-        }
-        switch error {
-        case .keyNotFound(let key, _): return "no \"\(key.stringValue)\" field"
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return "\"\(field(context.codingPath))\" must be \(kind(type))"
-        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
-            return "\"\(field(context.codingPath))\": \(context.debugDescription)"
-        case .dataCorrupted where (try? JSONSerialization.jsonObject(with: data)) != nil:
-            return "a field holds a value of the wrong kind (n_trials, n_channels, n_samples, n_classes, n_continuous are whole numbers, fs a number)"
-        case .dataCorrupted: return "not valid JSON"
-        @unknown default: return "not a valid header (\(error))"
         }
     }
 

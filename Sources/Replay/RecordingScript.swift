@@ -1,4 +1,5 @@
 import Foundation
+import JSONSupport
 import NoiseTagging
 
 /// Everything replay needs from one recording folder, read and checked:
@@ -138,7 +139,8 @@ public struct RecordingScript: Sendable {
         do {
             settings = try JSONDecoder().decode([String: NoiseTagSettingValue].self, from: data)
         } catch {
-            throw RecordingReadError(file: name, line: 0, reason: "not a JSON object of settings: \(error)")
+            let why = JSONProblem.describe(error, in: data)
+            throw RecordingReadError(file: name, line: 0, reason: "not a JSON object of settings" + (why.hasPrefix("not a JSON object") ? "" : ": \(why)"))
         }
         let unknown = settings.keys.filter { NoiseTagSettingTitles(name: $0) == nil }.sorted()
         if !unknown.isEmpty { notes.append("\(name): settings this engine does not know are ignored: \(unknown.joined(separator: ", "))") }
@@ -173,12 +175,14 @@ public struct RecordingScript: Sendable {
         for (offset, line) in all.enumerated() where !line.isEmpty {
             let number = offset + 1
             let data = Data(line.utf8)
+            var what = "event line"
             func decode<T: Decodable>(_ type: T.Type) throws(RecordingReadError) -> T {
                 do { return try decoder.decode(type, from: data) } catch {
-                    throw RecordingReadError(file: name, line: number, reason: "unreadable \(T.self): \(Self.reason(error))")
+                    throw RecordingReadError(file: name, line: number, reason: "unreadable \(what): \(Self.reason(error, in: data))")
                 }
             }
             let head = try decode(EventHead.self)
+            what = "\(head.type) event"
             switch head.type {
             case "trialStarted":
                 starts.append(Logged(order: offset, line: number, time: head.time, value: try decode(NoiseTagEvent.TrialStart.self)))
@@ -286,13 +290,5 @@ public struct RecordingScript: Sendable {
 
     // MARK: Helpers
 
-    static func reason(_ error: Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context): return "not JSON (\(context.debugDescription))"
-        case DecodingError.keyNotFound(let key, _): return "no '\(key.stringValue)' field"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)"
-        default: return "\(error)"
-        }
-    }
+    static func reason(_ error: Error, in data: Data? = nil) -> String { JSONProblem.describe(error, in: data) }
 }

@@ -302,7 +302,7 @@ struct RecordingFolderBuilder {
             == "--subject: \"P-01\" is not a BIDS label (letters and digits only)")
         let file = dir.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)
-        #expect(ScratchFolder.message { _ = try BIDSExporter.export(recording, to: file, options: .init(subject: "01")) }.hasPrefix("\(file.path): cannot create \(file.path)/sub-01/eeg: "))
+        #expect(ScratchFolder.message { _ = try BIDSExporter.export(recording, to: file, options: .init(subject: "01")) } == "\(file.path): cannot create \(file.path)/sub-01/eeg: \(file.path) is a file, not a folder")
         _ = try BIDSExporter.export(recording, to: dir.appendingPathComponent("b"), options: .init(subject: "01"))
         let again = dir.appendingPathComponent("b/sub-01/eeg/sub-01_task-cvep_eeg.bdf")
         #expect(ScratchFolder.message { _ = try BIDSExporter.export(recording, to: dir.appendingPathComponent("b"), options: .init(subject: "01")) }
