@@ -105,7 +105,7 @@ public struct SessionReportPage: Sendable {
             s += "<p class=\"note\">ITR after Wolpaw: bits per selection B = log₂N + P log₂P + (1 − P) log₂((1 − P)/(N − 1)), "
                 + "with N the keys on screen and P the right presses among those whose intended key was known; B = log₂N at P = 1 "
                 + "and 0 at P ≤ 1/N (no better than chance). Time per selection is the step's whole time over its selections, so cues, "
-                + "pauses between trials and trials without a press count. Free spelling has no intended keys: no P, no ITR.</p>\n"
+                + "pauses between trials and trials without a press count. Free spelling by a person has no intended keys: no P, no ITR; by the simulated participant its choices are known, and judged.</p>\n"
             return s
         } + "<h3>Selection times</h3>\n" + part(report.selectionTimes) { histogram in
             var chart = SVGChart(xLabel: "seconds from the trial's start to its press", yLabel: "presses")
