@@ -34,6 +34,10 @@ struct RecordingsOption: ParsableArguments {
             let shown = several.prefix(3).map { "'\($0.name.folderName)'" }.joined(separator: ", ")
             throw CommandFailure("'\(text)' begins \(several.count) recordings in \(store.root.path) (\(shown)\(several.count > 3 ? ", …" : "")): give more of the name")
         }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: (text as NSString).expandingTildeInPath, isDirectory: &isFolder), isFolder.boolValue {
+            throw CommandFailure("\(text): a folder whose name is not a recording's (START REASON, then – REASON END once closed: Protocols/recordings.md §2)")
+        }
         throw CommandFailure("\(text): no such folder, and no recording in \(store.root.path) matches it (see noisetag recordings list)")
     }
 

@@ -156,6 +156,16 @@ struct RecordingFilesTests {
         h.controller.stopRecording()
         let closed = try #require(h.store.recordings().last)
         #expect(closed.state == .closed && closed.name.endReason == "App ended")
-        #expect(RecordingSummary(closed).trials == 6)
+        #expect(RecordingSummary(closed).trials == 6 && RecordingSummary(closed).inconsistencies.isEmpty)
+        // A lost trials.jsonl, an emptied presses.csv and a damaged events line are said, not taken for a quiet session.
+        try FileManager.default.removeItem(at: closed.url.appendingPathComponent("trials.jsonl"))
+        try "time,wall_time,trial,control,object_id,source,certainty,target\n".write(to: closed.url.appendingPathComponent("presses.csv"), atomically: true, encoding: .utf8)
+        let events = try String(contentsOf: closed.url.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        try ("{\"type\": broken\n" + events).write(to: closed.url.appendingPathComponent("events.jsonl"), atomically: true, encoding: .utf8)
+        #expect(RecordingSummary(closed).inconsistencies == [
+            "events.jsonl: 1 line(s) cannot be read",
+            "trials.jsonl holds 0 trial(s), events.jsonl logged 6 trial end(s)",
+            "presses.csv holds 0 press(es), events.jsonl logged 4",
+        ])
     }
 }

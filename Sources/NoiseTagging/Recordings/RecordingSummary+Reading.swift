@@ -24,10 +24,12 @@ extension RecordingSummary {
         if reader.endsWithPartialLine { partialLines += 1 }
         var list: [RecordedTrial] = []
         let decoder = JSONDecoder()
+        var unreadable = 0
         reader.forEachLine { line in
-            guard let trial = try? decoder.decode(RecordedTrial.self, from: Data(line.utf8)) else { return }
+            guard let trial = try? decoder.decode(RecordedTrial.self, from: Data(line.utf8)) else { unreadable += 1; return }
             list.append(trial)
         }
+        if unreadable > 0 { inconsistencies.append("\(RecordingFile.trials.rawValue): \(unreadable) line(s) cannot be read") }
         for trial in list {
             trials += 1
             trialsByMode[trial.mode, default: 0] += 1
@@ -103,13 +105,17 @@ extension RecordingSummary {
         }
     }
 
-    mutating func readEvents(_ url: URL) {
+    /// Reads `events.jsonl`; returns how many trials ended and presses it logged.
+    mutating func readEvents(_ url: URL) -> (trialsEnded: Int, presses: Int) {
         let reader = file(url, .events)
         if reader.endsWithPartialLine { partialLines += 1 }
+        var unreadable = 0, trialsEnded = 0, pressed = 0
         reader.forEachLine { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { unreadable += 1; return }
             see(time: object["time"] as? Double, wall: object["wall_time"] as? Double)
             switch object["type"] as? String {
+            case "trialEnded": trialsEnded += 1
+            case "press": pressed += 1
             case "missedFrame": missedFrames += object["skipped"] as? Int ?? 0
             case "decoderConnection" where object["state"] as? String == "disconnected": decoderDisconnects += 1
             case "recordingLinesDropped":
@@ -117,6 +123,21 @@ extension RecordingSummary {
             case "recordingProblem": problems += 1
             default: break
             }
+        }
+        if unreadable > 0 { inconsistencies.append("\(RecordingFile.events.rawValue): \(unreadable) line(s) cannot be read") }
+        return (trialsEnded, pressed)
+    }
+
+    /// Notes what does not add up (``inconsistencies``).
+    mutating func check(_ url: URL, logged: (trialsEnded: Int, presses: Int)) {
+        let always: [RecordingFile] = [.events, .decoder, .frames, .settings]
+        let missing = always.filter { !FileManager.default.fileExists(atPath: url.appendingPathComponent($0.rawValue).path) }
+        if !missing.isEmpty { inconsistencies.insert("missing: " + missing.map(\.rawValue).joined(separator: ", "), at: 0) }
+        if logged.trialsEnded > trials {
+            inconsistencies.append("\(RecordingFile.trials.rawValue) holds \(trials) trial(s), \(RecordingFile.events.rawValue) logged \(logged.trialsEnded) trial end(s)")
+        }
+        if logged.presses > presses {
+            inconsistencies.append("\(RecordingFile.presses.rawValue) holds \(presses) press(es), \(RecordingFile.events.rawValue) logged \(logged.presses)")
         }
     }
 

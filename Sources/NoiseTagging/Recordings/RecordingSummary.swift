@@ -68,6 +68,11 @@ public struct RecordingSummary: Codable, Sendable {
     /// Files whose last line was cut off (by a crash).
     public var partialLines = 0
     public var spans = Spans()
+    /// What does not add up, one sentence each: a file every recording
+    /// writes that is missing, lines that cannot be read (not a cut-off
+    /// last line), `trials.jsonl` or `presses.csv` holding fewer entries
+    /// than `events.jsonl` logged.
+    public var inconsistencies: [String] = []
 
     /// Reads the recording `entry`.
     public init(_ entry: RecordingEntry) {
@@ -83,7 +88,8 @@ public struct RecordingSummary: Codable, Sendable {
         let predictions = readDecoder(url)
         readPresses(url)
         readFrames(url)
-        readEvents(url)
+        let logged = readEvents(url)
         score(trialList, predictions: predictions)
+        check(url, logged: logged)
     }
 }
