@@ -172,6 +172,7 @@ public struct RecordingScript: Sendable {
         let all = try lines(name, required: true) ?? []
         let decoder = JSONDecoder()
         var unknown: [String: Int] = [:]
+        var sawStart = false
         for (offset, line) in all.enumerated() where !line.isEmpty {
             let number = offset + 1
             let data = Data(line.utf8)
@@ -202,6 +203,7 @@ public struct RecordingScript: Sendable {
                                           value: ModeChangeRecord(from: change.from, to: change.to, explanation: change.explanation)))
             case "recordingStarted":
                 format = (try decode(StartLine.self)).format ?? 1
+                sawStart = true
             case "trialPhase", "noPress", "selectionRevised", "feedbackStarted", "feedbackEnded", "actionRan", "clickSound", "sound", "blocked",
                  "unblocked", "trialsRunning", "unitPushed", "unitPopped", "unitUpdated", "modeConfirmed", "codebookLoaded",
                  "missedFrame", "decoderConnection", "decoderProblem", "notice", "refused", "lifecycle",
@@ -211,7 +213,12 @@ public struct RecordingScript: Sendable {
                 unknown[head.type, default: 0] += 1
             }
         }
-        if format < 2 {
+        if all.allSatisfy(\.isEmpty) {
+            notes.append("events.jsonl holds no event (the recording stopped before its first line was written, or the file was emptied)")
+        } else if !sawStart {
+            notes.append("events.jsonl has no recordingStarted line (its first lines are lost): its format is unknown, read as \(RecordingFormat.current)")
+            format = RecordingFormat.current
+        } else if format < 2 {
             notes.append("recorded by an engine before replay support (recording format \(format)): its trials have no engine state to start from")
         } else if format < RecordingFormat.current {
             notes.append("recorded by an older engine (recording format \(format)): its Verify trials sent no object 0, so this engine's differ from their first frame")

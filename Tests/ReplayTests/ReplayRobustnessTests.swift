@@ -93,6 +93,20 @@ import Testing
         #expect(report.trials.count >= 4 && report.diverged == 0)
     }
 
+    @Test func anEmptyOrHeadlessEventLogIsSaidForWhatItIs() throws {
+        let session = try ScriptedSession(seconds: 4)
+        let events = session.folder.appendingPathComponent("events.jsonl")
+        let lines = try Self.lines(events)
+        try (lines.dropFirst().joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
+        let headless = try RecordingScript(folder: session.folder)
+        #expect(headless.format == RecordingFormat.current)
+        #expect(headless.notes.contains { $0.hasPrefix("events.jsonl has no recordingStarted line") })
+        try Data().write(to: events)
+        let empty = try RecordingScript(folder: session.folder)
+        #expect(empty.notes.contains { $0.hasPrefix("events.jsonl holds no event") })
+        #expect(!empty.notes.contains { $0.contains("before replay support") })
+    }
+
     @Test func unreadableLinesNameTheFileAndLine() throws {
         let session = try ScriptedSession(seconds: 8)
         let events = session.folder.appendingPathComponent("events.jsonl")
