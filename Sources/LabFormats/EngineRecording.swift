@@ -99,6 +99,8 @@ public struct EngineRecording: Sendable {
             recording.records = recording.records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         }
         for folder in recording.folders {
+            recording.warnings += RecordingSummary.inconsistencies(of: folder, required: [.events, .settings])
+                .map { "\(folder.lastPathComponent): \($0)" }
             recording.trials += recording.readTrials(folder.appendingPathComponent("trials.jsonl"))
             recording.presses += RecordedPress.read(folder.appendingPathComponent("presses.csv"))
             if recording.clockOffset == nil { recording.clockOffset = Self.clockOffset(folder.appendingPathComponent("events.jsonl")) }
@@ -130,15 +132,14 @@ public struct EngineRecording: Sendable {
         if !bad.isEmpty { warnings.append("\(name)/steps.jsonl: \(bad.count) line(s) not a step, left out (line \(bad.prefix(5).map(String.init).joined(separator: ", ")))") }
     }
 
-    /// The trials of one `trials.jsonl`; unreadable lines are counted in a warning.
-    private mutating func readTrials(_ file: URL) -> [RecordedTrial] {
+    /// The trials of one `trials.jsonl` (unreadable lines, left out, are
+    /// among the folder's inconsistencies).
+    private func readTrials(_ file: URL) -> [RecordedTrial] {
         var trials: [RecordedTrial] = []
-        var bad = 0
         RecordingFileReader(file).forEachLine { text in
-            guard !text.isEmpty else { return }
-            if let trial = try? JSONDecoder().decode(RecordedTrial.self, from: Data(text.utf8)) { trials.append(trial) } else { bad += 1 }
+            guard !text.isEmpty, let trial = try? JSONDecoder().decode(RecordedTrial.self, from: Data(text.utf8)) else { return }
+            trials.append(trial)
         }
-        if bad > 0 { warnings.append("\(file.deletingLastPathComponent().lastPathComponent)/trials.jsonl: \(bad) line(s) not a trial, left out") }
         return trials
     }
 

@@ -165,6 +165,10 @@ struct RecordingFolderBuilder {
         let report = try BIDSExporter.export(recording, to: dir.appendingPathComponent("bids"), options: .init(subject: "01"))
         #expect(report.samples == 600 && report.sampleRate == 100 && report.channels == ["Oz", "Pz"] && report.warnings.isEmpty)
         let eeg = dir.appendingPathComponent("bids/sub-01/eeg")
+        // A folder that lost a file it should hold still exports, with a warning that says what is gone.
+        let damaged = try builder.write(in: dir, name: "2026-11-25 10.00.00 +0000 damaged")
+        try FileManager.default.removeItem(at: damaged.appendingPathComponent("settings.json"))
+        #expect(try EngineRecording.read(damaged).warnings == ["2026-11-25 10.00.00 +0000 damaged: missing: settings.json"])
 
         // The first sample is at base (packet stamps are whole ms), so t s from base is sample ceil(100 t).
         let events = try Self.table(eeg.appendingPathComponent("sub-01_task-cvep_events.tsv"))

@@ -129,9 +129,8 @@ extension RecordingSummary {
     }
 
     /// Notes what does not add up (``inconsistencies``).
-    mutating func check(_ url: URL, logged: (trialsEnded: Int, presses: Int)) {
-        let always: [RecordingFile] = [.events, .decoder, .frames, .settings]
-        let missing = always.filter { !FileManager.default.fileExists(atPath: url.appendingPathComponent($0.rawValue).path) }
+    mutating func check(_ url: URL, logged: (trialsEnded: Int, presses: Int), required: [RecordingFile]) {
+        let missing = required.filter { !FileManager.default.fileExists(atPath: url.appendingPathComponent($0.rawValue).path) }
         if !missing.isEmpty { inconsistencies.insert("missing: " + missing.map(\.rawValue).joined(separator: ", "), at: 0) }
         if logged.trialsEnded > trials {
             inconsistencies.append("\(RecordingFile.trials.rawValue) holds \(trials) trial(s), \(RecordingFile.events.rawValue) logged \(logged.trialsEnded) trial end(s)")

@@ -83,13 +83,30 @@ public struct RecordingSummary: Codable, Sendable {
         end = entry.name.end.map(RecordingName.format)
         endReason = entry.name.endReason
         bytes = entry.size
-        let url = entry.url
+        read(entry.url)
+    }
+
+    /// What does not add up in the recording folder at `url`
+    /// (``inconsistencies``), read as `recordings show` reads it, a file
+    /// missing only when among `required`; for tools that take a folder by
+    /// path (BIDS export).
+    public static func inconsistencies(of url: URL, required: [RecordingFile]) -> [String] {
+        var summary = RecordingSummary(folder: url.lastPathComponent)
+        summary.read(url, required: required)
+        return summary.inconsistencies
+    }
+
+    private init(folder: String) {
+        (self.folder, state, start, startReason, bytes) = (folder, "", "", "", 0)
+    }
+
+    private mutating func read(_ url: URL, required: [RecordingFile] = [.events, .decoder, .frames, .settings]) {
         let trialList = readTrials(url)
         let predictions = readDecoder(url)
         readPresses(url)
         readFrames(url)
         let logged = readEvents(url)
         score(trialList, predictions: predictions)
-        check(url, logged: logged)
+        check(url, logged: logged, required: required)
     }
 }
