@@ -35,7 +35,7 @@ struct RecordingsListCommand: ParsableCommand {
     func run() throws {
         let store = try recordings.existingStore()
         let rows = store.recordings().map { entry in
-            Row(name: entry.name.folderName, start: RecordingName.format(entry.name.start),
+            Row(name: entry.folderName, start: RecordingName.format(entry.name.start),
                 startReason: entry.name.startReason, end: entry.name.end.map(RecordingName.format),
                 endReason: entry.name.endReason, state: entry.state.rawValue,
                 trials: RecordingFileReader(entry.url.appendingPathComponent(RecordingFile.trials.rawValue)).lineCount,

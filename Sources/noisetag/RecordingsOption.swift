@@ -29,9 +29,9 @@ struct RecordingsOption: ParsableArguments {
     func recording(named text: String) throws -> RecordingEntry {
         let store = try existingStore()
         if let entry = store.recording(matching: text) { return entry }
-        let several = store.recordings().filter { $0.name.folderName.hasPrefix(text) }
+        let several = store.recordings().filter { $0.folderName.hasPrefix(text) }
         if several.count > 1 {
-            let shown = several.prefix(3).map { "'\($0.name.folderName)'" }.joined(separator: ", ")
+            let shown = several.prefix(3).map { "'\($0.folderName)'" }.joined(separator: ", ")
             throw CommandFailure("'\(text)' begins \(several.count) recordings in \(store.root.path) (\(shown)\(several.count > 3 ? ", …" : "")): give more of the name")
         }
         var isFolder: ObjCBool = false

@@ -102,4 +102,15 @@ struct RecordingNameTests {
                                                 withIntermediateDirectories: true)
         #expect(store.recordings().count == 2)
     }
+
+    @Test("a folder named with another UTC offset is listed and found by its name on disk")
+    func anotherOffsetKeepsItsName() throws {
+        let root = try TemporaryFolder()
+        let name = "2019-09-23 11.44.45 +0200 App started"
+        try FileManager.default.createDirectory(at: root.url.appendingPathComponent(name), withIntermediateDirectories: true)
+        let store = RecordingStore(root: root.url)
+        #expect(store.recordings().map(\.folderName) == [name])
+        #expect(store.recording(matching: "2019-09-23 11.44")?.folderName == name)
+        #expect(store.recording(matching: name)?.name.start == Date(timeIntervalSince1970: 1_569_231_885))
+    }
 }

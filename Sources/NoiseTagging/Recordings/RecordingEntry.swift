@@ -19,6 +19,10 @@ public struct RecordingEntry: Sendable, Equatable {
     /// Closed, open or crashed.
     public let state: State
 
+    /// The folder's name as it is on disk: ``RecordingName/folderName``
+    /// writes times in UTC, a folder made elsewhere may give another offset.
+    public var folderName: String { url.lastPathComponent }
+
     /// The total size of the folder's files in bytes.
     public var size: Int64 { RecordingStore.size(of: url) }
 }

@@ -65,8 +65,8 @@ public struct RecordingStore: Sendable {
     /// whose name starts with it, else a path to a recording folder.
     public func recording(matching text: String) -> RecordingEntry? {
         let all = recordings()
-        if let exact = all.first(where: { $0.name.folderName == text }) { return exact }
-        let prefixed = all.filter { $0.name.folderName.hasPrefix(text) }
+        if let exact = all.first(where: { $0.folderName == text || $0.name.folderName == text }) { return exact }
+        let prefixed = all.filter { $0.folderName.hasPrefix(text) }
         if prefixed.count == 1 { return prefixed[0] }
         let url = URL(fileURLWithPath: text).standardizedFileURL
         guard let name = RecordingName(folderName: url.lastPathComponent),
@@ -78,7 +78,7 @@ public struct RecordingStore: Sendable {
     /// Sorts by start; within one second, a recording comes before the one its right part names.
     static func ordered(_ entries: [RecordingEntry]) -> [RecordingEntry] {
         let sorted = entries.sorted {
-            ($0.name.start, $0.name.folderName) < ($1.name.start, $1.name.folderName)
+            ($0.name.start, $0.folderName) < ($1.name.start, $1.folderName)
         }
         var result: [RecordingEntry] = []
         var index = 0

@@ -76,7 +76,7 @@ public struct RecordingSummary: Codable, Sendable {
 
     /// Reads the recording `entry`.
     public init(_ entry: RecordingEntry) {
-        folder = entry.name.folderName
+        folder = entry.folderName
         state = entry.state.rawValue
         start = RecordingName.format(entry.name.start)
         startReason = entry.name.startReason
