@@ -77,6 +77,9 @@ public final class DecoderServer: @unchecked Sendable {
         try socket.set(.receiveHighWaterMark(100_000))
         let wake = try EventFD()
         self.wake = wake
+        if let why = DecoderEndpoint.notASocket(endpoint) {
+            throw ZeroMQError(call: "zmq_bind", endpoint: endpoint, code: EEXIST, explanation: why)
+        }
         if DecoderEndpoint.isListening(endpoint) {
             throw ZeroMQError(call: "zmq_bind", endpoint: endpoint, code: EADDRINUSE)     // another decoder serves it
         }

@@ -137,6 +137,22 @@ public enum DecoderEndpoint {
         return connected == 0
     }
 
+    /// Why an `ipc://` endpoint's path may not be bound: something other
+    /// than a socket is there (a file, a folder), which libzmq would delete
+    /// to bind; nil when the path is free or holds a socket (a stale one is
+    /// replaced, a live one is ``isListening(_:)``). Other transports: nil.
+    public static func notASocket(_ endpoint: String) -> String? {
+        guard endpoint.hasPrefix("ipc:///") else { return nil }
+        let path = String(endpoint.dropFirst("ipc://".count))
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFDIR: return "\(path) is a folder: name a socket file inside it"
+        default: return "\(path) is a file, not a socket: it would be deleted to bind there (name another path)"
+        }
+    }
+
     /// Creates `folder` with mode 0700, or checks that an existing one is
     /// owned by this user and closed to others.
     static func ensurePrivateFolder(_ folder: String) throws(Problem) {

@@ -42,6 +42,12 @@ struct DecoderSimulateCommand: ParsableCommand {
         guard snr >= 0, snr.isFinite else { throw ValidationError("--snr: must be a non-negative number, got \(snr)") }
         guard latency >= 0, latency.isFinite else { throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)") }
         guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds: must be positive, got \(seconds)") }
+        // The trials and the continuous recording they are cut from, as float32, before anything is allocated.
+        let settings = SimulationSettings(), simulation = DatasetSimulation(classes: classes, trials: 1, seed: seed)
+        let bytes = Double(trials) * Double(settings.channels) * (seconds + simulation.gapDuration) * settings.sampleRate * 4 * 2
+        guard bytes <= 2e9 else {
+            throw ValidationError(String(format: "--trials %d of --seconds %g: the dataset would take %.1f GB (at most 2 GB)", trials, seconds, bytes / 1e9))
+        }
     }
 
     func run() throws {

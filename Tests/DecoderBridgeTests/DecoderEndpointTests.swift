@@ -60,4 +60,17 @@ struct DecoderEndpointTests {
         #expect(try DecoderEndpoint.resolve("tcp://127.0.0.1:5555") == "tcp://127.0.0.1:5555")
         #expect(try DecoderEndpoint.resolve("inproc://decoder") == "inproc://decoder")
     }
+
+    @Test("a path holding a file or a folder is never bound over (libzmq would delete the file)")
+    func somethingElseAtTheSocketPathIsRefused() throws {
+        let folder = try temporary()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.txt")
+        try Data("keep me".utf8).write(to: file)
+        #expect(DecoderEndpoint.notASocket("ipc://\(file.path)") == "\(file.path) is a file, not a socket: it would be deleted to bind there (name another path)")
+        #expect(DecoderEndpoint.notASocket("ipc://\(folder.path)") == "\(folder.path) is a folder: name a socket file inside it")
+        #expect(DecoderEndpoint.notASocket("ipc://\(folder.path)/free.sock") == nil)
+        #expect(DecoderEndpoint.notASocket("tcp://127.0.0.1:5555") == nil)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "keep me")
+    }
 }

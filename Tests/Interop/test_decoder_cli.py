@@ -100,6 +100,10 @@ def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 64
     assert "--classes" in run.stderr
+    # A size that could not be allocated is refused before anything is (it trapped with a backtrace).
+    run = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", str(tmp_path / "x"), "--seconds", "100000"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 64 and "the dataset would take 144.0 GB (at most 2 GB)" in run.stderr, run.stderr
     run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(tmp_path), "--whitening", "5"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 64
