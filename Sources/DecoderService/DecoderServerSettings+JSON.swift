@@ -124,9 +124,9 @@ extension DecoderServerSettings: Codable {
         do {
             self = try JSONDecoder().decode(DecoderServerSettings.self, from: data)
         } catch let error as DecodingError {
-            throw DecoderServerSettingsError(path: url.path, error)
+            throw DecoderServerSettingsError(path: url.path, error, data: data)
         } catch {
-            throw .badJSON(path: url.path, reason: "\(error)")
+            throw .badJSON(path: url.path, reason: JSONProblem.notAnObject(of: "settings", error, in: data))
         }
     }
 }

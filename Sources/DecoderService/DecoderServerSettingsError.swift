@@ -1,3 +1,5 @@
+import Foundation
+import JSONSupport
 import UtopiaProtocol
 
 /// Why a decoder settings file could not be loaded
@@ -18,14 +20,16 @@ public enum DecoderServerSettingsError: Error, Equatable, Sendable, CustomString
     private var sentence: String {
         switch self {
         case .fileUnreadable(let path, let reason): return "decoder settings file \(path): cannot read: \(reason)"
-        case .badJSON(let path, let reason): return "decoder settings file \(path): not a JSON object of settings: \(reason)"
+        case .badJSON(let path, let reason): return "decoder settings file \(path): \(reason)"
         case .badValue(let path, let key, let reason): return "decoder settings file \(path), key '\(key)': \(reason)"
         }
     }
 
     /// The error for `error`, met decoding the file at `path`.
-    init(path: String, _ error: DecodingError) {
+    init(path: String, _ error: DecodingError, data: Data? = nil) {
         switch error {
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty, .dataCorrupted(let context) where context.codingPath.isEmpty:
+            self = .badJSON(path: path, reason: JSONProblem.notAnObject(of: "settings", error, in: data))
         case .typeMismatch(let type, let context):
             let expected = type == String.self ? "a text (a path) or null" : type == Double.self ? "a number" : "\(type)"
             self = Self.at(path, context, reason: "expected \(expected)")
@@ -36,14 +40,12 @@ public enum DecoderServerSettingsError: Error, Equatable, Sendable, CustomString
         case .dataCorrupted(let context):
             self = Self.at(path, context, reason: context.debugDescription)
         @unknown default:
-            self = .badJSON(path: path, reason: "\(error)")
+            self = .badJSON(path: path, reason: JSONProblem.notAnObject(of: "settings", error, in: data))
         }
     }
 
     private static func at(_ path: String, _ context: DecodingError.Context, reason: String) -> Self {
-        guard let key = context.codingPath.last?.stringValue else {
-            return .badJSON(path: path, reason: context.underlyingError.map { "\($0)" } ?? context.debugDescription)
-        }
+        guard let key = context.codingPath.last?.stringValue else { return .badJSON(path: path, reason: "not a JSON object of settings: \(reason)") }
         return .badValue(path: path, key: key, reason: reason)
     }
 }

@@ -28,6 +28,13 @@ public enum JSONProblem {
         }
     }
 
+    /// "not a JSON object of `what`", and why when that adds something
+    /// (the field, or that the text is not JSON at all).
+    public static func notAnObject(of what: String, _ error: any Error, in data: Data? = nil) -> String {
+        let why = describe(error, in: data)
+        return "not a JSON object of \(what)" + (why.hasPrefix("not a JSON object") ? "" : ": \(why)")
+    }
+
     /// What a value of `type` is, in words.
     static func kind(_ type: Any.Type) -> String {
         switch type {

@@ -139,8 +139,7 @@ public struct RecordingScript: Sendable {
         do {
             settings = try JSONDecoder().decode([String: NoiseTagSettingValue].self, from: data)
         } catch {
-            let why = JSONProblem.describe(error, in: data)
-            throw RecordingReadError(file: name, line: 0, reason: "not a JSON object of settings" + (why.hasPrefix("not a JSON object") ? "" : ": \(why)"))
+            throw RecordingReadError(file: name, line: 0, reason: JSONProblem.notAnObject(of: "settings", error, in: data))
         }
         let unknown = settings.keys.filter { NoiseTagSettingTitles(name: $0) == nil }.sorted()
         if !unknown.isEmpty { notes.append("\(name): settings this engine does not know are ignored: \(unknown.joined(separator: ", "))") }

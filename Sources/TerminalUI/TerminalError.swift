@@ -18,7 +18,7 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATerminal(let stream):
-            return "standard \(stream) is not a terminal; run it in a terminal (or use --headless)"
+            return "standard \(stream) is not a terminal; run it in a terminal"
         case .noTermVariable:
             return "TERM is not set, so the terminal's abilities are unknown; set TERM (e.g. TERM=xterm-256color)"
         case .dumbTerminal:

@@ -66,7 +66,7 @@ struct DecoderServeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds between predictions (default 0.1).")
     var predictionInterval: Double?
 
-    @Option(parsing: .unconditional, help: "Mains frequency, Hz (50 or 60; default 50).")
+    @Option(parsing: .unconditional, help: "Mains frequency, Hz (50 or 60 where mains is; default 50).")
     var lineFrequency: Double?
 
     @Option(help: "Re-reference the channels before filtering: none (as recorded, the default) or average (common average).")
@@ -85,7 +85,7 @@ struct DecoderServeCommand: ParsableCommand {
         guard latency >= 0, latency <= 500 else { throw ValidationError("--latency must be 0...500 ms") }
         guard jitter >= 0, jitter <= 100 else { throw ValidationError("--jitter must be 0...100 ms") }
         if let predictionInterval, !(0.01...5).contains(predictionInterval) { throw ValidationError("--prediction-interval must be 0.01...5 s") }
-        if let lineFrequency, !(lineFrequency > 0 && lineFrequency < 1000) { throw ValidationError("--line-frequency must be positive") }
+        if let lineFrequency, !(lineFrequency > 0 && lineFrequency < 1000) { throw ValidationError("--line-frequency \(lineFrequency): must be above 0 and below 1000 Hz") }
         if let endpoint, !endpoint.isEmpty, !endpoint.hasPrefix("ipc://") {
             do { _ = try DecoderEndpoint.resolve(endpoint) } catch { throw ValidationError("--endpoint: \(error)") }
             if endpoint.trimmingCharacters(in: .whitespaces).hasPrefix("utopia://") {

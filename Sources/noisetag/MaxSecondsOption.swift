@@ -3,7 +3,7 @@ import ArgumentParser
 /// The `--max-seconds` time limit of the commands that run trials headless
 /// (`demo`, `session run`): past it they give up with exit status 2.
 struct MaxSecondsOption: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Give up after this many seconds (exit 2); 0 waits for ever.")
+    @Option(parsing: .unconditional, help: "Give up after this many seconds (exit 2); 0: the demo's walk-through gives up after 900 s, scripted trials and sessions wait for ever.")
     var maxSeconds: Double = 0
 
     /// Rejects a negative or infinite limit (a usage error). Called from the
