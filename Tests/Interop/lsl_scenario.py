@@ -11,6 +11,7 @@ type and streams it to the decoder. Prints one JSON line: the decoder's
 lines, the streamer's lines and the last SIGNALQUALITY it heard.
 """
 import argparse
+import errno
 import json
 import math
 import os
@@ -57,6 +58,20 @@ def publish(stop, pushed):
         time.sleep(0.01)
 
 
+def spawn(command):
+    """Starts `command` with its output piped. Once in a fresh clone's run the
+    spawn itself failed inside the network namespace (OSError EFAULT, "Bad
+    address", from the exec while this process's reader thread ran); that
+    is the machine, not the code under test, so it is tried up to three times."""
+    for attempt in range(3):
+        try:
+            return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError as error:
+            if error.errno != errno.EFAULT or attempt == 2:
+                raise
+            time.sleep(0.2)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--noisetag", required=True)
@@ -78,10 +93,9 @@ def main():
         if not wait_for_text(result["decoder"], "decoder listening", 20):
             result["problems"].append("the decoder did not listen within 20 s")
             return result
-        streamer = subprocess.Popen([sys.executable, os.path.join(ROOT, "Examples", "acquisition_streamer.py"),
-                                     "--source", "lsl", "--lsl-type", "EEG", "--endpoint", endpoint,
-                                     "--duration", str(args.seconds), "--print-incoming"],
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        streamer = spawn([sys.executable, os.path.join(ROOT, "Examples", "acquisition_streamer.py"),
+                          "--source", "lsl", "--lsl-type", "EEG", "--endpoint", endpoint,
+                          "--duration", str(args.seconds), "--print-incoming"])
         threading.Thread(target=collect_lines, args=(streamer.stdout, result["streamer"]), daemon=True).start()
         try:
             result["streamer_exit"] = streamer.wait(args.seconds + 30)
