@@ -193,13 +193,8 @@ public struct TrialsDataset: Equatable, Sendable {
 
     private static func load(_ name: String, in directory: URL) throws -> Data {
         let url = directory.appendingPathComponent(name)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw DatasetError.missingFile(name) }
-        guard !isFolder.boolValue else { throw DatasetError.unreadable(file: name, reason: "a folder, not a file") }
-        guard FileManager.default.isReadableFile(atPath: url.path) else { throw DatasetError.unreadable(file: name, reason: "permission denied") }
-        do { return try Data(contentsOf: url) } catch {
-            throw DatasetError.unreadable(file: name, reason: error.localizedDescription)
-        }
+        guard FileManager.default.fileExists(atPath: url.path) else { throw DatasetError.missingFile(name) }
+        do { return try JSONFile.contents(of: url) } catch { throw DatasetError.unreadable(file: name, reason: error.reason) }
     }
 
     private func write(_ data: Data, _ name: String, in directory: URL) throws {

@@ -1,10 +1,10 @@
 import Foundation
 
-/// Reading a JSON file a user named (a settings file, a session protocol):
+/// Reading a file a user named (a settings file, a session protocol, a dataset's files):
 /// its bytes, or why they cannot be had in words fit for an error line.
 public enum JSONFile {
     /// Why a file could not be read: "no such file", "a folder, not a
-    /// file", or the system's reason.
+    /// file", "permission denied", or the system's reason.
     public struct Unreadable: Error, Sendable, Equatable {
         /// The reason in words.
         public let reason: String
@@ -15,6 +15,7 @@ public enum JSONFile {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw Unreadable(reason: "no such file") }
         guard !isFolder.boolValue else { throw Unreadable(reason: "a folder, not a file") }
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw Unreadable(reason: "permission denied") }
         do { return try Data(contentsOf: url) } catch { throw Unreadable(reason: (error as NSError).localizedDescription) }
     }
 }
