@@ -86,7 +86,7 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup var limit: MaxSecondsOption
 
-    @Option(parsing: .unconditional, help: "Fail (exit 1) when no decoder has answered after this many seconds; 0 waits for ever.")
+    @Option(parsing: .unconditional, help: "Fail (exit 1) when no decoder has answered after this many seconds, or when scripted trials' decoder, once connected, stays lost this long; 0 waits for ever.")
     var connectTimeout: Double = 10
 
     @OptionGroup var recordings: RecordingsOption
@@ -163,6 +163,8 @@ struct DemoCommand: ParsableCommand {
                 " (CURVE: check --decoder-key, and that the decoder's authorized_keys lists this engine's public key \($0.keyPair.publicKey.z85))"
             } ?? ""
             throw CommandFailure("no decoder answered at \(endpoint) within --connect-timeout \(connectTimeout) s\(hint)")
+        case .decoderLost(let ended):
+            throw CommandFailure("the decoder at \(endpoint) was lost after \(ended) of \(trials ?? 10) trials and did not come back within --connect-timeout \(connectTimeout) s (the recording ends here)")
         }
     }
 }

@@ -14,7 +14,12 @@ final class HeadlessRunner {
     private let output = FileHandle.standardOutput
 
     /// How a run ended.
-    enum Outcome { case finished, timedOut, interrupted, noDecoder }
+    enum Outcome {
+        case finished, timedOut, interrupted, noDecoder
+        /// The decoder answered, then stayed lost for `connectTimeout`
+        /// after this many trials had ended.
+        case decoderLost(trialsEnded: Int)
+    }
 
     /// Records into `recordings` from the start. The recorder subscribes
     /// before the printer, so an event is in the recording's buffer (and a
@@ -48,8 +53,9 @@ final class HeadlessRunner {
     }
 
     /// Runs until `trials` trials have ended, `maxSeconds` pass, no decoder
-    /// has answered within `connectTimeout`, or SIGINT/SIGTERM arrives; then
-    /// ends the recording ("App ended").
+    /// has answered within `connectTimeout` (or one that answered stays lost
+    /// that long), or SIGINT/SIGTERM arrives; then ends the recording ("App
+    /// ended").
     func run() -> Outcome {
         StopSignal.install()
         defer { controller.stopRecording() }
@@ -59,11 +65,19 @@ final class HeadlessRunner {
         controller.trialsAreRunning = true
         let start = controller.clock.now
         var heardFromDecoder = false, noDecoder = false
+        var lostSince: Double?, lost = false
         // Trials stop as the last one ends; the run then lets its press's feedback and action finish.
         let ending = loop.run(maxSeconds: maxSeconds, stopRequested: { StopSignal.requested }) {
-            if controller.decoderConnection == .connected { heardFromDecoder = true }
-            if connectTimeout > 0, !heardFromDecoder, controller.clock.now - start > connectTimeout { noDecoder = true }
-            guard ended >= trials || noDecoder else { return true }
+            let now = controller.clock.now
+            if controller.decoderConnection == .connected {
+                heardFromDecoder = true
+                lostSince = nil
+            } else if heardFromDecoder, lostSince == nil {
+                lostSince = now
+            }
+            if connectTimeout > 0, !heardFromDecoder, now - start > connectTimeout { noDecoder = true }
+            if connectTimeout > 0, let since = lostSince, now - since > connectTimeout { lost = true }
+            guard ended >= trials || noDecoder || lost else { return true }
             controller.trialsAreRunning = false
             return false
         }
@@ -75,7 +89,8 @@ final class HeadlessRunner {
             FileHandle.standardError.write(Data("noisetag demo: \(ended) of \(trials) trials ended within --max-seconds \(maxSeconds)\n".utf8))
             return .timedOut
         case .finished:
-            return noDecoder ? .noDecoder : .finished
+            if noDecoder { return .noDecoder }
+            return ended < trials && lost ? .decoderLost(trialsEnded: ended) : .finished
         }
     }
 

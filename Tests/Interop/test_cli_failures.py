@@ -2,6 +2,7 @@
 an unreadable file, a missing folder) is one line on stderr naming the thing
 and the reason, exit 1, no usage text; a wrong argument gets the usage text
 and exit 64 (argument-parser's ValidationError)."""
+import json
 import os
 import socket
 import subprocess
@@ -39,6 +40,38 @@ def test_demo_without_a_decoder_says_none_answered_and_exits_1(noisetag_bin, tmp
                  "--recordings", str(tmp_path / "recordings"))
     line = one_line_failure(result, endpoint)
     assert "no decoder answered" in line
+
+
+def test_scripted_demo_whose_decoder_dies_mid_run_says_so_and_ends_its_recording(noisetag_bin, tmp_path, socket_folder):
+    # A decoder killed after the first trial started: the run must not wait for ever (--max-seconds 0),
+    # but give up after --connect-timeout without it, with one line, and end the recording properly.
+    endpoint = "ipc://%s/decoder.sock" % socket_folder
+    decoder = subprocess.Popen([noisetag_bin, "decoder", "--endpoint", endpoint], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    recordings = tmp_path / "recordings"
+    demo = subprocess.Popen([noisetag_bin, "demo", "--headless", "--decoder", endpoint, "--trials", "30",
+                             "--max-seconds", "0", "--connect-timeout", "2", "--recordings", str(recordings)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for line in demo.stdout:        # bounded by the demo's --connect-timeout when the decoder never answers
+            if b"trial 1 Test" in line:
+                break
+        decoder.kill()
+        decoder.wait(timeout=10)
+        out, err = demo.communicate(timeout=60)
+    finally:
+        for process in (decoder, demo):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    stderr = err.decode(errors="replace").strip().splitlines()
+    assert demo.returncode == 1, (demo.returncode, stderr)
+    assert len(stderr) == 1 and endpoint in stderr[0] and "was lost after 0 of 30 trials" in stderr[0], stderr
+    assert "--connect-timeout 2" in stderr[0]
+    (folder,) = [f for f in recordings.iterdir() if f.is_dir()]
+    assert " – App ended " in folder.name, folder.name
+    last = json.loads((folder / "events.jsonl").read_text().splitlines()[-1])
+    assert last["type"] == "recordingEnded" and last["reason"] == "App ended"
 
 
 def test_demo_with_an_unreadable_settings_file_exits_1(noisetag_bin, tmp_path):
