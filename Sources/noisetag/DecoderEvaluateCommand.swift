@@ -264,11 +264,12 @@ struct DecoderEvaluateCommand: ParsableCommand {
         let handOver = z.learnedLabels.count
         out += "learned labels right: \(f(z.learnedLabelAccuracy * 100, 0)) % of the \(handOver) unsupervised trials "
         out += "(\(z.revisions) revised on the way; learning took \(f(z.learnSeconds, 2)) s)\n"
-        out += "wrong presses in trials 1-10: \(z.wrongPresses(to: 10)); "
-        guard z.trials.count > 10 else { return out + "no trial after the tenth to judge the hand-over by\n" }
-        out += "from trial 11: \(f(z.accuracy(from: 10) * 100, 1)) % pressed right (supervised \(r.folds)-fold: "
+        // The unsupervised stretch (--zero-train-trials, 10 by default) against the trials after the hand-over.
+        out += "wrong presses in trials 1-\(handOver): \(z.wrongPresses(to: handOver)); "
+        guard z.trials.count > handOver else { return out + "no trial after the hand-over (trial \(handOver)) to judge it by\n" }
+        out += "from trial \(handOver + 1): \(f(z.accuracy(from: handOver) * 100, 1)) % pressed right (supervised \(r.folds)-fold: "
         out += "\(f(r.pressedFraction * r.pressAccuracy * 100, 1)) %), "
-        out += "\(f(z.classificationAccuracy(from: 10) * 100, 1)) % right at 4 s"
+        out += "\(f(z.classificationAccuracy(from: handOver) * 100, 1)) % right at 4 s"
         if let four = r.rows.first(where: { $0.seconds == 4 }) ?? r.rows.last {
             out += " (supervised: \(f(four.accuracy * 100, 1)) % at \(f(four.seconds, 1)) s)"
         }

@@ -67,6 +67,12 @@ def test_evaluate_zero_train_replays_the_trials_in_order_with_their_labels_hidde
     text = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--fixed", "--zero-train", "--zero-train-trials", "0"],
                           capture_output=True, text=True, timeout=60)
     assert text.returncode == 64 and "--zero-train-trials: must be at least 1" in text.stderr
+    # A shorter unsupervised stretch: the report splits at its hand-over, not at a fixed tenth trial.
+    short = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--fixed", "--zero-train", "--zero-train-trials", "5"],
+                           capture_output=True, text=True, timeout=600)
+    assert short.returncode == 0, short.stderr
+    assert short.stdout.count(" unsupervised\n") == 5
+    assert "wrong presses in trials 1-5: " in short.stdout and "; from trial 6: " in short.stdout, short.stdout[-400:]
 
 
 def test_evaluate_text_names_latency_and_threshold(noisetag_bin, dataset):
