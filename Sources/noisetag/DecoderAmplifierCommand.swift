@@ -39,7 +39,7 @@ struct DecoderAmplifierCommand: ParsableCommand {
         }
         do { _ = try DecoderEndpoint.utopiaAddress(to) } catch { throw ValidationError("--to: \(error)") }
         guard GazeScript(argument: user) != nil else { throw ValidationError("--user \(user): expected target, none or goal:ID,ID,…") }
-        guard subject.snr.isFinite, subject.snr > 0 else { throw ValidationError("--snr \(subject.snr): must be a positive number") }
+        try subject.check()
         guard lineFrequency == 50 || lineFrequency == 60 else { throw ValidationError("--line-frequency \(lineFrequency): 50 or 60") }
     }
 
@@ -52,7 +52,7 @@ struct DecoderAmplifierCommand: ParsableCommand {
         StopSignal.install()
         var acquisition = SimulatedAcquisition(simulation, now: MonotonicClock.milliseconds())
         let output = FileHandle.standardOutput
-        output.write(Data("amplifier streaming to \(to): 8 channels at 250 Hz, subject \(subject.seed), SNR \(subject.snr), user \(user)\n".utf8))
+        output.write(Data("amplifier connecting to \(to) (it streams once connected): 8 channels at 250 Hz, subject \(subject.seed), SNR \(subject.snr), user \(user)\n".utf8))
         var lastBeat = -Double.infinity
         var connected = false
         var packets = 0

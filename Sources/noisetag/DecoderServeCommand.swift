@@ -51,14 +51,14 @@ struct DecoderServeCommand: ParsableCommand {
 
     @OptionGroup var subject: SimulatedSubjectOptions
 
-    @Option(parsing: .unconditional, help: "Simulated display latency, milliseconds.")
-    var latency = 40.0
+    @Option(parsing: .unconditional, help: "Simulated display latency, milliseconds. (default: 40)")
+    var latency: Double?
 
-    @Option(parsing: .unconditional, help: "Simulated display jitter (standard deviation), milliseconds.")
-    var jitter = 0.0
+    @Option(parsing: .unconditional, help: "Simulated display jitter (standard deviation), milliseconds. (default: 0)")
+    var jitter: Double?
 
-    @Option(help: "Where the simulated user looks: target (cued target in calibration), none, or goal:ID,ID,… (those objects in successive prediction trials).")
-    var user = "target"
+    @Option(help: "Where the simulated user looks: target (cued target in calibration), none, or goal:ID,ID,… (those objects in successive prediction trials). (default: target)")
+    var user: String?
 
     @Option(help: ArgumentHelp("The decoder's settings, a JSON object with any of \(DecoderServerSettings.fileKeys.joined(separator: ", ")) (the options given here win over it; a calibrationFolder there replaces RECORDINGS/decoder-calibrations).", valueName: "FILE"))
     var settings: String?
@@ -78,12 +78,17 @@ struct DecoderServeCommand: ParsableCommand {
     @OptionGroup var recordings: RecordingsOption
 
     func validate() throws {
-        guard GazeScript(argument: user) != nil else {
-            throw ValidationError("--user must be target, none or goal:ID,ID,… with IDs 1...255, got \(user)")
+        let simulationOnly = subject.given + [("--latency", latency != nil), ("--jitter", jitter != nil), ("--user", user != nil)]
+            .filter(\.1).map(\.0)
+        if !simulate, !simulationOnly.isEmpty {
+            throw ValidationError("\(simulationOnly.joined(separator: ", ")) set the simulated amplifier and user, which run with --simulate only")
         }
-        guard subject.snr > 0, subject.snr.isFinite else { throw ValidationError("--snr must be positive") }
-        guard latency >= 0, latency <= 500 else { throw ValidationError("--latency must be 0...500 ms") }
-        guard jitter >= 0, jitter <= 100 else { throw ValidationError("--jitter must be 0...100 ms") }
+        guard GazeScript(argument: gaze) != nil else {
+            throw ValidationError("--user must be target, none or goal:ID,ID,… with IDs 1...255, got \(gaze)")
+        }
+        try subject.check()
+        guard (0...500).contains(latency ?? 40) else { throw ValidationError("--latency must be 0...500 ms") }
+        guard (0...100).contains(jitter ?? 0) else { throw ValidationError("--jitter must be 0...100 ms") }
         if let predictionInterval, !(0.01...5).contains(predictionInterval) { throw ValidationError("--prediction-interval must be 0.01...5 s") }
         if let lineFrequency, !(lineFrequency > 0 && lineFrequency < 1000) { throw ValidationError("--line-frequency \(lineFrequency): must be above 0 and below 1000 Hz") }
         if let endpoint, !endpoint.isEmpty, !endpoint.hasPrefix("ipc://") {
@@ -96,6 +101,9 @@ struct DecoderServeCommand: ParsableCommand {
             throw ValidationError("--curve needs a tcp:// or ipc:// endpoint; inproc:// has no security handshake")
         }
     }
+
+    /// Where the simulated user looks (`--user`, default target).
+    private var gaze: String { user ?? "target" }
 
     func run() throws {
         let resolved: String
@@ -110,9 +118,9 @@ struct DecoderServeCommand: ParsableCommand {
             settings.calibrationFolder = recordings.store.root.appendingPathComponent("decoder-calibrations", isDirectory: true)
         }
         if simulate {
-            var simulation = DecoderSimulation(snr: subject.snr, seed: subject.seed, gaze: GazeScript(argument: user)!)
-            simulation.amplifier.displayLatency = latency / 1000
-            simulation.amplifier.displayJitter = jitter / 1000
+            var simulation = DecoderSimulation(snr: subject.snr, seed: subject.seed, gaze: GazeScript(argument: gaze)!)
+            simulation.amplifier.displayLatency = (latency ?? 40) / 1000
+            simulation.amplifier.displayJitter = (jitter ?? 0) / 1000
             simulation.amplifier.lineFrequency = settings.lineFrequency
             settings.simulation = simulation
         }
@@ -133,8 +141,10 @@ struct DecoderServeCommand: ParsableCommand {
         } catch {
             throw CommandFailure("cannot bind the decoder endpoint \(resolved): \(error)")
         }
-        output.write(Data("decoder listening on \(resolved)\(curve ? " with CURVE" : "")\(simulate ? " (simulated amplifier, user \(user))" : "")\n".utf8))
-        if let utopiaPort {
+        output.write(Data("decoder listening on \(resolved)\(curve ? " with CURVE" : "")\(simulate ? " (simulated amplifier, user \(gaze))" : "")\n".utf8))
+        if let utopia {
+            // --utopia-port 0: the port the system chose.
+            let utopiaPort = utopia.localPort ?? utopiaPort ?? 0
             output.write(Data("decoder listening for Utopia clients on \(utopiaHost):\(utopiaPort)\n".utf8))
             if !["127.0.0.1", "::1", "localhost"].contains(utopiaHost) {
                 FileHandle.standardError.write(Data("noisetag decoder: warning: the Utopia port \(utopiaHost):\(utopiaPort) is plain, unauthenticated TCP that other machines can reach\n".utf8))

@@ -107,7 +107,10 @@ struct DemoCommand: ParsableCommand {
         if decoderSettings != nil, headless && scriptedTrials || decoder != nil {
             throw ValidationError("--decoder-settings sets the embedded decoder of the walk-through; an external decoder (--decoder, or scripted trials) reads its own")
         }
-        guard subject.snr > 0, subject.snr.isFinite else { throw ValidationError("--snr must be positive") }
+        try subject.check()
+        if !subject.given.isEmpty, decoder != nil || user == .none || headless && scriptedTrials {
+            throw ValidationError("\(subject.given.joined(separator: ", ")) set the simulated user of the embedded decoder's walk-through, which --decoder, --user none and scripted trials run without")
+        }
         guard signalCheck >= 0, signalCheck <= 600 else { throw ValidationError("--signal-check must be 0...600 s") }
         if let calibrationTrials, !(5...1000).contains(calibrationTrials) {
             throw ValidationError("--calibration-trials must be 5...1000 (the decoder cross-validates in 5 folds), got \(calibrationTrials)")

@@ -133,6 +133,28 @@ def test_decoder_with_a_wrong_user_script_is_a_usage_error(noisetag_bin):
     assert b"--user" in result.stderr
 
 
+def test_decoder_simulation_options_without_simulate_are_a_usage_error(noisetag_bin):
+    # Without --simulate the decoder reads acquisition clients: a simulated subject's options would be ignored.
+    result = run(noisetag_bin, "decoder", "--snr", "0.2", "--user", "none", "--latency", "10")
+    assert result.returncode == 64, result.stderr
+    assert b"--snr, --latency, --user set the simulated amplifier and user, which run with --simulate only" in result.stderr
+
+
+def test_decoder_utopia_port_0_prints_the_port_it_listens_on(noisetag_bin, socket_folder):
+    decoder = subprocess.Popen([noisetag_bin, "decoder", "--endpoint", "ipc://%s/d.sock" % socket_folder, "--utopia-port", "0",
+                                "--no-save"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        decoder.stdout.readline()                   # decoder listening on ipc://…
+        line = decoder.stdout.readline().decode()   # bounded: the decoder prints both lines before serving
+        port = int(line.rsplit(":", 1)[1])
+        assert line.startswith("decoder listening for Utopia clients on 127.0.0.1:") and port > 0, line
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass
+    finally:
+        decoder.terminate()
+        decoder.wait(timeout=10)
+
+
 def test_decoder_settings_out_of_range_name_the_file_and_the_key(noisetag_bin, tmp_path):
     settings = tmp_path / "decoder.json"
     settings.write_text('{"idlePressesPerMinute": 0}')
