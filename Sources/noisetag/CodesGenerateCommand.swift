@@ -43,7 +43,7 @@ struct CodesGenerateCommand: ParsableCommand {
         _ = try polynomials()
         _ = try seeds()
         if let count, count < 1 { throw ValidationError("--count: must be at least 1, got \(count)") }
-        guard rate > 0, rate.isFinite else { throw ValidationError("--rate: must be a positive number of Hz, got \(rate)") }
+        guard (0.1...10_000).contains(rate) else { throw ValidationError("--rate: must be 0.1...10000 Hz (bits per second), got \(rate)") }
         _ = try generate() // reports bad polynomials, seeds and counts with the usage line
     }
 
