@@ -128,5 +128,6 @@ extension DecoderServerSettings: Codable {
         } catch {
             throw .badJSON(path: url.path, reason: JSONProblem.notAnObject(of: "settings", error, in: data))
         }
+        if let duplicate = JSONProblem.duplicateKey(in: data) { throw .badJSON(path: url.path, reason: duplicate) }
     }
 }

@@ -35,6 +35,48 @@ public enum JSONProblem {
         return "not a JSON object of \(what)" + (why.hasPrefix("not a JSON object") ? "" : ": \(why)")
     }
 
+    /// A key that stands twice in one object of the JSON text `data`, in
+    /// words ("\"key\" is given twice in one object (line 3)"), or nil.
+    /// Decoders keep one of the two silently; a hand-written file that
+    /// sets a key twice means one of its values is ignored. Call it on
+    /// text that has decoded: it reads only as far as it must.
+    public static func duplicateKey(in data: Data) -> String? {
+        enum Container { case object(Set<String>), array }
+        var stack: [Container] = []
+        var expectingKey = false
+        var line = 1
+        let bytes = [UInt8](data)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\n"): line += 1
+            case UInt8(ascii: "{"): stack.append(.object([])); expectingKey = true
+            case UInt8(ascii: "["): stack.append(.array); expectingKey = false
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = stack.popLast(); expectingKey = false
+            case UInt8(ascii: ","): if case .object = stack.last { expectingKey = true }
+            case UInt8(ascii: ":"): expectingKey = false
+            case UInt8(ascii: "\""):
+                var end = index + 1, escaped = false
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") || escaped {
+                    escaped = !escaped && bytes[end] == UInt8(ascii: "\\")
+                    if bytes[end] == UInt8(ascii: "\n") { line += 1 }
+                    end += 1
+                }
+                if expectingKey, case .object(var keys) = stack.last {
+                    let quoted = Data(bytes[index...min(end, bytes.count - 1)])
+                    let key = (try? JSONDecoder().decode(String.self, from: quoted)) ?? String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
+                    guard keys.insert(key).inserted else { return "\"\(key)\" is given twice in one object (line \(line))" }
+                    stack[stack.count - 1] = .object(keys)
+                }
+                index = end
+            default: break
+            }
+            index += 1
+        }
+        return nil
+    }
+
     /// What a value of `type` is, in words.
     static func kind(_ type: Any.Type) -> String {
         switch type {

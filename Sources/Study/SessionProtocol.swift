@@ -39,6 +39,9 @@ public struct SessionProtocol: Sendable, Equatable {
         do { value = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
             throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil, reason: "is not valid JSON (\(Self.jsonProblem(error)))")
         }
+        if let duplicate = JSONProblem.duplicateKey(in: data) {
+            throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil, reason: "sets a key twice: \(duplicate)")
+        }
         return try parse(value, source: source)
     }
 

@@ -60,6 +60,9 @@ import Testing
         guard case .badJSON = json else { Issue.record("\(json)"); return }
         let broken = try #require(Self.error(#"{"lineFrequency": "#))
         guard case .badJSON = broken else { Issue.record("\(broken)"); return }
+        // A key set twice: one of its values would be ignored, whichever the decoder keeps.
+        #expect(Self.error(#"{"predictionInterval": 0.1, "predictionInterval": 0.2}"#)?.description
+            .hasSuffix(#": "predictionInterval" is given twice in one object (line 1)"#) == true)
         #expect(throws: DecoderServerSettingsError.fileUnreadable(path: "/nonexistent/d.json", reason: "no such file")) {
             try DecoderServerSettings(contentsOf: URL(fileURLWithPath: "/nonexistent/d.json"))
         }

@@ -148,6 +148,7 @@ struct SettingsTests {
             ("escape.json", "{\"flicker\\nSpeed\\u001b\": 2}", "key 'flicker\\nSpeed\\u{1B}': unknown setting title"),
             ("range.json", "{\"framesPerBit\": 3, \"nGenericTrainTrials\": 0}", "key 'nGenericTrainTrials': nGenericTrainTrials: 0 is outside 1...1000"),
             ("type.json", "{\"disableNoClicks\": \"maybe\", \"framesPerBit\": 4}", "key 'disableNoClicks': disableNoClicks: expected a bool, got a text"),
+            ("twice.json", "{\"framesPerBit\": 3,\n \"framesPerBit\": 4}", "\"framesPerBit\" is given twice in one object (line 2)"),
         ]
         for (name, text, reason) in cases {
             let file = dir.url.appendingPathComponent(name)

@@ -1,4 +1,5 @@
 import Foundation
+import JSONSupport
 import Study
 import Testing
 
@@ -94,9 +95,21 @@ import Testing
         #expect(Self.problem(json) == expected)
     }
 
+    /// What counts as a key set twice: only two equal keys of one object;
+    /// text in values, keys of other objects and escapes do not fool it.
+    @Test func aKeyTwiceIsFoundOnlyWithinOneObject() {
+        #expect(JSONProblem.duplicateKey(in: Data(#"{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}]}"#.utf8)) == nil)
+        #expect(JSONProblem.duplicateKey(in: Data(#"{"a": "\"a\": {", "b": "}", "c": ["a", "a"]}"#.utf8)) == nil)
+        #expect(JSONProblem.duplicateKey(in: Data("{\"x\": [1,\n2],\n \"y\": {\"z\": 1, \"\\u007a\": 2}}".utf8))
+            == #""z" is given twice in one object (line 3)"#)
+        #expect(JSONProblem.duplicateKey(in: Data(#"[{"k": 1}, {"k": 1, "k": 2}]"#.utf8)) == #""k" is given twice in one object (line 1)"#)
+    }
+
     @Test func notJSONAndMissingFilesAreNamed() {
         #expect(Self.problem("{\"steps\": [") != nil)
         #expect(Self.problem("{\"steps\": [")!.hasPrefix("p.json: is not valid JSON"))
+        // The same key in two steps is no problem; twice in one step is.
+        #expect(Self.problem(#"{"steps": [{"kind": "calibration", "kind": "free"}]}"#) == #"p.json: sets a key twice: "kind" is given twice in one object (line 1)"#)
         #expect(throws: SessionProtocolError.self) { try SessionProtocol.load(from: URL(fileURLWithPath: "/nonexistent/study.json")) }
         do { _ = try SessionProtocol.load(from: URL(fileURLWithPath: "/nonexistent/study.json")) } catch {
             #expect(error.description == "/nonexistent/study.json: no such file")

@@ -195,6 +195,7 @@ public final class NoiseTagSettings {
         } catch {
             throw .badJSON(path: url.path, reason: Self.reason(error))
         }
+        if let duplicate = JSONProblem.duplicateKey(in: data) { throw .badJSON(path: url.path, reason: duplicate) }
         var checked: [(NoiseTagSettingTitles, NoiseTagSettingValue)] = []
         for key in object.keys.sorted() {
             guard let title = NoiseTagSettingTitles(name: key) else {
