@@ -24,7 +24,7 @@ extension BenchReport {
     /// The control counts of a `--controls` list ("36,255"), each 1...255;
     /// a ValidationError naming the option and an example otherwise.
     static func controlCounts(_ list: String, example: String) throws -> [Int] {
-        let parts = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         let counts = parts.compactMap { Int($0) }
         guard !parts.isEmpty, counts.count == parts.count, counts.allSatisfy({ (1...255).contains($0) }) else {
             throw ValidationError("--controls: expected numbers in 1...255 separated by commas, e.g. \(example); got \"\(list)\"")

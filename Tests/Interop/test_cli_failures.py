@@ -120,6 +120,8 @@ def test_recordings_show_of_an_unknown_name_exits_1(noisetag_bin, tmp_path):
     ["demo", "--headless", "--decoder", "ipc:///tmp/elsewhere.sock", "--decoder-settings", "decoder.json"],
     ["codes", "generate", "--kind", "mgold", "--poly", "10x"],
     ["codes", "generate", "--kind", "mgold", "--rate", "1e-320"],
+    ["bench", "frames", "--controls", "9,,36"],
+    ["bench", "terminal", "--controls", "36,"],
     ["codes", "inspect"],
 ])
 def test_wrong_arguments_get_the_usage_text_and_exit_64(noisetag_bin, args):
