@@ -5,7 +5,8 @@ import NoiseTagging
 /// redraws the whole screen at the new size), hands other keys to the
 /// scene, and draws either the scene or, when the window is smaller than
 /// the scene's minimum, a "terminal too small" message until it is
-/// enlarged.
+/// enlarged (telling the scene through
+/// ``TerminalScene/visibilityChanged(isVisible:)``).
 ///
 /// ```swift
 /// let code = try TerminalSession.run { session in
@@ -30,6 +31,7 @@ public final class TerminalRunner {
     /// returns the exit status (0 for `q` or a stop, 130 for Ctrl-C,
     /// 128 + n for signal n).
     public func run(_ scene: TerminalScene, shouldStop: () -> Bool = { false }) -> Int32 {
+        var visible = true
         while !shouldStop() {
             for input in session.readInput() {
                 if input.endsSession { return input.exitCode }
@@ -39,8 +41,13 @@ public final class TerminalRunner {
                 case .signal: break
                 }
             }
+            let fits = driver.screen.size.contains(scene.minimumSize)
+            if fits != visible {
+                visible = fits
+                scene.visibilityChanged(isVisible: fits)
+            }
             driver.step { screen in
-                if screen.size.contains(scene.minimumSize) {
+                if fits {
                     scene.draw(on: screen, missedFrames: driver.missedFrames)
                 } else {
                     Self.drawTooSmall(on: screen, needed: scene.minimumSize)

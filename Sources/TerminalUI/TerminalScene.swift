@@ -22,4 +22,15 @@ public protocol TerminalScene: AnyObject {
 
     /// A key byte other than the ones that end the session (`q`, Ctrl-C).
     func handle(key: UInt8)
+
+    /// Told when the window shrinks below ``minimumSize`` (false: the
+    /// runner shows its "terminal too small" message instead of the scene)
+    /// and when it is large enough again (true). By default nothing
+    /// happens; a scene whose user must see it to take part (flickering
+    /// keys) pauses here.
+    func visibilityChanged(isVisible: Bool)
+}
+
+extension TerminalScene {
+    public func visibilityChanged(isVisible: Bool) {}
 }

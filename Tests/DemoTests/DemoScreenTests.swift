@@ -63,6 +63,28 @@ struct DemoScreenTests {
         #expect(!rows.contains { $0.contains("too little calibration") })
     }
 
+    @Test("A window too small for the keys pauses calibration: the trial under way ends blocked, none starts until it is large again")
+    func tooSmallPausesTrials() throws {
+        let rig = try DemoRig(goal: "HI")
+        let demo = DemoScreen(scenario: rig.scenario, showsDecoderEEG: false, snapshot: { .empty })
+        rig.scenario.start()
+        #expect(rig.run(seconds: 10) { rig.controller.currentPhase == .flicker })
+        demo.visibilityChanged(isVisible: false)
+        let hidden = rig.events.count
+        rig.run(seconds: 20)
+        let whileHidden = rig.events[hidden...]
+        #expect(!whileHidden.contains { if case .trialStarted = $0.kind { return true }; return false })
+        let ended = rig.events.compactMap { event -> TrialEnding? in
+            if case .trialEnded(let end) = event.kind { return end.ending }
+            return nil
+        }
+        #expect(ended == [.stopped(.blocked)])
+        #expect(rig.scenario.stage == .calibration)
+        demo.visibilityChanged(isVisible: true)
+        #expect(rig.run(seconds: 5) { rig.controller.currentPhase == .flicker })
+        #expect(rig.run(seconds: 60) { if case .results = rig.scenario.stage { return true }; return false })
+    }
+
     @Test("A ceiling threshold (too little calibration) is called out on the results screen")
     func ceilingThreshold() throws {
         let rig = try DemoRig(goal: "HI")

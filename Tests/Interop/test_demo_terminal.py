@@ -98,6 +98,14 @@ def test_terminal_demo_under_tmux(noisetag_bin, tmux, tmp_path):
     assert not tmux.alternate_screen()
     names = sorted(os.listdir(recordings))
     assert any("App ended" in name for name in names), names
+    # The too-small window blocked trials (the keys could not be seen) until it was enlarged again.
+    events = [json.loads(line) for name in names if name != "decoder-calibrations"
+              for line in open(os.path.join(recordings, name, "events.jsonl"))]
+    client = [i for i, e in enumerate(events) if e["type"] in ("blocked", "unblocked") and e.get("reason") == "client"]
+    # (tmux may pass through sizes on the way: the block may come and go more than once.)
+    assert client and [events[i]["type"] for i in client] == ["blocked", "unblocked"] * (len(client) // 2), \
+        [events[i] for i in client]
+    assert not any(e["type"] == "trialStarted" for e in events[client[0]:client[1]])
     assert any("developer panel" in name.lower() for name in names), names
 
 
