@@ -37,11 +37,11 @@ struct BenchFramesReport: BenchReport {
             "\(frames) timed frames after \(warmupFrames) warm-up frames; codebook \(codebook.source) " +
                 "(\(codebook.codes) codes of \(codebook.length)); timer overhead \(timerOverheadNs) ns",
             "",
-            [cell("path", 6), cell("controls", 8), cell("median ns", 11), cell("p99 ns", 9), cell("p99.9 ns", 10),
+            [cell("path", 8), cell("controls", 8), cell("median ns", 11), cell("p99 ns", 9), cell("p99.9 ns", 10),
              cell("max ns", 10), cell("bytes", 6)].joined(separator: "  "),
         ]
         for r in results {
-            lines.append([cell(r.path.rawValue, 6), cell("\(r.controls)", 8), cell("\(r.medianNs)", 11), cell("\(r.p99Ns)", 9),
+            lines.append([cell(r.path.rawValue, 8), cell("\(r.controls)", 8), cell("\(r.medianNs)", 11), cell("\(r.p99Ns)", 9),
                           cell("\(r.p999Ns)", 10), cell("\(r.maxNs)", 10), cell("\(r.frameBytes)", 6)]
                 .joined(separator: "  "))
         }
