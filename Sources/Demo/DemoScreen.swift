@@ -261,7 +261,7 @@ public final class DemoScreen: TerminalScene {
         let threshold = scenario.controller.settings.doubleFor(.certaintyRequiredForPress)
         var lines = ["Calibration results"]
         lines.append("accuracy (cross-validated): " + (reports.calibrationAccuracy.map { "\(Int(($0 * 100).rounded())) %" } ?? "not reported"))
-        lines.append("certainty required for a press: " + String(format: "%.4f", threshold)
+        lines.append("certainty required for a press: " + CertaintyText.format(threshold)
                      + (reports.thresholds.isEmpty ? " (setting)" : " (recommended by the decoder)"))
         for line in reports.calibrationSummary {
             if line.hasPrefix("decoding curve: ") { lines.append("accuracy by trial length: " + line.dropFirst(16)) }

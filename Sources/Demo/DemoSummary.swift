@@ -54,7 +54,7 @@ public struct DemoSummary: Equatable, Sendable {
         func f(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
         return [
             "calibration accuracy: " + (calibrationAccuracy.map { "\(Int(($0 * 100).rounded())) % (cross-validated)" } ?? "not reported"),
-            "certainty required for a press: \(f(threshold, 4))" + (thresholdFromDecoder ? " (recommended by the decoder)" : " (setting)"),
+            "certainty required for a press: \(CertaintyText.format(threshold))" + (thresholdFromDecoder ? " (recommended by the decoder)" : " (setting)"),
             "test trials: \(testTrials) (\(trialsWithoutPress) without a press)",
             "brain presses: \(brainPresses), correct \(correctPresses) of \(judgedPresses)"
                 + (correctShare.map { " (\(Int(($0 * 100).rounded())) %)" } ?? ""),

@@ -59,7 +59,7 @@ final class HeadlessScenarioRunner {
                 switch scenario.stage {
                 case .results:
                     let accuracy = session.reports.calibrationAccuracy.map { "\(Int(($0 * 100).rounded())) %" } ?? "not reported"
-                    say("stage: results: accuracy \(accuracy), certainty required \(String(format: "%.4f", controller.settings.doubleFor(.certaintyRequiredForPress)))"
+                    say("stage: results: accuracy \(accuracy), certainty required \(CertaintyText.format(controller.settings.doubleFor(.certaintyRequiredForPress)))"
                         + (scenario.thresholdAtCeiling ? " (too little calibration for a safe threshold: calibrate with more trials)" : ""))
                 default:
                     say("stage: \(stage)")
@@ -87,7 +87,7 @@ final class HeadlessScenarioRunner {
             }
             return String(format: "trial %d: %@ after %.2f s", e.trial, what, e.duration)
         case .press(let p) where p.source == .brain:
-            return "press \(p.control)" + (p.certainty.map { String(format: " certainty %.4f", $0) } ?? "")
+            return "press \(p.control)" + (p.certainty.map { " certainty " + CertaintyText.format($0) } ?? "")
         case .actionRan(let control, _):
             if control == ConfirmationPopup.yesIdentifier || control == ConfirmationPopup.noIdentifier {
                 return "answered \(control)"

@@ -94,6 +94,9 @@ struct DemoScreenTests {
         #expect(rig.run(seconds: 60) { if case .results = rig.scenario.stage { return true }; return false })
         #expect(rig.scenario.thresholdAtCeiling)
         #expect(Self.draw(demo).contains { $0.contains("too little calibration for a safe threshold: r calibrates again") })
+        // Not rounded up to a certain-looking 1.0000.
+        #expect(Self.draw(demo).contains { $0.contains("certainty required for a press: 0.999999") })
+        #expect([0.99, 0.99999, 0.999994, 1, 0].map(CertaintyText.format) == ["0.9900", "0.99999", "0.999994", "1.0000", "0.0000"])
     }
 
     @Test("The popup slides in while trials are blocked, then asks with Yes and No")
