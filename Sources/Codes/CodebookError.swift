@@ -16,7 +16,7 @@ public struct CodebookError: Error, Hashable, Sendable, CustomStringConvertible 
         case notText
         /// The file has no stimulus-time row (nothing but comments and blank lines).
         case emptyFile
-        /// A cell is not a decimal number.
+        /// A cell is not a decimal number, or one too large for a `Double`.
         case nonNumericCell(String)
         /// A stimulus time is smaller than the one before it (often: the time row is missing).
         case decreasingStimulusTime(previous: Double, found: Double)
@@ -66,6 +66,8 @@ public struct CodebookError: Error, Hashable, Sendable, CustomStringConvertible 
         case .emptyFile: return "empty codebook: no stimulus-time row, only comments or blank lines"
         // A cell is quoted with its control characters escaped (String's own debugDescription), so
         // a damaged file's escape sequence cannot reach the terminal or break the line.
+        case .nonNumericCell(let cell) where Double(cell)?.isInfinite == true && !cell.lowercased().contains("inf"):
+            return "cell \(cell.debugDescription) is a number too large to hold (expected a number such as 0 or 1)"
         case .nonNumericCell(let cell): return "non-numeric cell \(cell.debugDescription) (expected a number such as 0 or 1)"
         case .decreasingStimulusTime(let previous, let found):
             return "stimulus time \(Self.format(found)) is smaller than the previous one (\(Self.format(previous))); is the stimulus-time row missing?"

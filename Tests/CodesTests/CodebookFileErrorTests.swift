@@ -34,6 +34,10 @@ struct CodebookFileErrorTests {
         let escaped = try #require(parseError("0 17\n0 \u{1B}[2J\n"))
         #expect(escaped.description == "bad.txt:2:3: non-numeric cell \"\\u{1B}[2J\" (expected a number such as 0 or 1)")
         #expect(!escaped.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        // A number, but beyond what a Double holds: said so, not "non-numeric".
+        #expect(try #require(parseError("0 17\n0 1e400\n")).description
+            == "bad.txt:2:3: cell \"1e400\" is a number too large to hold (expected a number such as 0 or 1)")
+        #expect(try #require(parseError("0 17\n0 inf\n")).description.contains("non-numeric cell \"inf\""))
     }
 
     @Test(arguments: ["", "# only a comment\n\n   \n", "\r\n\r\n"])
