@@ -7,7 +7,7 @@ Each test starts its own decoder and engine; the `interop` fixture ends them.
 import time
 
 import pytest
-from mindaffectBCI.utopiaclient import PredictedTargetProb, RawMessage
+from mindaffectBCI.utopiaclient import PredictedTargetDist, PredictedTargetProb, RawMessage
 
 from interop_harness import stamp_not_older, wrap_int32
 
@@ -314,3 +314,34 @@ def test_without_the_setting_nothing_is_mirrored(interop):
     assert engine.wait_exit(EXIT) == 0
     with open(engine.stderr_path) as handle:
         assert not [line for line in handle if line.startswith("{")]
+
+
+def test_predictions_the_engine_cannot_take_are_reported_once_per_trial_and_never_press(interop):
+    # A decoder team's easy mistakes: a log-probability for Perr (negative: it would read as
+    # certainty above 1), an object that is not on screen, a distribution that is not one.
+    # Each is one decoderProblem in its trial, no press; a proper P then presses.
+    decoder = interop.start_decoder()
+    engine = interop.start_engine(trials=3, controls=CONTROLS)
+    cursor = 0
+    for trial, bad, expected in [
+        (1, lambda frame: decoder.predict(1, -0.5), "Perr -0.5 is not a probability"),
+        (2, lambda frame: decoder.predict(77, 0.01), "no such object on screen in trial 2 (objects 1, 2, 3, 4)"),
+        (3, lambda frame: decoder.send_hex(RawMessage.fromUtopiaMessage(
+            PredictedTargetDist(frame["timestamp"], [1, 2], [-0.5, 1.5])).serialize()),
+         "PREDICTEDTARGETDIST ignored: its probability -0.5 for object 1 is not a probability"),
+    ]:
+        _, flicker = engine.wait_event("trialPhase", CONNECT if trial == 1 else EVENT, start=cursor, trial=trial, phase="flicker")
+        _, frame = decoder.wait_received("E", EVENT, start=len(decoder.log),
+                                         where=lambda m: stamp_not_older(m["timestamp"], wrap_int32(int(flicker["time"] * 1000))))
+        bad(frame)
+        cursor, problem = engine.wait_event("decoderProblem", EVENT, start=cursor, what="the trial's problem")
+        assert expected in problem["value"], problem
+        # Past minTrialDuration (1 s) a bad P would have pressed; reported once, not at each 0.1 s update.
+        past_minimum = wrap_int32(int(flicker["time"] * 1000) + 1500)
+        decoder.wait_received("E", EVENT, start=len(decoder.log), where=lambda m: stamp_not_older(m["timestamp"], past_minimum))
+        assert not [e for e in engine.events.snapshot()[cursor:] if e.get("type") == "press"]
+        assert len(engine.of_type("decoderProblem")) == trial
+        decoder.predict(1, 0.05)
+        cursor, press = engine.wait_event("press", EVENT, start=cursor)
+        assert (press["trial"], press["objectID"]) == (trial, 1)
+    assert engine.wait_exit(EXIT) == 0

@@ -7,11 +7,23 @@ extension NoiseTagController {
         case .predictedTargetProb(let prediction):
             guard let trial, trial.phase == .flicker, prediction.objID > 0,
                   isNotOlder(prediction.timestamp, than: trial.startStamp) else { return }
-            let certainty = 1 - Double(prediction.errorProbability)
-            trial.latestPrediction = (Int(prediction.objID), min(max(certainty, 0), 1))
+            if let problem = problem(with: prediction, in: trial) {
+                // Once per trial: a decoder that sends such a P sends it at every update.
+                if !trial.reportedPredictionProblem { emit(.decoderProblem(problem)) }
+                trial.reportedPredictionProblem = true
+                return
+            }
+            trial.latestPrediction = (Int(prediction.objID), 1 - Double(prediction.errorProbability))
         case .predictedTargetDist(let dist):
             guard let trial, trial.phase == .flicker,
                   isNotOlder(dist.timestamp, than: trial.startStamp) else { return }
+            if let (id, p) = zip(dist.objIDs, dist.probabilities).first(where: { !($0.1.isFinite && (0...1).contains($0.1)) }) {
+                if !trial.reportedPredictionProblem {
+                    emit(.decoderProblem("PREDICTEDTARGETDIST ignored: its probability \(p) for object \(id) is not a probability (0 … 1)"))
+                }
+                trial.reportedPredictionProblem = true
+                return
+            }
             var distribution: [Int: Double] = [:]
             for (id, p) in zip(dist.objIDs, dist.probabilities) where id > 0 { distribution[Int(id)] = Double(p) }
             trial.distribution = distribution
@@ -50,6 +62,24 @@ extension NoiseTagController {
         if let trial, !trial.mode.isTraining, trial.latestPrediction == nil, trial.distribution.isEmpty {
             trial.requiredCertainty = requiredCertainty()
         }
+    }
+
+    /// Why the current trial's `prediction` cannot be taken, or nil: a Perr
+    /// outside 0 … 1 (or NaN: a log-probability sent by mistake would
+    /// otherwise press at full certainty), or an object not on screen.
+    /// (Timestamps are not checked against the engine's clock: MindAffect's
+    /// decoder stamps with its own.)
+    private func problem(with prediction: PredictedTargetProb, in trial: Trial) -> String? {
+        let name = "PREDICTEDTARGETPROB for object \(prediction.objID)"
+        let perr = prediction.errorProbability
+        guard perr.isFinite, (0...1).contains(perr) else {
+            return "\(name) ignored: Perr \(perr) is not a probability (0 … 1)"
+        }
+        guard trial.entry(objectID: Int(prediction.objID)) != nil else {
+            let shown = trial.entries.map { String($0.objectID) }.joined(separator: ", ")
+            return "\(name) ignored: no such object on screen in trial \(trial.number) (objects \(shown))"
+        }
+        return nil
     }
 
     /// Wrapping int32 millisecond comparison: true when `stamp` is at or after `reference`.

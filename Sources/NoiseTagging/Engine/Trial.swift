@@ -28,6 +28,8 @@ final class Trial {
     var latestPrediction: (objectID: Int, certainty: Double)?
     /// The latest PREDICTEDTARGETDIST of this trial: probability by object ID.
     var distribution: [Int: Double] = [:]
+    /// Whether a PREDICTEDTARGETPROB or DIST this trial could not take was reported.
+    var reportedPredictionProblem = false
 
     init(number: Int, mode: NoiseTagMode, startTime: Double, startStamp: Int32,
          entries: [FlickerEntry], codeIndices: [Int], codeShift: Int?, target: FlickerEntry?,
