@@ -4,14 +4,19 @@ import UtopiaProtocol
 
 @Suite("Frame and traffic observers")
 struct ObserverTests {
-    @Test("every tick is reported; stimulus states only on flicker frames")
+    @Test("every frame is reported once, however often the app ticks; stimulus states only on flicker frames")
     func frames() {
         let h = EngineHarness()
         var records: [FrameRecord] = []
         h.controller.observeFrames { records.append($0) }
         h.start(in: .trainSimple)
-        for _ in 0..<120 { h.clock.advance(by: 1.0 / 60); h.controller.tick() }
+        // An app ticking from its own loop, many times a frame: one record (one frames.csv line) per frame.
+        for _ in 0..<120 {
+            h.clock.advance(by: 1.0 / 60)
+            for _ in 0..<5 { h.controller.tick() }
+        }
         #expect(records.count == 121)
+        #expect(Set(records.map(\.index)).count == 121)
         let cue = records.filter { $0.phase == .cue }
         let flicker = records.filter { $0.phase == .flicker }
         #expect(!cue.isEmpty && cue.allSatisfy { $0.states.isEmpty && $0.trial == 1 })

@@ -44,6 +44,8 @@ public final class NoiseTagController {
     var wireLink: WireDecoderLink?
     var liveness = DecoderLiveness()
     var frameObservers = ObserverList<FrameRecord>()
+    /// The index of the frame the frame observers last heard of.
+    var lastObservedFrame: Int?
     var trafficObservers = ObserverList<DecoderTraffic>()
     var recorder: Recorder?
     /// True after the decoder was told `idle` (trials off) and not yet told a mode again.
@@ -184,7 +186,10 @@ public final class NoiseTagController {
         if trial == nil { startTrialIfPossible(now: now) }
         let frame = frame ?? frameDue(at: now)
         let sent = renderFrame(frame, now: now)
-        if !frameObservers.isEmpty {
+        // One record per frame: an app that ticks from its own loop, faster
+        // than frames come, must not write a recording line for every call.
+        if !frameObservers.isEmpty, frame.index != lastObservedFrame {
+            lastObservedFrame = frame.index
             let record = FrameRecord(index: frame.index, deadline: frame.deadline, time: now,
                                      missed: frame.missed, trial: trial?.number, phase: trial?.phase,
                                      objIDs: sent ? stimulus.objIDs : [], states: sent ? stimulus.states : [])
@@ -206,8 +211,10 @@ public final class NoiseTagController {
         let frames: Bool
     }
 
-    /// Calls `handler` after every tick with what the frame showed (recordings
-    /// use this), until ``removeObserver(_:)`` is given the token.
+    /// Calls `handler` after every tick that reaches a new frame, with what
+    /// the frame showed (recordings use this), until ``removeObserver(_:)``
+    /// is given the token. A second tick within the same frame is not
+    /// reported: it renders nothing.
     @discardableResult
     public func observeFrames(_ handler: @escaping (FrameRecord) -> Void) -> ObserverToken {
         ObserverToken(id: frameObservers.add(handler), frames: true)
