@@ -247,6 +247,9 @@ private final class DecoderServerLoop: @unchecked Sendable {
             counters.received += 1
             if case .subscribe(let subscription) = message {
                 peers.subscribe(identity, to: subscription.messageIDs)
+                for reply in decoder.greeting(now: now) where peers.wants(identity, reply.messageID) {
+                    send(UtopiaCodec.encode(reply), to: identity)
+                }
             }
             broadcast(decoder.receive(message, now: now))
         }

@@ -36,6 +36,17 @@ public struct LiveDecoder: Sendable {
     public private(set) var mode: DecoderMode = .idle
     /// The model fitted on the last calibration, if any.
     public var model: CalibratedDecoder? { calibration.model }
+    /// What a client that has just subscribed is told of the decoder's
+    /// state: the CERTAINTYTHRESHOLD its model recommends, when it has a
+    /// model. An engine started against a decoder calibrated earlier would
+    /// otherwise press at its default threshold, below the one the model
+    /// needs.
+    public func greeting(now: Double) -> [UtopiaMessage] {
+        guard let model else { return [] }
+        return [.certaintyThreshold(CertaintyThreshold(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now),
+                                                       threshold: Float(model.recommendedCertainty)))]
+    }
+
     /// Predictions (PREDICTEDTARGETPROB) sent so far.
     public var predictionsSent: Int { prediction.sent }
     /// Calibrations fitted so far.

@@ -86,6 +86,17 @@ def test_calibrate_then_press_the_buttons_the_simulated_user_looks_at(noisetag_b
         engine_out = Lines(engine.stdout)
         assert engine.wait(300) == 0, engine.stderr.read().decode(errors="replace")
         engine_out.thread.join(5)
+        # A second engine, started against the calibrated decoder: it hears the model's threshold as it
+        # subscribes, before its first trial, not only the engine that calibrated it.
+        second = subprocess.run(
+            [noisetag_bin, "demo", "--headless", "--decoder", endpoint, "--mode", "test", "--trials", "1",
+             "--controls", str(CONTROLS), "--events-json", "--max-seconds", "30", "--recordings", str(recordings)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        later = [json.loads(line) for line in second.stdout.decode().splitlines() if line.startswith("{")]
+        first_trial = next(i for i, e in enumerate(later) if e.get("type") == "trialStarted")
+        adopted = [e for e in later[:first_trial] if e.get("type") == "settingChanged"
+                   and e.get("title") == "certaintyRequiredForPress" and e.get("source") == "decoder"]
+        assert adopted and float(adopted[0]["value"]) > 0.9, [e for e in later if e.get("type") != "frame"][:12]
         assert stop(decoder, signal.SIGINT) == 0
         decoder_out.thread.join(5)
 
