@@ -171,7 +171,7 @@ struct DeveloperPanelSceneTests {
         let panel = DeveloperPanelScene(settings: settings)
         Self.open(.framesPerBit, panel)
         Self.type("2.5\r", panel)
-        #expect(panel.message?.text.contains("framesPerBit: expected a integer, got a number") == true)
+        #expect(panel.message?.text.contains("framesPerBit: expected an integer, got a number") == true)
         Self.type("\r0\r", panel)
         #expect(panel.message?.text.contains("framesPerBit: 0 is outside 1...60") == true)
         Self.type("\r 3 \r", panel)

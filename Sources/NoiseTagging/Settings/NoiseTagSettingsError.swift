@@ -21,7 +21,8 @@ public enum NoiseTagSettingsError: Error, Equatable, CustomStringConvertible {
         case .unknownTitle(let title):
             return "unknown setting title '\(title)'"
         case .wrongType(let title, let expected, let got):
-            return "\(title): expected a \(expected), got a \(got)"
+            func withArticle(_ noun: String) -> String { ("aeiou".contains(noun.prefix(1)) ? "an " : "a ") + noun }
+            return "\(title): expected \(withArticle(expected)), got \(withArticle(got))"
         case .outOfRange(let title, let value, let allowed):
             return "\(title): \(value) is outside \(allowed)"
         case .badFormat(let title, let value, let expected):
