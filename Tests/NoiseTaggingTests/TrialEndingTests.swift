@@ -55,6 +55,10 @@ struct TrialEndingTests {
         #expect(hit === h.buttons[1])
         #expect(h.presses.first?.source == .touch)
         #expect(h.trialEnds.last?.ending == .pressed(.touch))
+        // A second touch while the feedback shows is refused: no control is returned as pressed.
+        #expect(h.controller.touch(at: NoiseTagPoint(x: 12, y: 1)) == nil)
+        #expect(h.controller.touchPress(h.buttons[1]) == false)
+        #expect(h.presses.count == 1)
     }
 
     @Test("ending 2: the maximum duration gives 'no press' and respondToNoClick")

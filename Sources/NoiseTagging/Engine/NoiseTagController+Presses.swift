@@ -4,36 +4,40 @@ extension NoiseTagController {
     /// A touch (or key) press on `control`, like a finger on the button: it
     /// ends a running trial, shows touch feedback and runs the control's
     /// actions. Refused (and reported) for a control that is not enabled and
-    /// visible in the current unit, or while feedback is showing.
-    public func touchPress(_ control: any NoiseTagControl) {
+    /// visible in the current unit, or while feedback is showing. Returns
+    /// whether the press was taken.
+    @discardableResult
+    public func touchPress(_ control: any NoiseTagControl) -> Bool {
         let name = control.noiseTagName
         emitCall("touchPress", control: control)
         guard feedback == nil else {
             reportRefused(.touchNotTaken(control: name, reason: "feedback of the previous press is showing"))
-            return
+            return false
         }
         guard let view = units.last?.view, view.allControls.contains(where: { $0 === control }) else {
             reportRefused(.touchNotTaken(control: name, reason: "the control is not in the current unit"))
-            return
+            return false
         }
         guard isPressable(control) else {
             reportRefused(.touchNotTaken(control: name, reason: "the control is disabled or hidden"))
-            return
+            return false
         }
         let entry = trial?.entry(for: control)
             ?? FlickerEntry(control: control, objectID: control.noiseTagging.customUtopiaObjectID ?? 0,
                             actions: control.noiseTagging.actions)
         press(entry, source: .touch, certainty: nil)
+        return true
     }
 
     /// A touch at `point`: presses the first enabled, visible control of the
-    /// current unit whose hit test says yes. Returns that control, if any.
+    /// current unit whose hit test says yes. Returns that control when the
+    /// press was taken; nil when no control was hit or the press was
+    /// refused (while feedback shows: reported as a `refused` event).
     @discardableResult
     public func touch(at point: NoiseTagPoint) -> (any NoiseTagControl)? {
         guard let view = units.last?.view else { return nil }
         guard let control = view.allControls.first(where: { isPressable($0) && $0.hitTest(point) }) else { return nil }
-        touchPress(control)
-        return control
+        return touchPress(control) ? control : nil
     }
 
     func isPressable(_ control: any NoiseTagControl) -> Bool {
