@@ -166,6 +166,8 @@ struct DemoCommand: ParsableCommand {
                 " (CURVE: check --decoder-key, and that the decoder's authorized_keys lists this engine's public key \($0.keyPair.publicKey.z85))"
             } ?? ""
             throw CommandFailure("no decoder answered at \(endpoint) within --connect-timeout \(connectTimeout) s\(hint)")
+        case .refused(let reason):
+            throw CommandFailure("no trial can start on \(controls ?? 9) buttons: \(reason)")
         case .decoderLost(let ended):
             throw CommandFailure("the decoder at \(endpoint) was lost after \(ended) of \(trials ?? 10) trials and did not come back within --connect-timeout \(connectTimeout) s (the recording ends here)")
         }

@@ -11,6 +11,7 @@ final class HeadlessRunner {
     private let connectTimeout: Double
     private let mode: NoiseTagMode
     private var ended = 0
+    private var refusal: String?
     private let output = FileHandle.standardOutput
 
     /// How a run ended.
@@ -19,6 +20,9 @@ final class HeadlessRunner {
         /// The decoder answered, then stayed lost for `connectTimeout`
         /// after this many trials had ended.
         case decoderLost(trialsEnded: Int)
+        /// The engine refused to start a trial on the grid (more buttons
+        /// than codes): why. No trial would ever start.
+        case refused(String)
     }
 
     /// Records into `recordings` from the start. The recorder subscribes
@@ -49,6 +53,7 @@ final class HeadlessRunner {
             if case .trialEnded(let end) = event.kind {
                 if case .stopped = end.ending {} else { self.ended += 1 }
             }
+            if case .refused("trial start", let reason) = event.kind { self.refusal = reason }
         }
     }
 
@@ -77,7 +82,7 @@ final class HeadlessRunner {
             }
             if connectTimeout > 0, !heardFromDecoder, now - start > connectTimeout { noDecoder = true }
             if connectTimeout > 0, let since = lostSince, now - since > connectTimeout { lost = true }
-            guard ended >= trials || noDecoder || lost else { return true }
+            guard ended >= trials || noDecoder || lost || refusal != nil else { return true }
             controller.trialsAreRunning = false
             return false
         }
@@ -89,6 +94,7 @@ final class HeadlessRunner {
             FileHandle.standardError.write(Data("noisetag demo: \(ended) of \(trials) trials ended within --max-seconds \(maxSeconds)\n".utf8))
             return .timedOut
         case .finished:
+            if let refusal { return .refused(refusal) }
             if noDecoder { return .noDecoder }
             return ended < trials && lost ? .decoderLost(trialsEnded: ended) : .finished
         }
