@@ -21,9 +21,10 @@ public final class TerminalDemo {
     /// A demo of `session`.
     public init(session: DemoSession) { self.session = session }
 
-    /// Runs the walk-through until `q` or a signal; returns the exit status
-    /// (0 for `q`, 130 for Ctrl-C, 128 + n for signal n).
-    public func run() throws -> Int32 {
+    /// Runs the walk-through until `q`, a signal or `maxSeconds` (0: no
+    /// limit); returns the exit status (0 for `q`, 130 for Ctrl-C, 128 + n
+    /// for signal n, 2 when `maxSeconds` ran out).
+    public func run(maxSeconds: Double = 0) throws -> Int32 {
         let session = self.session
         let decoder = session.decoder
         return try TerminalSession.run { terminal in
@@ -36,10 +37,14 @@ public final class TerminalDemo {
                                   session.controller.clock.now + 8)
             }
             session.scenario.start()
-            return runner.run(screen) {
+            let start = session.controller.clock.now
+            var timedOut = false
+            let status = runner.run(screen) {
                 session.scenario.step()
-                return false
+                timedOut = maxSeconds > 0 && session.controller.clock.now - start >= maxSeconds
+                return timedOut
             }
+            return timedOut && status == 0 ? 2 : status
         }
     }
 }

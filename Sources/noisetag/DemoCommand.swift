@@ -52,16 +52,16 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "With the embedded decoder: simulated (a simulated amplifier and user) or none (an acquisition client streams EEG).")
     var user: DemoUser = .simulated
 
-    @Option(help: "Text to spell (letters and spaces).")
-    var goal = "HELLO WORLD"
+    @Option(help: "Text to spell (letters and spaces). (default: HELLO WORLD)")
+    var goal: String?
 
     @OptionGroup var subject: SimulatedSubjectOptions
 
     @Flag(help: "Type from the first trial without calibration: ZeroTrain mode, the embedded decoder learning while the user types.")
     var zeroTrain = false
 
-    @Option(parsing: .unconditional, help: "Seconds of signal check before calibration.")
-    var signalCheck = 6.0
+    @Option(parsing: .unconditional, help: "Seconds of signal check before calibration. (default: 6)")
+    var signalCheck: Double?
 
     @Option(parsing: .unconditional, help: "Calibration trials (sets nGenericTrainTrials).")
     var calibrationTrials: Int?
@@ -103,7 +103,7 @@ struct DemoCommand: ParsableCommand {
         if let decoder, !decoder.isEmpty, !decoder.hasPrefix("ipc://") {
             do { _ = try DecoderEndpoint.resolve(decoder) } catch { throw ValidationError("--decoder: \(error)") }
         }
-        if let problem = DemoOptions.problem(withGoal: goal) { throw ValidationError("--goal: \(problem)") }
+        if let problem = DemoOptions.problem(withGoal: spelled) { throw ValidationError("--goal: \(problem)") }
         if decoderSettings != nil, headless && scriptedTrials || decoder != nil {
             throw ValidationError("--decoder-settings sets the embedded decoder of the walk-through; an external decoder (--decoder, or scripted trials) reads its own")
         }
@@ -111,7 +111,11 @@ struct DemoCommand: ParsableCommand {
         if !subject.given.isEmpty, decoder != nil || user == .none || headless && scriptedTrials {
             throw ValidationError("\(subject.given.joined(separator: ", ")) set the simulated user of the embedded decoder's walk-through, which --decoder, --user none and scripted trials run without")
         }
-        guard signalCheck >= 0, signalCheck <= 600 else { throw ValidationError("--signal-check must be 0...600 s") }
+        guard (0...600).contains(signalCheck ?? 6) else { throw ValidationError("--signal-check must be 0...600 s") }
+        if headless, scriptedTrials, goal != nil || signalCheck != nil {
+            let given = [goal.map { _ in "--goal" }, signalCheck.map { _ in "--signal-check" }].compactMap { $0 }
+            throw ValidationError("\(given.joined(separator: " and ")) set the walk-through; --trials, --controls, --mode and --decoder run scripted trials without one")
+        }
         if let calibrationTrials, !(5...1000).contains(calibrationTrials) {
             throw ValidationError("--calibration-trials must be 5...1000 (the decoder cross-validates in 5 folds), got \(calibrationTrials)")
         }
@@ -178,18 +182,21 @@ extension DemoCommand {
     /// Headless with `--decoder`, `--trials`, `--controls` or `--mode`: scripted
     /// trials on a grid against a decoder (the endpoint from `--decoder` or the
     /// `decoderEndpoint` setting) instead of the walk-through.
+    /// The text the walk-through spells (`--goal`, default HELLO WORLD).
+    private var spelled: String { goal ?? "HELLO WORLD" }
+
     private var scriptedTrials: Bool { decoder != nil || trials != nil || controls != nil || mode != nil }
 
     /// The walk-through (terminal or headless) on a ``DemoSession``.
     private func runScenario(settings engineSettings: NoiseTagSettings) throws {
         var options = DemoOptions()
-        options.goal = goal.uppercased()
+        options.goal = spelled.uppercased()
         options.externalDecoder = decoder
         options.externalDecoderCurve = try engineCurveKeys()
         options.simulatedUser = user == .simulated
         options.snr = subject.snr
         options.seed = subject.seed
-        options.signalCheckSeconds = signalCheck
+        options.signalCheckSeconds = signalCheck ?? 6
         options.zeroTrain = zeroTrain
         options.recordings = recordings.store
         if let decoderSettings { options.decoderSettings = try DecoderServerSettings.load(decoderSettings, for: "--decoder-settings") }
@@ -207,7 +214,8 @@ extension DemoCommand {
             FileHandle.standardError.write(Data("noisetag demo: warning: the embedded decoder: \(warning)\n".utf8))
         }
         if !headless {
-            let status = try TerminalDemo(session: session).run()
+            let status = try TerminalDemo(session: session).run(maxSeconds: limit.maxSeconds)
+            if status == 2 { FileHandle.standardError.write(Data("noisetag demo: stopped after --max-seconds \(limit.maxSeconds) s\n".utf8)) }
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -1,9 +1,10 @@
 import ArgumentParser
 
-/// The `--max-seconds` time limit of the commands that run trials headless
-/// (`demo`, `session run`): past it they give up with exit status 2.
+/// The `--max-seconds` time limit of the commands that run trials (`demo`,
+/// `session run`, full-screen or headless): past it they give up with exit
+/// status 2.
 struct MaxSecondsOption: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Give up after this many seconds (exit 2); 0: the demo's walk-through gives up after 900 s, scripted trials and sessions wait for ever.")
+    @Option(parsing: .unconditional, help: "Give up after this many seconds (exit 2); 0: the headless walk-through gives up after 900 s; the full-screen demo, scripted trials and sessions wait for ever.")
     var maxSeconds: Double = 0
 
     /// Rejects a negative or infinite limit (a usage error). Called from the

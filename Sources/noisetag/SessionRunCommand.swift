@@ -138,11 +138,15 @@ struct SessionRunCommand: ParsableCommand {
             let screen = SessionScreen(scenario: scenario, snapshot: { demo.decoder?.signalSnapshot ?? .empty })
             scenario.participantPressesKeys = false
             scenario.start()
+            let start = demo.controller.clock.now, maxSeconds = limit.maxSeconds
+            var timedOut = false
             let status = runner.run(screen) {
                 scenario.step()
-                return false
+                timedOut = maxSeconds > 0 && demo.controller.clock.now - start >= maxSeconds
+                return timedOut
             }
             if status != 0 { return status }
+            if timedOut { return 2 }
             if case .stopped = scenario.ending { return 1 }
             return 0
         }

@@ -119,6 +119,7 @@ def test_headless_zero_training_demo_types_without_calibration(noisetag_bin, tmp
     (["--zero-train", "--trials", "3"], "--zero-train runs the walk-through"),
     (["--decoder", "tcp://127.0.0.1:1", "--snr", "0.2"], "--snr set the simulated user"),
     (["--user", "none", "--seed", "4"], "--seed set the simulated user"),
+    (["--trials", "2", "--signal-check", "1", "--goal", "HI"], "--goal and --signal-check set the walk-through"),
 ])
 def test_bad_demo_flags_are_usage_errors(noisetag_bin, tmp_path, args, message):
     result = subprocess.run([noisetag_bin, "demo", "--headless"] + args, stdout=subprocess.PIPE,

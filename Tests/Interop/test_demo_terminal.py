@@ -175,3 +175,18 @@ def test_terminal_demo_with_an_external_decoder(noisetag_bin, tmux, tmp_path, so
             except subprocess.TimeoutExpired:
                 decoder.kill()
                 decoder.wait(5)
+
+
+def test_full_screen_demo_stops_after_max_seconds(noisetag_bin, tmux, tmp_path):
+    # --max-seconds bounds the full-screen demo as it bounds the headless one: exit 2, the terminal
+    # restored, the recording ended properly.
+    recordings = tmp_path / "rec"
+    tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile")
+    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    tmux.keys("env TERM=xterm-256color COLORTERM=truecolor '%s' demo --max-seconds 3 --recordings '%s'; echo EXIT=$?\n"
+              % (noisetag_bin, recordings))
+    assert tmux.wait(lambda: re.search(r"EXIT=\d", tmux.capture()), 20), tmux.capture()
+    screen = tmux.capture()
+    assert "EXIT=2" in screen and "stopped after --max-seconds 3.0 s" in screen, screen
+    assert not tmux.alternate_screen()
+    assert any("App ended" in name for name in os.listdir(recordings)), os.listdir(recordings)
