@@ -203,7 +203,7 @@ public struct RecordingScript: Sendable {
             case "recordingStarted":
                 format = (try decode(StartLine.self)).format ?? 1
                 sawStart = true
-            case "trialPhase", "noPress", "selectionRevised", "feedbackStarted", "feedbackEnded", "actionRan", "clickSound", "sound", "blocked",
+            case "trialPhase", "noPress", "selectionRevised", "decoderCalibration", "feedbackStarted", "feedbackEnded", "actionRan", "clickSound", "sound", "blocked",
                  "unblocked", "trialsRunning", "unitPushed", "unitPopped", "unitUpdated", "modeConfirmed", "codebookLoaded",
                  "missedFrame", "decoderConnection", "decoderProblem", "notice", "refused", "lifecycle",
                  "recordingEnded", "recordingProblem", "recordingLinesDropped":

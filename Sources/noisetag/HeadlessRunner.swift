@@ -126,6 +126,10 @@ final class HeadlessRunner {
             return "refused \(call): \(reason)"
         case .decoderProblem(let problem):
             return "decoder problem: \(problem)"
+        case .decoderCalibration(let c):
+            var accuracy = ""
+            if let a = c.accuracy, let s = c.seconds { accuracy = String(format: ", %.0f %% at %.1f s", a * 100, s) }
+            return "decoder calibration: " + (c.fitted ? "fitted" : "no model") + " on \(c.trials) trials\(accuracy): \(c.summary)"
         case .recordingStarted(let folder, _, _):
             return "recording \(folder)"
         case .recordingProblem(let path, let reason, _):

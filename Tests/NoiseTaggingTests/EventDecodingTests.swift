@@ -47,6 +47,8 @@ struct EventDecodingTests {
             .recordingLinesDropped(frameLines: 4, otherLines: 0),
             .feedbackStarted(mode: .redBorder, source: .touch, duration: 0.5),
             .call(AppCall(name: "set(mode:)", value: "Test", inTick: false)),
+            .decoderCalibration(.init(fitted: true, trials: 10, accuracy: 0.9, seconds: 4, summary: "refe, latency 0 ms")),
+            .decoderCalibration(.init(fitted: false, trials: 1, accuracy: nil, seconds: nil, summary: "one class")),
         ]
         for (index, kind) in kinds.enumerated() {
             let event = NoiseTagEvent(time: Double(index) + 0.125, kind: kind)

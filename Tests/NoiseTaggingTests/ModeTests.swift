@@ -154,6 +154,19 @@ struct ModeTests {
         #expect(h.settings.doubleFor(.certaintyRequiredForPress) == 0.97)
     }
 
+    @Test("the decoder's calibration result reaches the app as an event: a model or none, and why")
+    func calibrationResultIsAnEvent() {
+        let h = EngineHarness()
+        h.link.deliver(.calibrationResult(CalibrationResult(timestamp: 0, fitted: true, trials: 10, accuracy: 0.9, seconds: 4,
+                                                            summary: "refe, latency 0 ms + 0.30 s")))
+        h.link.deliver(.calibrationResult(CalibrationResult(timestamp: 0, fitted: false, trials: 1, summary: "one class only")))
+        h.controller.tick()
+        #expect(h.kinds.contains(.decoderCalibration(.init(fitted: true, trials: 10, accuracy: 0.9, seconds: 4,
+                                                            summary: "refe, latency 0 ms + 0.30 s"))))
+        #expect(h.kinds.contains(.decoderCalibration(.init(fitted: false, trials: 1, accuracy: nil, seconds: nil,
+                                                            summary: "one class only"))))
+    }
+
     @Test("a threshold that arrives before a trial's first prediction holds for that trial; one after it, from the next trial")
     func thresholdBeforeFirstPrediction() throws {
         // The trial opens at the default 0.9 while the decoder's fit is on its way.

@@ -33,6 +33,11 @@ extension NoiseTagController {
                 removeEngineBlocks(.modeConfirmation)
                 emit(.modeConfirmed(mode: waiting.mode, confirmed: true))
             }
+        case .calibrationResult(let result):
+            // Through the float's shortest decimal: 0.9 on the wire reads 0.9, not 0.8999999761581421.
+            func measured(_ x: Float) -> Double? { x.isFinite ? Double("\(x)") : nil }
+            emit(.decoderCalibration(.init(fitted: result.fitted, trials: Int(result.trials), accuracy: measured(result.accuracy),
+                                           seconds: measured(result.seconds), summary: result.summary)))
         case .certaintyThreshold(let advice):
             adoptThreshold(Double(advice.threshold))
         case .selectionRevised(let revision):

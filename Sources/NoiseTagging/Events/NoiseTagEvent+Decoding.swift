@@ -26,6 +26,7 @@ extension NoiseTagEvent.Kind {
         case "press": self = .press(try NoiseTagEvent.Press(from: decoder))
         case "noPress": self = .noPress(trial: try value("trial"))
         case "selectionRevised": self = .selectionRevised(try NoiseTagEvent.SelectionRevision(from: decoder))
+        case "decoderCalibration": self = .decoderCalibration(try NoiseTagEvent.DecoderCalibration(from: decoder))
         case "feedbackStarted":
             self = .feedbackStarted(mode: try value("mode"), source: try optional("source"), duration: try value("duration"))
         case "feedbackEnded": self = .feedbackEnded

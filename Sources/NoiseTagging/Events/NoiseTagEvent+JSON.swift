@@ -64,6 +64,7 @@ extension NoiseTagEvent.Kind {
         case .press(let press): return ("press", .payload(press))
         case .noPress(let trial): return ("noPress", .named(["trial": trial]))
         case .selectionRevised(let revision): return ("selectionRevised", .payload(revision))
+        case .decoderCalibration(let calibration): return ("decoderCalibration", .payload(calibration))
         case .feedbackStarted(let mode, let source, let duration):
             return ("feedbackStarted", .named(["mode": mode, "source": source, "duration": duration]))
         case .feedbackEnded: return ("feedbackEnded", .named([:]))

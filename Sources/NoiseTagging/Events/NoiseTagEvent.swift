@@ -23,6 +23,10 @@ public struct NoiseTagEvent: Equatable, Sendable {
         /// The decoder now believes an earlier trial meant another control
         /// (a zero-training decoder revising what it learned): "trial 3 was probably X".
         case selectionRevised(SelectionRevision)
+        /// The decoder's calibration fit ended (its CALIBRATIONRESULT): a
+        /// model or none, and why. An app shows it, or asks for a new
+        /// calibration when no model came.
+        case decoderCalibration(DecoderCalibration)
         case feedbackStarted(mode: ClickFeedbackMode, source: PressSource?, duration: Double)
         case feedbackEnded
         case actionRan(control: String, timing: Double)
@@ -96,6 +100,20 @@ public struct NoiseTagEvent: Equatable, Sendable {
         public var objectID: Int
         /// The control pressed in that trial, nil when it ended without a press.
         public var pressed: String?
+    }
+
+    /// What a decoder's calibration fit came to (Protocols/decoder-bridge.md, `C`).
+    public struct DecoderCalibration: Equatable, Codable, Sendable {
+        /// True when the fit produced a model (its threshold follows).
+        public var fitted: Bool
+        /// The calibration trials it used (or found, when too few).
+        public var trials: Int
+        /// Cross-validated accuracy (0…1) at `seconds`, nil when not measured.
+        public var accuracy: Double?
+        /// The trial length `accuracy` is for, nil when not measured.
+        public var seconds: Double?
+        /// The settings chosen, or why no model was fitted.
+        public var summary: String
     }
 
     public struct Press: Equatable, Codable, Sendable {
