@@ -48,7 +48,7 @@ struct RecordingsListCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
             return
         }
-        let folders = store.foldersOfRecordings()
+        let folders = store.foldersHoldingRecordings()
         defer {
             for folder in folders {
                 print("folder of recordings (a study session): \(folder.lastPathComponent); list it with --recordings \"\(folder.path)\"")

@@ -96,7 +96,7 @@ struct RecordingNameTests {
         try Data("{}".utf8).write(to: session.appendingPathComponent("session.json"))
         let store = RecordingStore(root: root.url)
         #expect(store.recordings().map(\.name.startReason) == ["App started"])
-        #expect(store.foldersOfRecordings().map(\.lastPathComponent) == ["2019-09-23 09.44.50 +0000 session P01"])
+        #expect(store.foldersHoldingRecordings().map(\.lastPathComponent) == ["2019-09-23 09.44.50 +0000 session P01"])
         // An empty folder with a recording's name is still a (crashed) recording.
         try FileManager.default.createDirectory(at: root.url.appendingPathComponent(RecordingName(start: t.addingTimeInterval(60), reason: "x").folderName),
                                                 withIntermediateDirectories: true)

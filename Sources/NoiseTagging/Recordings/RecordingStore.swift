@@ -25,7 +25,7 @@ public struct RecordingStore: Sendable {
     /// Every folder whose name follows the grammar, oldest first (by start;
     /// recordings that started in the same second follow their chain).
     /// Other files and folders are ignored, and so are folders of
-    /// recordings (``foldersOfRecordings()``).
+    /// recordings (``foldersHoldingRecordings()``).
     public func recordings() -> [RecordingEntry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         var entries: [RecordingEntry] = []
@@ -43,8 +43,8 @@ public struct RecordingStore: Sendable {
 
     /// The folders in the root that hold recordings rather than being one
     /// (a study session's folder: recordings inside, none of a recording's
-    /// own files), by name.
-    public func foldersOfRecordings() -> [URL] {
+    /// own files), by name. The recordings themselves are ``recordings()``.
+    public func foldersHoldingRecordings() -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return names.sorted().map { root.appendingPathComponent($0, isDirectory: true) }.filter(Self.holdsRecordings)
     }
