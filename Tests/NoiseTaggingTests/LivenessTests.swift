@@ -100,6 +100,26 @@ struct LivenessTests {
         #expect(h.kinds.contains(.decoderProblem("malformed frame of 3 bytes dropped: short header")))
     }
 
+    @Test("a flood of malformed frames: ten a second in full, the rest counted in one event when the second is over")
+    func problemFlood() {
+        let h = EngineHarness()
+        func problems() -> [String] {
+            h.kinds.compactMap { if case .decoderProblem(let text) = $0 { return text } else { return nil } }
+        }
+        h.link.pendingProblems = (1...50).map { "malformed frame \($0)" }
+        h.controller.tick()
+        #expect(problems() == (1...10).map { "malformed frame \($0)" })
+        h.run(for: 0.5)
+        #expect(problems().count == 10)
+        h.run(for: 0.6)
+        #expect(problems().count == 11)
+        #expect(problems().last?.hasPrefix("40 more malformed frame(s) or link problem(s) in the last second") == true)
+        // A later problem is reported in full again.
+        h.link.pendingProblems = ["malformed frame 51"]
+        h.run(for: 0.05)
+        #expect(problems().last == "malformed frame 51")
+    }
+
     @Test("a slow decoder is reported once after durationAutoConnectBeforeWarningUser")
     func slowConnect() {
         let h = EngineHarness(monitorsLiveness: true)

@@ -36,11 +36,36 @@ extension NoiseTagController {
             if !trafficObservers.isEmpty { observe(DecoderTraffic(time: now, direction: .in, message: item.message, bytes: item.bytes)) }
             handleDecoderMessage(item.message, now: now)
         }
-        for problem in problems { emit(.decoderProblem(problem)) }
+        reportLinkProblems(problems, now: now)
         if let unsent = wire?.receiveUnsent(), !unsent.isEmpty, !trafficObservers.isEmpty {
             for dropped in unsent { observe(DecoderTraffic(time: now, direction: .unsent, message: dropped.message, bytes: dropped.bytes)) }
         }
         return !received.isEmpty
+    }
+
+    /// Reports the link's problems as `decoderProblem` events, at most
+    /// ``problemsPerSecond`` a second in full: a decoder sending garbage at
+    /// every update must not flood the event stream and the recording.
+    /// The rest are counted into one event when the second is over, so
+    /// none goes unmentioned.
+    private func reportLinkProblems(_ problems: [String], now: Double) {
+        if now - problemWindowStart >= 1 {
+            if problemsHeldBack > 0 {
+                emit(.decoderProblem("\(problemsHeldBack) more malformed frame(s) or link problem(s) in the last second, "
+                                     + "not reported one by one (at most \(Self.problemsPerSecond) a second are)"))
+            }
+            problemsHeldBack = 0
+            problemsInWindow = 0
+            problemWindowStart = problems.isEmpty ? -Double.infinity : now
+        }
+        for problem in problems {
+            if problemsInWindow < Self.problemsPerSecond {
+                problemsInWindow += 1
+                emit(.decoderProblem(problem))
+            } else {
+                problemsHeldBack += 1
+            }
+        }
     }
 
     private func observe(_ traffic: DecoderTraffic) {

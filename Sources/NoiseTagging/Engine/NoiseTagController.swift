@@ -72,6 +72,12 @@ public final class NoiseTagController {
     var trainingOrder: [ObjectIdentifier] = []
     var random: SeededGenerator
     var lastAssignmentError: String?
+    /// The link's problems reported in the current second, when that
+    /// second began, and those beyond ``problemsPerSecond`` counted since.
+    var problemsInWindow = 0, problemWindowStart = -Double.infinity, problemsHeldBack = 0
+    /// How many of the link's problems (malformed frames) are reported in
+    /// full each second; the rest are counted into one event a second.
+    static let problemsPerSecond = 10
     var runningTrials = false
     var stimulus = StimulusFrameState()
     /// The codebook flicker codes come from (see `filenameNoiseTags`).
