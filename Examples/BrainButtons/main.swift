@@ -8,6 +8,7 @@ import DecoderService
 import Foundation
 import NoiseTagging
 import Simulation
+import Synchronization
 import ZeroMQTransport
 
 /// The unit's delegate: one action per button, assigned in every update.
@@ -71,10 +72,14 @@ NoiseTagging.push(view: view, forNoiseTaggingWithDelegate: unit)
 NoiseTagging.set(mode: .trainGeneric, waitTillDecoderConfirms: true, withExplanation: "calibrate first")
 NoiseTagging.trialsAreRunning = true
 
+// Ctrl-C ends the loop below, which then closes the recording properly ("App ended").
+let interrupted = Atomic(false)
+signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
+
 // The frame loop: one tick per display frame; in Test mode the user looks at the key wanted next.
 let word = "YES"
 let loop = FrameLoop(controller: NoiseTagging, waiter: RealTimeFrameWaiter())
-while unit.typed != word && NoiseTagging.clock.now - start < 150 {
+while unit.typed != word && NoiseTagging.clock.now - start < 150 && !interrupted.load(ordering: .relaxed) {
     let key = word.hasPrefix(unit.typed) ? String(word.dropFirst(unit.typed.count).prefix(1)) : "⌫"
     let next = buttons.first { $0.label == key }?.noiseTagging.customUtopiaObjectID
     gaze.objectID = NoiseTagging.mode == .test ? next.flatMap { UInt8(exactly: $0) } : nil

@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 
 import pytest
 
@@ -76,3 +77,24 @@ def test_yes_no_question_names_a_bad_endpoint(noisetag_bin, tmp_path):
     err = result.stderr.decode()
     assert result.returncode == 2, err
     assert err.startswith("YesNoQuestion:") and "carrier-pigeon://loft" in err, err
+
+
+def test_brain_buttons_on_ctrl_c_ends_its_recording(noisetag_bin, tmp_path):
+    # The README's sample catches SIGINT: the loop ends, the recording closes "App ended", the summary prints.
+    home = tmp_path / "home"
+    buttons = subprocess.Popen([example(noisetag_bin, "BrainButtons")], env=dict(os.environ, NOISETAG_HOME=str(home)),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        # Its standard output is a pipe, so buffered: the recording's folder tells that the app runs.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (home / "recordings").is_dir():
+            time.sleep(0.1)
+        time.sleep(1.5)                                 # into the frame loop
+        buttons.send_signal(signal.SIGINT)
+        out, err = (text.decode() for text in buttons.communicate(timeout=30))
+    finally:
+        stop_process(buttons, grace=5)
+    assert buttons.returncode == 1, out + err
+    assert "typed: " in out, out
+    recordings = os.listdir(home / "recordings")
+    assert any("App ended" in name for name in recordings), recordings
