@@ -198,7 +198,7 @@ public final class DeveloperPanelScene: TerminalScene {
         let title = selectedTitle
         let definition = title.definition
         let access = editableTitles.contains(title) ? "editable" : "read-only here"
-        let line = "\(title.rawValue): \(Self.kindText(definition.kind)), \(access). \(definition.summary)"
+        let line = "\(title.rawValue): \(definition.kind.words), \(access). \(definition.summary)"
         screen.write(Self.fitted(line.singleCellText, width: screen.size.columns - 2), row: row, column: 1,
                      foreground: Self.dim, background: Self.background)
     }
@@ -221,17 +221,5 @@ public final class DeveloperPanelScene: TerminalScene {
         guard scalars.count > width else { return text }
         guard width > 0 else { return "" }
         return String(String.UnicodeScalarView(scalars.prefix(width - 1))) + "…"
-    }
-
-    /// The kind in words: `number 0.0...1.0`, `one of None, RedBorder`.
-    static func kindText(_ kind: NoiseTagSettingKind) -> String {
-        switch kind {
-        case .bool: return "bool (true/false)"
-        case .int(let range): return "integer \(range.lowerBound)...\(range.upperBound)"
-        case .double(let range): return "number \(range.lowerBound)...\(range.upperBound)"
-        case .text: return "text"
-        case .choice(let options): return "one of " + options.joined(separator: ", ")
-        case .color: return "colour #RRGGBB"
-        }
     }
 }

@@ -9,26 +9,13 @@ import Testing
     static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/NoiseTagging/NoiseTagging.docc/Settings.md")
 
-    /// A kind in words: "true or false", "whole number 1 … 60", "one of …".
-    static func words(_ kind: NoiseTagSettingKind) -> String {
-        func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : String(x) }
-        switch kind {
-        case .bool: return "true or false"
-        case .int(let range): return "whole number \(range.lowerBound) … \(range.upperBound)"
-        case .double(let range): return "number \(number(range.lowerBound)) … \(number(range.upperBound))"
-        case .text: return "text"
-        case .choice(let options): return "one of " + options.joined(separator: ", ")
-        case .color: return "colour #RRGGBB"
-        }
-    }
-
     /// The table the article must hold, one row per title in declaration order.
     static func table() -> String {
         var rows = ["| title | value | default | what it does |", "| --- | --- | --- | --- |"]
         for title in NoiseTagSettingTitles.allCases {
             let d = title.definition
             let value = d.defaultValue.description.isEmpty ? "(empty)" : "`\(d.defaultValue)`"
-            rows.append("| `\(title.rawValue)` | \(words(d.kind)) | \(value) | \(d.summary.replacingOccurrences(of: "|", with: "\\|")) |")
+            rows.append("| `\(title.rawValue)` | \(d.kind.words) | \(value) | \(d.summary.replacingOccurrences(of: "|", with: "\\|")) |")
         }
         return rows.joined(separator: "\n")
     }
