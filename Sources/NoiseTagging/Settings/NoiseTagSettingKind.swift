@@ -31,14 +31,15 @@ public enum NoiseTagSettingKind: Equatable, Sendable {
     }
 
     /// The kind in words, with its range or choices: "true or false",
-    /// "whole number 1 … 60", "number 0 … 1", "one of Min, Max", "colour
-    /// #RRGGBB" (the Settings article and the developer panel show it).
+    /// "whole number 1...60", "number 0...1", "one of Min, Max", "colour
+    /// #RRGGBB" (the Settings article and the developer panel show it; plain
+    /// ASCII, which a terminal shows one character a cell).
     public var words: String {
         func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : String(x) }
         switch self {
         case .bool: return "true or false"
-        case .int(let range): return "whole number \(range.lowerBound) … \(range.upperBound)"
-        case .double(let range): return "number \(number(range.lowerBound)) … \(number(range.upperBound))"
+        case .int(let range): return "whole number \(range.lowerBound)...\(range.upperBound)"
+        case .double(let range): return "number \(number(range.lowerBound))...\(number(range.upperBound))"
         case .text: return "text"
         case .choice(let options): return "one of " + options.joined(separator: ", ")
         case .color: return "colour #RRGGBB"
