@@ -87,8 +87,8 @@ struct DecoderServeCommand: ParsableCommand {
             throw ValidationError("--user must be target, none or goal:ID,ID,… with IDs 1...255, got \(gaze)")
         }
         try subject.check()
-        guard (0...500).contains(latency ?? 40) else { throw ValidationError("--latency must be 0...500 ms") }
-        guard (0...100).contains(jitter ?? 0) else { throw ValidationError("--jitter must be 0...100 ms") }
+        guard (0...500).contains(displayLatency) else { throw ValidationError("--latency must be 0...500 ms") }
+        guard (0...100).contains(displayJitter) else { throw ValidationError("--jitter must be 0...100 ms") }
         if let predictionInterval, !(0.01...5).contains(predictionInterval) { throw ValidationError("--prediction-interval must be 0.01...5 s") }
         if let lineFrequency, !(lineFrequency > 0 && lineFrequency < 1000) { throw ValidationError("--line-frequency \(lineFrequency): must be above 0 and below 1000 Hz") }
         if let endpoint, !endpoint.isEmpty, !endpoint.hasPrefix("ipc://") {
@@ -104,6 +104,9 @@ struct DecoderServeCommand: ParsableCommand {
 
     /// Where the simulated user looks (`--user`, default target).
     private var gaze: String { user ?? "target" }
+    /// The simulated display's latency and jitter, ms (defaults 40 and 0).
+    private var displayLatency: Double { latency ?? 40 }
+    private var displayJitter: Double { jitter ?? 0 }
 
     func run() throws {
         let resolved: String
@@ -119,8 +122,8 @@ struct DecoderServeCommand: ParsableCommand {
         }
         if simulate {
             var simulation = DecoderSimulation(snr: subject.snr, seed: subject.seed, gaze: GazeScript(argument: gaze)!)
-            simulation.amplifier.displayLatency = (latency ?? 40) / 1000
-            simulation.amplifier.displayJitter = (jitter ?? 0) / 1000
+            simulation.amplifier.displayLatency = displayLatency / 1000
+            simulation.amplifier.displayJitter = displayJitter / 1000
             simulation.amplifier.lineFrequency = settings.lineFrequency
             settings.simulation = simulation
         }

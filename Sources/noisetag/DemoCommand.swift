@@ -179,12 +179,12 @@ struct DemoCommand: ParsableCommand {
 }
 
 extension DemoCommand {
-    /// Headless with `--decoder`, `--trials`, `--controls` or `--mode`: scripted
-    /// trials on a grid against a decoder (the endpoint from `--decoder` or the
-    /// `decoderEndpoint` setting) instead of the walk-through.
     /// The text the walk-through spells (`--goal`, default HELLO WORLD).
     private var spelled: String { goal ?? "HELLO WORLD" }
 
+    /// Headless with `--decoder`, `--trials`, `--controls` or `--mode`: scripted
+    /// trials on a grid against a decoder (the endpoint from `--decoder` or the
+    /// `decoderEndpoint` setting) instead of the walk-through.
     private var scriptedTrials: Bool { decoder != nil || trials != nil || controls != nil || mode != nil }
 
     /// The walk-through (terminal or headless) on a ``DemoSession``.
