@@ -112,14 +112,6 @@ public final class DemoScreen: TerminalScene {
         return TerminalFooter(keys: keys)
     }
 
-    /// Blocks trials while the window is too small to show the keys (the
-    /// trial under way ends as blocked), and lifts the block when it is
-    /// large enough again: nobody can look at a key they cannot see, and a
-    /// calibration trial shown to nobody would teach the decoder noise.
-    public func visibilityChanged(isVisible: Bool) {
-        if isVisible { scenario.controller.unblockTrials() } else { scenario.controller.blockTrials() }
-    }
-
     // MARK: Keys
 
     /// Answers the demo's keys (see the footer); `q` and Ctrl-C end the run in the runner.

@@ -30,13 +30,6 @@ public final class SessionScreen: TerminalScene {
         TerminalSize(columns: max(60, keyboardLayout.contentSize.columns + 4), rows: keyboardLayout.contentSize.rows + 6)
     }
 
-    /// Blocks trials while the window is too small to show the buttons,
-    /// and lifts the block when it is large enough again (nobody looks
-    /// at a key they cannot see).
-    public func visibilityChanged(isVisible: Bool) {
-        if isVisible { scenario.session.controller.unblockTrials() } else { scenario.session.controller.blockTrials() }
-    }
-
     /// Draws the frame.
     public func draw(on screen: TerminalScreen, missedFrames: Int) {
         let controller = scenario.session.controller

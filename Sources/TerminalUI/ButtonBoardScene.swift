@@ -42,13 +42,6 @@ public final class ButtonBoardScene: TerminalScene {
         CellRect(row: 2, column: 0, width: size.columns, height: max(0, size.rows - 3))
     }
 
-    /// Blocks trials while the window is too small to show the buttons,
-    /// and lifts the block when it is large enough again (nobody
-    /// looks at a button they cannot see).
-    public func visibilityChanged(isVisible: Bool) {
-        if isVisible { controller.unblockTrials() } else { controller.blockTrials() }
-    }
-
     /// Draws header, buttons (with the engine's render hints and the
     /// `clickFeedbackMode` setting's look of a press) and footer.
     public func draw(on screen: TerminalScreen, missedFrames: Int) {

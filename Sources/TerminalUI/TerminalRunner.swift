@@ -5,8 +5,9 @@ import NoiseTagging
 /// redraws the whole screen at the new size), hands other keys to the
 /// scene, and draws either the scene or, when the window is smaller than
 /// the scene's minimum, a "terminal too small" message until it is
-/// enlarged (telling the scene through
-/// ``TerminalScene/visibilityChanged(isVisible:)``).
+/// enlarged, with the controller's trials blocked meanwhile (nobody looks
+/// at a key they cannot see, and a calibration trial shown to nobody would
+/// teach the decoder noise).
 ///
 /// ```swift
 /// let code = try TerminalSession.run { session in
@@ -44,7 +45,7 @@ public final class TerminalRunner {
             let fits = driver.screen.size.contains(scene.minimumSize)
             if fits != visible {
                 visible = fits
-                scene.visibilityChanged(isVisible: fits)
+                Self.blockTrials(!fits, of: driver.loop.controller)
             }
             driver.step { screen in
                 if fits {
@@ -55,6 +56,13 @@ public final class TerminalRunner {
             }
         }
         return 0
+    }
+
+    /// Blocks `controller`'s trials while the window is too small for the
+    /// scene (the trial under way ends as blocked), and lifts that block
+    /// when it fits again.
+    public static func blockTrials(_ tooSmall: Bool, of controller: NoiseTagController) {
+        if tooSmall { controller.blockTrials() } else { controller.unblockTrials() }
     }
 
     /// The waiting screen shown while the window is smaller than `needed`.

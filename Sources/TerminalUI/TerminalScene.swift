@@ -13,7 +13,7 @@
 /// ```
 public protocol TerminalScene: AnyObject {
     /// The smallest window the scene can be drawn in; below it the runner
-    /// shows a "terminal too small" message instead.
+    /// shows a "terminal too small" message instead and blocks trials.
     var minimumSize: TerminalSize { get }
 
     /// Draws the whole frame (the screen is at least ``minimumSize``).
@@ -22,15 +22,4 @@ public protocol TerminalScene: AnyObject {
 
     /// A key byte other than the ones that end the session (`q`, Ctrl-C).
     func handle(key: UInt8)
-
-    /// Told when the window shrinks below ``minimumSize`` (false: the
-    /// runner shows its "terminal too small" message instead of the scene)
-    /// and when it is large enough again (true). By default nothing
-    /// happens; a scene whose user must see it to take part (flickering
-    /// keys) pauses here.
-    func visibilityChanged(isVisible: Bool)
-}
-
-extension TerminalScene {
-    public func visibilityChanged(isVisible: Bool) {}
 }

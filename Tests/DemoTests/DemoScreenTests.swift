@@ -66,10 +66,9 @@ struct DemoScreenTests {
     @Test("A window too small for the keys pauses calibration: the trial under way ends blocked, none starts until it is large again")
     func tooSmallPausesTrials() throws {
         let rig = try DemoRig(goal: "HI")
-        let demo = DemoScreen(scenario: rig.scenario, showsDecoderEEG: false, snapshot: { .empty })
         rig.scenario.start()
         #expect(rig.run(seconds: 10) { rig.controller.currentPhase == .flicker })
-        demo.visibilityChanged(isVisible: false)
+        TerminalRunner.blockTrials(true, of: rig.controller)       // as the runner does when the window shrinks
         let hidden = rig.events.count
         rig.run(seconds: 20)
         let whileHidden = rig.events[hidden...]
@@ -80,7 +79,7 @@ struct DemoScreenTests {
         }
         #expect(ended == [.stopped(.blocked)])
         #expect(rig.scenario.stage == .calibration)
-        demo.visibilityChanged(isVisible: true)
+        TerminalRunner.blockTrials(false, of: rig.controller)
         #expect(rig.run(seconds: 5) { rig.controller.currentPhase == .flicker })
         #expect(rig.run(seconds: 60) { if case .results = rig.scenario.stage { return true }; return false })
     }
