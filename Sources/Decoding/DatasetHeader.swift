@@ -24,6 +24,10 @@ public struct DatasetHeader: Codable, Equatable, Sendable {
     /// finite sample (dead electrodes); nil when none was.
     public var deadChannels: [String]?
 
+    /// The highest sample rate (Hz) a dataset may have: a rate above it is a
+    /// damaged header, not an amplifier.
+    public static let highestRate = 100_000.0
+
     enum CodingKeys: String, CodingKey {
         case fs, nTrials = "n_trials", nChannels = "n_channels", nSamples = "n_samples", nClasses = "n_classes"
         case nContinuous = "n_continuous", channels, filtered, source, deadChannels = "dead_channels"

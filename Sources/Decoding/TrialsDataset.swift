@@ -31,6 +31,9 @@ public struct TrialsDataset: Equatable, Sendable {
                 context: ContinuousContext? = nil) throws {
         let h = header
         guard h.fs > 0, h.fs.isFinite else { throw DatasetError.inconsistent(file: "header.json", reason: "fs must be positive, got \(h.fs)") }
+        guard h.fs <= DatasetHeader.highestRate else {
+            throw DatasetError.inconsistent(file: "header.json", reason: "fs \(h.fs) Hz is above \(Int(DatasetHeader.highestRate)) Hz, faster than any EEG amplifier")
+        }
         for (name, value) in [("n_trials", h.nTrials), ("n_channels", h.nChannels), ("n_samples", h.nSamples), ("n_classes", h.nClasses)] where value <= 0 {
             throw DatasetError.inconsistent(file: "header.json", reason: "\(name) must be positive, got \(value)")
         }

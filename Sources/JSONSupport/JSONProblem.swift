@@ -20,7 +20,9 @@ public enum JSONProblem {
         case .dataCorrupted(let context) where !context.codingPath.isEmpty:
             return "\"\(field(context.codingPath))\": \(context.debugDescription)"
         case .dataCorrupted where data.map({ (try? JSONSerialization.jsonObject(with: $0, options: .fragmentsAllowed)) != nil }) == true:
-            return "a value of the wrong kind (a fraction where a whole number belongs?)"
+            let fractions = data.map(fractionalFields) ?? []
+            return "a value of the wrong kind (a fraction where a whole number belongs?"
+                + (fractions.isEmpty ? ")" : " \(fractions.joined(separator: ", ")))")
         case .dataCorrupted:
             return "not JSON"
         @unknown default:
@@ -75,6 +77,26 @@ public enum JSONProblem {
             index += 1
         }
         return nil
+    }
+
+    /// The fields of the JSON text `data` that hold a number with a
+    /// fraction, as `"name" is 4.5`, at most three: the suspects when the
+    /// decoder says a value is of the wrong kind without naming it.
+    static func fractionalFields(in data: Data) -> [String] {
+        guard let root = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else { return [] }
+        var found: [String] = []
+        func visit(_ value: Any, _ path: String) {
+            guard found.count < 3 else { return }
+            if let object = value as? [String: Any] {
+                for key in object.keys.sorted() { visit(object[key]!, path.isEmpty ? key : "\(path).\(key)") }
+            } else if let array = value as? [Any] {
+                for (index, element) in array.enumerated() { visit(element, "\(path)[\(index)]") }
+            } else if let number = value as? NSNumber, number.doubleValue.isFinite, number.doubleValue.rounded() != number.doubleValue {
+                found.append("\"\(path)\" is \(number.doubleValue)")
+            }
+        }
+        visit(root, "")
+        return found
     }
 
     /// What a value of `type` is, in words.
