@@ -63,6 +63,10 @@ public struct TrialsDataset: Equatable, Sendable {
         if let bad = data.firstIndex(where: { !$0.isFinite }) {
             throw DatasetError.inconsistent(file: "X.f32", reason: "value \(bad) is not finite")
         }
+        if let context, let (t, c, s) = Self.firstDisagreement(data, context, h) {
+            throw DatasetError.inconsistent(file: "X.f32", reason: "trial \(t), channel \(c), sample \(s) differs from continuous.f32 at onset \(context.onsets[t]) + \(s): "
+                + "X.f32 holds the trials as cut from it; edit both, or remove continuous.f32 and onsets.i32 (and n_continuous) to keep X.f32 alone")
+        }
         guard labels.count == h.nTrials else {
             throw DatasetError.inconsistent(file: "y.i32", reason: "expected \(h.nTrials * 4) bytes (n_trials × 4), found \(labels.count * 4)")
         }
@@ -77,6 +81,18 @@ public struct TrialsDataset: Equatable, Sendable {
         self.labels = labels
         self.stimulus = stimulus
         self.context = context
+    }
+
+    /// The first (trial, channel, sample) at which `data` is not the cut of
+    /// the continuous recording that `Protocols/dataset.md` says it is.
+    private static func firstDisagreement(_ data: [Float], _ context: ContinuousContext, _ h: DatasetHeader) -> (Int, Int, Int)? {
+        for t in 0..<h.nTrials {
+            for c in 0..<h.nChannels {
+                let cut = (t * h.nChannels + c) * h.nSamples, source = c * context.length + context.onsets[t]
+                for s in 0..<h.nSamples where data[cut + s].bitPattern != context.samples[source + s].bitPattern { return (t, c, s) }
+            }
+        }
+        return nil
     }
 
     /// A dataset cut from a continuous recording: trial `t` is the

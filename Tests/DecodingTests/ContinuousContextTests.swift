@@ -47,6 +47,28 @@ import Testing
         #expect(throws: DatasetError.missingFile("onsets.i32")) { try TrialsDataset.read(from: folder) }
     }
 
+    @Test func trialsEditedApartFromTheContinuousRecordingAreRefused() throws {
+        let d = try dataset()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("context-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try d.write(to: folder)
+        // A researcher re-references X.f32 in Python and leaves continuous.f32 as it was: the filters would read the old signal.
+        var x = d.data
+        x[500 + 17] += 1
+        try Data(x.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }).write(to: folder.appendingPathComponent("X.f32"))
+        #expect(throws: DatasetError.self) { try TrialsDataset.read(from: folder) }
+        do { _ = try TrialsDataset.read(from: folder) } catch {
+            #expect("\(error)".hasPrefix("X.f32: trial 0, channel 1, sample 17 differs from continuous.f32 at onset 300 + 17"))
+        }
+        // Without the continuous recording, the edited trials are the dataset.
+        for name in ["continuous.f32", "onsets.i32"] { try FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        let header = folder.appendingPathComponent("header.json")
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: header)) as! [String: Any]
+        json["n_continuous"] = nil
+        try JSONSerialization.data(withJSONObject: json).write(to: header)
+        #expect(try TrialsDataset.read(from: folder).data == x)
+    }
+
     @Test func anOnsetPastTheRecordingIsOneLine() {
         let header = DatasetHeader(fs: 250, nTrials: 1, nChannels: 1, nSamples: 100, nClasses: 1)
         #expect(throws: DatasetError.inconsistent(file: "onsets.i32", reason: "trial 0 starts at sample 950: its 100 samples do not fit in the 1000 of continuous.f32")) {
