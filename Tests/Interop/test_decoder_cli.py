@@ -206,7 +206,7 @@ def test_the_fitted_model_matches_pyntbci_rcca(noisetag_bin, dataset):
     ours = json.loads(run.stdout)
     compare = load_compare_script()
     h, X, y, V = compare.read_dataset(dataset)
-    X = compare.preprocess(X, h["fs"])
+    X = compare.preprocess(dataset, h, X)
     train = np.arange(0, 4 * h["n_trials"] // 5)  # the last fold's training trials, whose model the report shows
     latency = ours["latencies"][-1]
     model = pyntbci.classifiers.rCCA(stimulus=V, fs=int(h["fs"]), event="refe", encoding_length=0.3, gamma_m=0.01,
