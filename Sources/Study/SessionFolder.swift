@@ -70,6 +70,10 @@ public struct SessionFolder: Sendable {
         return SessionFolder(url: url.standardizedFileURL, manifest: manifest)
     }
 
+    /// Locks the folder for a run; keep the lock until the run ends. Fails
+    /// when another process runs this session (``SessionFolderLock``).
+    public func lock() throws(Failure) -> SessionFolderLock { try SessionFolderLock(url) }
+
     /// The protocol kept in the manifest.
     public func sessionProtocol() throws(SessionProtocolError) -> SessionProtocol {
         try SessionProtocol.parse(manifest.protocol, source: "\(url.lastPathComponent)/\(Self.manifestName)")

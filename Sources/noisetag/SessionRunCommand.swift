@@ -71,8 +71,10 @@ struct SessionRunCommand: ParsableCommand {
         let folder: SessionFolder
         var startAt = 0
         var restoring: URL?
+        let lock: SessionFolderLock
         if let resume {
             do { folder = try SessionFolder.open(URL(fileURLWithPath: resume, isDirectory: true)) } catch { throw CommandFailure("--resume: \(error)") }
+            do { lock = try folder.lock() } catch { throw CommandFailure("--resume: \(error)") }
             do { plan = try folder.sessionProtocol() } catch { throw CommandFailure("\(error)") }
             let point: SessionFolder.ResumePoint
             do { point = try folder.resumePoint(in: plan) } catch { throw CommandFailure("\(error)") }
@@ -94,7 +96,9 @@ struct SessionRunCommand: ParsableCommand {
                                            startedWallTime: Date().timeIntervalSince1970, seed: seed, simulated: user == .simulated,
                                            snr: user == .simulated ? snr : nil, decoderSettings: settings)
             do { folder = try SessionFolder.create(in: root, manifest: manifest) } catch { throw CommandFailure("\(error)") }
+            do { lock = try folder.lock() } catch { throw CommandFailure("\(error)") }
         }
+        defer { withExtendedLifetime(lock) {} }
         let options = folder.demoOptions(snr: snr)
         let demo: DemoSession
         do { demo = try DemoSession(options: options) } catch { throw CommandFailure("\(error)") }

@@ -92,8 +92,9 @@ class StudySession:
     during its copy-spelling step (after calibration) and resumed: what several
     test files read (the session folder, both runs' output)."""
 
-    def __init__(self, folder, first, resumed, wall_seconds):
+    def __init__(self, folder, first, resumed, wall_seconds, concurrent):
         self.folder = folder            # the session folder
+        self.concurrent = concurrent    # CompletedProcess of a --resume tried while the first run was live
         self.first = first              # stdout of the run that was killed
         self.resumed = resumed          # CompletedProcess of the --resume run
         self.wall_seconds = wall_seconds
@@ -128,6 +129,10 @@ def demo_session(noisetag_bin):
             time.sleep(0.2)
         time.sleep(1.0)         # into the copy-spelling step: it has begun, not ended
         assert process.poll() is None, open(out_path, "rb").read().decode()[-3000:]
+        sessions = [n for n in os.listdir(os.path.join(root, "rec")) if " session P01" in n]
+        # A second run of the live session is refused: two would both write its results and recordings.
+        concurrent = subprocess.run([noisetag_bin, "session", "run", "--resume", os.path.join(root, "rec", sessions[0]), "--headless"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
     finally:
@@ -141,7 +146,7 @@ def demo_session(noisetag_bin):
     resumed = subprocess.run([noisetag_bin, "session", "run", "--resume", folder, "--headless"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     try:
-        yield StudySession(folder, first, resumed, time.monotonic() - started)
+        yield StudySession(folder, first, resumed, time.monotonic() - started, concurrent)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

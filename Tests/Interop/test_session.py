@@ -46,6 +46,17 @@ def prediction_gaps(session_folder, recording):
     return [b - a for a, b in zip(times, times[1:]) if b - a < 1]
 
 
+def test_a_live_session_cannot_be_resumed_by_a_second_run(demo_session):
+    refused = demo_session.concurrent
+    assert refused.returncode == 1, refused.stdout.decode()[-2000:]
+    assert refused.stdout == b""
+    assert refused.stderr.decode().strip().endswith(
+        "another noisetag session run is using this session folder; wait for it to end (or stop it) before resuming"), refused.stderr
+    # It wrote nothing: the killed run's results, then the resumed run's, are the session's only ones.
+    steps = [json.loads(line)["step"] for line in open(os.path.join(demo_session.folder, "steps.jsonl"))]
+    assert steps == sorted(set(steps)), steps
+
+
 def test_demo_session_killed_mid_step_resumes_and_keeps_every_result(noisetag_bin, demo_session):
     resumed = demo_session.resumed
     out = resumed.stdout.decode()

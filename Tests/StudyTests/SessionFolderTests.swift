@@ -105,6 +105,20 @@ import LabFormats
         #expect(try folder.resumePoint(in: Self.plan) == .init(step: 4, calibration: nil))
     }
 
+    @Test func aSessionRunningElsewhereCannotBeRunAgainUntilItEnds() throws {
+        let (folder, root) = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var held: SessionFolderLock? = try folder.lock()
+        #expect(held != nil)
+        let reopened = try SessionFolder.open(folder.url)
+        #expect(throws: SessionFolder.Failure.self) { _ = try reopened.lock() }
+        do { _ = try reopened.lock() } catch {
+            #expect(error.description.hasSuffix("another noisetag session run is using this session folder; wait for it to end (or stop it) before resuming"))
+        }
+        held = nil
+        _ = try reopened.lock()
+    }
+
     @Test func badFoldersAndParticipantsAreNamed() throws {
         do { _ = try SessionFolder.open(URL(fileURLWithPath: "/nonexistent/s")) } catch {
             #expect(error.description == "/nonexistent/s: no such folder")
