@@ -27,6 +27,7 @@ struct RecordingsOption: ParsableArguments {
     /// begins with it, or a path to a recording folder; else a
     /// ``CommandFailure`` that says whether none or several matched.
     func recording(named text: String) throws -> RecordingEntry {
+        if let problem = Self.sessionFolderProblem(text) { throw CommandFailure(problem) }
         let store = try existingStore()
         if let entry = store.recording(matching: text) { return entry }
         let several = store.recordings().filter { $0.folderName.hasPrefix(text) }
@@ -39,6 +40,15 @@ struct RecordingsOption: ParsableArguments {
             throw CommandFailure("\(text): a folder whose name is not a recording's (START REASON, then – REASON END once closed: Protocols/recordings.md §2)")
         }
         throw CommandFailure("\(text): no such folder, and no recording in \(store.root.path) matches it (see noisetag recordings list)")
+    }
+
+    /// The answer for `path` when it is a session folder, which holds
+    /// recordings but is none (its name has the same form); nil otherwise.
+    static func sessionFolderProblem(_ path: String) -> String? {
+        let expanded = (path as NSString).expandingTildeInPath
+        guard FileManager.default.fileExists(atPath: (expanded as NSString).appendingPathComponent("session.json")) else { return nil }
+        return "\(path): a session folder, not a recording: its recordings are listed by noisetag recordings list --recordings '\(path)' "
+            + "(give one of them), and noisetag session report and recordings export take the session whole"
     }
 
     /// The store at `--recordings`, or the default root.

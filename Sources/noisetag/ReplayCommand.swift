@@ -120,6 +120,10 @@ struct ReplayCommand: ParsableCommand {
     private func resolveFolder() throws -> URL {
         var isFolder: ObjCBool = false
         let path = (recording as NSString).expandingTildeInPath
+        if let problem = RecordingsOption.sessionFolderProblem(recording) {
+            FileHandle.standardError.write(Data("noisetag replay: \(problem)\n".utf8))
+            throw ExitCode(2)
+        }
         if recording.contains("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return URL(fileURLWithPath: path, isDirectory: true)
         }

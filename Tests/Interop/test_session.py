@@ -289,3 +289,11 @@ def test_full_screen_without_a_terminal_says_so_and_makes_no_session_folder(nois
     err = result.stderr.decode()
     assert result.returncode == 1 and err.startswith("noisetag session run:") and "--headless" in err, err
     assert not os.path.exists(tmp_path / "rec") or not os.listdir(tmp_path / "rec")
+
+
+def test_show_and_replay_of_a_session_folder_point_at_its_recordings(noisetag_bin, demo_session):
+    for command, status in ((["recordings", "show"], 1), (["replay"], 2)):
+        run = subprocess.run([noisetag_bin] + command + [demo_session.folder], capture_output=True, text=True, timeout=60)
+        assert run.returncode == status, (command, run.returncode, run.stdout[-1000:], run.stderr)
+        assert "a session folder, not a recording: its recordings are listed by noisetag recordings list --recordings" in run.stderr, run.stderr
+        assert "crashed" not in run.stdout + run.stderr
