@@ -39,6 +39,8 @@ public struct RecordingScript: Sendable {
     public var outgoing: [Message] = []
     /// `trials.jsonl` by trial number.
     public var recordedTrials: [Int: RecordedTrial] = [:]
+    /// `events.jsonl` holds no event at all.
+    private var eventLogEmpty = false
     /// What was skipped while reading: cut-off last lines, unknown kinds and
     /// columns, settings this engine does not know, each as one sentence.
     public var notes: [String] = []
@@ -103,6 +105,10 @@ public struct RecordingScript: Sendable {
         try readTrials()
         try readFrames()
         try readDecoder()
+        if eventLogEmpty, !recordedTrials.isEmpty {
+            throw RecordingReadError(file: "events.jsonl", line: 0,
+                                     reason: "holds no event, but trials.jsonl records \(recordedTrials.count): the event log was emptied or lost, so there is nothing to replay them from")
+        }
     }
 
     // MARK: Files
@@ -213,6 +219,7 @@ public struct RecordingScript: Sendable {
             }
         }
         if all.allSatisfy(\.isEmpty) {
+            eventLogEmpty = true
             notes.append("events.jsonl holds no event (the recording stopped before its first line was written, or the file was emptied)")
         } else if !sawStart {
             notes.append("events.jsonl has no recordingStarted line (its first lines are lost): its format is unknown, read as \(RecordingFormat.current)")
@@ -265,6 +272,11 @@ public struct RecordingScript: Sendable {
             guard cells.count > max(i, d, t), let index = Int(cells[i]), let deadline = Double(cells[d]),
                   let time = Double(cells[t]) else {
                 throw RecordingReadError(file: name, line: offset + 1, reason: "not a frame row (index, deadline, time): '\(line.prefix(80))'")
+            }
+            // The engine numbers its frames upward on one clock: a row that goes back was damaged, not recorded.
+            if let last = ticks.last, index <= last.index || time < last.time {
+                throw RecordingReadError(file: name, line: offset + 1,
+                                         reason: "frame \(index) at \(time) s follows frame \(last.index) at \(last.time) s: not a row the engine wrote '\(line.prefix(80))'")
             }
             ticks.append(Tick(index: index, deadline: deadline, time: time))
         }

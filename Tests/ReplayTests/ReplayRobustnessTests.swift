@@ -102,6 +102,11 @@ import Testing
         #expect(headless.format == RecordingFormat.current)
         #expect(headless.notes.contains { $0.hasPrefix("events.jsonl has no recordingStarted line") })
         try Data().write(to: events)
+        // Trials recorded but no event to replay them from: the recording is damaged, not empty.
+        do { _ = try RecordingScript(folder: session.folder); Issue.record("replayed an emptied event log") } catch {
+            #expect(error.file == "events.jsonl" && error.reason.hasPrefix("holds no event, but trials.jsonl records"))
+        }
+        try Data().write(to: session.folder.appendingPathComponent("trials.jsonl"))
         let empty = try RecordingScript(folder: session.folder)
         #expect(empty.notes.contains { $0.hasPrefix("events.jsonl holds no event") })
         #expect(!empty.notes.contains { $0.contains("before replay support") })
@@ -132,7 +137,15 @@ import Testing
         do { _ = try RecordingScript(folder: other.folder); Issue.record("read a damaged hex cell") } catch {
             #expect(error.description == "decoder.csv:5: the hex cell is not a Utopia frame: '48\\r\\u{1B}[2J00'")
         }
-        try FileManager.default.removeItem(at: other.folder.appendingPathComponent("frames.csv"))
+        // A frame row overwritten in the middle of frames.csv reads as a row, but goes back: damage, not a divergence.
+        let frames = other.folder.appendingPathComponent("frames.csv")
+        var frameRows = try Self.lines(frames)
+        frameRows[40] = "1,2,3"
+        try (frameRows.joined(separator: "\n") + "\n").write(to: frames, atomically: true, encoding: .utf8)
+        do { _ = try RecordingScript(folder: other.folder); Issue.record("read a frame row that goes back") } catch {
+            #expect(error.file == "frames.csv" && error.line == 41 && error.reason.hasPrefix("frame 1 at 3.0 s follows frame"))
+        }
+        try FileManager.default.removeItem(at: frames)
         do { _ = try RecordingScript(folder: other.folder); Issue.record("read without frames.csv") } catch {
             #expect(error.description == "frames.csv: missing or unreadable: replay needs it")
         }
