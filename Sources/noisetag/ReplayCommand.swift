@@ -56,6 +56,10 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        // A bad settings file is a usage error (64), not the divergence that exit status 1 means.
+        if let decoderSettings {
+            do { _ = try DecoderServerSettings.load(decoderSettings, for: "--decoder-settings") } catch { throw ValidationError("\(error)") }
+        }
     }
 
     func run() throws {
