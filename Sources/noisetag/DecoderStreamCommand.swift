@@ -24,7 +24,9 @@ struct DecoderStreamCommand: ParsableCommand {
         (1 − Perr) reaches the threshold (or --certainty). A continuous recording is streamed from \
         3 s before its first trial; cut trials are streamed back to back with 1 s of mirrored \
         signal between them. Predictions come every --prediction-interval of the decoder's clock, \
-        so at --speed X run the decoder with --prediction-interval 0.1/X to keep their resolution. \
+        so at --speed X up to 10 run the decoder with --prediction-interval 0.1/X to keep their \
+        resolution (its shortest, 0.01 s, keeps it up to --speed 10; faster, presses come later \
+        in recording time). \
         Faster than real time, the stamps start in the past so that none is ahead of the clock at \
         the end (the decoder ignores a STIMULUSEVENT older than one it saw): a second fast stream \
         into the same decoder needs that long, or a restarted decoder.
