@@ -260,9 +260,13 @@ public struct ReconvolutionCCA: Sendable {
         let channels = covariance.rows
         let cxx = covariance.shrunk(by: settings.gammaX)
         let cmm = given.shrunk(by: settings.gammaM)
+        let factor: CholeskyFactor
+        do { factor = try CholeskyFactor(cmm) } catch let error as LinearAlgebraError {
+            throw ReconvolutionError.singular(error, of: .codes)
+        }
         do {
             // P = (Cmm⁻¹ Cmx)ᵀ, then Cxm Cmm⁻¹ Cmx w = ρ² Cxx w.
-            let p = try CholeskyFactor(cmm).solve(cxm)
+            let p = try factor.solve(cxm)
             let between = cxm.multiplied(by: p, transposingOther: true)
             let (values, vectors): ([Double], Matrix)
             do {
@@ -285,7 +289,7 @@ public struct ReconvolutionCCA: Sendable {
             let kernels = (0..<eventCount).map { e in Array(r[(e * lagCount)..<((e + 1) * lagCount)]) }
             return Solution(w: w, pattern: pattern, kernels: kernels, rho: max(0, values.last ?? 0).squareRoot())
         } catch let error as LinearAlgebraError {
-            throw ReconvolutionError.singular(error)
+            throw ReconvolutionError.singular(error, of: .eeg)
         }
     }
 }

@@ -96,6 +96,20 @@ import Testing
         }
     }
 
+    /// A singular covariance says whose it is, in words: the codes' or the EEG's.
+    @Test func aSingularCovarianceNamesTheCodesOrTheEEG() throws {
+        let cal = try Self.calibration(classes: 2, trials: 4, seed: 2)
+        let flat = cal.trials.map { $0.map { [Double](repeating: 0, count: $0.count) } }
+        do {
+            _ = try ReconvolutionCCA.fit(trials: flat, labels: cal.labels, codes: cal.codes, sampleRate: cal.fs,
+                                         settings: { var s = ReconvolutionSettings(); s.fixedLatency = 0; return s }(), measuringLatency: false)
+            Issue.record("fitted flat EEG")
+        } catch let error as ReconvolutionError {
+            guard case .singular(_, of: .eeg) = error else { Issue.record("\(error)"); return }
+            #expect("\(error)".hasPrefix("the EEG does not vary"))
+        }
+    }
+
     /// Settings selection computes the structure covariances once per fold and
     /// event, over every candidate's lags, and each fit takes its block: a fit
     /// from a block must be the fit from scratch, to the bit, for each window
