@@ -93,8 +93,8 @@ struct DecoderEvaluateCommand: ParsableCommand {
                 throw ValidationError("--plot \(plot): no folder \(folder) to write it in")
             }
         }
-        if let latency, !(latency.isFinite && latency >= 0) {
-            throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)")
+        if let latency, !(latency.isFinite && latency >= 0 && latency <= 1000) {
+            throw ValidationError("--latency: must be 0...1000 ms (a visual response starts within a second), got \(latency)")
         }
         if let whitening, !(whitening.isFinite && (0...1).contains(whitening)) {
             throw ValidationError("--whitening: must be 0 to 1 seconds, got \(whitening)")
@@ -138,8 +138,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
                     print((directories.count > 1 ? "== \(directory)\n" : "") + text, terminator: directories.count > 1 ? "\n" : "")
                 }
             } catch {
-                // With several datasets each line names its folder (once: most errors already start with it).
-                let line = directories.count > 1 && !"\(error)".hasPrefix(directory) ? "\(directory): \(error)" : "\(error)"
+                // Each line names its folder (once: most errors already start with it, or with the idle dataset's).
+                let named = [directory, idle].compactMap { $0 }.contains { "\(error)".hasPrefix($0) }
+                let line = named ? "\(error)" : "\(directory): \(error)"
                 FileHandle.standardError.write(Data("noisetag decoder evaluate: \(line)\n".utf8))
             }
         }
@@ -163,6 +164,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
     /// the report is out.
     private func evaluate(_ directory: String) throws -> (EvaluationReport, [String: Any]?, String, String?) {
         let dataset = try TrialsDataset.read(folder: directory)
+        if let line = Double(lineFrequency), line >= dataset.header.fs / 2 {
+            throw CommandFailure("--line-frequency \(lineFrequency) Hz is at or above half its sample rate (\(dataset.header.fs) Hz): no notch can be placed there")
+        }
         var evaluation = OfflineEvaluation()
         evaluation.folds = folds
         evaluation.calibrationFolds = calibrationFolds
@@ -214,7 +218,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
             }
             return (report, object, "", svg)
         }
-        return (report, nil, Self.text(report) + (candidates.map { Self.text($0, selection: report) } ?? "")
+        let fixedSetting = evaluation.selection == nil
+            ? "fixed setting: \(FitCandidate(lowPass: evaluation.lowPass, settings: evaluation.settings).summary)\n" : ""
+        return (report, nil, Self.text(report) + fixedSetting + (candidates.map { Self.text($0, selection: report) } ?? "")
                     + (zeroTraining.map { Self.text($0, supervised: report) } ?? ""), svg)
     }
 
@@ -289,7 +295,8 @@ struct DecoderEvaluateCommand: ParsableCommand {
         out += "update \(f(r.updateMicroseconds, 1)) µs per \(r.classes)-class 100 ms step\n"
         if let mains = r.mainsFrequency { out += "mains found at \(f(mains, 0)) Hz: notched with its harmonics\n" }
         for (fold, choice) in r.choices.enumerated() { out += "fold \(fold + 1) chose \(choice.summary)\n" }
-        out += "latency \(f(r.latency * 1000, 1)) ms (folds: \(r.latencies.map { f($0 * 1000, 0) }.joined(separator: ", ")) ms)\n"
+        out += "estimated latency \(f(r.latency * 1000, 1)) ms (folds: \(r.latencies.map { f($0 * 1000, 0) }.joined(separator: ", ")) ms): "
+            + "the response's onset, where a 'latency estimated' window starts; a window from 0 ms holds it\n"
         out += "recommended certaintyRequiredForPress \(f(r.recommendedCertainty, 5)) for \(f(r.targetErrorRate * 100, 0)) % errors "
         out += "and \(f(r.idlePressBudget, r.idlePressBudget < 0.1 ? 3 : 1)) idle presses a minute; "
         if r.pressedFraction > 0 {

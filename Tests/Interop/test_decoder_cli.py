@@ -78,8 +78,10 @@ def test_evaluate_zero_train_replays_the_trials_in_order_with_their_labels_hidde
 def test_evaluate_text_names_latency_and_threshold(noisetag_bin, dataset):
     run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--fixed"], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
-    assert "latency 40.0 ms" in run.stdout
+    assert "estimated latency 40.0 ms" in run.stdout
     assert "recommended certaintyRequiredForPress" in run.stdout
+    # --fixed says which setting it evaluated: the defaults here.
+    assert "fixed setting: refe, latency estimated + 0.30 s, whitening 0.08 s, 3 Hz high-pass\n" in run.stdout, run.stdout
 
 
 def test_a_broken_dataset_is_one_line_and_exit_1(noisetag_bin, dataset, tmp_path):
@@ -119,7 +121,8 @@ def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
     assert run.returncode == 64
     assert "--template-blend: must be from 0 to 1, got 1.5" in run.stderr
     # A negative number is read as the option's value, and refused for what it is.
-    for args, message in [(["--latency", "-5"], "--latency: must be a non-negative number of ms, got -5.0"),
+    for args, message in [(["--latency", "-5"], "--latency: must be 0...1000 ms (a visual response starts within a second), got -5.0"),
+                          (["--latency", "5000"], "--latency: must be 0...1000 ms (a visual response starts within a second), got 5000.0"),
                           (["--plot", str(tmp_path / "no-folder" / "x.svg")], f"--plot {tmp_path / 'no-folder' / 'x.svg'}: no folder"),
                           (["--plot", str(tmp_path)], f"--plot {tmp_path}: a folder; give the SVG file's name"),
                           (["--adapt-every", "3"], "--zero-train-trials and --adapt-every apply with --zero-train only"),
@@ -132,7 +135,12 @@ def test_a_low_pass_above_the_nyquist_frequency_is_one_line(noisetag_bin, datase
     run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--low-pass", "500"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
     assert run.stderr.strip().splitlines() == [
-        "noisetag decoder evaluate: a low-pass at 500.0 Hz is not below 125.0 Hz, half the rate decoded (250.0 Hz)"]
+        f"noisetag decoder evaluate: {dataset}: a low-pass at 500.0 Hz is not below 125.0 Hz, half the rate decoded (250.0 Hz)"]
+    # A notch that cannot be placed is refused too, rather than silently left out.
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--line-frequency", "125"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines() == [
+        f"noisetag decoder evaluate: {dataset}: --line-frequency 125 Hz is at or above half its sample rate (250.0 Hz): no notch can be placed there"]
 
 
 def test_every_candidate_sets_the_selection_beside_each_fixed_setting_of_its_grid(noisetag_bin, dataset):
