@@ -1,4 +1,5 @@
 import Foundation
+import JSONSupport
 import LabFormats
 
 /// A session's folder: `session.json` (``SessionManifest``), `steps.jsonl`
@@ -88,10 +89,25 @@ public struct SessionFolder: Sendable {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() } else if !lines.isEmpty { lines.removeLast() }
         var results: [StepResult] = []
+        let stepCount = manifest.protocol.object?["steps"]?.array?.count
         for (index, line) in lines.enumerated() where !line.isEmpty {
-            do { results.append(try JSONDecoder().decode(StepResult.self, from: Data(line.utf8))) } catch {
-                throw Failure(description: "\(fileURL.path):\(index + 1): not a step result (\(error))")
+            let result: StepResult
+            do { result = try JSONDecoder().decode(StepResult.self, from: Data(line.utf8)) } catch {
+                throw Failure(description: "\(fileURL.path):\(index + 1): not a step result (\(JSONProblem.describe(error, in: Data(line.utf8))))")
             }
+            // A session writes its results in protocol order (a failed signal check may repeat its step), each once.
+            if let stepCount, !(1...max(1, stepCount)).contains(result.step) {
+                throw Failure(description: "\(fileURL.path):\(index + 1): step \(result.step), but the protocol has \(stepCount) steps")
+            }
+            if let last = results.last {
+                if result == last {
+                    throw Failure(description: "\(fileURL.path):\(index + 1): the same result as the line before it: a line written twice")
+                }
+                if result.step < last.step {
+                    throw Failure(description: "\(fileURL.path):\(index + 1): step \(result.step) after step \(last.step): results are written in order")
+                }
+            }
+            results.append(result)
         }
         return results
     }

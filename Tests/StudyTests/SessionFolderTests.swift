@@ -84,7 +84,22 @@ import LabFormats
         // Any other broken line is an error that names the file and line.
         try Data("garbage\n".utf8).write(to: file)
         #expect(throws: SessionFolder.Failure.self) { try folder.results() }
-        do { _ = try folder.results() } catch { #expect(error.description.hasSuffix("steps.jsonl:1: not a step result (" + error.description.split(separator: "(", maxSplits: 1)[1])) }
+        do { _ = try folder.results() } catch { #expect(error.description.hasSuffix("steps.jsonl:1: not a step result (not JSON)")) }
+        // A line without its step says which field, not a decoder's dump.
+        try Data("{\"kind\": \"break\"}\n".utf8).write(to: file)
+        do { _ = try folder.results() } catch { #expect(error.description.hasSuffix(#"steps.jsonl:1: not a step result (no "step" field)"#)) }
+        // Results the session cannot have written: a line twice, a step the protocol lacks, steps out of order.
+        let one = Self.result(1, "signalCheck", "passed"), two = Self.result(2, "calibration")
+        for (lines, message) in [([one, two, two], "steps.jsonl:3: the same result as the line before it: a line written twice"),
+                                 ([one, Self.result(9, "break")], "steps.jsonl:2: step 9, but the protocol has 5 steps"),
+                                 ([two, one], "steps.jsonl:2: step 1 after step 2: results are written in order")] {
+            try Data(lines.map { $0.jsonLine + "\n" }.joined().utf8).write(to: file)
+            #expect(throws: SessionFolder.Failure.self) { try folder.results() }
+            do { _ = try folder.results() } catch { #expect(error.description.hasSuffix(message), "\(error)") }
+        }
+        // A failed signal check that repeats its step is a session's own order.
+        try Data([one, Self.result(1, "signalCheck", "failed"), two].map { $0.jsonLine + "\n" }.joined().utf8).write(to: file)
+        #expect(try folder.results().map(\.step) == [1, 1, 2])
     }
 
     @Test func resumeGoesOnAfterTheLastResultWithTheCalibrationToFitAgain() throws {
