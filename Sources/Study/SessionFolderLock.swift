@@ -26,4 +26,14 @@ public final class SessionFolderLock: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// True when a running session holds the lock on `folder`.
+    public static func isHeld(on folder: URL) -> Bool {
+        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(fd, LOCK_UN)
+        return false
+    }
 }

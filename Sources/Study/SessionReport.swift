@@ -131,6 +131,9 @@ public struct SessionReport: Sendable {
     public var protocolName: String, protocolDescription: String?
     /// Steps the protocol has (nil when the copy holds no step list).
     public var protocolSteps: Int?
+    /// A `session run` held the folder while the report was made: the
+    /// session was still running, and its missing steps are to come.
+    public var isRunning: Bool
     /// One row per finished step, in order.
     public var steps: [Step]
     /// Spelling steps' accuracy and ITR.
@@ -161,6 +164,14 @@ public struct SessionReport: Sendable {
         protocolDescription = protocolObject["description"]?.string
         let protocolStepList = protocolObject["steps"]?.array
         protocolSteps = protocolStepList?.count
+        isRunning = SessionFolderLock.isHeld(on: folder.url)
+        let plannedKinds = Set((protocolStepList ?? []).compactMap { $0.object?["kind"]?.string })
+        let running = isRunning
+        /// Why a part is empty: the protocol has no such step, or it has not finished (yet).
+        func missing(_ kinds: Set<String>, _ what: String) -> String {
+            guard !plannedKinds.isDisjoint(with: kinds) else { return "No \(what) in this session" }
+            return running ? "No \(what) has finished yet (the session is still running)" : "No \(what) finished (the session stopped before it)"
+        }
         steps = results.map { result in
             Step(number: result.step, kind: result.kind, name: result.name, outcome: result.outcome,
                  startTime: result.startTime, startWallTime: result.startWallTime, duration: result.duration,
@@ -169,7 +180,7 @@ public struct SessionReport: Sendable {
 
         let spellingSteps = results.filter { Self.spellingKinds.contains($0.kind) }
         let spellingRows = spellingSteps.map(Self.spelling)
-        spelling = spellingRows.isEmpty ? .absent("No spelling step (copySpell, freeSpell, zeroTrain) finished in this session: no accuracy or ITR.")
+        spelling = spellingRows.isEmpty ? .absent(missing(Self.spellingKinds, "spelling step (copySpell, freeSpell, zeroTrain)") + ": no accuracy or ITR.")
             : .present(spellingRows)
         let times = spellingSteps.flatMap { result in
             (result.measures["selections"]?.array ?? []).compactMap { selection -> Double? in
@@ -184,7 +195,7 @@ public struct SessionReport: Sendable {
 
         let calibrationSteps = results.filter { $0.kind == "calibration" }
         calibrations = calibrationSteps.isEmpty
-            ? .absent("No calibration step in this session" + (results.contains { $0.kind == "zeroTrain" } ? " (the decoder learned during zero training)" : "")
+            ? .absent(missing(["calibration"], "calibration step") + (results.contains { $0.kind == "zeroTrain" } ? " (the decoder learned during zero training)" : "")
                       + ": no decoding curve or response kernels.")
             : .present(calibrationSteps.map { Self.calibration($0, in: folder, fitting: fittingCalibrations) })
 
@@ -206,14 +217,14 @@ public struct SessionReport: Sendable {
             NoControl(step: result.step, name: result.name, seconds: result.measures["seconds"]?.number ?? result.duration,
                       falsePresses: Int(result.measures["falsePresses"]?.number ?? 0))
         }
-        noControl = noControlRows.isEmpty ? .absent("No no-control step in this session: false presses while looking away were not measured.")
+        noControl = noControlRows.isEmpty ? .absent(missing(["noControl"], "no-control step") + ": false presses while looking away were not measured.")
             : .present(noControlRows)
 
         let answerRows = results.filter { $0.kind == "questionnaire" }.flatMap { result in
             Self.answers(result, protocolStep: protocolStepList.flatMap { result.step >= 1 && result.step <= $0.count ? $0[result.step - 1] : nil })
         }
         answers = answerRows.isEmpty
-            ? .absent(results.contains { $0.kind == "questionnaire" } ? "The questionnaire was not answered." : "No questionnaire in this session.")
+            ? .absent(results.contains { $0.kind == "questionnaire" } ? "The questionnaire was not answered." : missing(["questionnaire"], "questionnaire") + ".")
             : .present(answerRows)
     }
 

@@ -36,7 +36,8 @@ public struct SessionReportPage: Sendable {
         body += fact("Protocol", r.protocolName + " (" + m.protocolFile + ")")
         body += fact("Started", dateTime(m.startedWallTime))
         let finished = r.steps.count
-        body += fact("Steps", "\(finished) finished" + (r.protocolSteps.map { $0 > finished ? " of \($0): the session stopped early" : " of \($0)" } ?? ""))
+        let unfinished = r.isRunning ? "the session is still running" : "the session stopped early"
+        body += fact("Steps", "\(finished) finished" + (r.protocolSteps.map { $0 > finished ? " of \($0): \(unfinished)" : " of \($0)" } ?? ""))
         if let first = r.steps.first, let last = r.steps.last {
             body += fact("Duration", duration(last.startTime + last.duration - first.startTime))
         }

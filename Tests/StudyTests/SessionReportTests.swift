@@ -261,6 +261,13 @@ import LabFormats
         #expect(report.calibrations.absence == "No calibration step in this session (the decoder learned during zero training): no decoding curve or response kernels.")
         #expect(SessionReportPage(report: report).html.contains("1 finished of 6: the session stopped early"))
         #expect(report.steps[0].keyMeasure == "typed “”, 0 selections, 2 revised")
+        // Reported while its run still holds the folder: the missing steps are to come, not lost.
+        let lock = try folder.lock()
+        let live = try SessionReport(folder: SessionFolder.open(folder.url))
+        withExtendedLifetime(lock) {}
+        #expect(live.isRunning)
+        #expect(SessionReportPage(report: live).html.contains("1 finished of 6: the session is still running"))
+        #expect(live.noControl.absence == "No no-control step has finished yet (the session is still running): false presses while looking away were not measured.")
     }
 
     @Test func aBrokenStepsLineIsOneLineNamingFileAndLineButACutLastLineIsIgnored() throws {
