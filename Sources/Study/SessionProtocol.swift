@@ -98,8 +98,8 @@ public struct SessionProtocol: Sendable, Equatable {
             }
             if let channels = r.object["channelMaxNoise"] {
                 guard let map = channels.object else { throw r.error("channelMaxNoise", "must be an object of channel number → limit, not \(channels.typeName)") }
-                for (key, limitValue) in map {
-                    guard let channel = Int(key), channel >= 1 else { throw r.error("channelMaxNoise", "\"\(key)\" is not a channel number (1, 2, …)") }
+                for (key, limitValue) in map.sorted(by: { $0.key < $1.key }) {
+                    guard let channel = Int(key), channel >= 1, String(channel) == key else { throw r.error("channelMaxNoise", "\"\(key)\" is not a channel number (1, 2, …)") }
                     guard let limit = limitValue.number, (0...1).contains(limit) else {
                         throw r.error("channelMaxNoise", "channel \(key): the limit must be a number between 0 and 1")
                     }
@@ -144,6 +144,15 @@ public struct SessionProtocol: Sendable, Equatable {
             parsed = .questionnaire(items: try r.items())
         }
         let settings = try r.settings()
+        // The step's fields and its settings must not say two things: the settings would silently win.
+        if case .calibration(_, let trialSeconds, _) = parsed {
+            if settings["nGenericTrainTrials"] != nil {
+                throw r.error("settings", "nGenericTrainTrials: the step's trials field sets the calibration trials; give it there only")
+            }
+            if trialSeconds != nil, settings["trialDurationGenericTrain"] != nil {
+                throw r.error("settings", "trialDurationGenericTrain: the step's trialSeconds field sets it; give it there only")
+            }
+        }
         let name = try r.string("name") ?? (kind == "break" ? "break \(number)" : kind)
         guard !name.isEmpty else { throw r.error("name", "is empty") }
         return SessionStep(name: name, kind: parsed, settings: settings)
@@ -250,6 +259,9 @@ struct FieldReader {
                 throw self.error("settings", text.contains(name) ? text : "\(name): \(text)")
             }
             settings[name] = setting
+        }
+        if settings["recordingsEnabled"] == .bool(false) {
+            throw error("settings", "recordingsEnabled: a session records every step (its results, report, replay and export read the recordings); leave it out")
         }
         return settings
     }

@@ -38,7 +38,7 @@ import Testing
     @Test func fieldsAreReadWithTheirDefaults() throws {
         let plan = try SessionProtocol.parse(Data("""
         {"steps": [{"kind": "signalCheck", "seconds": 5, "channelMaxNoise": {"3": 0.2}},
-                   {"kind": "calibration", "trials": 8, "settings": {"timeInBetweenTrials": 0.5, "nGenericTrainTrials": 9}},
+                   {"kind": "calibration", "trials": 8, "settings": {"timeInBetweenTrials": 0.5, "nZeroTrainTrials": 9}},
                    {"kind": "freeSpell", "untilWord": "done"},
                    {"kind": "break", "seconds": 2},
                    {"kind": "questionnaire", "items": [{"id": "a", "question": "Q?"}]}]}
@@ -47,7 +47,7 @@ import Testing
         guard case .signalCheck(5, let criteria, .repeat, 3) = plan.steps[0].kind else { Issue.record("\(plan.steps[0])"); return }
         #expect(criteria.limit(channel: 3) == 0.2 && criteria.limit(channel: 1) == 0.5 && criteria.minimumGoodChannels == nil)
         #expect(plan.steps[1].kind == .calibration(trials: 8, trialSeconds: nil, layout: "keyboard"))
-        #expect(plan.steps[1].settings["nGenericTrainTrials"] == .int(9))
+        #expect(plan.steps[1].settings["nZeroTrainTrials"] == .int(9))
         #expect(plan.steps[1].settings["timeInBetweenTrials"] == .double(0.5))
         #expect(plan.steps[2].kind == .freeSpell(seconds: nil, untilWord: "DONE", text: "DONE"))
         #expect(plan.steps[3].kind == .rest(seconds: 2, skippable: true) && plan.steps[3].name == "break 4")
@@ -88,6 +88,12 @@ import Testing
          "p.json: step 1 (questionnaire): field \"items[1].choices\": must list 2 to 9 choices (answered with keys 1…9)"),
         ("{\"steps\": [{\"kind\": \"questionnaire\", \"items\": [{\"id\": \"a\", \"question\": \"Q\"}, {\"id\": \"a\", \"question\": \"R\"}]}]}",
          "p.json: step 1 (questionnaire): field \"items[2].id\": \"a\" is already the id of an earlier item"),
+        ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 3, \"settings\": {\"nGenericTrainTrials\": 50}}]}",
+         "p.json: step 1 (calibration): field \"settings\": nGenericTrainTrials: the step's trials field sets the calibration trials; give it there only"),
+        ("{\"settings\": {\"recordingsEnabled\": false}, \"steps\": [{\"kind\": \"break\", \"seconds\": 2}]}",
+         "p.json: field \"settings\": recordingsEnabled: a session records every step (its results, report, replay and export read the recordings); leave it out"),
+        ("{\"steps\": [{\"kind\": \"signalCheck\", \"seconds\": 5, \"channelMaxNoise\": {\"01\": 0.5}}]}",
+         "p.json: step 1 (signalCheck): field \"channelMaxNoise\": \"01\" is not a channel number (1, 2, …)"),
         ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2, \"name\": \"rest\"}, {\"kind\": \"break\", \"seconds\": 2, \"name\": \"rest\"}]}",
          "p.json: step 2 (break): field \"name\": \"rest\" is already the name of an earlier step (give each step its own name)"),
     ])
