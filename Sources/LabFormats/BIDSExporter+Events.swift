@@ -70,7 +70,9 @@ extension BIDSExporter {
         }
         for step in recording.steps {
             for (type, time) in [("step_start/\(step.kind)", step.startTime), ("step_end/\(step.kind)", step.endTime)] {
-                guard let s = sample(time * 1000, type) else { continue }
+                // The session's last step ends as the EEG does, a moment after its last packet: its end is that last sample.
+                let endsWithTheEEG = type.hasPrefix("step_end/") && (eeg.times.last.map { time * 1000 > $0 && time * 1000 <= $0 + 2000 } ?? false)
+                guard let s = endsWithTheEEG ? eeg.sampleCount - 1 : sample(time * 1000, type) else { continue }
                 var event = BIDSEvent(sample: s, trialType: type)
                 event.step = step.step
                 event.stepName = step.name

@@ -192,6 +192,10 @@ def test_a_session_exports_as_one_run_with_its_steps_and_presses(noisetag_bin, d
                 # An event sits on the first sample at or after its time; a recording's first sample's time is
                 # known to the ms, and the gap the kill left is filled with a whole number of samples.
                 assert name in onsets and min(abs(o - at) for o in onsets[name]) <= 2 / fs + 0.001, (name, at, onsets.get(name))
+    # The session's last step ends as its EEG stops, a moment after the last packet: its end is on the last sample, not lost.
+    last_end = "step_end/%s" % steps[-1]["kind"]
+    assert last_end in onsets and abs(max(onsets[last_end]) - (span - 1 / fs)) < 0.5 / fs, (last_end, onsets.get(last_end), span)
+    assert not [line for line in report.splitlines() if "outside the EEG" in line and "step_end" in line], report
     # The kill left the EEG stopped until the resumed run's decoder started: filled, marked and reported.
     assert "BAD_gap" in onsets, sorted(onsets)
     assert "gap" in report, report
