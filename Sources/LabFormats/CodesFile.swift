@@ -8,6 +8,16 @@ import NoiseTagging
 /// level 5, as ``MATFile`` reads), or a MindAffect codebook text file (`#`
 /// comments, a row of times, one row of states per code).
 public enum CodesFile {
+    /// A warning when `codes` (rows are classes) look transposed: at least
+    /// twice as many classes as bits, where a c-VEP codebook has about as
+    /// many codes as bits or fewer (63 Gold codes of 63 or 126 bits). The
+    /// project's own codebook saved transposed is exactly twice; a
+    /// row/column speller's codes can trip it too, hence a warning.
+    public static func orientationWarning(_ codes: [[UInt8]]) -> String? {
+        guard let bits = codes.first?.count, codes.count >= 2 * bits else { return nil }
+        return "the codes hold \(codes.count) classes of \(bits) bits each (rows are classes): if the file holds bits × classes, save its transpose"
+    }
+
     /// The codes in `url`, one row per class; throws an ``LabFormatError``
     /// naming the file and the reason.
     public static func read(_ url: URL) throws -> [[UInt8]] {

@@ -73,6 +73,7 @@ public enum EpochsImporter {
         }
         let (scale, note) = unitScale(x.values, units: units)
         var notes = [note]
+        if let codes, let warning = CodesFile.orientationWarning(codes) { notes.append(warning) }
         let names = texts["ch_names"] ?? texts["channels"]
         if let names, names.count != channels {
             notes.append("\(texts["ch_names"] != nil ? "ch_names" : "channels") holds \(names.count) names for \(channels) channels: left out")
@@ -141,6 +142,10 @@ public enum EpochsImporter {
         let (rows, width) = v.shape
         if let bad = v.values.firstIndex(where: { $0 != 0 && $0 != 1 }) {
             throw LabFormatError("\(name): V", "value \(v.values[bad]) at class \(bad / width), sample \(bad % width) is not 0 or 1")
+        }
+        // A code at the EEG's rate spans many more samples than there are classes: more rows than columns is V transposed.
+        guard rows <= width else {
+            throw LabFormatError("\(name): V", "shape \(v.shapeText): more classes than samples; V is classes × samples (save its transpose)")
         }
         return (0..<rows).map { r in (0..<samples).map { i in v.values[r * width + i % width] == 1 ? 1 : 0 } }
     }

@@ -27,9 +27,7 @@ public enum MarkerTrialCutter {
         guard options.codes.allSatisfy({ $0.allSatisfy { $0 <= 1 } }) else { throw LabFormatError("codes", "a code holds a value other than 0 and 1") }
         var warnings = recording.warnings
         var codes = options.codes
-        if codes.count > 2 * bits {
-            warnings.append("the codes hold \(codes.count) classes of \(bits) bits each (rows are classes): if the file holds bits × classes, save its transpose")
-        }
+        if let warning = CodesFile.orientationWarning(codes) { warnings.append(warning) }
         if let classes = options.classes {
             guard classes >= 2, classes <= codes.count else { throw LabFormatError("--classes", "must be 2 to \(codes.count) (the codes given), got \(classes)") }
             codes = Array(codes.prefix(classes))

@@ -80,6 +80,9 @@ import ZIPFoundation
         #expect(LabFixtures.message { _ = try EpochsImporter.read(try Self.standard(), classes: 2) }
                 .hasSuffix(": y: trial 0 has class 2, outside the 2 codes"))
         #expect(LabFixtures.message { _ = try EpochsImporter.read(try Self.standard(), classes: 9) } == "--classes: 9: the codes have 3 classes")
+        // Twice as many codes as bits, as the project's own 63 × 126 codebook saved transposed: a warning, the import goes on.
+        let notes = try EpochsImporter.read(withoutV, codes: [[1, 0], [0, 1], [1, 1], [0, 0]], codeRate: 120).notes
+        #expect(notes.contains("the codes hold 4 classes of 2 bits each (rows are classes): if the file holds bits × classes, save its transpose"))
     }
 
     @Test func badArchivesAndArraysAreOneLineNamingTheArray() throws {
@@ -97,6 +100,8 @@ import ZIPFoundation
                 .hasSuffix(": y: trial 1 has class 1.5: classes are whole numbers from 0"))
         #expect(message(try Self.standard(y: Self.npy("|u1", "(3,)", [0, 1, 7]))).hasSuffix(": y: trial 2 has class 7, outside the 3 codes"))
         #expect(message(try Self.standard(v: Self.npy("|u1", "(3, 2)", [0, 1, 2, 0, 1, 1]))).hasSuffix(": V: value 2.0 at class 1, sample 0 is not 0 or 1"))
+        #expect(message(try Self.standard(v: Self.npy("|u1", "(4, 3)", [1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0])))
+                .hasSuffix(": V: shape (4, 3): more classes than samples; V is classes × samples (save its transpose)"))
         #expect(message(try Self.standard(fs: Self.npy("<f8", "()", XDFBuilder.le(0.0)))).hasSuffix(": fs: expected one positive sample rate, got 0.0"))
         let truncated = try Self.npz([("X", Array(Self.npy("<f4", "(3, 2, 6)", Self.microvolts.flatMap { XDFBuilder.le($0) }).prefix(100)))])
         #expect(message(truncated).contains(": X: ") && message(truncated).contains("truncated"))
