@@ -62,9 +62,11 @@ public enum MarkerTrialCutter {
         if Double(samples) < fs / 2 {
             warnings.append("trials of \(format(Double(samples) / fs)) s, shorter than half a second: does --trial-start match only the trial starts?")
         }
+        let past = found.after + onsets.count - fitting.count
+        if let warning = leftOutWarning(past: past, kept: fitting.count) { warnings.append(warning) }
         var header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: codes.count, channels: recording.channelNames, filtered: recording.filtered,
-                                   source: recording.source + leftOutNote(before: found.before, past: found.after + onsets.count - fitting.count))
+                                   source: recording.source + leftOutNote(before: found.before, past: past))
         if !recording.deadChannels.isEmpty { header.deadChannels = recording.deadChannels }
         do {
             let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
@@ -174,6 +176,14 @@ public enum MarkerTrialCutter {
         let parts = (before > 0 ? ["\(before) starting before the recording"] : [])
             + (past > 0 ? ["\(past) running past the recording's end"] : [])
         return parts.isEmpty ? "" : " (trials left out: " + parts.joined(separator: ", ") + ")"
+    }
+
+    /// A warning when trials run past the recording's end: a file cut
+    /// short (a crash, a copy stopped early) loses them, and the `source`
+    /// note alone is easy to miss.
+    static func leftOutWarning(past: Int, kept: Int) -> String? {
+        guard past > 0 else { return nil }
+        return "\(past) of \(past + kept) trials run past the recording's end and are left out: was the file cut short?"
     }
 
     static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }

@@ -89,7 +89,8 @@ public enum StimulusTrialCutter {
         do {
             let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
                                             onsets: fitting.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
-            return (dataset, recording.warnings + (lengthWarning.map { [$0] } ?? []))
+            let leftOut = MarkerTrialCutter.leftOutWarning(past: found.after + onsets.count - fitting.count, kept: fitting.count)
+            return (dataset, recording.warnings + (lengthWarning.map { [$0] } ?? []) + (leftOut.map { [$0] } ?? []))
         } catch let error as DatasetError {
             throw LabFormatError(recording.source, error.description)
         }
