@@ -105,7 +105,8 @@ public enum BrainVisionImporter {
         }
         let program = header.program.map { " from \($0)" } ?? ""
         return ContinuousRecording(sampleRate: fs, channelNames: names, samples: samples, markers: markers,
-                                   source: "BrainVision\(program), \(name)", warnings: warnings, deadChannels: repair.dead)
+                                   source: "BrainVision\(program), \(name)", warnings: warnings, deadChannels: repair.dead,
+                                   gaps: repair.gaps)
     }
 
     /// The markers of a .vmrk's `[Marker Infos]`, in position order.

@@ -22,6 +22,10 @@ public struct ContinuousRecording: Sendable, Equatable {
     /// Channels the importer left out because they hold no finite sample
     /// (each also named in a warning); not among ``channelNames``.
     public var deadChannels: [String] = []
+    /// Stretches of samples (indices) that were missing for longer than a
+    /// dropout (NaN in the file) and were filled only so that the filters
+    /// run on: trials that overlap one are left out.
+    public var gaps: [Range<Int>] = []
 
     /// Samples per channel.
     public var sampleCount: Int { samples.first?.count ?? 0 }

@@ -64,13 +64,15 @@ public enum MarkerTrialCutter {
         }
         let past = found.after + onsets.count - fitting.count
         if let warning = leftOutWarning(past: past, kept: fitting.count) { warnings.append(warning) }
-        var header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
+        let (kept, gapWarning) = try avoidingGaps(fitting, onsets: onsets, samples: samples, recording: recording)
+        warnings += gapWarning.map { [$0] } ?? []
+        var header = DatasetHeader(fs: fs, nTrials: kept.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: codes.count, channels: recording.channelNames, filtered: recording.filtered,
                                    source: recording.source + leftOutNote(before: found.before, past: past))
         if !recording.deadChannels.isEmpty { header.deadChannels = recording.deadChannels }
         do {
             let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
-                                            onsets: fitting.map { onsets[$0] }, labels: fitting.map { labels[$0] }, stimulus: stimulus)
+                                            onsets: kept.map { onsets[$0] }, labels: kept.map { labels[$0] }, stimulus: stimulus)
             return (dataset, warnings)
         } catch let error as DatasetError {
             throw LabFormatError(recording.source, error.description)
@@ -184,6 +186,24 @@ public enum MarkerTrialCutter {
     static func leftOutWarning(past: Int, kept: Int) -> String? {
         guard past > 0 else { return nil }
         return "\(past) of \(past + kept) trials run past the recording's end and are left out: was the file cut short?"
+    }
+
+    /// `fitting` without the trials that overlap one of the recording's
+    /// gaps (missing samples filled with straight lines), and a warning
+    /// naming them; throws when none is left.
+    static func avoidingGaps(_ fitting: [Int], onsets: [Int], samples: Int,
+                             recording: ContinuousRecording) throws -> (kept: [Int], warning: String?) {
+        let hit = fitting.filter { t in recording.gaps.contains { $0.overlaps(onsets[t]..<(onsets[t] + samples)) } }
+        guard !hit.isEmpty else { return (fitting, nil) }
+        let fs = recording.sampleRate
+        let gaps = recording.gaps.map { "\(format(Double($0.lowerBound) / fs)) s for \(format(Double($0.count) / fs)) s" }
+        let names = hit.map { "\($0 + 1) (at \(format(Double(onsets[$0]) / fs)) s)" }
+        let reason = "samples missing for longer than \(format(SampleRepair.longestRepair)) s (NaN in the file, at \(gaps.prefix(3).joined(separator: ", "))\(gaps.count > 3 ? ", …" : ""))"
+        guard hit.count < fitting.count else {
+            throw LabFormatError(recording.source, "every trial would overlap \(reason): nothing left to decode")
+        }
+        return (fitting.filter { !hit.contains($0) },
+                (hit.count == 1 ? "trial \(names[0]) overlaps " : "trials \(names.joined(separator: ", ")) overlap ") + reason + ": left out")
     }
 
     static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Repairs isolated non-finite samples (NaN, ±∞) of a recording by linear
-/// interpolation between the finite neighbours, and leaves out a channel
+/// interpolation between the finite neighbours (and reports the runs longer
+/// than ``longestRepair`` as gaps, which trials must avoid), and leaves out a channel
 /// that holds no finite sample at all (a dead electrode, as some amplifiers
 /// stream it), with a warning; a recording with no channel left is refused.
 enum SampleRepair {
@@ -13,9 +14,11 @@ enum SampleRepair {
     /// `subject` when no channel has a finite value. `rate` turns sample
     /// indices into seconds.
     static func interpolateNonFinite(_ samples: inout [[Float]], names: inout [String], rate: Double,
-                                     subject: String) throws -> (warnings: [String], dead: [String]) {
+                                     subject: String) throws -> (warnings: [String], dead: [String], gaps: [Range<Int>]) {
         var warnings: [String] = []
         var dead: [Int] = []
+        var gaps: [Range<Int>] = []
+        let longest = max(1, Int((longestRepair * rate).rounded()))
         for c in samples.indices {
             let bad = samples[c].indices.filter { !samples[c][$0].isFinite }
             guard !bad.isEmpty else { continue }
@@ -31,6 +34,7 @@ enum SampleRepair {
                 guard !row[i].isFinite else { i += 1; continue }
                 var end = i
                 while end < row.count, !row[end].isFinite { end += 1 }
+                if end - i > longest { gaps.append(i..<end) }
                 let before = i > 0 ? row[i - 1] : nil
                 let after = end < row.count ? row[end] : nil
                 for k in i..<end {
@@ -47,7 +51,8 @@ enum SampleRepair {
             let first = bad[0]
             warnings.append("channel \(name): \(bad.count) NaN or infinite sample(s), the first at sample \(first) (\(String(format: "%.3f", Double(first) / rate)) s), replaced by linear interpolation")
         }
-        guard !dead.isEmpty else { return (warnings, []) }
+        gaps = Self.union(gaps)
+        guard !dead.isEmpty else { return (warnings, [], gaps) }
         guard dead.count < samples.count else {
             throw LabFormatError(subject, "no channel holds a finite sample (all \(samples.count) are NaN or infinite throughout)")
         }
@@ -57,6 +62,24 @@ enum SampleRepair {
             samples.remove(at: c)
             names.remove(at: c)
         }
-        return (warnings, deadNames)
+        return (warnings, deadNames, gaps)
+    }
+
+    /// The longest run of non-finite samples (seconds) that is a dropout to
+    /// bridge (a lost radio packet is a few samples); a longer one is a gap
+    /// whose straight line no trial should be decoded from.
+    static let longestRepair = 0.1
+
+    /// `ranges` merged where they overlap or touch, in order.
+    static func union(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var merged: [Range<Int>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
     }
 }

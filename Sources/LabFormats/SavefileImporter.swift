@@ -91,7 +91,7 @@ public enum SavefileImporter {
         warnings += repair.warnings
         let length = continuous[0].count
         let dataset = try cut(trials, continuous: continuous, channelNames: channelNames.isEmpty ? nil : channelNames,
-                              deadChannels: repair.dead, length: length, clock: clock, name: name, warnings: &warnings)
+                              deadChannels: repair.dead, gaps: repair.gaps, length: length, clock: clock, name: name, warnings: &warnings)
         return (dataset, warnings)
     }
 
@@ -124,7 +124,7 @@ public enum SavefileImporter {
     }
 
     private static func cut(_ all: [SavefileTrial], continuous: [[Float]], channelNames: [String]?, deadChannels: [String],
-                            length: Int, clock: Clock, name: String, warnings: inout [String]) throws -> TrialsDataset {
+                            gaps: [Range<Int>], length: Int, clock: Clock, name: String, warnings: inout [String]) throws -> TrialsDataset {
         var trials = all.filter { $0.times.count >= 2 && $0.frames[0] != nil }
         if trials.count < all.count {
             warnings.append("\(all.count - trials.count) calibration trial(s) without stimulus events or without object 0 (the cue) left out")
@@ -136,8 +136,15 @@ public enum SavefileImporter {
         let fits = onsets.indices.filter { onsets[$0] >= 0 && onsets[$0] + n <= length }
         if fits.count < trials.count { warnings.append("\(trials.count - fits.count) calibration trial(s) outside the recorded EEG left out") }
         guard !fits.isEmpty else { throw LabFormatError(name, "no calibration trial lies within the recorded EEG") }
-        trials = fits.map { trials[$0] }
-        onsets = fits.map { onsets[$0] }
+        // Trials over a long run of NaN (filled with straight lines) are left out, as the marker cutters leave them.
+        let clean = fits.filter { t in !gaps.contains { $0.overlaps(onsets[t]..<(onsets[t] + n)) } }
+        if clean.count < fits.count {
+            let hit = fits.filter { !clean.contains($0) }.map { "\(String(format: "%.3f", Double(onsets[$0]) / clock.rate)) s" }
+            warnings.append("\(hit.count) calibration trial(s) overlapping samples missing for longer than \(SampleRepair.longestRepair) s (NaN in the file) left out, at \(hit.prefix(3).joined(separator: ", "))\(hit.count > 3 ? ", …" : "")")
+        }
+        guard !clean.isEmpty else { throw LabFormatError(name, "every calibration trial overlaps samples missing for longer than \(SampleRepair.longestRepair) s (NaN in the file)") }
+        trials = clean.map { trials[$0] }
+        onsets = clean.map { onsets[$0] }
         var classes = StimulusClasses(frames: trials.map(\.times.count).min() ?? 0)
         var instances: [(trial: Int, object: Int, k: Int)] = []
         var labels: [Int32] = []

@@ -73,24 +73,25 @@ public enum StimulusTrialCutter {
             rows.append(row)
             return rows.count - 1
         }
+        let (kept, gapWarning) = try MarkerTrialCutter.avoidingGaps(fitting, onsets: onsets, samples: samples, recording: recording)
         var labels: [Int32] = []
-        for t in fitting {
+        for t in kept {
             for c in classColumns {
                 let row = window(c, onsets[t])
                 if let first = row.first, row.contains(where: { $0 != first }) { _ = classOf(row) }
             }
             labels.append(Int32(classOf(window(targets[t], onsets[t]))))
         }
-        var header = DatasetHeader(fs: fs, nTrials: fitting.count, nChannels: recording.samples.count, nSamples: samples,
+        var header = DatasetHeader(fs: fs, nTrials: kept.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: rows.count, channels: recording.channelNames, filtered: recording.filtered,
                                    source: recording.source + ", stimulus from its stimulus file"
                                        + MarkerTrialCutter.leftOutNote(before: found.before, past: found.after + onsets.count - fitting.count))
         if !recording.deadChannels.isEmpty { header.deadChannels = recording.deadChannels }
         do {
             let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
-                                            onsets: fitting.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
+                                            onsets: kept.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
             let leftOut = MarkerTrialCutter.leftOutWarning(past: found.after + onsets.count - fitting.count, kept: fitting.count)
-            return (dataset, recording.warnings + (lengthWarning.map { [$0] } ?? []) + (leftOut.map { [$0] } ?? []))
+            return (dataset, recording.warnings + [lengthWarning, leftOut, gapWarning].compactMap { $0 })
         } catch let error as DatasetError {
             throw LabFormatError(recording.source, error.description)
         }

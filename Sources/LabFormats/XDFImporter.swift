@@ -59,7 +59,7 @@ public enum XDFImporter {
         }
         let source = "XDF \(name): EEG stream \"\(eeg.header.name)\" (\(eeg.header.channelCount) ch, \(String(format: "%.3f", clock.rate)) Hz fitted), markers \"\(marks.header.name)\""
         return ContinuousRecording(sampleRate: clock.rate, channelNames: labels, samples: samples, markers: recordingMarkers,
-                                   source: source, warnings: warnings, deadChannels: repair.dead)
+                                   source: source, warnings: warnings, deadChannels: repair.dead, gaps: repair.gaps)
     }
 
     /// The stream's time stamps moved onto the recording clock by the robust

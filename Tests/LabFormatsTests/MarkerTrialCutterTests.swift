@@ -54,6 +54,19 @@ import Testing
         #expect(given.header.nTrials == 2 && given.header.source == "test (trials left out: 1 running past the recording's end)")
     }
 
+    @Test func trialsOverlappingMissingSamplesAreLeftOutAndNamed() throws {
+        var r = recording()
+        r.gaps = [450..<520]     // 0.7 s of NaN inside the second trial, filled with a straight line
+        let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], codeRate: 10,
+                                      trialSeconds: 2)
+        let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
+        #expect(d.header.nTrials == 1 && d.labels == [1])
+        #expect(warnings == ["trial 2 (at 4.000 s) overlaps samples missing for longer than 0.100 s (NaN in the file, at 4.500 s for 0.700 s): left out"])
+        r.gaps = [0..<1000]
+        #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(r, options: options) }
+            == "test: every trial would overlap samples missing for longer than 0.100 s (NaN in the file, at 0.000 s for 10.000 s): nothing left to decode")
+    }
+
     @Test func startsOutsideTheRecordingAreNamedForWhereTheyLie() throws {
         var r = recording()
         // No label marker stands before the early start: it is left out, not refused.

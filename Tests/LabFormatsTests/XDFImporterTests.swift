@@ -84,6 +84,10 @@ import Testing
         let r = try XDFImporter.read(holes)
         #expect(r.samples[1][10] == 10 && r.samples[1][11] == 11)
         #expect(r.warnings == ["channel Pz: 2 NaN or infinite sample(s), the first at sample 10 (0.100 s), replaced by linear interpolation"])
+        #expect(r.gaps.isEmpty)
+        // A dropout longer than 0.1 s (here 0.3 s on one channel, 0.2 s overlapping it on the other) is a gap, not a repair.
+        let long: (Int, Int) -> Float = { i, c in (c == 0 && (100..<130).contains(i)) || (c == 1 && (120..<140).contains(i)) ? .nan : Float(i) }
+        #expect(try XDFImporter.read(try LabFixtures.scratch("gap.xdf", XDFBuilder.simple(value: long))).gaps == [100..<140])
         let flat: (Int, Int) -> Float = { i, c in c == 0 ? Float.nan : Float(i) }
         let dead = try XDFImporter.read(try LabFixtures.scratch("dead.xdf", XDFBuilder.simple(value: flat)))
         #expect(dead.channelNames == ["Pz"] && dead.samples.count == 1 && dead.samples[0][7] == 7)
