@@ -99,7 +99,7 @@ public struct RecordingInventory: Sendable, Equatable, Encodable {
                 for i in file.streams.indices where file.streams[i].id == eeg.id { inventory.streams[i].role = "eeg" }
                 let marks = try XDFImporter.chooseMarkers(file.streams, named: markers, file: url.lastPathComponent)
                 for i in file.streams.indices where file.streams[i].id == marks.id { inventory.streams[i].role = "markers" }
-                recording = try XDFImporter.read(eeg: eeg, markers: marks, name: url.lastPathComponent)
+                recording = try XDFImporter.read(eeg: eeg, markers: marks, name: url.lastPathComponent, fileWarnings: file.warnings)
             } catch let error as LabFormatError {
                 inventory.problem = "\(error)"
                 return inventory

@@ -4,11 +4,14 @@ import Foundation
 /// the magic `XDF:`, then chunks of a variable-length length, a 2-byte tag
 /// (1 FileHeader, 2 StreamHeader, 3 Samples, 4 ClockOffset, 5 Boundary,
 /// 6 StreamFooter) and the content; tags 2, 3, 4 and 6 start with the
-/// stream id. Every read is bounds-checked: a truncated or corrupt file is
-/// an ``LabFormatError`` naming the chunk.
+/// stream id. Every read is bounds-checked: a corrupt file is an
+/// ``LabFormatError`` naming the chunk; one that ends inside a chunk, after
+/// a stream header, keeps the whole chunks before it, with a warning.
 struct XDFFile: Sendable {
     /// The streams, in the order their headers appear.
     var streams: [XDFStream]
+    /// What reading survived: a file that ends inside a chunk.
+    var warnings: [String]
 
     /// Parses `bytes`; `name` (the file name) is used in errors.
     init(bytes: [UInt8], name: String) throws {
@@ -19,11 +22,21 @@ struct XDFFile: Sendable {
         var streams: [XDFStream] = []
         var index: [UInt32: Int] = [:]
         var chunk = 0
+        var warnings: [String] = []
         while reader.remaining > 0 {
             chunk += 1
-            let length = try reader.varLength("chunk \(chunk)")
+            let start = reader.offset
+            let length: Int
+            do {
+                length = try reader.varLength("chunk \(chunk)")
+                try reader.need(length, "chunk \(chunk)")
+            } catch let error as LabFormatError where !streams.isEmpty && error.description.contains("is truncated") {
+                // A recorder that crashed or a copy cut short ends inside a chunk: keep the chunks before it, as pyxdf does.
+                warnings.append("the file ends inside chunk \(chunk) (at byte \(start) of \(bytes.count)): a recording cut short? "
+                                + "The \(chunk - 1) whole chunks before it are read")
+                break
+            }
             guard length >= 2 else { throw LabFormatError(name, "chunk \(chunk) has length \(length), too short for its tag") }
-            try reader.need(length, "chunk \(chunk)")
             var body = ByteReader(Array(try reader.take(length, "chunk \(chunk)")), subject: name)
             let tag = Int(try body.unsigned(2, "chunk \(chunk)"))
             guard [2, 3, 4, 6].contains(tag) else { continue }  // FileHeader, Boundary, unknown: nothing needed
@@ -51,5 +64,6 @@ struct XDFFile: Sendable {
             }
         }
         self.streams = streams
+        self.warnings = warnings
     }
 }

@@ -21,7 +21,8 @@ public enum XDFImporter {
         let name = url.lastPathComponent
         let file = try file(url)
         let eeg = try chooseEEG(file.streams, named: stream, file: name)
-        return try read(eeg: eeg, markers: try chooseMarkers(file.streams, named: markers, file: name), name: name)
+        return try read(eeg: eeg, markers: try chooseMarkers(file.streams, named: markers, file: name), name: name,
+                        fileWarnings: file.warnings)
     }
 
     /// The streams of the XDF file at `url`, parsed.
@@ -36,10 +37,10 @@ public enum XDFImporter {
     /// The recording made of the EEG stream `eeg` and the marker stream
     /// `marks` of a file named `name` (in errors), chosen by ``chooseEEG(_:named:file:)``
     /// and ``chooseMarkers(_:named:file:)``.
-    static func read(eeg: XDFStream, markers marks: XDFStream, name: String) throws -> ContinuousRecording {
+    static func read(eeg: XDFStream, markers marks: XDFStream, name: String, fileWarnings: [String] = []) throws -> ContinuousRecording {
         let subject = "\(name): stream \"\(eeg.header.name)\""
         let clock = try XDFSampleClock(stamps: corrected(eeg), nominalRate: eeg.header.nominalRate, subject: subject)
-        var warnings = clock.warnings
+        var warnings = fileWarnings + clock.warnings
         if eeg.omittedStamps > 0, eeg.header.nominalRate <= 0 {
             warnings.append("\(eeg.omittedStamps) EEG sample(s) came without a time stamp and the stream has no nominal rate")
         }

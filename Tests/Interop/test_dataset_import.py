@@ -99,12 +99,22 @@ def one_line_failure(result, *names):
     return lines[0]
 
 
-def test_a_truncated_xdf_is_one_line_exit_1(noisetag_bin, tmp_path):
+def test_an_xdf_cut_short_reads_as_far_as_pyxdf_does_and_says_so(noisetag_bin, tmp_path):
     cut = tmp_path / "cut.xdf"
     with open(FAPRA, "rb") as f:
         cut.write_bytes(f.read(300000))
-    line = one_line_failure(run(noisetag_bin, "dataset", "import", str(cut), "--out", str(tmp_path / "o"),
-                                "--trial-start", "x", "--label", "(x)", "--codes", CODES), "cut.xdf")
+    streams, _ = pyxdf.load_xdf(str(cut), synchronize_clocks=False, dejitter_timestamps=False)
+    eeg = [s for s in streams if s["info"]["type"][0] == "EEG"][0]
+    markers = [s for s in streams if s["info"]["type"][0] != "EEG"][0]
+    run_ = run(noisetag_bin, "dataset", "inspect", str(cut), "--json")
+    assert run_.returncode == 0, run_.stderr
+    inventory = json.loads(run_.stdout)
+    assert inventory["samples"] == len(eeg["time_stamps"]) and inventory["markerCount"] == len(markers["time_stamps"])
+    assert inventory["warnings"][0].startswith("the file ends inside chunk "), inventory["warnings"]
+    # Cut before any stream header there is nothing to read: one line.
+    (tmp_path / "head.xdf").write_bytes(open(FAPRA, "rb").read(40))
+    line = one_line_failure(run(noisetag_bin, "dataset", "import", str(tmp_path / "head.xdf"), "--out", str(tmp_path / "o"),
+                                "--trial-start", "x", "--label", "(x)", "--codes", CODES), "head.xdf")
     assert "truncated" in line
 
 

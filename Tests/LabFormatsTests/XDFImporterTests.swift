@@ -27,10 +27,18 @@ import Testing
         #expect(r.markers.allSatisfy { $0.sample >= 0 && $0.sample < r.sampleCount })
     }
 
-    @Test func aTruncatedFileIsOneLine() throws {
+    @Test func aFileCutShortKeepsItsWholeChunksAndOneCutBeforeAnyStreamIsOneLine() throws {
         let bytes = [UInt8](try Data(contentsOf: LabFixtures.url("fapra_sub-p001_ses-s001_run-001_task-training.xdf")))
+        let whole = try XDFImporter.read(LabFixtures.url("fapra_sub-p001_ses-s001_run-001_task-training.xdf"))
         let url = try LabFixtures.scratch("cut.xdf", Array(bytes.prefix(300_000)))
-        let message = LabFixtures.message { _ = try XDFImporter.read(url) }
+        let cut = try XDFImporter.read(url)
+        #expect(cut.sampleCount > 1000 && cut.sampleCount < whole.sampleCount && cut.markers.count < whole.markers.count)
+        #expect(cut.warnings.first?.hasPrefix("the file ends inside chunk ") == true, "\(cut.warnings)")
+        #expect(cut.warnings.first?.contains(" of 300000): a recording cut short? The ") == true, "\(cut.warnings)")
+        // The samples it keeps are the whole file's.
+        #expect(cut.samples[0].prefix(1000) == whole.samples[0].prefix(1000))
+        let headless = try LabFixtures.scratch("cut.xdf", Array(bytes.prefix(40)))
+        let message = LabFixtures.message { _ = try XDFImporter.read(headless) }
         #expect(message.hasPrefix("cut.xdf: chunk ") && message.contains("truncated"), "\(message)")
         let notXDF = try LabFixtures.scratch("x.xdf", Array("hello".utf8))
         #expect(LabFixtures.message { _ = try XDFImporter.read(notXDF) } == "x.xdf: not an XDF file (it does not start with \"XDF:\")")
