@@ -90,11 +90,11 @@ public struct TrialReplay {
     /// Runs the trial. With no overrides and the logged decoder messages it
     /// stops at the trial's logged end (the same tick, with the app's calls
     /// from inside that tick) to compare like with like; for a what-if it
-    /// runs until the replayed trial ends: after the recording's next trial
-    /// began, without the decoder's predictions (it saw the logged trial
-    /// end); past the recording's last frame, on ticks at the frame period
-    /// with a heartbeat from the decoder every `heartbeatInterval`; for at
-    /// most 120 s (then the ending is `unfinished`).
+    /// runs until the replayed trial ends or the recording's next trial
+    /// starts (then the ending is `unfinished`); the last trial runs on past
+    /// the recording's last frame, on ticks at the frame period with a
+    /// heartbeat from the decoder every `heartbeatInterval`, for at most
+    /// 120 s (then `unfinished` too).
     public mutating func run(whatIf: Bool) throws(RecordingReadError) -> TrialOutcome {
         guard let state = start.value.state else {
             throw RecordingReadError(file: "events.jsonl", line: start.line,
@@ -199,7 +199,9 @@ public struct TrialReplay {
                 tick = RecordingScript.Tick(index: last.index + 1, deadline: endTime, time: endTime)
                 synthesized = tick
                 notes.append("trial \(number): its last frame line was lost; that tick was rebuilt from the trial's end time")
-            } else if whatIf, !ended, started {
+            } else if whatIf, !ended, started, nextStart == .infinity {
+                // Past the recording's last frame, and only there: with a next trial in the recording the
+                // screen had moved on, so a trial still running at its start is unfinished, not timed out later.
                 let previous = synthesized ?? ticks[max(0, t - 1)]
                 guard previous.time - start.time < Self.whatIfLimit else { break }
                 let deadline = previous.deadline + period

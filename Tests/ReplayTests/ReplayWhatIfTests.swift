@@ -36,6 +36,14 @@ import Testing
         #expect(lower.replayedTotals.accuracy! < higher.loggedTotals.accuracy!)
         #expect(higher.text().contains("replayed \(higher.trials.count) trials under certaintyRequiredForPress=0.99: "))
         #expect(higher.exitCode == 0)
+        // A trial that no longer presses stops at the recording's next trial start, unfinished: it never outlives it.
+        let never = replay(0.999999)
+        let starts = script.starts.map(\.time)
+        for (k, trial) in never.trials.enumerated() where k + 1 < starts.count {
+            let r = try #require(trial.replayed)
+            if let end = r.endTime { #expect(end <= starts[k + 1] + 1e-9, "trial \(trial.trial) ended at \(end), after \(starts[k + 1])") }
+        }
+        #expect(never.trials.dropLast().contains { $0.replayed?.ending == "unfinished" })
     }
 
     @Test func theThresholdSweepIsMonotone() throws {
