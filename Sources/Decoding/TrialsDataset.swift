@@ -148,7 +148,7 @@ public struct TrialsDataset: Equatable, Sendable {
         do {
             try fm.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw DatasetError.unreadable(file: directory.path, reason: "cannot create the folder: \(error.localizedDescription)")
+            throw DatasetError.unreadable(file: directory.path, reason: "cannot create the folder: \(FileProblem.whyNotWritten(directory, error))")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -218,7 +218,7 @@ public struct TrialsDataset: Equatable, Sendable {
 
     private func write(_ data: Data, _ name: String, in directory: URL) throws {
         do { try data.write(to: directory.appendingPathComponent(name), options: .atomic) } catch {
-            throw DatasetError.unreadable(file: name, reason: "cannot write: \(error.localizedDescription)")
+            throw DatasetError.unreadable(file: name, reason: "cannot write: \(FileProblem.whyNotWritten(directory.appendingPathComponent(name), error))")
         }
     }
 

@@ -16,6 +16,10 @@ public enum JSONFile {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw Unreadable(reason: "no such file") }
         guard !isFolder.boolValue else { throw Unreadable(reason: "a folder, not a file") }
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw Unreadable(reason: "permission denied") }
-        do { return try Data(contentsOf: url) } catch { throw Unreadable(reason: (error as NSError).localizedDescription) }
+        do { return try Data(contentsOf: url) } catch {
+            // A pipe (`--settings <(…)`) or a device: read it as a stream.
+            if let handle = try? FileHandle(forReadingFrom: url), let data = try? handle.readToEnd() { return data }
+            throw Unreadable(reason: FileProblem.systemReason(error))
+        }
     }
 }

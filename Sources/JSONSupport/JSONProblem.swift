@@ -7,6 +7,7 @@ public enum JSONProblem {
     /// whose value does not fit (Foundation on Linux reports a fraction
     /// where a whole number belongs as corrupt data with no field named).
     public static func describe(_ error: any Error, in data: Data? = nil) -> String {
+        if let data, let reason = beyondReach(in: data) { return reason }
         guard let error = error as? DecodingError else { return "\(error)" }
         func field(_ path: [any CodingKey]) -> String { path.map(\.stringValue).joined(separator: ".") }
         switch error {
@@ -28,6 +29,33 @@ public enum JSONProblem {
         @unknown default:
             return "\(error)"
         }
+    }
+
+    /// What in the JSON text `data` no JSON reader here can take, in words,
+    /// or nil: a number beyond a double's range (`1e400`), or nesting
+    /// deeper than Foundation's reader goes (512 levels). Either makes the
+    /// reader fail with a message about something else.
+    public static func beyondReach(in data: Data) -> String? {
+        let text = String(decoding: data, as: UTF8.self)
+        for match in text.matches(of: /-?[0-9]+(\.[0-9]+)?[eE][+-]?[0-9]+/) {
+            if let value = Double(match.output.0), !value.isFinite {
+                return "the number \(match.output.0) is beyond a double's range (about ±1.8e308)"
+            }
+        }
+        var depth = 0, deepest = 0, inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest > 500 ? "arrays and objects nested \(deepest) deep, deeper than a JSON reader takes (512)" : nil
     }
 
     /// "not a JSON object of `what`", and why when that adds something

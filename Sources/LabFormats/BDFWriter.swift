@@ -1,4 +1,5 @@
 import Foundation
+import JSONSupport
 
 /// Writes continuous EEG as BioSemi BDF (24-bit) or EDF+ (16-bit), to the
 /// EDF/EDF+ and BDF specifications, so that MNE, EEGLAB and EDFbrowser read
@@ -89,7 +90,7 @@ public struct BDFWriter: Sendable {
     public func write(_ samples: [[Float]], to url: URL) throws -> [ChannelScale] {
         let data = try encode(samples)
         do { try data.bytes.write(to: url) } catch {
-            throw LabFormatError(url.path, "cannot write: \((error as NSError).localizedDescription)")
+            throw LabFormatError(url.path, "cannot write: \(FileProblem.whyNotWritten(url, error))")
         }
         return data.scales
     }

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import JSONSupport
 import NoiseTagging
 
 /// Writes what the engine recorded (an ``EngineRecording``: one recording
@@ -103,7 +104,7 @@ public enum BIDSExporter {
             throw LabFormatError(existing.path, "already exists: remove it, or export with another --session, --task or --run")
         }
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw LabFormatError(root.path, "cannot create \(folder.path): \(Self.whyNotCreated(folder, error))")
+            throw LabFormatError(root.path, "cannot create \(folder.path): \(FileProblem.whyNotWritten(folder, error))")
         }
         guard FileManager.default.isWritableFile(atPath: folder.path) else { throw LabFormatError(folder.path, "not writable") }
 
@@ -265,7 +266,7 @@ public enum BIDSExporter {
 
     static func write(_ text: String, _ url: URL) throws -> URL {
         do { try Data(text.utf8).write(to: url) } catch {
-            throw LabFormatError(url.path, "cannot write: \((error as NSError).localizedDescription)")
+            throw LabFormatError(url.path, "cannot write: \(FileProblem.whyNotWritten(url, error))")
         }
         return url
     }
@@ -295,21 +296,5 @@ public enum BIDSExporter {
             }
             return name
         }
-    }
-
-    /// Why `folder` could not be made, in words: the nearest existing
-    /// folder on its path is a file, or may not be written; else the system's reason.
-    static func whyNotCreated(_ folder: URL, _ error: any Error) -> String {
-        var ancestor = folder
-        while ancestor.path != "/", !ancestor.path.isEmpty {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
-                if !isFolder.boolValue { return "\(ancestor.path) is a file, not a folder" }
-                if !FileManager.default.isWritableFile(atPath: ancestor.path) { return "\(ancestor.path): permission denied" }
-                break
-            }
-            ancestor.deleteLastPathComponent()
-        }
-        return (error as NSError).localizedDescription
     }
 }

@@ -37,7 +37,7 @@ public struct SessionFolder: Sendable {
             suffix += 1
         }
         do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-            throw Failure(description: "\(url.path): cannot be created (\(error.localizedDescription))")
+            throw Failure(description: "\(url.path): cannot be created (\(FileProblem.whyNotWritten(url, error)))")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
@@ -45,7 +45,7 @@ public struct SessionFolder: Sendable {
             let data = try encoder.encode(manifest)
             try data.write(to: url.appendingPathComponent(manifestName), options: .atomic)
         } catch {
-            throw Failure(description: "\(url.appendingPathComponent(manifestName).path): cannot be written (\(error.localizedDescription))")
+            throw Failure(description: "\(url.appendingPathComponent(manifestName).path): cannot be written (\(FileProblem.whyNotWritten(url.appendingPathComponent(manifestName), error)))")
         }
         return SessionFolder(url: url, manifest: manifest)
     }

@@ -37,7 +37,8 @@ public struct SessionProtocol: Sendable, Equatable {
     public static func parse(_ data: Data, source: String = "protocol") throws(SessionProtocolError) -> SessionProtocol {
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
-            throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil, reason: "is not valid JSON (\(Self.jsonProblem(error)))")
+            throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil,
+                                       reason: "is not valid JSON (\(JSONProblem.beyondReach(in: data) ?? Self.jsonProblem(error)))")
         }
         if let duplicate = JSONProblem.duplicateKey(in: data) {
             throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil, reason: "sets a key twice: \(duplicate)")
@@ -229,7 +230,8 @@ struct FieldReader {
 
     func integer(_ field: String, in range: ClosedRange<Int>) throws(SessionProtocolError) -> Int? {
         guard let number = try number(field) else { return nil }
-        guard number == number.rounded(), let value = Int(exactly: number) else { throw error(field, "\(Self.show(number)) must be a whole number") }
+        guard number == number.rounded() else { throw error(field, "\(Self.show(number)) must be a whole number") }
+        guard let value = Int(exactly: number) else { throw error(field, "\(Self.show(number)) must be from \(range.lowerBound) to \(range.upperBound)") }
         guard range.contains(value) else { throw error(field, "\(value) must be from \(range.lowerBound) to \(range.upperBound)") }
         return value
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONSupport
 import Study
 
 /// `noisetag session report SESSION [--out FILE]`: one self-contained HTML
@@ -46,9 +47,7 @@ struct SessionReportCommand: ParsableCommand {
         do {
             try Data(page.html.utf8).write(to: target, options: .atomic)
         } catch {
-            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { ($0 as? NSError)?.localizedDescription ?? "\($0)" }
-                ?? error.localizedDescription
-            throw CommandFailure("\(target.path): cannot be written (\(reason))")
+            throw CommandFailure("\(target.path): cannot be written (\(FileProblem.whyNotWritten(target, error)))")
         }
         print("report: \(target.path) (\(report.steps.count) steps)")
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DecoderService
 import Demo
 import Foundation
+import JSONSupport
 import LabFormats
 import NoiseTagging
 import Study
@@ -90,7 +91,7 @@ struct SessionRunCommand: ParsableCommand {
             try checkTerminal()
             let root = recordings.store.root
             do { try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("recordings folder \(root.path): cannot be created (\(error.localizedDescription))")
+                throw CommandFailure("recordings folder \(root.path): cannot be created (\(FileProblem.whyNotWritten(root, error)))")
             }
             let manifest = SessionManifest(participant: participant, protocolFile: protocolFile ?? "", protocol: plan.json,
                                            startedWallTime: Date().timeIntervalSince1970, seed: seed, simulated: user == .simulated,

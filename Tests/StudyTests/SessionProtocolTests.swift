@@ -111,6 +111,34 @@ import Testing
         #expect(JSONProblem.duplicateKey(in: Data(#"[{"k": 1}, {"k": 1, "k": 2}]"#.utf8)) == #""k" is given twice in one object (line 1)"#)
     }
 
+    /// What no JSON reader takes is named for what it is, not for the reader's confusion.
+    @Test func numbersBeyondADoubleAndNestingTooDeepAreNamed() {
+        #expect(Self.problem(#"{"steps": [{"kind": "break", "seconds": 1e400}]}"#)
+            == "p.json: is not valid JSON (the number 1e400 is beyond a double's range (about ±1.8e308))")
+        #expect(Self.problem("{\"steps\": " + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}")
+            == "p.json: is not valid JSON (arrays and objects nested 601 deep, deeper than a JSON reader takes (512))")
+        #expect(Self.problem(#"{"steps": [{"kind": "calibration", "trials": 99999999999999999999999}]}"#)
+            == "p.json: step 1 (calibration): field \"trials\": 1e+23 must be from 2 to 500")
+    }
+
+    /// A path that cannot be written says what stands in the way; a pipe reads as a file.
+    @Test func unwritablePathsSayWhyAndAPipeIsRead() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fp-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let file = root.appendingPathComponent("afile")
+        try Data("x".utf8).write(to: file)
+        let below = file.appendingPathComponent("sub")
+        do { try FileManager.default.createDirectory(at: below, withIntermediateDirectories: true); Issue.record("made a folder in a file") } catch {
+            #expect(FileProblem.whyNotWritten(below, error) == "\(file.path) is a file, not a folder")
+        }
+        let fifo = root.appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let writer = Thread { try? Data("{\"a\": 1}".utf8).write(to: fifo) }
+        writer.start()
+        #expect(try JSONFile.contents(of: fifo) == Data("{\"a\": 1}".utf8))
+    }
+
     @Test func notJSONAndMissingFilesAreNamed() {
         #expect(Self.problem("{\"steps\": [") != nil)
         #expect(Self.problem("{\"steps\": [")!.hasPrefix("p.json: is not valid JSON"))
