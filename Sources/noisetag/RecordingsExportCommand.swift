@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LabFormats
+import NoiseTagging
+import Study
 
 extension BDFWriter.Format: ExpressibleByArgument {}
 
@@ -51,6 +53,10 @@ struct RecordingsExportCommand: ParsableCommand {
 
     func run() throws {
         let folder = try resolve()
+        // A run still writing it would leave an export of its first part, which then blocks the whole one (the folder exists).
+        if SessionFolderLock.isHeld(on: folder) || RecordingStore.isLive(folder) {
+            throw CommandFailure("\(folder.path): still being recorded (a session run or an app holds it); export it once that run has ended")
+        }
         let root = URL(fileURLWithPath: (bids as NSString).expandingTildeInPath, isDirectory: true)
         let report: BIDSExporter.Report
         let source: EngineRecording

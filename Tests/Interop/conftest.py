@@ -92,8 +92,9 @@ class StudySession:
     during its copy-spelling step (after calibration) and resumed: what several
     test files read (the session folder, both runs' output)."""
 
-    def __init__(self, folder, first, resumed, wall_seconds, concurrent):
+    def __init__(self, folder, first, resumed, wall_seconds, concurrent, live_export):
         self.folder = folder            # the session folder
+        self.live_export = live_export  # CompletedProcess of a BIDS export tried while the first run was live
         self.concurrent = concurrent    # CompletedProcess of a --resume tried while the first run was live
         self.first = first              # stdout of the run that was killed
         self.resumed = resumed          # CompletedProcess of the --resume run
@@ -133,6 +134,9 @@ def demo_session(noisetag_bin):
         # A second run of the live session is refused: two would both write its results and recordings.
         concurrent = subprocess.run([noisetag_bin, "session", "run", "--resume", os.path.join(root, "rec", sessions[0]), "--headless"],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        # An export of it would hold its first steps only, and block the whole one later.
+        live_export = subprocess.run([noisetag_bin, "recordings", "export", os.path.join(root, "rec", sessions[0]), "--bids",
+                                      os.path.join(root, "bids-live"), "--subject", "01"], capture_output=True, timeout=60)
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
     finally:
@@ -146,7 +150,7 @@ def demo_session(noisetag_bin):
     resumed = subprocess.run([noisetag_bin, "session", "run", "--resume", folder, "--headless"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     try:
-        yield StudySession(folder, first, resumed, time.monotonic() - started, concurrent)
+        yield StudySession(folder, first, resumed, time.monotonic() - started, concurrent, live_export)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

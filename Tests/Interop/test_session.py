@@ -52,6 +52,8 @@ def test_a_live_session_cannot_be_resumed_by_a_second_run(demo_session):
     assert refused.stdout == b""
     assert refused.stderr.decode().strip().endswith(
         "another noisetag session run is using this session folder; wait for it to end (or stop it) before resuming"), refused.stderr
+    exported = demo_session.live_export
+    assert exported.returncode == 1 and b"still being recorded (a session run or an app holds it)" in exported.stderr, exported.stderr
     # It wrote nothing: the killed run's results, then the resumed run's, are the session's only ones.
     steps = [json.loads(line)["step"] for line in open(os.path.join(demo_session.folder, "steps.jsonl"))]
     assert steps == sorted(set(steps)), steps
