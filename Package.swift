@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
         .testTarget(name: "LabFormatsTests", dependencies: ["TestSupport", "LabFormats", "Decoding", "NoiseTagging"]),
         .testTarget(name: "StudyTests", dependencies: ["TestSupport", "Study", "JSONSupport", "LabFormats", "NoiseTagging", "Demo", "DecoderService", "Decoding", "Simulation"]),
-        .testTarget(name: "DemoTests", dependencies: ["TestSupport", "Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "Simulation", "TerminalUI"]),
+        .testTarget(name: "DemoTests", dependencies: ["TestSupport", "Demo", "NoiseTagging", "UtopiaProtocol", "DecoderService", "Simulation", "TerminalUI", "Decoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

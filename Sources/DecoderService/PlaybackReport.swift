@@ -1,4 +1,5 @@
 import Foundation
+import Decoding
 import JSONSupport
 
 /// What a ``RecordingPlayback`` measured: each prediction trial's target,
@@ -32,16 +33,16 @@ public struct PlaybackReport: Codable, Sendable, Equatable {
         /// at its first prediction (a refit's applies from the next trial).
         @NullWhenAbsent public var threshold: Double?
 
-        /// The trial's line: `trial 7: target 3, pressed 3 after 1.20 s (correct)`.
+        /// The trial's line: `trial 7: target object 3, pressed 3 after 1.20 s (correct)`.
         public var line: String {
-            var text = "trial \(trial): target \(target), "
+            var text = "trial \(trial): target object \(target), "
             if let pressed, let seconds {
                 text += "pressed \(pressed) after \(String(format: "%.2f", seconds)) s (\(pressed == target ? "correct" : "wrong"))"
             } else {
                 text += "no press"
                 if let finalPrediction, let finalCertainty {
-                    text += " (last prediction \(finalPrediction) at certainty \(String(format: "%.5f", finalCertainty))"
-                    text += threshold.map { ", below the \(String(format: "%.5f", $0)) this trial needed)" } ?? ")"
+                    text += " (last prediction \(finalPrediction) at certainty \(CertaintyText.format(finalCertainty))"
+                    text += threshold.map { ", below the \(CertaintyText.format($0)) this trial needed)" } ?? ")"
                 } else {
                     text += " (no prediction)"
                 }

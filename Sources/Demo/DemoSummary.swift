@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 
 /// What a demo run achieved, for the headless summary and the tests:

@@ -323,7 +323,7 @@ public struct SessionReport: Sendable {
             if let trials = int("trials") { parts.append("\(trials) trials") }
             parts.append(number("accuracy").map { String(format: "accuracy %.0f %%", $0 * 100) } ?? "accuracy not reported")
             if let certainty = number("certaintyRequired") {
-                parts.append(String(format: "certainty %.4f", certainty) + (m["thresholdFromDecoder"] == .bool(true) ? " (decoder's)" : " (setting)"))
+                parts.append("certainty " + CertaintyText.format(certainty) + (m["thresholdFromDecoder"] == .bool(true) ? " (decoder's)" : " (setting)"))
             }
             return parts.joined(separator: ", ")
         case "copySpell", "freeSpell", "zeroTrain":

@@ -1,3 +1,4 @@
+import Decoding
 import Demo
 import Foundation
 import NoiseTagging

@@ -36,6 +36,6 @@ struct PlaybackReportJSONTests {
     func theLineGivesTheThresholdTheTrialNeeded() {
         let trial = PlaybackReport.Trial(trial: 24, target: 6, pressed: nil, seconds: nil, predictions: 4, finalPrediction: 6,
                                          finalCertainty: 0.999877, threshold: 0.999921)
-        #expect(trial.line == "trial 24: target 6, no press (last prediction 6 at certainty 0.99988, below the 0.99992 this trial needed)")
+        #expect(trial.line == "trial 24: target object 6, no press (last prediction 6 at certainty 0.99988, below the 0.99992 this trial needed)")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A certainty (1 − Perr) as the demo prints it: four decimals, or as many
+/// A certainty (1 − Perr) as every report prints it (demo, stream, session report): four decimals, or as many
 /// more as it takes to show the error 1 − certainty to within 5 %.
 /// Decoders recommend thresholds such as 0.999994, which four decimals
 /// would show as a certain "1.0000".
