@@ -168,6 +168,11 @@ struct DecoderEvaluateCommand: ParsableCommand {
             throw CommandFailure("--line-frequency \(lineFrequency) Hz is at or above half its sample rate (\(dataset.header.fs) Hz): no notch can be placed there")
         }
         var evaluation = OfflineEvaluation()
+        // Trials shorter than the longest length reported also get a row at their whole length, as a live calibration reports.
+        let whole = Double(dataset.header.nSamples) / dataset.header.fs
+        if whole < (evaluation.lengths.max() ?? 0) - 0.05 {
+            evaluation.lengths = evaluation.lengths.filter { $0 < whole - 0.05 } + [(whole * 1000).rounded(.down) / 1000]
+        }
         evaluation.folds = folds
         evaluation.calibrationFolds = calibrationFolds
         evaluation.targetErrorRate = targetError

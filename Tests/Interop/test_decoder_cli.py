@@ -285,3 +285,13 @@ def test_several_datasets_end_with_a_table_of_them_all(noisetag_bin, dataset, tm
     plot = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, second, "--plot", str(tmp_path / "p.svg")],
                           capture_output=True, text=True, timeout=60)
     assert plot.returncode == 64 and "--plot and --idle take one dataset" in plot.stderr
+
+
+def test_trials_shorter_than_four_seconds_get_a_row_at_their_whole_length(noisetag_bin, tmp_path):
+    folder = str(tmp_path / "short")
+    made = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", folder, "--trials", "20", "--seconds", "1.5", "--seed", "2"],
+                          capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", folder, "--json", "--fixed"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert [row["seconds"] for row in json.loads(run.stdout)["rows"]] == [0.5, 1.0, 1.5]
