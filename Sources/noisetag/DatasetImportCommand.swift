@@ -22,14 +22,21 @@ struct DatasetImportCommand: ParsableCommand {
     func validate() throws { try source.check(file: file) }
 
     func run() throws {
+        // A dataset folder is replaced (re-importing with other options is routine); any other folder with files in it is not ours.
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: destination.url.path)) ?? []
+        let replacing = existing.contains("header.json")
+        if !existing.isEmpty, !replacing {
+            throw CommandFailure("--out \(destination.out): a folder holding other files and no dataset; give a new or empty folder")
+        }
         let (dataset, warnings, kind) = try source.importRecording(file)
         do { try dataset.write(to: destination.url) } catch { throw CommandFailure("\(error)") }
         let h = dataset.header
-        print("imported \(file) (\(kind.rawValue)): \(h.nTrials) trials, \(h.nClasses) classes, \(h.nChannels) channels at \(String(format: "%.3f", h.fs)) Hz, \(String(format: "%.3f", Double(h.nSamples) / h.fs)) s (\(h.nSamples) samples) per trial")
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        print("imported \(file) (\(kind.rawValue)): \(count(h.nTrials, "trial", "trials")), \(count(h.nClasses, "class", "classes")), \(count(h.nChannels, "channel", "channels")) at \(String(format: "%.3f", h.fs)) Hz, \(String(format: "%.3f", Double(h.nSamples) / h.fs)) s (\(h.nSamples) samples) per trial")
         if source.channelSelection != nil { print("channels: " + dataset.channelNames.joined(separator: ", ")) }
         print("labels: " + dataset.labels.map(String.init).joined(separator: " "))
         if let source = h.source { print("source: \(source)") }
         for warning in warnings { print("warning: \(warning)") }
-        print("wrote \(destination.out)")
+        print((replacing ? "replaced the dataset in " : "wrote ") + destination.out)
     }
 }

@@ -67,6 +67,15 @@ def test_fapra_labels_are_the_cued_keys(noisetag_bin, tmp_path):
     assert list(labels) == [18, 18, 46, 2, 41, 19, 0, 43, 17, 31]
     assert header["n_classes"] == 53 and header["n_channels"] == 8
     assert "10 trials" in stdout
+    # Importing again replaces the dataset and says so; a folder of other files is not written into.
+    options = ["--codes", CODES, "--classes", "53", "--trial-start", "^start_trial$", "--label", r"label=(\d+)"]
+    again = run(noisetag_bin, "dataset", "import", FAPRA, "--out", str(tmp_path / "out"), *options)
+    assert again.returncode == 0 and again.stdout.decode().splitlines()[-1] == "replaced the dataset in %s" % (tmp_path / "out")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    refused = run(noisetag_bin, "dataset", "import", FAPRA, "--out", str(tmp_path / "mine"), *options)
+    assert refused.returncode == 1 and b"a folder holding other files and no dataset; give a new or empty folder" in refused.stderr
+    assert os.listdir(tmp_path / "mine") == ["notes.txt"]
 
 
 def test_codes_saved_by_scipy_as_a_mat_file_give_the_same_dataset(noisetag_bin, tmp_path):
