@@ -90,7 +90,7 @@ struct DecoderStreamCommand: ParsableCommand {
         }
         let h = dataset.header
         if let calibrationTrials, calibrationTrials >= h.nTrials {
-            throw ValidationError("--calibration-trials \(calibrationTrials): \(file) has \(h.nTrials) trials; at most \(h.nTrials - 1) calibrate so that one is predicted")
+            throw CommandFailure("--calibration-trials \(calibrationTrials): \(file) has \(h.nTrials) trials; at most \(h.nTrials - 1) calibrate so that one is predicted")
         }
         var settings = PlaybackSettings()
         settings.speed = speed
