@@ -107,6 +107,8 @@ public struct SessionReport: Sendable {
         public var dataset: String
         /// The accuracy the live decoder reported (the step's `accuracy`), if any.
         public var reportedAccuracy: Double?
+        /// The settings the live decoder chose (the step's `decoderChose`), if it said.
+        public var decoderChose: String?
         /// The figures, or why there are none (no dataset saved, too few trials, …).
         public var figures: Part<CalibrationFigures>
     }
@@ -261,7 +263,7 @@ public struct SessionReport: Sendable {
     static func calibration(_ result: StepResult, in folder: SessionFolder, fitting: Bool) -> Calibration {
         let path = result.measures["calibrationDataset"]?.string ?? ""
         var row = Calibration(step: result.step, name: result.name, dataset: path, reportedAccuracy: result.measures["accuracy"]?.number,
-                              figures: .absent(""))
+                              decoderChose: result.measures["decoderChose"]?.string, figures: .absent(""))
         guard !path.isEmpty else {
             row.figures = .absent("Step \(result.step) (\(result.name)) saved no calibration dataset: the decoder fitted no model, so there is no decoding curve or response kernels.")
             return row

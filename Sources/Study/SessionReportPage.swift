@@ -136,11 +136,19 @@ public struct SessionReportPage: Sendable {
     }
 
     func calibration(_ c: CalibrationFigures, row: SessionReport.Calibration) -> String {
-        var s = "<p>\(c.trials) trials of " + fmt("%.1f s", c.trialSeconds) + ", \(c.classes) classes, \(c.channels) channels at "
-            + fmt("%.0f Hz", c.sampleRate) + " (<code>\(e(row.dataset))</code>). The reference decoder chose "
-            + "<strong>\(e(c.chosen.summary))</strong>; the response starts " + fmt("%.0f ms", c.responseLatency * 1000)
+        var s = "<p>\(c.trials) trials of " + fmt("%.1f s", c.trialSeconds) + ", \(c.classes) distinct codes shown (the engine moves"
+            + " the codes between calibration trials, so a keyboard shows more codes than keys), \(c.channels) channels at "
+            + fmt("%.0f Hz", c.sampleRate) + " (<code>\(e(row.dataset))</code>). Fitted again here on that dataset, the settings"
+            + " selection chose <strong>\(e(c.chosen.summary))</strong>; the response starts " + fmt("%.0f ms", c.responseLatency * 1000)
             + " after the stimulus."
+        if let live = row.decoderChose {
+            s += live == c.chosen.summary ? " The live decoder chose the same."
+                : " During the session the live decoder chose <strong>\(e(live))</strong>: it filtered the EEG as it arrived and scored"
+                  + " only the codes on screen, so a close call between two settings can fall the other way."
+        }
         if let reported = row.reportedAccuracy { s += " During the session the decoder reported " + fmt("%.0f %%", reported * 100) + " cross-validated accuracy." }
+        s += " (<em>refe</em>: a response to each rising and each falling edge of a code; <em>duration</em>: one per flash length;"
+            + " the latency is where the modelled response starts; whitening: the EEG's background made white before scoring.)"
         s += "</p>\n<div class=\"pair\">\n"
         if c.curve.isEmpty {
             s += absent("No decoding curve: " + (c.curveProblem ?? "the cross-validation gave no rows") + ".")

@@ -164,6 +164,7 @@ extension SessionScenario {
                                              "certaintyRequired": .number(controller.settings.doubleFor(.certaintyRequiredForPress)),
                                              "thresholdFromDecoder": .bool(!reports.thresholds.isEmpty)]
         if let accuracy = reports.calibrationAccuracy { measures["accuracy"] = .number(accuracy) }
+        if let result = reports.calibrationResult, result.fitted, !result.summary.isEmpty { measures["decoderChose"] = .string(result.summary) }
         for line in reports.calibrationLines {
             guard let range = line.range(of: "calibration saved: ") else { continue }
             let path = String(line[range.upperBound...])

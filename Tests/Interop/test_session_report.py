@@ -114,6 +114,11 @@ def test_the_rendered_page_shows_the_session_the_steps_and_every_chart(report, s
     assert len(re.findall(r'class="series"', charts[3])) == 8          # one line per channel
     assert len(re.findall(r'class="span"', charts[3])) == 6            # the steps shaded
     assert len(re.findall(r'class="series"', charts[2])) >= 2          # rise and fall
+    # The calibration: the re-fit's choice beside what the live decoder chose during the session (its CALIBRATIONRESULT).
+    calibration = dom.split('id="calibration"')[1]
+    assert "Fitted again here on that dataset, the settings selection chose <strong>" in calibration
+    assert "The live decoder chose the same." in calibration or "During the session the live decoder chose <strong>" in calibration
+    assert "distinct codes shown" in calibration and "<em>refe</em>" in calibration
     # No part of this session is missing, and the answers are beside their questions.
     assert 'class="absent"' not in dom
     assert "How comfortable was the flicker?" in dom and "Would you use this again?" in dom
