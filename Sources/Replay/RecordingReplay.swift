@@ -30,6 +30,7 @@ public struct RecordingReplay {
     /// Runs every trial (up to ``untilTrial``).
     public func run() -> ReplayReport {
         var report = ReplayReport(recording: script.folder.lastPathComponent, isOpen: script.isOpen, notes: script.notes)
+        report.isLive = script.isLive
         report.isWhatIf = isWhatIf
         report.overrides = overrides.map { "\($0.key.rawValue)=\($0.value)" }.sorted()
         report.isRedecode = incoming != nil

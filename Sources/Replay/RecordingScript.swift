@@ -14,6 +14,8 @@ public struct RecordingScript: Sendable {
     public let folder: URL
     /// True when the folder name has no right part (open or crashed, Protocols/recordings.md §2).
     public let isOpen: Bool
+    /// True when an engine still writes it (it holds the folder's lock): open, not crashed.
+    public let isLive: Bool
     /// The recording format its engine wrote (``RecordingFormat``): 1 when
     /// `recordingStarted` has no `format` (before replay support).
     public var format = 1
@@ -96,6 +98,7 @@ public struct RecordingScript: Sendable {
     public init(folder: URL) throws(RecordingReadError) {
         self.folder = folder
         isOpen = RecordingName(folderName: folder.lastPathComponent)?.isOpen ?? true
+        isLive = isOpen && RecordingStore.isLive(folder)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw RecordingReadError(file: folder.path, line: 0, reason: "no such recording folder")

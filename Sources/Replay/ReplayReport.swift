@@ -14,6 +14,8 @@ public struct ReplayReport: Sendable {
     public var recording: String
     /// True for an open or crashed recording (no right part in its name).
     public var isOpen: Bool
+    /// True when it was still being written as it was read (open, not crashed).
+    public var isLive = false
     /// Everything read or rebuilt with a caveat, one sentence each.
     public var notes: [String]
     /// The trials, in order.
@@ -59,7 +61,7 @@ public struct ReplayReport: Sendable {
     /// `replayed N trials: I identical, D diverged` (what-if: `C changed`).
     public func text() -> String {
         var lines: [String] = []
-        lines.append("recording: \(recording)" + (isOpen ? " (open/crashed)" : ""))
+        lines.append("recording: \(recording)" + (isLive ? " (still being recorded)" : isOpen ? " (crashed: never closed)" : ""))
         if isWhatIf { lines.append("what if: " + whatIfDescription) }
         let replayedTitle = isWhatIf ? "what if" : "replayed"
         lines.append(pad("trial", 5, right: true) + "  " + pad("mode", 12) + "  " + pad("logged", 30) + "  " + pad(replayedTitle, 30) + "  result")
@@ -71,7 +73,7 @@ public struct ReplayReport: Sendable {
         if trials.isEmpty, unfinishedTrial == nil { lines.append("note: no trial started in this recording") }
         for note in notes { lines.append("note: \(note)") }
         if let unfinished = unfinishedTrial {
-            lines.append("note: trial \(unfinished) never ended in the recording" + (isOpen ? " (open/crashed)" : "")
+            lines.append("note: trial \(unfinished) " + (isLive ? "is still running" : "never ended in the recording" + (isOpen ? " (it crashed)" : ""))
                          + "; replayed up to the last complete trial\(trials.last.map { " (\($0.trial))" } ?? "")")
         }
         if isWhatIf {

@@ -307,7 +307,7 @@ def test_sigkill_right_after_a_trial_keeps_everything_up_to_it(recording_session
     assert report["diverged"] == 0 and all(t["result"] == "identical" for t in report["trials"]), report
     assert report.get("unfinished_trial") in (None, max(replayed) + 1), report
     text = noisetag("replay", name[:19], "--recordings", recording_session.root)
-    assert "(open/crashed)" in text and text.rstrip().endswith("%d identical, 0 diverged" % len(replayed)), text
+    assert "(crashed: never closed)" in text and text.rstrip().endswith("%d identical, 0 diverged" % len(replayed)), text
 
 
 def test_a_finished_demo_closes_its_recording_and_show_reads_it(recording_session):

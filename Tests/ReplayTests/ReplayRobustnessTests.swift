@@ -50,8 +50,15 @@ import Testing
         #expect(report.trials.map(\.trial) == [1, 2, 3, 4])
         #expect(report.unfinishedTrial == 5)
         #expect(report.diverged == 0, "\(report.text())")
-        #expect(report.text().contains("trial 5 never ended in the recording (open/crashed); replayed up to the last complete trial (4)"))
+        #expect(report.text().contains("trial 5 never ended in the recording (it crashed); replayed up to the last complete trial (4)"))
         #expect(report.isOpen && report.exitCode == 0)
+        #expect(report.text().contains("(crashed: never closed)"))
+        // The same folder while an engine holds it (its lock): still being recorded, not crashed.
+        let fd = open(crashed.path, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let live = RecordingReplay(script: try RecordingScript(folder: crashed)).run()
+        #expect(live.text().contains("(still being recorded)") && live.text().contains("trial 5 is still running; replayed up to"))
     }
 
     @Test func aLostLastFrameLineIsRebuiltFromTheTrialsEnd() throws {
