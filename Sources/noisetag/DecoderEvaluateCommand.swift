@@ -149,7 +149,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else if directories.count > 1, !evaluated.isEmpty {
-            print(EvaluationSummary(evaluated.map { ($0.folder, $0.report) }).text, terminator: "")
+            var summary = EvaluationSummary(evaluated.map { ($0.folder, $0.report) })
+            summary.failed = directories.count - evaluated.count
+            print(summary.text, terminator: "")
         }
         if let plot, let svg = evaluated.first?.svg {
             do { try Data(svg.utf8).write(to: URL(fileURLWithPath: plot)) } catch {

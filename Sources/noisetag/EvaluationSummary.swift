@@ -17,6 +17,8 @@ struct EvaluationSummary {
 
     let evaluated: [(folder: String, report: EvaluationReport)]
     let lengths: [Length]
+    /// Datasets given that could not be evaluated (each said so on stderr).
+    var failed = 0
 
     init(_ evaluated: [(folder: String, report: EvaluationReport)]) {
         self.evaluated = evaluated
@@ -47,7 +49,7 @@ struct EvaluationSummary {
                 + cells.map { $0.padding(toLength: 7, withPad: " ", startingAt: 0) }.joined()
             return String(row.reversed().drop { $0 == " " }.reversed()) + "\n"
         }
-        var out = "\(evaluated.count) datasets, accuracy at " + lengths.map { String(format: "%g", $0.seconds) }.joined(separator: " / ") + " s:\n"
+        var out = "\(evaluated.count) datasets" + (failed > 0 ? " (\(failed) more could not be evaluated: see the lines above)" : "") + ", accuracy at " + lengths.map { String(format: "%g", $0.seconds) }.joined(separator: " / ") + " s:\n"
         out += line("dataset", "trials × classes, channels", lengths.map { String(format: "%g s", $0.seconds) })
         for (folder, r) in evaluated {
             out += line(folder, "\(r.trials) × \(r.classes), \(r.channels)",

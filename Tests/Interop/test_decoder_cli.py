@@ -276,7 +276,7 @@ def test_several_datasets_end_with_a_table_of_them_all(noisetag_bin, dataset, tm
     assert text.stderr.strip().splitlines() == ["noisetag decoder evaluate: no-such-dataset: no such folder"]
     lines = text.stdout.splitlines()
     assert lines.count(f"== {dataset}") == 1 and lines.count(f"== {second}") == 1
-    table = lines[lines.index("2 datasets, accuracy at 0.5 / 1 / 2 / 4 s:"):]
+    table = lines[lines.index("2 datasets (1 more could not be evaluated: see the lines above), accuracy at 0.5 / 1 / 2 / 4 s:"):]
     assert table[1].split()[:2] == ["dataset", "trials"]
     channels = [str(s["channels"]) for s in singles]
     assert table[2].split()[:5] == [dataset, "45", "×", "9,", channels[0]] and table[3].split()[:5] == [second, "20", "×", "4,", channels[1]]
