@@ -4,7 +4,9 @@ import Foundation
 /// `session run --resume` of the same folder, or two at once, are refused
 /// instead of both writing `steps.jsonl` and recordings into it. An
 /// exclusive `flock` on the folder: the kernel drops it when the process
-/// ends, however it ends, so a killed session can be resumed at once.
+/// ends, however it ends, so a killed session can be resumed at once. The
+/// same lock the engine holds on a recording it writes: whether a folder is
+/// held is `RecordingStore.isLive(_:)` for either.
 public final class SessionFolderLock: Sendable {
     private let descriptor: Int32
 
@@ -26,14 +28,4 @@ public final class SessionFolderLock: Sendable {
     }
 
     deinit { close(descriptor) }
-
-    /// True when a running session holds the lock on `folder`.
-    public static func isHeld(on folder: URL) -> Bool {
-        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
-        flock(fd, LOCK_UN)
-        return false
-    }
 }

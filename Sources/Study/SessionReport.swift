@@ -3,6 +3,7 @@ import Decoding
 import Foundation
 import JSONSupport
 import LabFormats
+import NoiseTagging
 
 /// What a session report shows, gathered from a session folder
 /// (``SessionFolder``): who and which protocol, one row per finished step,
@@ -166,10 +167,10 @@ public struct SessionReport: Sendable {
         protocolDescription = protocolObject["description"]?.string
         let protocolStepList = protocolObject["steps"]?.array
         protocolSteps = protocolStepList?.count
-        isRunning = SessionFolderLock.isHeld(on: folder.url)
+        isRunning = RecordingStore.isLive(folder.url)
         let plannedKinds = Set((protocolStepList ?? []).compactMap { $0.object?["kind"]?.string })
         let running = isRunning
-        /// Why a part is empty: the protocol has no such step, or it has not finished (yet).
+        // Why a part is empty: the protocol has no such step, or it has not finished (yet).
         func missing(_ kinds: Set<String>, _ what: String) -> String {
             guard !plannedKinds.isDisjoint(with: kinds) else { return "No \(what) in this session" }
             return running ? "No \(what) has finished yet (the session is still running)" : "No \(what) finished (the session stopped before it)"

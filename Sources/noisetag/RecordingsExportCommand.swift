@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LabFormats
 import NoiseTagging
-import Study
 
 extension BDFWriter.Format: ExpressibleByArgument {}
 
@@ -54,7 +53,7 @@ struct RecordingsExportCommand: ParsableCommand {
     func run() throws {
         let folder = try resolve()
         // A run still writing it would leave an export of its first part, which then blocks the whole one (the folder exists).
-        if SessionFolderLock.isHeld(on: folder) || RecordingStore.isLive(folder) {
+        if RecordingStore.isLive(folder) {
             throw CommandFailure("\(folder.path): still being recorded (a session run or an app holds it); export it once that run has ended")
         }
         let root = URL(fileURLWithPath: (bids as NSString).expandingTildeInPath, isDirectory: true)
