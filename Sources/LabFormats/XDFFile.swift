@@ -25,17 +25,14 @@ struct XDFFile: Sendable {
         var warnings: [String] = []
         while reader.remaining > 0 {
             chunk += 1
-            let start = reader.offset
-            let length: Int
-            do {
-                length = try reader.varLength("chunk \(chunk)")
-                try reader.need(length, "chunk \(chunk)")
-            } catch let error as LabFormatError where !streams.isEmpty && error.description.contains("is truncated") {
-                // A recorder that crashed or a copy cut short ends inside a chunk: keep the chunks before it, as pyxdf does.
-                warnings.append("the file ends inside chunk \(chunk) (at byte \(start) of \(bytes.count)): a recording cut short? "
+            // A recorder that crashed or a copy cut short ends inside a chunk: keep the chunks before it, as pyxdf does.
+            if !streams.isEmpty, Self.endsInsideChunk(reader) {
+                warnings.append("the file ends inside chunk \(chunk) (at byte \(reader.offset) of \(bytes.count)): a recording cut short? "
                                 + "The \(chunk - 1) whole chunks before it are read")
                 break
             }
+            let length = try reader.varLength("chunk \(chunk)")
+            try reader.need(length, "chunk \(chunk)")
             guard length >= 2 else { throw LabFormatError(name, "chunk \(chunk) has length \(length), too short for its tag") }
             var body = ByteReader(Array(try reader.take(length, "chunk \(chunk)")), subject: name)
             let tag = Int(try body.unsigned(2, "chunk \(chunk)"))
@@ -65,5 +62,16 @@ struct XDFFile: Sendable {
         }
         self.streams = streams
         self.warnings = warnings
+    }
+
+    /// True when the file ends inside the chunk at `reader`'s position: in
+    /// its length field or before the bytes that field announces. A length
+    /// field of a width XDF does not have is corruption, not an end: false,
+    /// and the read reports it.
+    static func endsInsideChunk(_ reader: ByteReader) -> Bool {
+        var probe = reader
+        guard let width = try? probe.u8("length"), [1, 4, 8].contains(width) else { return false }
+        guard probe.remaining >= Int(width), let length = try? probe.unsigned(Int(width), "length") else { return true }
+        return length > UInt64(probe.remaining)
     }
 }
