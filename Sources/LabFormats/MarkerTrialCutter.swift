@@ -193,14 +193,21 @@ public enum MarkerTrialCutter {
     /// naming them; throws when none is left.
     static func avoidingGaps(_ fitting: [Int], onsets: [Int], samples: Int,
                              recording: ContinuousRecording) throws -> (kept: [Int], warning: String?) {
-        let hit = fitting.filter { t in recording.gaps.contains { $0.overlaps(onsets[t]..<(onsets[t] + samples)) } }
+        try avoidingGaps(fitting, onsets: onsets, samples: samples, gaps: recording.gaps, sampleRate: recording.sampleRate,
+                         subject: recording.source)
+    }
+
+    /// ``avoidingGaps(_:onsets:samples:recording:)`` for a recording's
+    /// `gaps` at `sampleRate`, whose failure names `subject`.
+    static func avoidingGaps(_ fitting: [Int], onsets: [Int], samples: Int, gaps recorded: [Range<Int>], sampleRate fs: Double,
+                             subject: String) throws -> (kept: [Int], warning: String?) {
+        let hit = fitting.filter { t in recorded.contains { $0.overlaps(onsets[t]..<(onsets[t] + samples)) } }
         guard !hit.isEmpty else { return (fitting, nil) }
-        let fs = recording.sampleRate
-        let gaps = recording.gaps.map { "\(format(Double($0.lowerBound) / fs)) s for \(format(Double($0.count) / fs)) s" }
+        let gaps = recorded.map { "\(format(Double($0.lowerBound) / fs)) s for \(format(Double($0.count) / fs)) s" }
         let names = hit.map { "\($0 + 1) (at \(format(Double(onsets[$0]) / fs)) s)" }
         let reason = "samples missing for longer than \(format(SampleRepair.longestRepair)) s (NaN in the file, at \(gaps.prefix(3).joined(separator: ", "))\(gaps.count > 3 ? ", …" : ""))"
         guard hit.count < fitting.count else {
-            throw LabFormatError(recording.source, "every trial would overlap \(reason): nothing left to decode")
+            throw LabFormatError(subject, "every trial would overlap \(reason): nothing left to decode")
         }
         return (fitting.filter { !hit.contains($0) },
                 (hit.count == 1 ? "trial \(names[0]) overlaps " : "trials \(names.joined(separator: ", ")) overlap ") + reason + ": left out")

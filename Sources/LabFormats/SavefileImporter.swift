@@ -137,12 +137,9 @@ public enum SavefileImporter {
         if fits.count < trials.count { warnings.append("\(trials.count - fits.count) calibration trial(s) outside the recorded EEG left out") }
         guard !fits.isEmpty else { throw LabFormatError(name, "no calibration trial lies within the recorded EEG") }
         // Trials over a long run of NaN (filled with straight lines) are left out, as the marker cutters leave them.
-        let clean = fits.filter { t in !gaps.contains { $0.overlaps(onsets[t]..<(onsets[t] + n)) } }
-        if clean.count < fits.count {
-            let hit = fits.filter { !clean.contains($0) }.map { "\(String(format: "%.3f", Double(onsets[$0]) / clock.rate)) s" }
-            warnings.append("\(hit.count) calibration trial(s) overlapping samples missing for longer than \(SampleRepair.longestRepair) s (NaN in the file) left out, at \(hit.prefix(3).joined(separator: ", "))\(hit.count > 3 ? ", …" : "")")
-        }
-        guard !clean.isEmpty else { throw LabFormatError(name, "every calibration trial overlaps samples missing for longer than \(SampleRepair.longestRepair) s (NaN in the file)") }
+        let (clean, gapWarning) = try MarkerTrialCutter.avoidingGaps(fits, onsets: onsets, samples: n, gaps: gaps, sampleRate: clock.rate,
+                                                                     subject: name)
+        warnings += gapWarning.map { [$0] } ?? []
         trials = clean.map { trials[$0] }
         onsets = clean.map { onsets[$0] }
         var classes = StimulusClasses(frames: trials.map(\.times.count).min() ?? 0)

@@ -65,6 +65,22 @@ import Testing
         #expect(warnings.contains { $0.hasPrefix("channel 1 holds no finite sample (all ") && $0.hasSuffix("are NaN or infinite): left out") })
     }
 
+    @Test func aTrialOverSamplesMissingForLongerThanADropoutIsLeftOut() throws {
+        // The 8th packet (0.1 s, 10 samples: inside the first trial) lost on both channels, and one more sample:
+        // 11 samples at 100 Hz, longer than a dropout.
+        var packets = 0
+        let lines = tinySession().map { line -> String in
+            guard line.contains("t:DATAPACKET") else { return line }
+            packets += 1
+            guard packets == 8 || packets == 9 else { return line }
+            return packets == 8 ? line.replacingOccurrences(of: #"\[[-0-9.]+,[-0-9.]+,\]"#, with: "[nan,nan,]", options: .regularExpression)
+                : line.replacingOccurrences(of: #"v\[2x10\]:\[[-0-9.]+,[-0-9.]+,\]"#, with: "v[2x10]:[nan,nan,]", options: .regularExpression)
+        }
+        let (d, warnings) = try SavefileImporter.readWithWarnings(try savefile(lines))
+        #expect(d.header.nTrials == 1 && d.labels == [0])
+        #expect(warnings.contains { $0.hasPrefix("trial 1 (at ") && $0.contains(" overlaps samples missing for longer than 0.100 s") }, "\(warnings)")
+    }
+
     @Test func badFilesAreOneLine() throws {
         let gz = try LabFixtures.scratch("s.txt.gz", [0x1F, 0x8B, 8, 0])
         #expect(LabFixtures.message { _ = try SavefileImporter.read(gz) } == "s.txt.gz: gzip-compressed: gunzip it first")
