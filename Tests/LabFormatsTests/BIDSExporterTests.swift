@@ -1,6 +1,7 @@
 import DecoderService
 import Decoding
 import Foundation
+import TestSupport
 import Testing
 import UtopiaProtocol
 @testable import LabFormats

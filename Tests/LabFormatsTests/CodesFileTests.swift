@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import ZIPFoundation
 @testable import LabFormats
@@ -63,7 +64,7 @@ import ZIPFoundation
 
     @Test func aDeflatedNpzIsRead() throws {
         let payload = npy("|u1", shape: "(2, 4)", payload: [0, 1, 0, 1, 1, 1, 0, 0])
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("deflated-\(UUID().uuidString).npz")
+        let url = try ScratchFolder.file("deflated.npz")
         let archive = try Archive(url: url, accessMode: .create)
         try archive.addEntry(with: "other.npy", type: .file, uncompressedSize: Int64(payload.count), compressionMethod: .deflate) { position, size in
             Data(payload[Int(position)..<(Int(position) + size)])

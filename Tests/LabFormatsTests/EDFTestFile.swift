@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Builds small EDF/EDF+/BDF files for the importer tests, malformed on purpose where a test asks.
 struct EDFTestFile {
@@ -86,14 +87,8 @@ struct EDFTestFile {
     }
 }
 
-/// A fresh temporary folder for files a test writes.
-enum ScratchFolder {
-    static func make() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("labformats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
+/// The error's one line, or "no error", and scratch folders for the files a test writes.
+extension ScratchFolder {
     /// The error's one line, or "no error".
     static func message(_ body: () throws -> Void) -> String {
         do { try body(); return "no error" } catch { return "\(error)" }

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import TestSupport
 import Testing
 import ZIPFoundation
 @testable import LabFormats
@@ -19,7 +20,7 @@ import ZIPFoundation
 
     /// A `.npz` holding `arrays` (name → .npy bytes), deflated as `np.savez_compressed` writes it.
     static func npz(_ arrays: [(String, [UInt8])]) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("epochs-\(UUID().uuidString).npz")
+        let url = try ScratchFolder.file("epochs.npz")
         let archive = try Archive(url: url, accessMode: .create)
         for (name, bytes) in arrays {
             try archive.addEntry(with: name + ".npy", type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) { at, size in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Finds the recordings in `Tests/Fixtures` (see its README.md for where
 /// each comes from), relative to this source file, and makes scratch files.
@@ -13,8 +14,7 @@ enum LabFixtures {
 
     /// Writes `bytes` to a new temporary file named `name` and returns its URL.
     static func scratch(_ name: String, _ bytes: [UInt8]) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("labformats-\(UUID().uuidString)")
-        let url = dir.appendingPathComponent(name)
+        let url = try ScratchFolder.make().appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(bytes).write(to: url)
         return url
