@@ -145,9 +145,13 @@ extension SessionScenario {
             endStep("passed", measures: measures)
             return
         }
-        let why = channels == 0 ? "no signal quality from the decoder (no EEG?)" : "\(good) of \(channels) channels passed, \(needed) needed"
+        // More good channels asked for than the amplifier has: no attempt can pass, so none is repeated.
+        let impossible = channels > 0 && needed > channels
+        let why = channels == 0 ? "no signal quality from the decoder (no EEG?)"
+            : impossible ? "minGoodChannels is \(needed) but the amplifier has \(channels) channels, so no check can pass"
+            : "\(good) of \(channels) channels passed, \(needed) needed"
         switch onFailure {
-        case .repeat where attempt < attempts:
+        case .repeat where attempt < attempts && !impossible:
             note("signal check attempt \(attempt) failed: \(why); checking again")
             beginSignalCheck(seconds: seconds, attempt: attempt + 1)
         case .continue:

@@ -9,7 +9,8 @@ import TestSupport
 /// amplifier, the engine on the monotonic clock): each step's result is on
 /// disk as it ends, in order, with the simulated participant's answers;
 /// a step's settings hold while it runs and are restored after; a session
-/// stopped mid-step leaves that step without a result.
+/// stopped mid-step leaves that step without a result; a signal check that
+/// cannot pass stops at its first attempt.
 @Suite(.serialized, .tags(.sockets, .realTime), .outsideWorld) struct SessionScenarioTests {
     static func run(_ json: String, stopAfter results: Int? = nil, seed: UInt64 = 4) throws -> (SessionScenario, SessionFolder, URL, [Double]) {
         let plan = try SessionProtocol.parse(Data(json.utf8))
@@ -75,6 +76,20 @@ import TestSupport
         #expect(scenario.ending == nil && scenario.index == 1)
         #expect(try folder.results().map(\.name) == ["first"])
         #expect(try folder.resumePoint(in: scenario.plan).step == 1)
+    }
+
+    @Test func aSignalCheckAskingForMoreChannelsThanTheAmplifierHasStopsAtOnceSayingSo() throws {
+        let (scenario, folder, root, _) = try Self.run("""
+        {"steps": [{"kind": "signalCheck", "seconds": 0.6, "maxNoise": 1, "minGoodChannels": 99, "attempts": 5}]}
+        """)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let results = try folder.results()
+        #expect(results.map(\.outcome) == ["failed"])
+        // One attempt, not five: repeating cannot help.
+        #expect(results.first?.measures["attempts"] == .number(1))
+        guard case .stopped(let why)? = scenario.ending else { Issue.record("ended \(String(describing: scenario.ending))"); return }
+        #expect(why.contains("minGoodChannels is 99 but the amplifier has"), "\(why)")
+        #expect(why.contains("so no check can pass"))
     }
 
     @Test func theSimulatedParticipantAnswersFromItsSeed() {
