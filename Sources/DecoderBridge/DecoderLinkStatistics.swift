@@ -1,4 +1,4 @@
-/// Counters of a ZeroMQ decoder link, safe to read from any thread.
+/// Counters of a decoder link (ZeroMQ or a Utopia hub's TCP), safe to read from any thread.
 public struct DecoderLinkStatistics: Equatable, Sendable, Codable {
     /// Messages handed to libzmq.
     public var sent = 0
@@ -15,4 +15,6 @@ public struct DecoderLinkStatistics: Equatable, Sendable, Codable {
     /// Messages waiting for the I/O thread when the snapshot was taken; at
     /// ``ZeroMQDecoderLink/outboundCapacity`` a new one pushes out the oldest.
     public var queued = 0
+    /// Connections completed with a decoder (or hub): the first and every reconnection.
+    public var connections = 0
 }

@@ -19,6 +19,8 @@ final class LinkExchange: Sendable {
         var unsent: Deque<[UInt8]> = []
         /// Unsent frames beyond ``LinkExchange/unsentLimit`` (counted, not kept).
         var unsentUnlisted = 0
+        /// Connections the link completed since the engine last asked.
+        var connectionsMade = 0
         var counters = DecoderLinkStatistics()
         var running = false
         var stopping = false
@@ -94,6 +96,7 @@ final class LinkExchange: Sendable {
     /// Called under the lock after anything for the engine changed.
     private func settle(_ state: borrowing State) {
         let waiting = !state.inbox.messages.isEmpty || !state.problems.isEmpty || !state.unsent.isEmpty || state.unsentUnlisted > 0
+            || state.connectionsMade > 0
         forEngine.store(waiting, ordering: .releasing)
     }
 
@@ -111,6 +114,15 @@ final class LinkExchange: Sendable {
         return frames.flatMap { frame -> [WireMessage] in
             if case .success(let messages) = WireMessage.split(frame: frame) { return messages }
             return []
+        }
+    }
+
+    /// How many connections the link completed since the last call.
+    func drainConnections() -> Int {
+        guard forEngine.load(ordering: .acquiring) else { return 0 }
+        return state.withLock { state in
+            defer { state.connectionsMade = 0; settle(state) }
+            return state.connectionsMade
         }
     }
 
@@ -178,6 +190,16 @@ final class LinkExchange: Sendable {
         state.withLock { state in
             state.counters.received += messages.count
             for message in messages { state.inbox.append(message) }
+            settle(state)
+        }
+    }
+
+    /// Counts `count` connections completed (a first connection or a reconnection).
+    func countConnections(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLock { state in
+            state.connectionsMade += count
+            state.counters.connections += count
             settle(state)
         }
     }

@@ -109,6 +109,9 @@ public final class UtopiaTCPDecoderLink: WireDecoderLink, @unchecked Sendable {
     /// Drains what went wrong since the last call (connections lost or refused, rejected messages).
     public func receiveProblems() -> [String] { exchange.drainProblems() }
 
+    /// Connections to the hub made since the last call: the first and every reconnection.
+    public func receiveConnections() -> Int { exchange.drainConnections() }
+
     /// Frames that were not sent: no connection to the hub when they were
     /// queued, or not wholly written when a connection was lost.
     public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }
@@ -205,6 +208,7 @@ private final class UtopiaLinkLoop: @unchecked Sendable {
                     framer = UtopiaStreamFramer(maximumPayloadLength: maximumPayloadLength)
                     failures = 0
                     connected.store(true, ordering: .releasing)
+                    exchange.countConnections(1)
                 } catch {
                     failures += 1
                     nextAttempt = clock.now + reconnectInterval

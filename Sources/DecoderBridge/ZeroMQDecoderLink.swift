@@ -85,8 +85,9 @@ public final class ZeroMQDecoderLink: WireDecoderLink, @unchecked Sendable {
         if let curve { try socket.makeCurveClient(curve) }
         let wake = try EventFD()
         self.wake = wake
+        let monitor = try ZeroMQHandshakeMonitor(watching: socket)
         try socket.connect(endpoint)
-        let loop = ZeroMQLinkLoop(socket: socket, wake: wake, exchange: exchange, context: context, ownsContext: shared == nil)
+        let loop = ZeroMQLinkLoop(socket: socket, monitor: monitor, wake: wake, exchange: exchange, context: context, ownsContext: shared == nil)
         exchange.markRunning()
         thread = IOThread(name: "noisetag-decoder-io") { loop.run() }
     }
@@ -126,6 +127,10 @@ public final class ZeroMQDecoderLink: WireDecoderLink, @unchecked Sendable {
     /// Drains the descriptions of frames that could not be decoded.
     public func receiveProblems() -> [String] { exchange.drainProblems() }
 
+    /// Connections completed since the last call: libzmq's first and every
+    /// reconnection (a decoder restarted on the same endpoint).
+    public func receiveConnections() -> Int { exchange.drainConnections() }
+
     /// Frames that were not sent: no decoder connected (the socket sends
     /// only to a completed connection) or the queue overflowed.
     public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }
@@ -141,6 +146,7 @@ public final class ZeroMQDecoderLink: WireDecoderLink, @unchecked Sendable {
 // @unchecked: `socket` is not Sendable; only the I/O thread touches it.
 private struct ZeroMQLinkLoop: @unchecked Sendable {
     let socket: ZeroMQSocket
+    let monitor: ZeroMQHandshakeMonitor
     let wake: EventFD
     let exchange: LinkExchange
     let context: ZeroMQContext
@@ -148,19 +154,21 @@ private struct ZeroMQLinkLoop: @unchecked Sendable {
 
     func run() {
         var pending = Deque<[UInt8]>()
-        let items: [ZeroMQPoll.Item] = [.socket(socket), .descriptor(wake.descriptor)]
+        let items: [ZeroMQPoll.Item] = [.socket(socket), .descriptor(wake.descriptor), .socket(monitor.socket)]
         while true {
             let (stop, idle) = exchange.beginWait()
             if stop { break }
             let ready = ZeroMQPoll.wait(items, milliseconds: idle ? 200 : 0)
             exchange.endWait()
             if ready[1].readable { wake.drain() }
+            if ready[2].readable { exchange.countConnections(monitor.drainHandshakes()) }
             flushOutbound(&pending)
             readInbound()
         }
         flushOutbound(&pending)
         try? socket.set(.linger(milliseconds: ZeroMQDecoderLink.closeLingerMilliseconds))
         socket.close()
+        monitor.close()
         if ownsContext { context.terminate() }   // returns once the queued frames are written or the linger has passed
     }
 

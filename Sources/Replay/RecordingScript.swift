@@ -37,6 +37,11 @@ public struct RecordingScript: Sendable {
     public var ticks: [Tick] = []
     /// Messages the decoder sent, as drained by the engine, in order.
     public var incoming: [Message] = []
+    /// Times the engine reported its decoder `connected` (`decoderConnection`
+    /// events), in order: a replay's link reports a connection there, and the
+    /// engine, as live, acts only on one while it hears its decoder (a decoder
+    /// restarted within `decoderTimeout`).
+    public var connections: [Double] = []
     /// Messages the engine sent, in order.
     public var outgoing: [Message] = []
     /// `trials.jsonl` by trial number.
@@ -169,6 +174,10 @@ public struct RecordingScript: Sendable {
         var format: Int?
     }
 
+    struct ConnectionLine: Decodable {
+        var state: String
+    }
+
     struct ModeLine: Decodable {
         var from: String
         var to: String
@@ -209,12 +218,14 @@ public struct RecordingScript: Sendable {
                 let change = try decode(ModeLine.self)
                 modeChanges.append(Logged(order: offset, line: number, time: head.time,
                                           value: ModeChangeRecord(from: change.from, to: change.to, explanation: change.explanation)))
+            case "decoderConnection":
+                if try decode(ConnectionLine.self).state == DecoderConnectionState.connected.rawValue { connections.append(head.time) }
             case "recordingStarted":
                 format = (try decode(StartLine.self)).format ?? 1
                 sawStart = true
             case "trialPhase", "noPress", "selectionRevised", "decoderCalibration", "feedbackStarted", "feedbackEnded", "actionRan", "clickSound", "sound", "blocked",
                  "unblocked", "trialsRunning", "unitPushed", "unitPopped", "unitUpdated", "modeConfirmed", "codebookLoaded",
-                 "missedFrame", "decoderConnection", "decoderProblem", "notice", "refused", "lifecycle",
+                 "missedFrame", "decoderProblem", "notice", "refused", "lifecycle",
                  "recordingEnded", "recordingProblem", "recordingLinesDropped":
                 break
             default:

@@ -24,9 +24,12 @@ public final class ScriptedSession {
     let clockMovesInCalls: Bool
     var inCall = false
 
-    /// What the app does, at seconds after the start of a trial (between ticks).
+    /// What the app does, at seconds after the start of a trial (between
+    /// ticks); `decoderRestart` is the decoder's doing: its link reports a
+    /// new connection, as for a decoder restarted within `decoderTimeout`.
     public enum AppStep: Sendable {
         case touch(Int), block(Double), setting(NoiseTagSettingTitles, NoiseTagSettingValue), mode(NoiseTagMode), trialsOff
+        case decoderRestart
     }
 
     /// Records the session. `steps` are the app's calls (a touch names a
@@ -104,6 +107,7 @@ public final class ScriptedSession {
                 case .setting(let title, let value): try? settings.set(value: value, for: title)
                 case .mode(let mode): controller.set(mode: mode)
                 case .trialsOff: controller.trialsAreRunning = false
+                case .decoderRestart: link.pendingConnections += 1
                 }
                 inCall = false
             }

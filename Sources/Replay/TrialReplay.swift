@@ -159,6 +159,9 @@ public struct TrialReplay {
                                      reason: "no frame row at trial \(number)'s start (\(start.time)): frame lines were dropped or cut off")
         }
         var m = Self.firstIndex(incoming.count) { incoming[$0].time >= start.time }
+        // Reconnections after the start (one in the start's own tick came before the trial began).
+        let connections = script.connections
+        var c = Self.firstIndex(connections.count) { connections[$0] > start.time }
         // App inputs after the start: calls, and the app's own setting changes.
         let endOrder = end?.order ?? Int.max
         var inputs = script.calls.filter { $0.order > start.order && ($0.order < endOrder || (!whatIf && $0.value.inTick && $0.time == end?.time)) }
@@ -215,6 +218,10 @@ public struct TrialReplay {
                 if ended { break }
             }
             if ended { break }
+            while c < connections.count, connections[c] <= tick.time {
+                link?.pendingConnections += 1
+                c += 1
+            }
             while m < incoming.count, incoming[m].time <= tick.time {
                 // Past the window a what-if hears the decoder's heartbeats and the like, not its predictions.
                 let prediction = incoming[m].id == "P" || incoming[m].id == "F"

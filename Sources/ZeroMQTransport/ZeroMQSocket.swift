@@ -4,6 +4,7 @@ import CZeroMQ
 public final class ZeroMQSocket {
     /// The socket types this project uses.
     public enum Kind: Int32 {
+        case pair = 0     // ZMQ_PAIR (a monitor's reading end)
         case reply = 4    // ZMQ_REP (the ZAP handler)
         case dealer = 5   // ZMQ_DEALER
         case router = 6   // ZMQ_ROUTER
@@ -11,7 +12,7 @@ public final class ZeroMQSocket {
 
     /// The raw libzmq handle, for `zmq_poll` (``ZeroMQPoll``).
     let handle: UnsafeMutableRawPointer
-    private let context: ZeroMQContext
+    let context: ZeroMQContext
     private var closed = false
 
     /// Creates a socket with linger 0 and a 64 KiB maximum message size.

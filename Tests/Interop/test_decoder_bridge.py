@@ -189,6 +189,41 @@ def test_killed_decoder_is_reported_and_a_new_decoder_takes_over(interop):
     assert not second.errors()
 
 
+def test_a_decoder_restarted_within_the_timeout_is_greeted_again(interop):
+    """A decoder killed and started again on the same endpoint before the
+    engine's decoderTimeout: libzmq reconnects the engine's socket by itself,
+    the engine never hears silence, yet the new decoder knows neither the
+    subscription nor the mode. The engine sees the new connection, stops the
+    trial the old decoder held the evidence of, and greets the new one."""
+    first = interop.start_decoder()
+    engine = interop.start_engine(trials=1, controls=CONTROLS)
+    engine.wait_event("decoderConnection", CONNECT, state="connected")
+    engine.wait_event("trialStarted", CONNECT, trial=1)
+    first.wait_received("E", EVENT)
+
+    cursor = len(engine.events)
+    first.kill()
+    second = interop.start_decoder()
+    _, again = engine.wait_event("decoderConnection", DECODER_TIMEOUT + TIMEOUT_MARGIN, start=cursor, state="connected")
+    _, stopped = engine.wait_event("trialEnded", EVENT, start=cursor, trial=1)
+    assert stopped["ending"] == "stopped-decoderLost"
+    _, subscribe = second.wait_received("B", EVENT)
+    assert subscribe["ids"] == "PFTVCMHLQ"
+    _, mode = second.wait_received("M", EVENT)
+    assert mode["mode"] == "Prediction.static"
+    engine.wait_event("trialStarted", CONNECT, start=cursor, trial=2)
+    second.wait_received("N", EVENT)
+    second.wait_received("E", EVENT)
+    second.predict(3, 0.05)
+    _, press = engine.wait_event("press", EVENT, start=cursor)
+    assert (press["trial"], press["objectID"], press["source"]) == (2, 3, "brain")
+
+    assert engine.wait_exit(EXIT) == 0
+    # The restart came well within the timeout: the decoder never counted as lost.
+    assert not any(e.get("type") == "decoderConnection" and e.get("state") == "disconnected" for e in engine.events.snapshot())
+    assert not second.errors()
+
+
 def test_malformed_frames_are_reported_and_ignored(interop):
     decoder = interop.start_decoder()
     engine = interop.start_engine(trials=1, controls=CONTROLS)

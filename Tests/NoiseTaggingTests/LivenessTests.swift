@@ -60,6 +60,35 @@ struct LivenessTests {
         #expect(resent == ["B", "Prediction.static", "other"], "SUBSCRIBE and the current mode go out again on reconnect")
     }
 
+    @Test("a new connection while connected (a decoder restarted within decoderTimeout): trial stopped, connected again, SUBSCRIBE and the mode resent")
+    func restartedWithinTheTimeout() {
+        let h = EngineHarness(monitorsLiveness: true)
+        h.link.pendingConnections = 1               // the first connection: greeted when heard, as always
+        h.start()
+        h.heartbeat()
+        h.run(until: 1.5)
+        #expect(h.controller.trialInProgress)
+        #expect(states(h) == [.connecting, .connected])
+        h.link.clearSent()
+        h.link.pendingConnections = 1               // libzmq made the connection again
+        h.heartbeat()
+        h.controller.tick()
+        #expect(h.trialEnds.last?.ending == .stopped(.decoderLost))
+        #expect(states(h) == [.connecting, .connected, .connected])
+        #expect(h.controller.decoderConnection == .connected)
+        let greeting = h.link.sent.compactMap { message -> String? in
+            switch message {
+            case .subscribe(let s): return s.messageIDs
+            case .modeChange(let m): return m.newMode
+            default: return nil
+            }
+        }
+        #expect(greeting == ["PFTVCMHLQ", "Prediction.static"])
+        h.run(for: 1.5)
+        #expect(h.trialStarts.count == 2, "the next trial runs with the new decoder")
+        #expect(h.trialEnds.count == 1)
+    }
+
     @Test("soundAlarmWhenDisconnecting off: no alarm")
     func noAlarm() throws {
         let h = EngineHarness(monitorsLiveness: true)

@@ -107,4 +107,15 @@ import UtopiaProtocol
         #expect(report.diverged == 0, "\(report.text())")
         #expect(!report.text().contains("frame line was lost"))
     }
+
+    @Test func aDecoderRestartedWithinTheTimeoutReplaysIdentically() throws {
+        let session = try ScriptedSession(steps: ScriptedSession.defaultSteps + [(12, 0.6, .decoderRestart)])
+        let report = RecordingReplay(script: try RecordingScript(folder: session.folder)).run()
+        let stopped = try #require(report.trials.first { $0.logged.ending == "stopped-decoderLost" }, "\(report.trials.map { ($0.trial, $0.logged.ending) })")
+        #expect(stopped.trial == 12)
+        // The greeting the new decoder got (SUBSCRIBE is not compared; the mode is) was replayed too.
+        #expect(stopped.logged.messages.last.map { TrialComparison.describe($0.bytes) }?.hasPrefix("MODECHANGE") == true,
+                "\(stopped.logged.messages.last.map { TrialComparison.describe($0.bytes) } ?? "none")")
+        #expect(report.diverged == 0, "\(report.text())")
+    }
 }

@@ -23,6 +23,12 @@ public protocol DecoderLink: AnyObject {
     /// Descriptions of received frames that could not be used (malformed),
     /// since the last call. Default: none.
     func receiveProblems() -> [String]
+    /// How many connections to a decoder the link completed since the last
+    /// call: its first and each reconnection. After the first, the engine
+    /// greets the decoder again (SUBSCRIBE, the current MODECHANGE), since a
+    /// decoder restarted within `decoderTimeout` never looked lost. Default:
+    /// none, for links that need no connection.
+    func receiveConnections() -> Int
     /// Starts a new attempt to reach the decoder. The engine calls it when an
     /// attempt got no answer within `timeoutConnecting` and
     /// `timeInBetweenAttemptsToConnect` has passed since (only on a link that
@@ -37,6 +43,8 @@ extension DecoderLink {
     public var monitorsLiveness: Bool { false }
     /// Default: no problems.
     public func receiveProblems() -> [String] { [] }
+    /// Default: none.
+    public func receiveConnections() -> Int { 0 }
     /// Default: nothing.
     public func reconnect() {}
 }

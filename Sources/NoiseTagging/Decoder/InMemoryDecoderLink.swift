@@ -19,6 +19,16 @@ public final class InMemoryDecoderLink: DecoderLink {
         return pendingProblems
     }
 
+    /// Connections ``receiveConnections()`` reports next (a replay sets one
+    /// where the recording shows the decoder reconnected).
+    public var pendingConnections = 0
+
+    /// Drains ``pendingConnections``.
+    public func receiveConnections() -> Int {
+        defer { pendingConnections = 0 }
+        return pendingConnections
+    }
+
     /// Creates an empty link.
     public init() {}
 

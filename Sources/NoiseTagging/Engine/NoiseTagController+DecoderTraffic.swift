@@ -32,6 +32,7 @@ extension NoiseTagController {
             WireMessage(message: $0, bytes: trafficObservers.isEmpty ? [] : UtopiaCodec.encode($0))
         }
         let problems = link.receiveProblems()
+        if link.receiveConnections() > 0 { linkConnected(now: now) }
         for item in received {
             if !trafficObservers.isEmpty { observe(DecoderTraffic(time: now, direction: .in, message: item.message, bytes: item.bytes)) }
             handleDecoderMessage(item.message, now: now)

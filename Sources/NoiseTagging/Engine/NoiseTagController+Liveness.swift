@@ -69,6 +69,21 @@ extension NoiseTagController {
         }
     }
 
+    /// The link completed a connection. While the decoder counts as
+    /// connected, that is a decoder that came back before `decoderTimeout`
+    /// (restarted on the same endpoint): it has not heard SUBSCRIBE or the
+    /// mode, and it lost the trial's evidence. The trial stops as for a lost
+    /// decoder, `decoderConnection` reports `connected` again, and SUBSCRIBE
+    /// and the current MODECHANGE go out. A first connection, or one after a
+    /// timeout, is greeted when the decoder is first heard, as always.
+    func linkConnected(now: Double) {
+        guard liveness.state == .connected else { return }
+        stopTrial(.decoderLost)
+        emit(.decoderConnection(state: .connected, alarm: false))
+        send(.subscribe(Subscribe(timestamp: MonotonicClock.utopiaTimestamp(for: now), messageIDs: Self.subscribedMessageIDs)))
+        send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now), newMode: mode.decoderModeString)))
+    }
+
     /// Ends an attempt that got no answer within `timeoutConnecting` ("decoder
     /// not found") and starts the next one `timeInBetweenAttemptsToConnect` later.
     private func advanceConnectionAttempts(now: Double) {
