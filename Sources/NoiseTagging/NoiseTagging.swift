@@ -3,7 +3,11 @@ import Foundation
 /// The app's noise-tagging controller: the singleton every app drives.
 ///
 /// It runs on the monotonic clock; the app's frame loop calls
-/// `NoiseTagging.tick()` every frame on one thread. Like the reference
+/// `NoiseTagging.tick()` every frame on one thread, and only that thread
+/// may call the controller: other threads post their calls through
+/// `NoiseTagging.inbox.post { engine in … }`. The compiler does not check
+/// this (the singleton is `nonisolated(unsafe)`), and a call from another
+/// thread races the tick. Like the reference
 /// framework it records into `$NOISETAG_HOME/recordings` (default
 /// `~/.noisetag/recordings`) from its first use, unless the environment has
 /// `NOISETAG_RECORDINGS=off` (then its `recordingsEnabled` setting starts

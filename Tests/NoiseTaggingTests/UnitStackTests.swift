@@ -53,6 +53,28 @@ struct UnitStackTests {
         #expect(h.refusals == ["pop ignored: the unit stack is empty"])
     }
 
+    @Test("a stack change from inside an update is refused, naming the call, and the update finishes once")
+    func stackChangeInsideUpdate() {
+        let h = EngineHarness()
+        let inner = NoiseTagView()
+        h.delegate.assign = { [unowned h] _ in
+            h.controller.updateControls()             // would start this update again, without end
+            h.controller.push(view: inner, forNoiseTaggingWithDelegate: RecordingDelegate())
+            h.controller.pop()
+        }
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        #expect(h.delegate.updates == 1)
+        #expect(h.controller.unitCount == 1)
+        let refused = h.events.compactMap { if case .refused(let call, _) = $0.kind { return call } else { return nil } }
+        #expect(refused == ["updateControls(updateCode:)", "push(view:forNoiseTaggingWithDelegate:)", "pop()"])
+        #expect(h.refusals.allSatisfy { $0.contains("from inside an update") })
+        // An updateCode is inside the update too.
+        h.delegate.assign = { _ in }
+        h.controller.updateControls { [unowned h] in h.controller.updateControls() }
+        #expect(h.delegate.updates == 2)
+        #expect(h.refusals.count == 4)
+    }
+
     @Test("updateControls with no unit says why")
     func updateControlsNoUnit() {
         let h = EngineHarness()

@@ -3,6 +3,7 @@ extension NoiseTagController {
     /// running trial stops, all actions are deleted, and the delegate's
     /// `startNoiseTagControlOn(noiseTaggingView:)` assigns them anew.
     public func push(view: NoiseTagView, forNoiseTaggingWithDelegate delegate: NoiseTagDelegate) {
+        guard !isUpdating else { return reportRefused(.stackChangeInsideUpdate(call: "push(view:forNoiseTaggingWithDelegate:)")) }
         emitCall("push")
         units.append(Unit(view: view, delegate: delegate))
         performUpdate(updateCode: nil)
@@ -12,6 +13,7 @@ extension NoiseTagController {
     /// Pops the current unit and updates the one below. On an empty stack
     /// nothing changes and a refused call is reported.
     public func pop() {
+        guard !isUpdating else { return reportRefused(.stackChangeInsideUpdate(call: "pop()")) }
         guard let popped = units.popLast() else {
             reportRefused(.popOnEmptyStack)
             return
@@ -26,6 +28,7 @@ extension NoiseTagController {
     /// `view` is the current unit's view; otherwise nothing happens and a
     /// refused call is reported.
     public func update(view: NoiseTagView, forNoiseTaggingWithDelegate delegate: NoiseTagDelegate) {
+        guard !isUpdating else { return reportRefused(.stackChangeInsideUpdate(call: "update(view:forNoiseTaggingWithDelegate:)")) }
         guard let current = units.last, current.view === view else {
             reportRefused(.updateWithViewNotCurrent)
             return
@@ -39,6 +42,7 @@ extension NoiseTagController {
     /// Performs an update of the current unit, running `updateCode` first
     /// (inside the update, so it may change controls and assign actions).
     public func updateControls(updateCode: (() -> Void)? = nil) {
+        guard !isUpdating else { return reportRefused(.stackChangeInsideUpdate(call: "updateControls(updateCode:)")) }
         guard let current = units.last else {
             reportRefused(.updateWithoutUnit)
             return

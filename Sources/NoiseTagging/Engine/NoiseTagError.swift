@@ -21,6 +21,10 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
     case modeChangeRefused(reason: String)
     /// `tick()` called from app code that runs inside a tick (an observer, a control, a delegate).
     case tickInsideTick
+    /// `push`, `pop`, `update` or `updateControls` called from inside an
+    /// update (`startNoiseTagControlOn` or an `updateCode`), which would
+    /// start the update again, without end; `call` names it.
+    case stackChangeInsideUpdate(call: String)
     /// Replay could not put the engine into a logged trial's starting state.
     case cannotRestore(String)
 
@@ -36,6 +40,7 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
         case .touchNotTaken: return "press(_:source:)"
         case .modeChangeRefused: return "set(mode:waitTillDecoderConfirms:withExplanation:)"
         case .tickInsideTick: return "tick(frame:)"
+        case .stackChangeInsideUpdate(let call): return call
         case .cannotRestore: return "restore(_:)"
         }
     }
@@ -63,6 +68,8 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
             return "mode change refused: \(reason)"
         case .tickInsideTick:
             return "tick refused: called from inside a tick (an observer, control or delegate); the frame loop ticks, once per frame"
+        case .stackChangeInsideUpdate(let call):
+            return "\(call) refused: called from inside an update (startNoiseTagControlOn or an updateCode), where it would start the update again without end; assign actions there, and change the stack from an action or through inbox.post"
         case .cannotRestore(let reason):
             return "cannot restore the trial's starting state: \(reason)"
         }
