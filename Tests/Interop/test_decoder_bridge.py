@@ -353,10 +353,11 @@ def test_without_the_setting_nothing_is_mirrored(interop):
 
 def test_predictions_the_engine_cannot_take_are_reported_once_per_trial_and_never_press(interop):
     # A decoder team's easy mistakes: a log-probability for Perr (negative: it would read as
-    # certainty above 1), an object that is not on screen, a distribution that is not one.
-    # Each is one decoderProblem in its trial, no press; a proper P then presses.
+    # certainty above 1), an object that is not on screen, a distribution that is not one, object 0
+    # (the cued target's stand-in) in a Test trial. Each is one decoderProblem in its trial, no
+    # press; a proper P then presses.
     decoder = interop.start_decoder()
-    engine = interop.start_engine(trials=3, controls=CONTROLS)
+    engine = interop.start_engine(trials=4, controls=CONTROLS)
     cursor = 0
     for trial, bad, expected in [
         (1, lambda frame: decoder.predict(1, -0.5), "Perr -0.5 is not a probability"),
@@ -364,6 +365,7 @@ def test_predictions_the_engine_cannot_take_are_reported_once_per_trial_and_neve
         (3, lambda frame: decoder.send_hex(RawMessage.fromUtopiaMessage(
             PredictedTargetDist(frame["timestamp"], [1, 2], [-0.5, 1.5])).serialize()),
          "PREDICTEDTARGETDIST ignored: its probability -0.5 for object 1 is not a probability"),
+        (4, lambda frame: decoder.predict(0, 0.01), "object 0 stands for the cued target"),
     ]:
         _, flicker = engine.wait_event("trialPhase", CONNECT if trial == 1 else EVENT, start=cursor, trial=trial, phase="flicker")
         _, frame = decoder.wait_received("E", EVENT, start=len(decoder.log),

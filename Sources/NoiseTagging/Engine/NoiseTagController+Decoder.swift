@@ -5,7 +5,8 @@ extension NoiseTagController {
     func handleDecoderMessage(_ message: UtopiaMessage, now: Double) {
         switch message {
         case .predictedTargetProb(let prediction):
-            guard let trial, trial.phase == .flicker, prediction.objID > 0,
+            // Yest −1 is no prediction; object 0 stands for the cued target in training and Verify, where it presses nothing.
+            guard let trial, trial.phase == .flicker, prediction.objID > 0 || (prediction.objID == 0 && !trial.mode.cuesTarget),
                   isNotOlder(prediction.timestamp, than: trial.startStamp) else { return }
             if let problem = problem(with: prediction, in: trial) {
                 // Once per trial: a decoder that sends such a P sends it at every update.
@@ -77,6 +78,9 @@ extension NoiseTagController {
     private func problem(with prediction: PredictedTargetProb, in trial: Trial) -> String? {
         let name = "PREDICTEDTARGETPROB for object \(prediction.objID)"
         let perr = prediction.errorProbability
+        guard prediction.objID != 0 else {
+            return "\(name) ignored: object 0 stands for the cued target in calibration and Verify trials and is never pressed; predict the object's own ID (1 … 127)"
+        }
         guard perr.isFinite, (0...1).contains(perr) else {
             return "\(name) ignored: Perr \(perr) is not a probability (0 … 1)"
         }
