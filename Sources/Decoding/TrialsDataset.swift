@@ -45,7 +45,7 @@ public struct TrialsDataset: Equatable, Sendable {
                 throw DatasetError.inconsistent(file: "continuous.f32", reason: "expected \(h.nChannels * (h.nContinuous ?? 0) * 4) bytes (n_channels × n_continuous × 4), found \(context.samples.count * 4)")
             }
             if let bad = context.samples.firstIndex(where: { !$0.isFinite }) {
-                throw DatasetError.inconsistent(file: "continuous.f32", reason: "value \(bad) is not finite")
+                throw DatasetError.inconsistent(file: "continuous.f32", reason: "value \(bad) (channel \(bad / context.length), sample \(bad % context.length)) is \(context.samples[bad]), not finite")
             }
             guard context.onsets.count == h.nTrials else {
                 throw DatasetError.inconsistent(file: "onsets.i32", reason: "expected \(h.nTrials * 4) bytes (n_trials × 4), found \(context.onsets.count * 4)")
@@ -61,7 +61,9 @@ public struct TrialsDataset: Equatable, Sendable {
             throw DatasetError.inconsistent(file: "X.f32", reason: "expected \(expectedX * 4) bytes (n_trials × n_channels × n_samples × 4), found \(data.count * 4)")
         }
         if let bad = data.firstIndex(where: { !$0.isFinite }) {
-            throw DatasetError.inconsistent(file: "X.f32", reason: "value \(bad) is not finite")
+            let perTrial = h.nChannels * h.nSamples
+            throw DatasetError.inconsistent(file: "X.f32", reason: "value \(bad) (trial \(bad / perTrial), channel \((bad % perTrial) / h.nSamples), "
+                + "sample \(bad % h.nSamples)) is \(data[bad]), not finite")
         }
         if let context, let (t, c, s) = Self.firstDisagreement(data, context, h) {
             throw DatasetError.inconsistent(file: "X.f32", reason: "trial \(t), channel \(c), sample \(s) differs from continuous.f32 at onset \(context.onsets[t]) + \(s): "

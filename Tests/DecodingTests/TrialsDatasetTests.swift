@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func nonFiniteSampleIsRejected() throws {
-        try Self.expectError(file: "X.f32", containing: "not finite") { url in
+        try Self.expectError(file: "X.f32", containing: "value 10 (trial 0, channel 0, sample 10) is nan, not finite") { url in
             var x = [UInt8](try Data(contentsOf: url.appendingPathComponent("X.f32")))
             let nan = Float.nan.bitPattern
             for b in 0..<4 { x[40 + b] = UInt8(nan >> (8 * UInt32(b)) & 0xFF) }
