@@ -11,6 +11,12 @@ import Simulation
 import Synchronization
 import ZeroMQTransport
 
+// No options: any argument (--help too) gets the usage line.
+guard CommandLine.arguments.count == 1 else {
+    print("usage: BrainButtons  (no options; calibrates, then types YES by brain, about a minute)")
+    exit(["--help", "-h"].contains(CommandLine.arguments[1]) ? 0 : 64)
+}
+
 /// The unit's delegate: one action per button, assigned in every update.
 final class KeyboardUnit: NoiseTagDelegate {
     let buttons: [NoiseTagButton]

@@ -2,7 +2,7 @@
 // that speaks the bridge's protocol (`noisetag decoder serve` reading an
 // amplifier, MindAffect's decoder through its hub at utopia://HOST:PORT).
 //
-//     swift run YesNoQuestion [ENDPOINT]      (default: the default ipc:// socket)
+//     swift run YesNoQuestion [ENDPOINT]      (default: the default ipc:// socket; --help: usage)
 //
 // The user calibrates on ten cued trials, then looks at the answer; the
 // first confident press answers, and the program prints it and ends.
@@ -25,10 +25,19 @@ final class Question: NoiseTagDelegate {
     func contextDescription() -> String? { "Shall we go on?" }
 }
 
-let endpoint = CommandLine.arguments.dropFirst().first ?? ""
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count > 1 || arguments.first.map({ $0.hasPrefix("-") }) == true {
+    let usage = "usage: YesNoQuestion [ENDPOINT]  (ipc://PATH, tcp://HOST:PORT or utopia://HOST:PORT; default: the default ipc:// socket)"
+    let asked = arguments == ["--help"] || arguments == ["-h"]
+    let text = (asked ? "" : "YesNoQuestion: unexpected \(arguments.joined(separator: " "))\n") + usage + "\n"
+    FileHandle(fileDescriptor: asked ? 1 : 2).write(Data(text.utf8))
+    exit(asked ? 0 : 64)
+}
+let endpoint = arguments.first ?? ""
 let link: any BridgeLink
 do {
-    link = try BridgeLinks.connect(endpoint: endpoint, settings: NoiseTagging.settings)
+    // Default settings, not the singleton's: touching NoiseTagging starts its recording, which a failed start would leave open.
+    link = try BridgeLinks.connect(endpoint: endpoint, settings: NoiseTagSettings())
 } catch {
     FileHandle.standardError.write(Data("YesNoQuestion: \(error)\n".utf8))
     exit(2)

@@ -79,6 +79,22 @@ def test_yes_no_question_names_a_bad_endpoint(noisetag_bin, tmp_path):
     assert err.startswith("YesNoQuestion:") and "carrier-pigeon://loft" in err, err
 
 
+@pytest.mark.parametrize("name", ["BrainButtons", "YesNoQuestion"])
+def test_help_prints_the_usage_and_starts_nothing(noisetag_bin, tmp_path, name):
+    home = tmp_path / "home"
+    env = dict(os.environ, NOISETAG_HOME=str(home))
+    run = lambda *args: subprocess.run([example(noisetag_bin, name), *args], env=env,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    helped = run("--help")
+    assert helped.returncode == 0, helped.stderr.decode()
+    assert helped.stdout.decode().startswith("usage: " + name)
+    wrong = run("--frobnicate", "now")
+    assert wrong.returncode == 64
+    assert "usage: " + name in (wrong.stdout + wrong.stderr).decode()
+    # Nothing ran: no recording was opened (one left open would read as crashed).
+    assert not (home / "recordings").exists() or not os.listdir(home / "recordings")
+
+
 def test_brain_buttons_on_ctrl_c_ends_its_recording(noisetag_bin, tmp_path):
     # The README's sample catches SIGINT: the loop ends, the recording closes "App ended", the summary prints.
     home = tmp_path / "home"
