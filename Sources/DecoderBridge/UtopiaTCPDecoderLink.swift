@@ -112,6 +112,9 @@ public final class UtopiaTCPDecoderLink: WireDecoderLink, @unchecked Sendable {
     /// Connections to the hub made since the last call: the first and every reconnection.
     public func receiveConnections() -> Int { exchange.drainConnections() }
 
+    /// The endpoint, for the engine's notices.
+    public var endpointDescription: String? { endpoint }
+
     /// Frames that were not sent: no connection to the hub when they were
     /// queued, or not wholly written when a connection was lost.
     public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }

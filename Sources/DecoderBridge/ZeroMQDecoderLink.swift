@@ -131,6 +131,9 @@ public final class ZeroMQDecoderLink: WireDecoderLink, @unchecked Sendable {
     /// reconnection (a decoder restarted on the same endpoint).
     public func receiveConnections() -> Int { exchange.drainConnections() }
 
+    /// The endpoint, for the engine's notices.
+    public var endpointDescription: String? { endpoint }
+
     /// Frames that were not sent: no decoder connected (the socket sends
     /// only to a completed connection) or the queue overflowed.
     public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }

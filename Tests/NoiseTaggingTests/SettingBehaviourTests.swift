@@ -88,6 +88,19 @@ struct SettingBehaviourTests {
         #expect(h.link.reconnectRequests == 1)
     }
 
+    @Test("the notices about a decoder that does not answer name where the link looks for it")
+    func noticesNameTheEndpoint() throws {
+        let h = try EngineHarness(monitorsLiveness: true) {
+            try $0.set(value: 2, for: .timeoutConnecting)
+            try $0.set(value: 1, for: .durationAutoConnectBeforeWarningUser)
+        }
+        h.link.endpointDescription = "tcp://no.such.host.invalid:5555"
+        h.start()
+        h.run(until: 2.5)
+        #expect(notices(h, containing: "no decoder at tcp://no.such.host.invalid:5555 has answered for 1.0 s").count == 1)
+        #expect(notices(h, containing: "decoder at tcp://no.such.host.invalid:5555 not found: attempt 1").count == 1)
+    }
+
     @Test("attempts start again when a connected decoder is lost")
     func attemptsAfterLoss() throws {
         let h = try EngineHarness(monitorsLiveness: true) {

@@ -75,6 +75,28 @@ struct UnitStackTests {
         #expect(h.refusals.count == 4)
     }
 
+    @Test("a unit with nothing to flicker says once why no trial starts, and again after the next update")
+    func nothingToFlicker() {
+        let h = EngineHarness(buttons: 0)
+        h.start()
+        h.run(until: 3)
+        let notices = { h.kinds.filter { if case .notice(let text) = $0 { return text.hasPrefix("no trial starts") } else { return false } } }
+        #expect(h.trialStarts.isEmpty)
+        #expect(notices().count == 1)
+        h.controller.updateControls()
+        h.run(until: 4)
+        #expect(notices().count == 2)
+    }
+
+    @Test("controls sharing an identifier are named in a notice at each update")
+    func sharedIdentifiers() {
+        let h = EngineHarness()
+        h.view.add(NoiseTagButton(identifier: "b2"))
+        h.controller.push(view: h.view, forNoiseTaggingWithDelegate: h.delegate)
+        let notices = h.kinds.compactMap { if case .notice(let text) = $0 { return text } else { return nil } }
+        #expect(notices == ["controls of the current unit share an identifier ('b2'): presses, events and recordings cannot tell them apart"])
+    }
+
     @Test("updateControls with no unit says why")
     func updateControlsNoUnit() {
         let h = EngineHarness()

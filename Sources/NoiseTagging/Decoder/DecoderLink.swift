@@ -36,6 +36,10 @@ public protocol DecoderLink: AnyObject {
     /// themselves (ZeroMQ reconnects on its own, at the interval it was given)
     /// or need no connection.
     func reconnect()
+    /// Where the link reaches its decoder (an endpoint such as
+    /// `ipc:///run/user/1000/noisetag/decoder.sock` or `utopia://host:port`),
+    /// for the engine's notices about it. Default: nil (an in-process link).
+    var endpointDescription: String? { get }
 }
 
 extension DecoderLink {
@@ -47,4 +51,6 @@ extension DecoderLink {
     public func receiveConnections() -> Int { 0 }
     /// Default: nothing.
     public func reconnect() {}
+    /// Default: nil.
+    public var endpointDescription: String? { nil }
 }

@@ -29,6 +29,9 @@ public final class InMemoryDecoderLink: DecoderLink {
         return pendingConnections
     }
 
+    /// Where the engine's notices say the decoder is (nil: not said).
+    public var endpointDescription: String?
+
     /// Creates an empty link.
     public init() {}
 

@@ -57,7 +57,8 @@ extension NoiseTagController {
         if liveness.state != .connected, !liveness.warnedSlowConnect,
            now - (liveness.lastHeard ?? liveness.started ?? now) > settings.doubleFor(.durationAutoConnectBeforeWarningUser) {
             liveness.warnedSlowConnect = true
-            emit(.notice("no decoder has answered for \(settings.doubleFor(.durationAutoConnectBeforeWarningUser)) s; still trying"))
+            let place = decoderLink?.endpointDescription.map { " at \($0)" } ?? ""
+            emit(.notice("no decoder\(place) has answered for \(settings.doubleFor(.durationAutoConnectBeforeWarningUser)) s; still trying"))
         }
         if liveness.lastHeartbeat.map({ now - $0 >= settings.doubleFor(.heartbeatInterval) }) ?? true {
             liveness.lastHeartbeat = now
@@ -97,7 +98,8 @@ extension NoiseTagController {
             liveness.failedAttempts += 1
             let pause = settings.doubleFor(.timeInBetweenAttemptsToConnect)
             liveness.retryAt = now + pause
-            emit(.notice("decoder not found: attempt \(liveness.failedAttempts) got no answer within "
+            let place = decoderLink?.endpointDescription.map { " at \($0)" } ?? ""
+            emit(.notice("decoder\(place) not found: attempt \(liveness.failedAttempts) got no answer within "
                          + "\(settings.doubleFor(.timeoutConnecting)) s; trying again in \(pause) s"))
         }
     }

@@ -39,7 +39,15 @@ extension NoiseTagController {
         guard runningTrials, trial == nil, feedback == nil, !blocks.isBlocked,
               mode.runsTrials, units.last != nil else { return }
         let controls = flickeringControls()
-        guard !controls.isEmpty else { return }
+        guard !controls.isEmpty else {
+            // Said once per update, so that an app whose screen stays still learns why.
+            let reason = "no trial starts: no control of the current unit flickers (its view is empty, or every control's flickering is off)"
+            if lastAssignmentError != reason {
+                lastAssignmentError = reason
+                emit(.notice(reason))
+            }
+            return
+        }
         let slots: [CodeAssignment.Slot]
         do {
             slots = try CodeAssignment.assign(controls, codeCount: codebook.count,

@@ -70,8 +70,14 @@ extension NoiseTagController {
             // The unit's default look as it now stands, for renderers between trials.
             let look = defaultLook()
             for control in current.view.allControls { control.noiseTagging.defaultColor = look.color(for: control) }
+            let names = current.view.allControls.compactMap(\.noiseTagging.identifier)
+            let shared = Dictionary(names.map { ($0, 1) }, uniquingKeysWith: +).filter { $0.value > 1 }.keys.sorted()
+            if !shared.isEmpty {
+                emit(.notice("controls of the current unit share an identifier (" + shared.map { "'\($0)'" }.joined(separator: ", ")
+                             + "): presses, events and recordings cannot tell them apart"))
+            }
         }
-        // Only this update's own block: an update nested in the delegate's call keeps the outer one.
+        // Only this update's own block.
         _ = blocks.removeLatest(.update)
         emit(.unblocked(reason: .update))
     }

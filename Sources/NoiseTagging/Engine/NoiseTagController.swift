@@ -71,6 +71,7 @@ public final class NoiseTagController {
     var modeConfirmation: (mode: NoiseTagMode, deadline: Double)?
     var trainingOrder: [ObjectIdentifier] = []
     var random: SeededGenerator
+    /// The last reason no trial could start (codes not assignable, nothing flickering), said once per update.
     var lastAssignmentError: String?
     /// The link's problems reported in the current second, when that
     /// second began, and those beyond ``problemsPerSecond`` counted since.
