@@ -1,4 +1,5 @@
 import CZeroMQ
+import Synchronization
 
 /// One libzmq socket. Not thread-safe: exactly one thread may use it.
 public final class ZeroMQSocket {
@@ -20,6 +21,7 @@ public final class ZeroMQSocket {
         guard let handle = zmq_socket(context.handle, type.rawValue) else { throw .last("zmq_socket") }
         self.handle = handle
         self.context = context
+        context.openSockets.add(1, ordering: .releasing)
         try setOption(ZMQ_LINGER, Int32(0))
         try setOption(ZMQ_MAXMSGSIZE, int64: Int64(Self.maximumMessageSize))
     }
@@ -34,6 +36,7 @@ public final class ZeroMQSocket {
         guard !closed else { return }
         closed = true
         zmq_close(handle)
+        context.openSockets.subtract(1, ordering: .releasing)
     }
 
     /// The socket options the project sets, by what they do.

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 import UtopiaProtocol
+import ZeroMQTransport
 
 /// A link or decoder server let go of without closing it is freed: its I/O
 /// thread holds what it works on, not its owner, and the owner's `deinit`
@@ -42,5 +43,17 @@ struct LinkLifetimeTests {
             released = server
         }
         #expect(released == nil)
+    }
+
+    @Test("ending a context while a link made in it is open gives up after the wait instead of waiting for ever; closed, it ends")
+    func contextWithAnOpenLink() throws {
+        let context = ZeroMQContext()
+        let link = try ZeroMQDecoderLink(endpoint: "inproc://nobody-\(UInt32.random(in: 0...UInt32.max))", context: context)
+        let start = Date()
+        #expect(context.terminate(waitingUpTo: 0.2) == false)
+        #expect(Date().timeIntervalSince(start) < 5)
+        link.close()
+        #expect(context.terminate())
+        #expect(context.terminate(), "a second call does nothing")
     }
 }
