@@ -204,6 +204,17 @@ final class LinkExchange: Sendable {
         }
     }
 
+    /// A dropped frame's bytes for its report: lower-case hex, the first
+    /// ``malformedBytesShown`` only (the report is a line of an event), so a
+    /// recording's `decoderProblem` events keep what a bad decoder sent.
+    static func bytesShown(_ bytes: [UInt8]) -> String {
+        let shown = Hex.string(Array(bytes.prefix(malformedBytesShown)))
+        return bytes.count > malformedBytesShown ? "bytes \(shown)… (first \(malformedBytesShown) of \(bytes.count))" : "bytes \(shown)"
+    }
+
+    /// How many of a malformed frame's bytes its report shows.
+    static let malformedBytesShown = 64
+
     /// Counts a message that could not be read (reported by the caller in its own words).
     func countMalformed() { state.withLock { $0.counters.malformed += 1 } }
 

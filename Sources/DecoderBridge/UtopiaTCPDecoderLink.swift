@@ -255,7 +255,8 @@ private final class UtopiaLinkLoop: @unchecked Sendable {
                             case .message(let message, let bytes):
                                 received.append(WireMessage(message: message, bytes: bytes))
                             case .rejected(let bytes, let error):
-                                exchange.report("malformed \(bytes.count)-byte message from the hub dropped: \(error)", malformed: true)
+                                exchange.report("malformed \(bytes.count)-byte message from the hub dropped: \(error); \(LinkExchange.bytesShown(bytes))",
+                                                malformed: true)
                             case .lost(let reason):
                                 exchange.countMalformed()
                                 exchange.deliver(received)

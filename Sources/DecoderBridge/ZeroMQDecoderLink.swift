@@ -192,7 +192,8 @@ private struct ZeroMQLinkLoop: @unchecked Sendable {
             switch WireMessage.split(frame: frame.bytes) {
             case .success(let messages): exchange.deliver(messages)
             case .failure(let error):
-                exchange.report("malformed frame of \(frame.bytes.count) bytes dropped: \(error)", malformed: true)
+                exchange.report("malformed frame of \(frame.bytes.count) bytes dropped: \(error); \(LinkExchange.bytesShown(frame.bytes))",
+                                malformed: true)
             }
         }
     }

@@ -100,6 +100,9 @@ struct ZeroMQDecoderLinkTests {
                 return problems.count == 2 && received.count == 1
             })
             #expect(problems.allSatisfy { $0.hasPrefix("malformed frame of") })
+            // Each report keeps the frame's bytes, so a recording shows what the decoder sent.
+            #expect(problems.first?.hasSuffix("; bytes 4800") == true, "\(problems)")
+            #expect(problems.last?.hasSuffix("; bytes 7a000000") == true, "\(problems)")
             #expect(link.statistics.malformed == 2)
         }
     }

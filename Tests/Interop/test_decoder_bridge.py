@@ -172,21 +172,26 @@ def test_killed_decoder_is_reported_and_a_new_decoder_takes_over(interop):
     # by itself, handshakes again and runs the next trial.
     second = interop.start_decoder()
     cursor, _ = engine.wait_event("decoderConnection", CONNECT, start=cursor, state="connected")
-    _, subscribe = second.wait_received("B", EVENT)
-    assert subscribe["ids"] == "PFTVCMHLQ"
-    _, mode = second.wait_received("M", EVENT)
-    assert mode["mode"] == "Prediction.static"
-    engine.wait_event("trialStarted", CONNECT, start=cursor, trial=2)
-    second.wait_received("N", EVENT)
-    second.wait_received("E", EVENT)
-    second.predict(2, 0.05)
-    _, selection = second.wait_received("S", EVENT)
-    assert selection["objID"] == 2
-    _, press = engine.wait_event("press", EVENT, start=cursor)
-    assert (press["trial"], press["objectID"], press["source"]) == (2, 2, "brain")
-
+    greeted_and_pressing(engine, second, cursor, 2)
     assert engine.wait_exit(EXIT) == 0
     assert not second.errors()
+
+
+def greeted_and_pressing(engine, decoder, cursor, obj_id):
+    """The new `decoder` is subscribed and told the mode, hears trial 2 start,
+    and its prediction for `obj_id` presses."""
+    _, subscribe = decoder.wait_received("B", EVENT)
+    assert subscribe["ids"] == "PFTVCMHLQ"
+    _, mode = decoder.wait_received("M", EVENT)
+    assert mode["mode"] == "Prediction.static"
+    engine.wait_event("trialStarted", CONNECT, start=cursor, trial=2)
+    decoder.wait_received("N", EVENT)
+    decoder.wait_received("E", EVENT)
+    decoder.predict(obj_id, 0.05)
+    _, selection = decoder.wait_received("S", EVENT)
+    assert selection["objID"] == obj_id
+    _, press = engine.wait_event("press", EVENT, start=cursor)
+    assert (press["trial"], press["objectID"], press["source"]) == (2, obj_id, "brain")
 
 
 def test_a_decoder_restarted_within_the_timeout_is_greeted_again(interop):
@@ -207,17 +212,7 @@ def test_a_decoder_restarted_within_the_timeout_is_greeted_again(interop):
     _, again = engine.wait_event("decoderConnection", DECODER_TIMEOUT + TIMEOUT_MARGIN, start=cursor, state="connected")
     _, stopped = engine.wait_event("trialEnded", EVENT, start=cursor, trial=1)
     assert stopped["ending"] == "stopped-decoderLost"
-    _, subscribe = second.wait_received("B", EVENT)
-    assert subscribe["ids"] == "PFTVCMHLQ"
-    _, mode = second.wait_received("M", EVENT)
-    assert mode["mode"] == "Prediction.static"
-    engine.wait_event("trialStarted", CONNECT, start=cursor, trial=2)
-    second.wait_received("N", EVENT)
-    second.wait_received("E", EVENT)
-    second.predict(3, 0.05)
-    _, press = engine.wait_event("press", EVENT, start=cursor)
-    assert (press["trial"], press["objectID"], press["source"]) == (2, 3, "brain")
-
+    greeted_and_pressing(engine, second, cursor, 3)
     assert engine.wait_exit(EXIT) == 0
     # The restart came well within the timeout: the decoder never counted as lost.
     assert not any(e.get("type") == "decoderConnection" and e.get("state") == "disconnected" for e in engine.events.snapshot())
@@ -243,6 +238,9 @@ def test_malformed_frames_are_reported_and_ignored(interop):
     # Each report names the frame and the reason.
     assert 'unknown id "Z"' in first["value"], first
     assert "declares a 9-byte payload" in second["value"] and "only 6 bytes" in second["value"], second
+    # And keeps the frame's bytes: the recording shows what the decoder sent.
+    assert first["value"].endswith("bytes " + unknown.hex()), first
+    assert second["value"].endswith("bytes " + whole[:-3].hex()), second
 
     # The engine keeps running. Past minTrialDuration (1 s) of flicker, where a
     # decoded copy of the cut prediction would have pressed object 3, object 1
