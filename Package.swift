@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["TestSupport", "Simulation", "Codes", "Decoding", "UtopiaProtocol"]),
         .testTarget(name: "DecoderBridgeTests", dependencies: ["TestSupport", "DecoderBridge", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport", "DecoderService"]),
         .testTarget(name: "DecoderServiceTests", dependencies: ["TestSupport", "Codes", "DecoderService", "Decoding", "Simulation", "UtopiaProtocol", "ZeroMQTransport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "NoiseTagging", "Decoding", "JSONSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TestSupport", "TerminalUI", "NoiseTagging", "Decoding", "JSONSupport", "DecoderBridge"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "NoiseTagging", "UtopiaProtocol", "DecoderService"]),
         .testTarget(name: "LabFormatsTests", dependencies: ["TestSupport", "LabFormats", "Decoding", "NoiseTagging"]),
         .testTarget(name: "StudyTests", dependencies: ["TestSupport", "Study", "JSONSupport", "LabFormats", "NoiseTagging", "Demo", "DecoderService", "Decoding", "Simulation"]),
