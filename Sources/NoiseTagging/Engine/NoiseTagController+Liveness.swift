@@ -37,10 +37,7 @@ extension NoiseTagController {
                 liveness.failedAttempts = 0
                 removeEngineBlocks(.decoder)
                 emit(.decoderConnection(state: .connected, alarm: false))
-                send(.subscribe(Subscribe(timestamp: MonotonicClock.utopiaTimestamp(for: now),
-                                          messageIDs: Self.subscribedMessageIDs)))
-                send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now),
-                                            newMode: mode.decoderModeString)))
+                greetDecoder(now: now)
             }
         } else if liveness.state == .connected, let last = liveness.lastHeard,
                   now - last > settings.doubleFor(.decoderTimeout) {
@@ -57,8 +54,7 @@ extension NoiseTagController {
         if liveness.state != .connected, !liveness.warnedSlowConnect,
            now - (liveness.lastHeard ?? liveness.started ?? now) > settings.doubleFor(.durationAutoConnectBeforeWarningUser) {
             liveness.warnedSlowConnect = true
-            let place = decoderLink?.endpointDescription.map { " at \($0)" } ?? ""
-            emit(.notice("no decoder\(place) has answered for \(settings.doubleFor(.durationAutoConnectBeforeWarningUser)) s; still trying"))
+            emit(.notice("no decoder\(decoderPlace) has answered for \(settings.doubleFor(.durationAutoConnectBeforeWarningUser)) s; still trying"))
         }
         if liveness.lastHeartbeat.map({ now - $0 >= settings.doubleFor(.heartbeatInterval) }) ?? true {
             liveness.lastHeartbeat = now
@@ -81,9 +77,18 @@ extension NoiseTagController {
         guard liveness.state == .connected else { return }
         stopTrial(.decoderLost)
         emit(.decoderConnection(state: .connected, alarm: false))
-        send(.subscribe(Subscribe(timestamp: MonotonicClock.utopiaTimestamp(for: now), messageIDs: Self.subscribedMessageIDs)))
-        send(.modeChange(ModeChange(timestamp: MonotonicClock.utopiaTimestamp(for: now), newMode: mode.decoderModeString)))
+        greetDecoder(now: now)
     }
+
+    /// SUBSCRIBE and the current mode, for a decoder just heard or just reconnected.
+    private func greetDecoder(now: Double) {
+        let stamp = MonotonicClock.utopiaTimestamp(for: now)
+        send(.subscribe(Subscribe(timestamp: stamp, messageIDs: Self.subscribedMessageIDs)))
+        send(.modeChange(ModeChange(timestamp: stamp, newMode: mode.decoderModeString)))
+    }
+
+    /// " at ENDPOINT" for the notices about a decoder that does not answer, when the link says where it looks.
+    private var decoderPlace: String { decoderLink?.endpointDescription.map { " at \($0)" } ?? "" }
 
     /// Ends an attempt that got no answer within `timeoutConnecting` ("decoder
     /// not found") and starts the next one `timeInBetweenAttemptsToConnect` later.
@@ -98,8 +103,7 @@ extension NoiseTagController {
             liveness.failedAttempts += 1
             let pause = settings.doubleFor(.timeInBetweenAttemptsToConnect)
             liveness.retryAt = now + pause
-            let place = decoderLink?.endpointDescription.map { " at \($0)" } ?? ""
-            emit(.notice("decoder\(place) not found: attempt \(liveness.failedAttempts) got no answer within "
+            emit(.notice("decoder\(decoderPlace) not found: attempt \(liveness.failedAttempts) got no answer within "
                          + "\(settings.doubleFor(.timeoutConnecting)) s; trying again in \(pause) s"))
         }
     }
