@@ -51,22 +51,16 @@ struct ZeroMQDecoderLinkTests {
 
     @Test("each connection the socket completes is reported once: the first, and a decoder restarted on the same endpoint")
     func connectionsAreReported() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nt-restart-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let endpoint = "ipc://\(folder.path)/decoder.sock"
-        var first: ZeroMQSocket? = try ZeroMQSocket(type: .router)
-        try first?.bind(endpoint)
-        let link = try ZeroMQDecoderLink(endpoint: endpoint)
+        let first = try FakeDecoder()
+        let link = try ZeroMQDecoderLink(endpoint: first.endpoint)
         defer { link.close() }
         var connections = 0
         #expect(eventually { connections += link.receiveConnections(); return connections == 1 })
-        first?.close()
-        first = nil
-        // The decoder comes back at once, long before any disconnect timeout.
+        first.router.close()
+        // The decoder comes back at once on the same endpoint, long before any disconnect timeout.
         let second = try ZeroMQSocket(type: .router)
         defer { second.close() }
-        try second.bind(endpoint)
+        try second.bind(first.endpoint)
         #expect(eventually { connections += link.receiveConnections(); return connections == 2 }, "\(connections)")
         usleep(100_000)
         #expect(connections + link.receiveConnections() == 2, "no connection counted twice")
