@@ -3,11 +3,10 @@ import Foundation
 /// The app's noise-tagging controller: the singleton every app drives.
 ///
 /// It runs on the monotonic clock; the app's frame loop calls
-/// `NoiseTagging.tick()` every frame on one thread, and only that thread
-/// may call the controller: other threads post their calls through
-/// `NoiseTagging.inbox.post { engine in … }`. The compiler does not check
-/// this (the singleton is `nonisolated(unsafe)`), and a call from another
-/// thread races the tick. Like the reference
+/// `NoiseTagging.tick()` every frame. Any thread may call it: a call from
+/// another thread waits for the running tick and is applied whole before
+/// the next one (work posted through `NoiseTagging.inbox.post { engine in … }`
+/// runs at the start of the next tick instead, without waiting). Like the reference
 /// framework it records into `$NOISETAG_HOME/recordings` (default
 /// `~/.noisetag/recordings`) from its first use, unless the environment has
 /// `NOISETAG_RECORDINGS=off` (then its `recordingsEnabled` setting starts
@@ -26,8 +25,7 @@ import Foundation
 /// // … the frame loop calls NoiseTagging.tick() until the user quits, then:
 /// NoiseTagging.stopRecording()
 /// ```
-// nonisolated(unsafe): the controller is not Sendable; the app drives it from the one thread that ticks.
-nonisolated(unsafe) public let NoiseTagging: NoiseTagController =
+public let NoiseTagging: NoiseTagController =
     NoiseTagController.appController(environment: ProcessInfo.processInfo.environment)
 
 extension NoiseTagController {

@@ -5,6 +5,8 @@ extension NoiseTagController {
     /// at t=2 for 4 s keep trials off until t=6. With no argument (the
     /// guide's `blockTrials()`) the block holds until ``unblockTrials()``.
     public func blockTrials(forDuration duration: Double? = nil) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         if let duration, !(duration.isFinite && duration >= 0) {
             reportRefused(.invalidBlockDuration(duration))
             return
@@ -25,6 +27,8 @@ extension NoiseTagController {
     /// controller.unblockTrials()                // t=2: ends the first; trials may start at t=3.5
     /// ```
     public func unblockTrials() {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         emitCall("unblockTrials")
         guard blocks.removeLatestUntimed(.client) else {
             reportRefused(.unblockWithoutBlock)
@@ -34,7 +38,11 @@ extension NoiseTagController {
     }
 
     /// Number of blocks now in place, the engine's own included.
-    public var activeBlockCount: Int { blocks.blocks.count }
+    public var activeBlockCount: Int {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return blocks.blocks.count
+    }
 
     /// Adds a block of `reason` and reports it.
     func addBlock(_ reason: BlockReason, duration: Double?) {

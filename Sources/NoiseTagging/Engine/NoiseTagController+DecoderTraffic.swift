@@ -14,7 +14,7 @@ extension NoiseTagController {
         if let wire = wireLink {
             guard let sent = wire.sendEncoded(message) else { return }
             bytes = sent
-        } else if let link = decoderLink {
+        } else if let link = self.link {
             guard link.send(message), !trafficObservers.isEmpty else { return }
             bytes = UtopiaCodec.encode(message)
         } else {
@@ -26,7 +26,7 @@ extension NoiseTagController {
     /// Handles every message the link received since the last tick, reports
     /// its problems and logs what it dropped. Returns whether anything came.
     func drainDecoderLink(now: Double) -> Bool {
-        guard let link = decoderLink else { return false }
+        guard let link = self.link else { return false }
         let wire = wireLink
         let received = wire?.receiveWire() ?? link.receive().map {
             WireMessage(message: $0, bytes: trafficObservers.isEmpty ? [] : UtopiaCodec.encode($0))

@@ -6,6 +6,8 @@ extension NoiseTagController {
     /// nothing happens, a refused call is reported and it returns false.
     @discardableResult
     public func developerPanelGestureRecognized() -> Bool {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard settings.boolFor(.twoFingerDoubleTapOpensDeveloperScreen) else {
             emit(.refused(call: "developerPanelGestureRecognized()",
                           reason: "twoFingerDoubleTapOpensDeveloperScreen is off"))

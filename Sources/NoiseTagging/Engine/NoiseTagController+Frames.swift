@@ -2,11 +2,17 @@ import UtopiaProtocol
 
 extension NoiseTagController {
     /// Frames of flicker rendered since the controller was made.
-    public var flickerFramesRendered: Int { stimulus.framesRendered }
+    public var flickerFramesRendered: Int {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return stimulus.framesRendered
+    }
 
     /// Reports a late frame from the frame loop: an event, and a sound event
     /// when `soundOnMissedFrame` and `enableOtherSounds` are on.
     public func reportMissedFrame(_ timing: FrameTiming, skipped: Int) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         emit(.missedFrame(index: timing.index, lateness: timing.lateness, skipped: skipped))
         if settings.boolFor(.soundOnMissedFrame) { emitOtherSound("missedFrame") }
     }
@@ -16,20 +22,20 @@ extension NoiseTagController {
     func loadCodebook() {
         let path = settings.textFor(.filenameNoiseTags)
         if path.isEmpty {
-            codebook = .standard
-            codebookSource = "built-in"
-            codebookIdentity = codebook.identity
+            loadedCodebook = .standard
+            loadedCodebookSource = "built-in"
+            codebookIdentity = loadedCodebook.identity
         } else {
             do {
-                codebook = try CodebookFile(contentsOfFile: path).codebook
-                codebookSource = path
-                codebookIdentity = codebook.identity
+                loadedCodebook = try CodebookFile(contentsOfFile: path).codebook
+                loadedCodebookSource = path
+                codebookIdentity = loadedCodebook.identity
             } catch {
-                emit(.refused(call: "filenameNoiseTags", reason: "\(error); keeping \(codebookSource) codebook"))
+                emit(.refused(call: "filenameNoiseTags", reason: "\(error); keeping \(loadedCodebookSource) codebook"))
                 return
             }
         }
-        emit(.codebookLoaded(source: codebookSource, codes: codebook.count, length: codebook.length))
+        emit(.codebookLoaded(source: loadedCodebookSource, codes: loadedCodebook.count, length: loadedCodebook.length))
     }
 
     /// Shows the default look on the current unit's controls that do not flicker.

@@ -8,7 +8,9 @@ extension NoiseTagController {
 
     /// Whether the engine hears its decoder.
     public var decoderConnection: DecoderConnectionState {
-        guard let link = decoderLink else { return .none }
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        guard let link = self.link else { return .none }
         guard link.monitorsLiveness else { return .connected }
         return liveness.state == .none ? .connecting : liveness.state
     }
@@ -20,7 +22,7 @@ extension NoiseTagController {
     /// reported, and after `timeInBetweenAttemptsToConnect` the link is asked
     /// to try again (``DecoderLink/reconnect()``) and SUBSCRIBE goes out at once.
     func advanceLiveness(now: Double, heard: Bool) {
-        guard decoderLink?.monitorsLiveness == true else { return }
+        guard link?.monitorsLiveness == true else { return }
         if liveness.started == nil {
             liveness.started = now
             liveness.attemptStarted = now
@@ -88,7 +90,7 @@ extension NoiseTagController {
     }
 
     /// " at ENDPOINT" for the notices about a decoder that does not answer, when the link says where it looks.
-    private var decoderPlace: String { decoderLink?.endpointDescription.map { " at \($0)" } ?? "" }
+    private var decoderPlace: String { link?.endpointDescription.map { " at \($0)" } ?? "" }
 
     /// Ends an attempt that got no answer within `timeoutConnecting` ("decoder
     /// not found") and starts the next one `timeInBetweenAttemptsToConnect` later.
@@ -98,7 +100,7 @@ extension NoiseTagController {
             liveness.retryAt = nil
             liveness.attemptStarted = now
             liveness.lastHeartbeat = nil           // SUBSCRIBE and a heartbeat go out at once
-            decoderLink?.reconnect()
+            link?.reconnect()
         } else if let started = liveness.attemptStarted, now - started >= settings.doubleFor(.timeoutConnecting) {
             liveness.failedAttempts += 1
             let pause = settings.doubleFor(.timeInBetweenAttemptsToConnect)

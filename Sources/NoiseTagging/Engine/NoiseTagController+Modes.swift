@@ -7,6 +7,8 @@ extension NoiseTagController {
     /// the MODECHANGE or `modeConfirmationTimeout` passes (a
     /// ``NoiseTagEvent/Kind/modeConfirmed(mode:confirmed:)`` event says which).
     public func set(mode: NoiseTagMode, waitTillDecoderConfirms: Bool = false, withExplanation explanation: String? = nil) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         emitCall("setMode", value: mode.rawValue + (waitTillDecoderConfirms ? " wait" : ""))
         applyModeChange(to: mode, waitTillDecoderConfirms: waitTillDecoderConfirms, explanation: explanation)
     }
@@ -59,6 +61,8 @@ extension NoiseTagController {
     /// Asks the decoder to discard its calibration: MODECHANGE `reset`. The
     /// engine's own mode does not change; calibrate again with a training mode.
     public func resetDecoderCalibration() {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         emitCall("resetDecoderCalibration")
         stopTrial(.modeChange)
         send(.modeChange(ModeChange(timestamp: engineStamp, newMode: DecoderMode.reset.modeText)))
@@ -67,6 +71,8 @@ extension NoiseTagController {
 
     /// Sends a LOG message to the decoder.
     public func sendDecoderALogMessageWith(text: String) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         send(.log(Log(timestamp: engineStamp, message: text)))
     }
 }

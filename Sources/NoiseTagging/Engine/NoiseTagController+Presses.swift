@@ -8,6 +8,8 @@ extension NoiseTagController {
     /// whether the press was taken.
     @discardableResult
     public func touchPress(_ control: any NoiseTagControl) -> Bool {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         let name = control.noiseTagName
         emitCall("touchPress", control: control)
         guard feedback == nil else {
@@ -35,6 +37,8 @@ extension NoiseTagController {
     /// refused (while feedback shows: reported as a `refused` event).
     @discardableResult
     public func touch(at point: NoiseTagPoint) -> (any NoiseTagControl)? {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard let view = units.last?.view else { return nil }
         guard let control = view.allControls.first(where: { isPressable($0) && $0.hitTest(point) }) else { return nil }
         return touchPress(control) ? control : nil

@@ -10,7 +10,9 @@ extension NoiseTagController {
     @discardableResult
     public func startRecording(in store: RecordingStore = .standard, wallClock: WallClock = SystemWallClock(),
                                timeZone: TimeZone = .current) -> Recorder {
-        startRecording(in: store, wallClock: wallClock, timeZone: timeZone, limits: .init())
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return startRecording(in: store, wallClock: wallClock, timeZone: timeZone, limits: .init())
     }
 
     @discardableResult
@@ -48,27 +50,39 @@ extension NoiseTagController {
     /// `fsync`ed and the folder gets its right part. Blocks until done; call
     /// it when the app ends.
     public func stopRecording() {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         recorder?.stop(.appEnded)
     }
 
     /// The running recorder, if recording was started.
-    public var activeRecorder: Recorder? { recorder?.active == true ? recorder : nil }
+    public var activeRecorder: Recorder? {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return recorder?.active == true ? recorder : nil
+    }
 
     /// The app went to the background. Coming back after an hour or more
     /// (on the engine clock) starts a new recording.
     public func applicationDidEnterBackground() {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         recorder?.applicationDidEnterBackground(at: engineNow)
         emit(.lifecycle(.didEnterBackground))
     }
 
     /// The app is coming back from the background.
     public func applicationWillEnterForeground() {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         recorder?.applicationWillEnterForeground(at: engineNow)
         emit(.lifecycle(.willEnterForeground))
     }
 
     /// The developer panel opened: a new recording starts ("developer panel").
     public func developerPanelOpened() {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         recorder?.rotate(.developerPanel)
         emit(.lifecycle(.developerPanelOpened))
     }
@@ -77,6 +91,8 @@ extension NoiseTagController {
     /// reason "client; <comments>" (made safe for file names and cut to 60
     /// characters; the full text goes into the new recording's events).
     public func startNewRecording(withComments comments: String) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard let recorder = activeRecorder else {
             emit(.refused(call: "startNewRecording(withComments:)", reason: "not recording; call startRecording(in:) first"))
             return
@@ -88,27 +104,39 @@ extension NoiseTagController {
     /// Appends `text` unchanged to `file` in the current recording; false when not recording.
     @discardableResult
     public func append(text: String, toFileNamed file: String) -> Bool {
-        recorder?.append(text: text, toFileNamed: file) ?? false
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return recorder?.append(text: text, toFileNamed: file) ?? false
     }
 
     /// Appends one line to `file` in the current recording; false when not recording.
     @discardableResult
     public func append(line: String, toFileNamed file: String) -> Bool {
-        recorder?.append(line: line, toFileNamed: file) ?? false
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return recorder?.append(line: line, toFileNamed: file) ?? false
     }
 
     /// Appends one CSV row to `name` (".csv" added when missing) in the current recording.
     @discardableResult
     public func append(toCSVNamed name: String, cells: [String]) -> Bool {
-        recorder?.append(toCSVNamed: name, cells: cells) ?? false
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return recorder?.append(toCSVNamed: name, cells: cells) ?? false
     }
 
     /// The current recording's folder name; nil when not recording.
-    public var folderNameCurrentRecording: String? { recorder?.folderNameCurrentRecording }
+    public var folderNameCurrentRecording: String? {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return recorder?.folderNameCurrentRecording
+    }
 
     /// Folder names of the recordings in the store that no process writes
     /// any more (closed, and crashed ones with only a left part), oldest first.
     public var closedRecordings: [String] {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard let recorder else { return [] }
         let current = recorder.current?.folderName
         return recorder.store.finishedRecordings().map(\.name.folderName).filter { $0 != current }

@@ -11,7 +11,7 @@ extension NoiseTagController {
         return EngineSnapshot(random: String(format: "%016llx", random.state),
                               trialsInMode: trialsInMode, zeroTrainPressed: zeroTrainPressed, trainingOrder: order,
                               decoderIdle: decoderIdle, explicitlySet: settings.explicitlySet.map(\.rawValue).sorted(),
-                              watchesDecoder: decoderLink.map(\.monitorsLiveness), connection: decoderConnection.rawValue,
+                              watchesDecoder: link.map(\.monitorsLiveness), connection: decoderConnection.rawValue,
                               lastHeard: liveness.lastHeard, lastHeartbeat: liveness.lastHeartbeat,
                               watchStarted: liveness.started, codebook: codebookIdentity,
                               controls: controls.map(ControlSnapshot.init(of:)), verifyTargets: verifyTargets)
@@ -32,11 +32,13 @@ extension NoiseTagController {
     /// clock.set(start.time); controller.tick(frame: firstFrame)   // the trial starts again
     /// ```
     public func restore(_ start: NoiseTagEvent.TrialStart) throws(NoiseTagError) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard let snapshot = start.state else {
             throw .cannotRestore("trial \(start.trial) has no logged state (recorded by an engine before replay support)")
         }
         guard snapshot.codebook == codebookIdentity else {
-            throw .cannotRestore("the trial used codebook \(snapshot.codebook), but \(codebookSource) (\(codebookIdentity)) is loaded")
+            throw .cannotRestore("the trial used codebook \(snapshot.codebook), but \(loadedCodebookSource) (\(codebookIdentity)) is loaded")
         }
         guard let state = UInt64(snapshot.random, radix: 16) else {
             throw .cannotRestore("random state '\(snapshot.random)' is not 16 hex digits")

@@ -6,8 +6,14 @@ extension NoiseTagController {
     /// tells it the current mode. The delegate hears `trialsWillStartRunning` /
     /// `trialsStoppedRunning`.
     public var trialsAreRunning: Bool {
-        get { runningTrials }
+        get {
+            let entered = access.enter()
+            defer { access.leave(entered) }
+            return runningTrials
+        }
         set {
+            let entered = access.enter()
+            defer { access.leave(entered) }
             guard newValue != runningTrials else { return }
             emitCall("trialsAreRunning", value: String(newValue))
             setTrialsRunning(newValue)
@@ -50,7 +56,7 @@ extension NoiseTagController {
         }
         let slots: [CodeAssignment.Slot]
         do {
-            slots = try CodeAssignment.assign(controls, codeCount: codebook.count,
+            slots = try CodeAssignment.assign(controls, codeCount: loadedCodebook.count,
                                               reversed: settings.boolFor(.assignNoiseTagsInReversedOrder))
         } catch {
             if lastAssignmentError != error.description {
@@ -62,7 +68,7 @@ extension NoiseTagController {
         // The state the trial starts from, before anything below draws from the generator.
         let verifyTargets = mode == .verify ? units.last?.delegate.idsOfControlsToIncludeAsTargetInVerifyMode() : nil
         let state = engineSnapshot(verifyTargets: verifyTargets)
-        var book = codebook
+        var book = loadedCodebook
         var shift: Int?
         if mode.isTraining, settings.boolFor(.randomlyTranslateNoiseTagsInTraining) {
             shift = Int(random.next() % UInt64(book.length))

@@ -3,6 +3,8 @@ extension NoiseTagController {
     /// running trial stops, all actions are deleted, and the delegate's
     /// `startNoiseTagControlOn(noiseTaggingView:)` assigns them anew.
     public func push(view: NoiseTagView, forNoiseTaggingWithDelegate delegate: NoiseTagDelegate) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard !isUpdating else { return reportRefused(.stackChangeInsideUpdate(call: "push(view:forNoiseTaggingWithDelegate:)")) }
         emitCall("push")
         units.append(Unit(view: view, delegate: delegate))
@@ -13,6 +15,8 @@ extension NoiseTagController {
     /// Pops the current unit and updates the one below. On an empty stack
     /// nothing changes and a refused call is reported.
     public func pop() {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard !isUpdating else { return reportRefused(.stackChangeInsideUpdate(call: "pop()")) }
         guard let popped = units.popLast() else {
             reportRefused(.popOnEmptyStack)
@@ -28,6 +32,8 @@ extension NoiseTagController {
     /// `view` is the current unit's view; otherwise nothing happens and a
     /// refused call is reported.
     public func update(view: NoiseTagView, forNoiseTaggingWithDelegate delegate: NoiseTagDelegate) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard !isUpdating else { return reportRefused(.stackChangeInsideUpdate(call: "update(view:forNoiseTaggingWithDelegate:)")) }
         guard let current = units.last, current.view === view else {
             reportRefused(.updateWithViewNotCurrent)
@@ -42,6 +48,8 @@ extension NoiseTagController {
     /// Performs an update of the current unit, running `updateCode` first
     /// (inside the update, so it may change controls and assign actions).
     public func updateControls(updateCode: (() -> Void)? = nil) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard !isUpdating else { return reportRefused(.stackChangeInsideUpdate(call: "updateControls(updateCode:)")) }
         guard let current = units.last else {
             reportRefused(.updateWithoutUnit)
@@ -63,10 +71,10 @@ extension NoiseTagController {
         trainingOrder = []
         if let current = units.last {
             for control in current.view.allControls { control.noiseTagging.controller = self }
-            isUpdating = true
+            updating = true
             updateCode?()
             current.delegate.startNoiseTagControlOn(noiseTaggingView: current.view)
-            isUpdating = false
+            updating = false
             // The unit's default look as it now stands, for renderers between trials.
             let look = defaultLook()
             for control in current.view.allControls { control.noiseTagging.defaultColor = look.color(for: control) }

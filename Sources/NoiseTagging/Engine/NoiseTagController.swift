@@ -6,8 +6,12 @@ import UtopiaProtocol
 /// instances on a ``VirtualClock``.
 ///
 /// The controller is a state machine advanced by ``tick()``; a frame loop
-/// calls it every frame. All its methods must be called on the thread that
-/// ticks it; other threads post work through ``inbox``.
+/// calls it every frame. Any thread may call it: the tick and every call
+/// hold one lock (its settings' lock), so a call from another thread waits
+/// for the running tick and is applied whole, between ticks. Work that
+/// should run at the start of the next tick instead, without waiting, is
+/// posted through ``inbox``. Views and controls stay the app's: change them
+/// from the thread that ticks, or inside an update.
 ///
 /// App code (a control, a delegate, an observer, a decoder link) may call
 /// back into the controller from any hook; the engine holds no access to
@@ -21,13 +25,16 @@ import UtopiaProtocol
 /// controller.trialsAreRunning = true
 /// clock.advance(by: 1.0 / 60); controller.tick()
 /// ```
-public final class NoiseTagController {
+// @unchecked: every stored property is read and written only while `access` is held (see EngineAccess).
+public final class NoiseTagController: @unchecked Sendable {
     /// The engine's clock.
     public let clock: EngineClock
     /// The settings, by title.
     public let settings: NoiseTagSettings
     /// Every engine event, in order.
-    public let events = NoiseTagEventStream()
+    public let events: NoiseTagEventStream
+    /// The lock the tick and every public call hold: ``settings``' own.
+    let access: EngineAccess
     /// Work posted by other threads, run at the start of each tick.
     public let inbox = EngineInbox()
     /// The decoder link; nil runs without a decoder (touch presses only).
@@ -35,11 +42,21 @@ public final class NoiseTagController {
     /// A link replaced from inside one of its own calls stays alive until
     /// that call returns; the next call goes to the new link.
     public var decoderLink: DecoderLink? {
-        didSet {
+        get {
+            let entered = access.enter()
+            defer { access.leave(entered) }
+            return link
+        }
+        set {
+            let entered = access.enter()
+            defer { access.leave(entered) }
+            link = newValue
             liveness = DecoderLiveness()
-            wireLink = decoderLink as? WireDecoderLink
+            wireLink = newValue as? WireDecoderLink
         }
     }
+    /// ``decoderLink``'s store.
+    var link: DecoderLink?
     /// ``decoderLink`` when it reports the bytes that crossed; set with it.
     var wireLink: WireDecoderLink?
     var liveness = DecoderLiveness()
@@ -82,9 +99,19 @@ public final class NoiseTagController {
     var runningTrials = false
     var stimulus = StimulusFrameState()
     /// The codebook flicker codes come from (see `filenameNoiseTags`).
-    public internal(set) var codebook: Codebook = .standard
+    public var codebook: Codebook {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return loadedCodebook
+    }
     /// Where ``codebook`` came from: a file path, or "built-in".
-    public internal(set) var codebookSource = "built-in"
+    public var codebookSource: String {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return loadedCodebookSource
+    }
+    var loadedCodebook: Codebook = .standard
+    var loadedCodebookSource = "built-in"
     /// ``Codebook/identity`` of ``codebook``, worked out when it loads.
     var codebookIdentity = Codebook.standard.identity
     /// True while the decoder's threshold advice is being adopted (its `settingChanged` says `decoder`).
@@ -92,7 +119,12 @@ public final class NoiseTagController {
     private var consoleToken: NoiseTagEventStream.Token?
 
     /// True only while an update runs; actions can be assigned only then.
-    public internal(set) var isUpdating = false
+    public var isUpdating: Bool {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return updating
+    }
+    var updating = false
 
     /// True while ``tick(frame:)`` runs: a tick from inside one is refused.
     private(set) var isTicking = false
@@ -119,7 +151,9 @@ public final class NoiseTagController {
                 decoderLink: DecoderLink? = nil, seed: UInt64 = 0x5EED) {
         self.clock = clock
         self.settings = settings
-        self.decoderLink = decoderLink
+        self.access = settings.access
+        self.events = NoiseTagEventStream(access: settings.access)
+        self.link = decoderLink
         self.wireLink = decoderLink as? WireDecoderLink
         self.random = SeededGenerator(seed: seed)
         settings.observeChanges { [weak self] title, value, old in self?.settingDidChange(title, value, old: old) }
@@ -134,25 +168,53 @@ public final class NoiseTagController {
     public var mode: NoiseTagMode { NoiseTagMode(rawValue: settings.textFor(.mode)) ?? .test }
 
     /// Number of units on the stack.
-    public var unitCount: Int { units.count }
+    public var unitCount: Int {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return units.count
+    }
 
     /// The current unit's view, if any.
-    public var currentView: NoiseTagView? { units.last?.view }
+    public var currentView: NoiseTagView? {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return units.last?.view
+    }
 
     /// True while any block is in place (the client's or the engine's own).
-    public var trialsAreBlocked: Bool { blocks.isBlocked }
+    public var trialsAreBlocked: Bool {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return blocks.isBlocked
+    }
 
     /// True while a trial runs.
-    public var trialInProgress: Bool { trial != nil }
+    public var trialInProgress: Bool {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return trial != nil
+    }
 
     /// The running trial's phase, nil between trials.
-    public var currentPhase: TrialPhase? { trial?.phase }
+    public var currentPhase: TrialPhase? {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return trial?.phase
+    }
 
     /// Number of trials started since the controller was made.
-    public var trialsStarted: Int { trialCount }
+    public var trialsStarted: Int {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return trialCount
+    }
 
     /// True while press or no-press feedback is showing.
-    public var isShowingFeedback: Bool { feedback != nil }
+    public var isShowingFeedback: Bool {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return feedback != nil
+    }
 
     // MARK: Tick
 
@@ -172,6 +234,8 @@ public final class NoiseTagController {
     /// now at `preferredNFramesPerSecond` (index `round(now × rate)`), so a
     /// second tick within the same frame renders nothing.
     public func tick(frame: FrameTiming? = nil) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard !isTicking else {
             reportRefused(.tickInsideTick)
             return
@@ -182,7 +246,7 @@ public final class NoiseTagController {
         let now = clock.now
         tickTime = now
         defer { tickTime = nil }
-        let heard = decoderLink != nil && drainDecoderLink(now: now)
+        let heard = link != nil && drainDecoderLink(now: now)
         advanceLiveness(now: now, heard: heard)
         // Each step below returns at once when its state is empty; the checks
         // are repeated here to save the calls on most frames.
@@ -224,20 +288,26 @@ public final class NoiseTagController {
     /// reported: it renders nothing.
     @discardableResult
     public func observeFrames(_ handler: @escaping (FrameRecord) -> Void) -> ObserverToken {
-        ObserverToken(id: frameObservers.add(handler), frames: true)
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return ObserverToken(id: frameObservers.add(handler), frames: true)
     }
 
     /// Calls `handler` for every message sent to or drained from the
     /// decoder, until ``removeObserver(_:)`` is given the token.
     @discardableResult
     public func observeDecoderTraffic(_ handler: @escaping (DecoderTraffic) -> Void) -> ObserverToken {
-        ObserverToken(id: trafficObservers.add(handler), frames: false)
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return ObserverToken(id: trafficObservers.add(handler), frames: false)
     }
 
     /// Stops the frame or decoder-traffic observer behind `token` (its
     /// handler, and whatever it captured, is released); an unknown or
     /// already removed token is ignored.
     public func removeObserver(_ token: ObserverToken) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         if token.frames { frameObservers.remove(token.id) } else { trafficObservers.remove(token.id) }
     }
 

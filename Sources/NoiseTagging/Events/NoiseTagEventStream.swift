@@ -1,5 +1,6 @@
 /// The engine's typed event stream: subscribers are called synchronously on
-/// the engine thread, in subscription order. The app's own calls
+/// the thread that runs the engine's tick or call, in subscription order.
+/// Any thread may subscribe and unsubscribe. The app's own calls
 /// (`.call` events, which recordings keep so that replay can re-apply them)
 /// reach only subscribers that ask for them.
 public final class NoiseTagEventStream {
@@ -7,9 +8,14 @@ public final class NoiseTagEventStream {
     public struct Token: Hashable, Sendable { let id: Int }
 
     private var subscribers = ObserverList<NoiseTagEvent>()
+    /// The lock of the engine that emits here (its own for a stream made alone).
+    private let access: EngineAccess
 
     /// Creates an empty stream.
-    public init() {}
+    public convenience init() { self.init(access: EngineAccess()) }
+
+    /// Creates an empty stream that holds `access` while it runs.
+    init(access: EngineAccess) { self.access = access }
 
     /// Calls `handler` for every later event; for the app's own calls
     /// (``NoiseTagEvent/Kind/call(_:)``) too when `includingAppCalls` is
@@ -17,6 +23,8 @@ public final class NoiseTagEventStream {
     /// what it called).
     @discardableResult
     public func subscribe(includingAppCalls: Bool = false, _ handler: @escaping (NoiseTagEvent) -> Void) -> Token {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         guard !includingAppCalls else { return Token(id: subscribers.add(handler)) }
         return Token(id: subscribers.add { event in
             if case .call = event.kind { return }
@@ -26,11 +34,15 @@ public final class NoiseTagEventStream {
 
     /// Stops calling the handler behind `token`.
     public func unsubscribe(_ token: Token) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         subscribers.remove(token.id)
     }
 
     /// Delivers `event` to every subscriber.
     public func emit(_ event: NoiseTagEvent) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         for handler in subscribers.handlers { handler(event) }
     }
 }

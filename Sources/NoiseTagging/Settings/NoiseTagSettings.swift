@@ -1,7 +1,10 @@
 import Foundation
 import JSONSupport
 
-/// The engine's settings, reached by title. Owned by the engine thread.
+/// The engine's settings, reached by title. Any thread may read and set
+/// them: each call holds the lock of the engine that uses them, so a change
+/// made from another thread waits for the running tick, and the engine has
+/// reacted to it before the next tick.
 ///
 /// ```swift
 /// let settings = NoiseTagSettings()
@@ -12,13 +15,20 @@ public final class NoiseTagSettings {
     /// An observer handle.
     public struct Token: Hashable, Sendable { let id: Int }
 
+    /// The lock these settings, and the controller that uses them, hold while they run.
+    let access = EngineAccess()
     private var values: [NoiseTagSettingTitles: NoiseTagSettingValue] = [:]
     /// Observers by token and wanted title (nil: all), called with the title, new value and old value.
     private var observers: [(Token, NoiseTagSettingTitles?, (NoiseTagSettingTitles, NoiseTagSettingValue, NoiseTagSettingValue) -> Void)] = []
     private var nextObserverID = 0
     /// Titles the user set through ``set(value:for:)`` or a settings file
     /// (not through ``adopt(value:for:)``), until reset.
-    public private(set) var explicitlySet: Set<NoiseTagSettingTitles> = []
+    public var explicitlySet: Set<NoiseTagSettingTitles> {
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return userSet
+    }
+    private var userSet: Set<NoiseTagSettingTitles> = []
 
     /// Creates settings with every default.
     public init() {}
@@ -32,7 +42,9 @@ public final class NoiseTagSettings {
 
     /// The current value of `title`.
     public func value(for title: NoiseTagSettingTitles) -> NoiseTagSettingValue {
-        values[title] ?? title.definition.defaultValue
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return values[title] ?? title.definition.defaultValue
     }
 
     /// A bool setting (numbers count as true when non-zero; texts as "true"/"yes"/"1").
@@ -79,11 +91,15 @@ public final class NoiseTagSettings {
 
     /// How many settings differ from their default.
     public var nonDefaultCount: Int {
-        NoiseTagSettingTitles.allCases.filter { !settingWith(title: $0).isDefault }.count
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        return NoiseTagSettingTitles.allCases.filter { !settingWith(title: $0).isDefault }.count
     }
 
     /// Every setting's current value by title name.
     public func snapshot() -> [String: NoiseTagSettingValue] {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         var result: [String: NoiseTagSettingValue] = [:]
         for title in NoiseTagSettingTitles.allCases { result[title.rawValue] = value(for: title) }
         return result
@@ -96,7 +112,9 @@ public final class NoiseTagSettings {
     /// out-of-range value; the setting then keeps its old value.
     public func set(value: NoiseTagSettingValue, for title: NoiseTagSettingTitles) throws(NoiseTagSettingsError) {
         let checked = try Self.validated(value, for: title)
-        explicitlySet.insert(title)
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        userSet.insert(title)
         store(checked, for: title)
     }
 
@@ -136,12 +154,16 @@ public final class NoiseTagSettings {
 
     /// Puts `title` back to its default and forgets that the user set it.
     public func resetToDefault(_ title: NoiseTagSettingTitles) {
-        explicitlySet.remove(title)
+        let entered = access.enter()
+        defer { access.leave(entered) }
+        userSet.remove(title)
         store(title.definition.defaultValue, for: title)
     }
 
     /// Puts every setting back to its default.
     public func resetAll() {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         for title in NoiseTagSettingTitles.allCases { resetToDefault(title) }
     }
 
@@ -158,6 +180,8 @@ public final class NoiseTagSettings {
     @discardableResult
     func observeChanges(_ title: NoiseTagSettingTitles? = nil,
                         handler: @escaping (NoiseTagSettingTitles, NoiseTagSettingValue, NoiseTagSettingValue) -> Void) -> Token {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         nextObserverID += 1
         let token = Token(id: nextObserverID)
         observers.append((token, title, handler))
@@ -166,6 +190,8 @@ public final class NoiseTagSettings {
 
     /// Stops the observer behind `token`.
     public func removeObserver(_ token: Token) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         observers.removeAll { $0.0 == token }
     }
 
@@ -207,15 +233,21 @@ public final class NoiseTagSettings {
                 throw .badValueInFile(path: url.path, key: key, reason: error.description)
             }
         }
+        let entered = access.enter()
+        defer { access.leave(entered) }
         for (title, value) in checked {
-            explicitlySet.insert(title)
+            userSet.insert(title)
             store(value, for: title)
         }
     }
 
     // MARK: Internals
 
+    /// Stores `value` and tells the observers, holding the lock throughout:
+    /// the engine's observer reacts before any other thread gets in.
     private func store(_ value: NoiseTagSettingValue, for title: NoiseTagSettingTitles) {
+        let entered = access.enter()
+        defer { access.leave(entered) }
         let old = self.value(for: title)
         values[title] = value
         guard old != value else { return }

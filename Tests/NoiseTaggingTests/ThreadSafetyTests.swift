@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+import Testing
+import NoiseTagging
+import UtopiaProtocol
+
+/// An app whose network or input thread calls the controller while the
+/// frame loop ticks it on another: every call must land whole, none lost,
+/// none half-applied, and nothing may crash.
+@Suite("Calls from other threads")
+struct ThreadSafetyTests {
+    /// Rounds of calls the second thread makes while the first ticks.
+    static let rounds = 3000
+
+    @Test("calls from a second thread while the engine ticks are each applied whole, between ticks")
+    func callsFromAnotherThreadLandWhole() throws {
+        let controller = NoiseTagController(clock: MonotonicClock.shared, settings: NoiseTagSettings(),
+                                            decoderLink: InMemoryDecoderLink(), seed: 7)
+        let menu = NoiseTagView()
+        for name in ["yes", "no", "maybe"] { menu.add(NoiseTagButton(identifier: name)) }
+        let delegate = QuietDelegate()
+        controller.push(view: menu, forNoiseTaggingWithDelegate: delegate)
+        controller.trialsAreRunning = true
+        let calls = Mutex<[String: Int]>([:]), refusals = Mutex<[String]>([]), clientBlocks = Mutex(0)
+        controller.events.subscribe(includingAppCalls: true) { event in
+            switch event.kind {
+            case .call(let call): calls.withLock { $0[call.name, default: 0] += 1 }
+            case .refused(let call, let reason): refusals.withLock { $0.append("\(call): \(reason)") }
+            case .blocked(.client, _): clientBlocks.withLock { $0 += 1 }
+            case .unblocked(.client): clientBlocks.withLock { $0 -= 1 }
+            default: break
+            }
+        }
+
+        let done = Atomic<Bool>(false)
+        let caller = Thread {
+            let other = NoiseTagView()
+            other.add(NoiseTagButton(identifier: "other"))
+            let otherDelegate = QuietDelegate()
+            for round in 0..<Self.rounds {
+                controller.blockTrials()
+                controller.trialsAreRunning = round % 2 == 0
+                controller.push(view: other, forNoiseTaggingWithDelegate: otherDelegate)
+                let token = controller.observeFrames { _ in }
+                let subscription = controller.events.subscribe { _ in }
+                try? controller.settings.set(value: 0.9 + Double(round % 9) / 100, for: .certaintyRequiredForPress)
+                controller.pop()
+                controller.events.unsubscribe(subscription)
+                controller.removeObserver(token)
+                controller.unblockTrials()
+                _ = controller.trialInProgress
+            }
+            done.store(true, ordering: .releasing)
+        }
+        caller.start()
+        var ticks = 0
+        while !done.load(ordering: .acquiring) {
+            controller.tick()
+            ticks += 1
+        }
+        controller.tick()
+
+        #expect(ticks > 0)
+        #expect(refusals.withLock { $0 } == [])
+        let counted = calls.withLock { $0 }
+        for name in ["blockTrials", "unblockTrials", "push", "pop"] {
+            #expect(counted[name] == Self.rounds, "\(name) calls logged")
+        }
+        #expect(clientBlocks.withLock { $0 } == 0, "every block of the app's was lifted")
+        #expect(controller.unitCount == 1)
+        #expect(controller.currentView === menu)
+        #expect(controller.trialsAreRunning == ((Self.rounds - 1) % 2 == 0))
+        #expect(controller.settings.doubleFor(.certaintyRequiredForPress) == 0.9 + Double((Self.rounds - 1) % 9) / 100)
+    }
+
+    @Test("a setting changed from another thread has been acted on when the call returns")
+    func settingFromAnotherThreadIsActedOnAtOnce() async throws {
+        let controller = NoiseTagController(clock: VirtualClock(), settings: NoiseTagSettings(), seed: 7)
+        let heard = Mutex<[String]>([])
+        controller.events.subscribe { event in
+            if case .settingChanged(let title, let value, _) = event.kind { heard.withLock { $0.append("\(title)=\(value)") } }
+        }
+        try await Task.detached {
+            try controller.settings.set(value: "TrainGeneric", for: .mode)
+        }.value
+        #expect(controller.mode == .trainGeneric)
+        #expect(heard.withLock { $0 } == ["mode=TrainGeneric"])
+    }
+}
+
+/// A delegate that answers nothing: the unit's controls flicker, nothing is cued.
+private final class QuietDelegate: NoiseTagDelegate {
+    func startNoiseTagControlOn(noiseTaggingView view: NoiseTagView) {}
+}
