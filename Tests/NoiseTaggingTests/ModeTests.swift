@@ -64,6 +64,21 @@ struct ModeTests {
         #expect(h.controller.mode == .verify)
     }
 
+    @Test("a mode that needs a decoder, set with no link, says so; Test and a linked decoder do not")
+    func aModeWithoutADecoderSaysSo() {
+        let controller = NoiseTagController(clock: VirtualClock())
+        var notices: [String] = []
+        controller.events.subscribe { if case .notice(let text) = $0.kind { notices.append(text) } }
+        controller.set(mode: .trainGeneric)
+        #expect(notices.count == 1)
+        #expect(notices.first?.hasPrefix("TrainGeneric needs a decoder, but none is linked (decoderLink is nil)") == true)
+        controller.set(mode: .test)
+        #expect(notices.count == 1)
+        let linked = EngineHarness()
+        linked.controller.set(mode: .zeroTrain)
+        #expect(!linked.events.contains { if case .notice(let text) = $0.kind { text.contains("needs a decoder") } else { false } })
+    }
+
     @Test("quality modes run no trials")
     func qualityModes() {
         let h = EngineHarness()

@@ -47,6 +47,10 @@ extension NoiseTagController {
         }
         recorder?.modeWillChange(from: old, to: newMode)
         emit(.modeChanged(from: old, to: newMode, explanation: explanation))
+        if link == nil, newMode != .test {
+            emit(.notice("\(newMode.rawValue) needs a decoder, but none is linked (decoderLink is nil): "
+                         + "its trials run, nothing learns from them, and only touch presses count"))
+        }
         units.last?.delegate.respondToNoiseTagModeChange(to: newMode)
     }
 
