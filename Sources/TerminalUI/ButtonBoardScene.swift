@@ -1,7 +1,9 @@
 import NoiseTagging
 
 /// The standard screen of brain buttons: the header on the first row, the
-/// controller's buttons centred below it, the keys on the last row. Space
+/// controller's buttons centred below it, the keys on the last row. Made
+/// without buttons, it shows the buttons of the controller's current view,
+/// so a push or pop of a unit changes what it draws. Space
 /// turns trials on and off; a button's one-character label presses it by
 /// touch; other keys go to ``onKey``.
 ///
@@ -14,8 +16,18 @@ import NoiseTagging
 public final class ButtonBoardScene: TerminalScene {
     /// The engine shown.
     public let controller: NoiseTagController
-    /// The buttons and where they go.
-    public let layout: ButtonLayout
+    /// The buttons and where they go: those given, or those of the
+    /// controller's current view when the scene follows it.
+    public var layout: ButtonLayout {
+        guard followsCurrentView else { return shown }
+        let buttons = (controller.currentView?.allControls ?? []).compactMap { $0 as? NoiseTagButton }
+        if buttons.map(ObjectIdentifier.init) != shown.buttons.map(ObjectIdentifier.init) {
+            shown = ButtonLayout(buttons: buttons)
+        }
+        return shown
+    }
+    private var shown: ButtonLayout
+    private let followsCurrentView: Bool
     /// The keys line.
     public var footer: TerminalFooter
     /// The leading control and its certainty for the header, nil when unknown.
@@ -25,10 +37,20 @@ public final class ButtonBoardScene: TerminalScene {
     /// Screen background.
     public static let background = TerminalTheme.background
 
-    /// Creates the scene.
+    /// Creates the scene of `buttons`, whatever unit is current.
     public init(controller: NoiseTagController, buttons: [NoiseTagButton], footer: TerminalFooter) {
         self.controller = controller
-        layout = ButtonLayout(buttons: buttons)
+        shown = ButtonLayout(buttons: buttons)
+        followsCurrentView = false
+        self.footer = footer
+    }
+
+    /// Creates the scene of the buttons of the controller's current view
+    /// (its other controls are not drawn), looked up again at every frame.
+    public init(controller: NoiseTagController, footer: TerminalFooter) {
+        self.controller = controller
+        shown = ButtonLayout(buttons: [])
+        followsCurrentView = true
         self.footer = footer
     }
 
