@@ -238,8 +238,6 @@ public struct SessionReport: Sendable {
         return seconds > 0 ? Double(rows.map(\.falsePresses).reduce(0, +)) / (seconds / 60) : nil
     }
 
-    // MARK: Reading the measures
-
     /// The accuracy and ITR figures of a spelling step's result: N from
     /// `classes`, P from `correctPresses` / `judgedPresses` (else from the
     /// `selections` whose intended key is known), selections the entries of
