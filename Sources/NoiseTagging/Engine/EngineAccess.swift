@@ -29,6 +29,14 @@ final class EngineAccess: Sendable {
         return true
     }
 
+    /// `body`'s value, read holding the lock: for one-expression getters.
+    @inline(__always)
+    func read<T>(_ body: () -> T) -> T {
+        let entered = enter()
+        defer { leave(entered) }
+        return body()
+    }
+
     /// Releases the lock when ``enter()`` took it.
     @inline(__always)
     func leave(_ entered: Bool) {

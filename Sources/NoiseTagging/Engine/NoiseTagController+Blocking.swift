@@ -38,11 +38,7 @@ extension NoiseTagController {
     }
 
     /// Number of blocks now in place, the engine's own included.
-    public var activeBlockCount: Int {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return blocks.blocks.count
-    }
+    public var activeBlockCount: Int { access.read { blocks.blocks.count } }
 
     /// Adds a block of `reason` and reports it.
     func addBlock(_ reason: BlockReason, duration: Double?) {

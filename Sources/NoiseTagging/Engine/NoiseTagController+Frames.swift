@@ -2,11 +2,7 @@ import UtopiaProtocol
 
 extension NoiseTagController {
     /// Frames of flicker rendered since the controller was made.
-    public var flickerFramesRendered: Int {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return stimulus.framesRendered
-    }
+    public var flickerFramesRendered: Int { access.read { stimulus.framesRendered } }
 
     /// Reports a late frame from the frame loop: an event, and a sound event
     /// when `soundOnMissedFrame` and `enableOtherSounds` are on.

@@ -56,11 +56,7 @@ extension NoiseTagController {
     }
 
     /// The running recorder, if recording was started.
-    public var activeRecorder: Recorder? {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return recorder?.active == true ? recorder : nil
-    }
+    public var activeRecorder: Recorder? { access.read { recorder?.active == true ? recorder : nil } }
 
     /// The app went to the background. Coming back after an hour or more
     /// (on the engine clock) starts a new recording.
@@ -126,11 +122,7 @@ extension NoiseTagController {
     }
 
     /// The current recording's folder name; nil when not recording.
-    public var folderNameCurrentRecording: String? {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return recorder?.folderNameCurrentRecording
-    }
+    public var folderNameCurrentRecording: String? { access.read { recorder?.folderNameCurrentRecording } }
 
     /// Folder names of the recordings in the store that no process writes
     /// any more (closed, and crashed ones with only a left part), oldest first.

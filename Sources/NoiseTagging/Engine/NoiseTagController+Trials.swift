@@ -6,11 +6,7 @@ extension NoiseTagController {
     /// tells it the current mode. The delegate hears `trialsWillStartRunning` /
     /// `trialsStoppedRunning`.
     public var trialsAreRunning: Bool {
-        get {
-            let entered = access.enter()
-            defer { access.leave(entered) }
-            return runningTrials
-        }
+        get { access.read { runningTrials } }
         set {
             let entered = access.enter()
             defer { access.leave(entered) }

@@ -42,11 +42,7 @@ public final class NoiseTagController: @unchecked Sendable {
     /// A link replaced from inside one of its own calls stays alive until
     /// that call returns; the next call goes to the new link.
     public var decoderLink: DecoderLink? {
-        get {
-            let entered = access.enter()
-            defer { access.leave(entered) }
-            return link
-        }
+        get { access.read { link } }
         set {
             let entered = access.enter()
             defer { access.leave(entered) }
@@ -99,17 +95,9 @@ public final class NoiseTagController: @unchecked Sendable {
     var runningTrials = false
     var stimulus = StimulusFrameState()
     /// The codebook flicker codes come from (see `filenameNoiseTags`).
-    public var codebook: Codebook {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return loadedCodebook
-    }
+    public var codebook: Codebook { access.read { loadedCodebook } }
     /// Where ``codebook`` came from: a file path, or "built-in".
-    public var codebookSource: String {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return loadedCodebookSource
-    }
+    public var codebookSource: String { access.read { loadedCodebookSource } }
     var loadedCodebook: Codebook = .standard
     var loadedCodebookSource = "built-in"
     /// ``Codebook/identity`` of ``codebook``, worked out when it loads.
@@ -119,11 +107,7 @@ public final class NoiseTagController: @unchecked Sendable {
     private var consoleToken: NoiseTagEventStream.Token?
 
     /// True only while an update runs; actions can be assigned only then.
-    public var isUpdating: Bool {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return updating
-    }
+    public var isUpdating: Bool { access.read { updating } }
     var updating = false
 
     /// True while ``tick(frame:)`` runs: a tick from inside one is refused.
@@ -168,53 +152,25 @@ public final class NoiseTagController: @unchecked Sendable {
     public var mode: NoiseTagMode { NoiseTagMode(rawValue: settings.textFor(.mode)) ?? .test }
 
     /// Number of units on the stack.
-    public var unitCount: Int {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return units.count
-    }
+    public var unitCount: Int { access.read { units.count } }
 
     /// The current unit's view, if any.
-    public var currentView: NoiseTagView? {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return units.last?.view
-    }
+    public var currentView: NoiseTagView? { access.read { units.last?.view } }
 
     /// True while any block is in place (the client's or the engine's own).
-    public var trialsAreBlocked: Bool {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return blocks.isBlocked
-    }
+    public var trialsAreBlocked: Bool { access.read { blocks.isBlocked } }
 
     /// True while a trial runs.
-    public var trialInProgress: Bool {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return trial != nil
-    }
+    public var trialInProgress: Bool { access.read { trial != nil } }
 
     /// The running trial's phase, nil between trials.
-    public var currentPhase: TrialPhase? {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return trial?.phase
-    }
+    public var currentPhase: TrialPhase? { access.read { trial?.phase } }
 
     /// Number of trials started since the controller was made.
-    public var trialsStarted: Int {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return trialCount
-    }
+    public var trialsStarted: Int { access.read { trialCount } }
 
     /// True while press or no-press feedback is showing.
-    public var isShowingFeedback: Bool {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return feedback != nil
-    }
+    public var isShowingFeedback: Bool { access.read { feedback != nil } }
 
     // MARK: Tick
 

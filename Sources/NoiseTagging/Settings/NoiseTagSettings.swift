@@ -23,11 +23,7 @@ public final class NoiseTagSettings {
     private var nextObserverID = 0
     /// Titles the user set through ``set(value:for:)`` or a settings file
     /// (not through ``adopt(value:for:)``), until reset.
-    public var explicitlySet: Set<NoiseTagSettingTitles> {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return userSet
-    }
+    public var explicitlySet: Set<NoiseTagSettingTitles> { access.read { userSet } }
     private var userSet: Set<NoiseTagSettingTitles> = []
 
     /// Creates settings with every default.
@@ -90,11 +86,7 @@ public final class NoiseTagSettings {
     }
 
     /// How many settings differ from their default.
-    public var nonDefaultCount: Int {
-        let entered = access.enter()
-        defer { access.leave(entered) }
-        return NoiseTagSettingTitles.allCases.filter { !settingWith(title: $0).isDefault }.count
-    }
+    public var nonDefaultCount: Int { access.read { NoiseTagSettingTitles.allCases.filter { !settingWith(title: $0).isDefault }.count } }
 
     /// Every setting's current value by title name.
     public func snapshot() -> [String: NoiseTagSettingValue] {
