@@ -69,8 +69,11 @@ extension Recorder {
     /// Appends `text` as it is (one write, however many lines) to `file` of
     /// the current recording. False when not recording, the name is not
     /// allowed (a path, hidden, or one of the engine's files), or the buffer is full.
+    /// Any thread may call it: it holds the engine's lock.
     @discardableResult
     public func append(text: String, toFileNamed file: String) -> Bool {
+        let entered = controller.access.enter()
+        defer { controller.access.leave(entered) }
         guard isRecording else { return false }
         guard Self.isClientFileName(file) else {
             controller.emit(.refused(call: "append(toFileNamed:)", reason: "'\(file)' is not a file name a client may write (no '/', not hidden, not one of \(RecordingFile.allCases.filter { $0 != .feedback }.map(\.rawValue).joined(separator: ", ")))"))

@@ -82,10 +82,10 @@ public final class Recorder {
     // MARK: Public
 
     /// The open recording's folder name; nil when not recording.
-    public var folderNameCurrentRecording: String? { isRecording ? current?.folderName : nil }
+    public var folderNameCurrentRecording: String? { controller.access.read { isRecording ? current?.folderName : nil } }
 
     /// True while lines are being recorded.
-    public var isRecording: Bool { current != nil && writing && active }
+    public var isRecording: Bool { controller.access.read { current != nil && writing && active } }
 
     /// Blocks until every line so far is written, `fsync`ed, and ended
     /// recordings are renamed; then reports any problem as events. For tests
