@@ -14,10 +14,10 @@ import Foundation
 ///
 /// The app calls `NoiseTagging.stopRecording()` when it ends: that writes
 /// everything, `fsync`s it and gives the folder its right part
-/// ("App ended"). Nothing does this behind the app's back (an exit handler
-/// would race the thread that ticks): a recording not stopped keeps only its
-/// left part, the *open/crashed* state of `Protocols/recordings.md`, with
-/// every line written up to about 0.1 s before the end.
+/// ("App ended"). Nothing does this behind the app's back: a recording not
+/// stopped keeps only its left part, the *open/crashed* state of
+/// `Protocols/recordings.md`, with every line written up to about 0.1 s
+/// before the end.
 ///
 /// ```swift
 /// NoiseTagging.push(view: menu, forNoiseTaggingWithDelegate: self)
