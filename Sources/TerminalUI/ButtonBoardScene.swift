@@ -21,7 +21,7 @@ public final class ButtonBoardScene: TerminalScene {
     public var layout: ButtonLayout {
         guard followsCurrentView else { return shown }
         let buttons = (controller.currentView?.allControls ?? []).compactMap { $0 as? NoiseTagButton }
-        if buttons.map(ObjectIdentifier.init) != shown.buttons.map(ObjectIdentifier.init) {
+        if !buttons.elementsEqual(shown.buttons, by: ===) {
             shown = ButtonLayout(buttons: buttons)
         }
         return shown
