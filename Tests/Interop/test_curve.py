@@ -250,9 +250,16 @@ def test_the_demo_engine_connects_with_decoder_key_only_when_listed(noisetag_bin
     listed = zmq.curve_keypair()
     unlisted = zmq.curve_keypair()
     endpoint = "tcp://127.0.0.1:%d" % free_tcp_port()
-    decoder = start(private_home(tmp_path, [listed[0]]), "--curve", "--endpoint", endpoint)
+    # A decoder key that begins with "-" (about one in 85 do), so that --decoder-key must take it as its value.
+    home = private_home(tmp_path, [listed[0]])
+    dash_public, dash_secret = next(pair for pair in iter(zmq.curve_keypair, None) if pair[0].startswith(b"-"))
+    key_file = home / "keys" / "decoder.key"
+    key_file.write_text(dash_secret.decode() + "\n")
+    key_file.chmod(0o600)
+    decoder = start(home, "--curve", "--endpoint", endpoint)
     decoder.wait_line(r"^decoder listening on ", 20)
     server_key = decoder.wait_line(r"^decoder public key: (\S{40})$", 5).group(1)
+    assert server_key == dash_public.decode()
     settings = tmp_path / "settings.json"
     settings.write_text('{"maxTestTrialDuration": 1.0, "timeInBetweenTrials": 0.2}')
 
