@@ -11,8 +11,7 @@ public protocol BridgeLink: WireDecoderLink {
     var statistics: DecoderLinkStatistics { get }
 }
 
-extension ZeroMQDecoderLink: BridgeLink {}
-extension UtopiaTCPDecoderLink: BridgeLink {}
+extension ThreadedDecoderLink: BridgeLink {}
 
 /// Opens the right link for an endpoint: `utopia://` reaches a Utopia hub
 /// over TCP, anything else is ZeroMQ (`ipc://`, `tcp://`, `inproc://`), so

@@ -26,10 +26,10 @@ import Glibc
 /// it can be framed. A dropped or refused connection is tried again after
 /// `reconnectInterval`. Problems reach the engine through
 /// ``receiveProblems()``.
-// @unchecked: the socket and framer belong to the I/O thread alone; shared state is in `exchange` and two atomics.
-public final class UtopiaTCPDecoderLink: WireDecoderLink, @unchecked Sendable {
-    /// The endpoint, `utopia://HOST:PORT`.
-    public let endpoint: String
+///
+/// ``close()`` writes what is queued for a connected hub first.
+/// ``ThreadedDecoderLink`` holds what it shares with the ZeroMQ link.
+public final class UtopiaTCPDecoderLink: ThreadedDecoderLink, @unchecked Sendable {
     /// The host and port connected to.
     public let host: String
     public let port: UInt16
@@ -39,14 +39,7 @@ public final class UtopiaTCPDecoderLink: WireDecoderLink, @unchecked Sendable {
     public let connectTimeout: Double
     /// The largest payload accepted from the hub, bytes.
     public let maximumPayloadLength: Int
-    private let wake: EventFD
-
-    /// What the engine thread and the I/O thread share.
-    private let exchange: LinkExchange
     private let loop: UtopiaLinkLoop
-    private let thread: IOThread
-    /// Outgoing messages queued at most.
-    public var outboundCapacity: Int { exchange.outboundCapacity }
 
     /// Reads `utopia://HOST:PORT` (see ``DecoderEndpoint/utopiaAddress(_:)``).
     public static func parse(_ endpoint: String) throws(DecoderEndpoint.Problem) -> (host: String, port: UInt16) {
@@ -60,22 +53,21 @@ public final class UtopiaTCPDecoderLink: WireDecoderLink, @unchecked Sendable {
                 outboundCapacity: Int = 10_000, inboxCapacity: Int = 10_000,
                 maximumPayloadLength: Int = UtopiaCodec.maximumPayloadLength) throws(DecoderEndpoint.Problem) {
         let (host, port) = try Self.parse(endpoint)
-        self.endpoint = endpoint
         self.host = host
         self.port = port
         self.reconnectInterval = max(0.01, reconnectInterval)
         self.connectTimeout = max(0.01, connectTimeout)
         self.maximumPayloadLength = maximumPayloadLength
+        let wake: EventFD
         do { wake = try EventFD() } catch {
             throw DecoderEndpoint.Problem(subject: endpoint, reason: "cannot make the I/O thread's wake-up descriptor: \(error)")
         }
-        exchange = LinkExchange(inboxCapacity: inboxCapacity, outboundCapacity: outboundCapacity)
+        let exchange = LinkExchange(inboxCapacity: inboxCapacity, outboundCapacity: outboundCapacity)
         let loop = UtopiaLinkLoop(host: host, port: port, reconnectInterval: self.reconnectInterval,
                                   connectTimeout: self.connectTimeout, maximumPayloadLength: maximumPayloadLength,
                                   wake: wake, exchange: exchange)
         self.loop = loop
-        exchange.markRunning()
-        thread = IOThread(name: "noisetag-utopia-io") { loop.run() }
+        super.init(endpoint: endpoint, wake: wake, exchange: exchange, threadName: "noisetag-utopia-io") { loop.run() }
     }
 
     /// Makes the link from the `decoderEndpoint` setting's reconnection settings.
@@ -84,55 +76,19 @@ public final class UtopiaTCPDecoderLink: WireDecoderLink, @unchecked Sendable {
                       connectTimeout: min(settings.doubleFor(.timeoutConnecting), 2))
     }
 
-    deinit { close() }
-
-    /// Stops the I/O thread, writing what is queued for a connected hub first; later calls do nothing.
-    public func close() {
-        guard exchange.requestStop() else { return }
-        wake.signal()
-        thread.join()
-    }
-
-    /// The engine watches the hub's heartbeats, as with ZeroMQ.
-    public var monitorsLiveness: Bool { true }
-
     /// True while a TCP connection to the hub is up.
     public var isConnected: Bool { loop.connected.load(ordering: .acquiring) }
-
-    /// Encodes `message` and queues it for the I/O thread; returns the bytes it will write.
-    @discardableResult
-    public func sendEncoded(_ message: UtopiaMessage) -> [UInt8]? { exchange.send(message, waking: wake) }
-
-    /// Drains the messages received since the last call, each with its bytes.
-    public func receiveWire() -> [WireMessage] { exchange.drainInbox() }
-
-    /// Drains what went wrong since the last call (connections lost or refused, rejected messages).
-    public func receiveProblems() -> [String] { exchange.drainProblems() }
-
-    /// Connections to the hub made since the last call: the first and every reconnection.
-    public func receiveConnections() -> Int { exchange.drainConnections() }
-
-    /// The endpoint, for the engine's notices.
-    public var endpointDescription: String? { endpoint }
-
-    /// Frames that were not sent: no connection to the hub when they were
-    /// queued, or not wholly written when a connection was lost.
-    public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }
 
     /// Drops the connection (if any) and connects again at once.
     public func reconnect() {
         loop.reconnectRequested.store(true, ordering: .releasing)
         wake.signal()
     }
-
-    /// A snapshot of the counters.
-    public var statistics: DecoderLinkStatistics { exchange.statistics }
-
 }
 
 /// The link's I/O thread: it owns the TCP connection and its framer, and
 /// holds the exchange and the wake-up, never the link, so a link released
-/// without ``UtopiaTCPDecoderLink/close()`` closes from `deinit`.
+/// without ``ThreadedDecoderLink/close()`` closes from `deinit`.
 // @unchecked: the socket and framer are the I/O thread's alone; shared state is in `exchange` and the two atomics.
 private final class UtopiaLinkLoop: @unchecked Sendable {
     let host: String

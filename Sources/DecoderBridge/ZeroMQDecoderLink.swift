@@ -16,22 +16,19 @@ import ZeroMQTransport
 /// decoded on the I/O thread into a bounded inbox that ``receive()`` drains at
 /// each tick. Malformed frames are dropped, counted and reported through
 /// ``receiveProblems()``; they never reach the engine.
-// @unchecked: `socket` is not Sendable, but only the I/O thread touches it; all shared state is in `exchange`.
-public final class ZeroMQDecoderLink: WireDecoderLink, @unchecked Sendable {
-    /// The endpoint connected to.
-    public let endpoint: String
+///
+/// ``close()`` gives frames already queued for a connected decoder up to
+/// ``closeLingerMilliseconds`` to go out, so a program that exits right
+/// after its last press still delivers that press's SELECTION; with no
+/// decoder connected nothing is queued and nothing waits.
+/// ``ThreadedDecoderLink`` holds what it shares with the Utopia TCP link.
+public final class ZeroMQDecoderLink: ThreadedDecoderLink, @unchecked Sendable {
     /// How long ``close()`` lets frames still queued for a connected decoder
     /// (typically the last SELECTION) go out before dropping them, milliseconds.
     public static let closeLingerMilliseconds: Int32 = 250
     /// Messages libzmq holds for the decoder (ZMQ_SNDHWM); beyond, a send
     /// fails and the message is counted unsent.
     public static let sendHighWaterMark: Int32 = 10_000
-    private let wake: EventFD
-    /// What the engine thread and the I/O thread share.
-    private let exchange: LinkExchange
-    private let thread: IOThread
-    /// Most frames waiting to be sent; beyond it the oldest are dropped (counted as unsent).
-    public var outboundCapacity: Int { exchange.outboundCapacity }
 
     /// Connects to `endpoint` with the connection settings' timings
     /// (`timeInBetweenAttemptsToConnect`, `timeoutConnecting`) and starts
@@ -72,9 +69,7 @@ public final class ZeroMQDecoderLink: WireDecoderLink, @unchecked Sendable {
     public init(endpoint: String, reconnectInterval: Double = 0.1, connectTimeout: Double? = nil,
                 inboxCapacity: Int = 4096, outboundCapacity: Int = 8192, context shared: ZeroMQContext? = nil,
                 curve: CurveClientKeys? = nil) throws(ZeroMQError) {
-        self.endpoint = endpoint
         let exchange = LinkExchange(inboxCapacity: inboxCapacity, outboundCapacity: outboundCapacity)
-        self.exchange = exchange
         let context = shared ?? ZeroMQContext()      // its own by default, so that close() can wait for the queued frames
         let socket = try ZeroMQSocket(context: context, type: .dealer)
         try socket.set(.immediate(true))          // no queueing for a decoder that is not there
@@ -84,15 +79,11 @@ public final class ZeroMQDecoderLink: WireDecoderLink, @unchecked Sendable {
         try socket.set(.receiveHighWaterMark(10_000))
         if let curve { try socket.makeCurveClient(curve) }
         let wake = try EventFD()
-        self.wake = wake
         let monitor = try ZeroMQHandshakeMonitor(watching: socket)
         try socket.connect(endpoint)
         let loop = ZeroMQLinkLoop(socket: socket, monitor: monitor, wake: wake, exchange: exchange, context: context, ownsContext: shared == nil)
-        exchange.markRunning()
-        thread = IOThread(name: "noisetag-decoder-io") { loop.run() }
+        super.init(endpoint: endpoint, wake: wake, exchange: exchange, threadName: "noisetag-decoder-io") { loop.run() }
     }
-
-    deinit { close() }
 
     /// `seconds` as whole milliseconds for a socket option, at least 1.
     static func milliseconds(_ seconds: Double) -> Int32 {
@@ -100,51 +91,10 @@ public final class ZeroMQDecoderLink: WireDecoderLink, @unchecked Sendable {
         guard ms.isFinite else { return Int32.max }
         return Int32(min(max(ms, 1), Double(Int32.max)))
     }
-
-    /// Stops the I/O thread and closes the socket. Frames already queued for
-    /// a connected decoder get up to ``closeLingerMilliseconds`` to go out,
-    /// so a program that exits right after its last press still delivers
-    /// that press's SELECTION; with no decoder connected nothing is queued
-    /// and nothing waits.
-    public func close() {
-        guard exchange.requestStop() else { return }
-        wake.signal()
-        thread.join()
-    }
-
-    /// The ZeroMQ link watches heartbeats: the engine marks it disconnected on silence.
-    public var monitorsLiveness: Bool { true }
-
-    /// Encodes `message` and queues it for the I/O thread; returns the
-    /// frame queued, byte for byte what the socket sends.
-    @discardableResult
-    public func sendEncoded(_ message: UtopiaMessage) -> [UInt8]? { exchange.send(message, waking: wake) }
-
-    /// Drains the messages received since the last call, each with the
-    /// bytes of the frame (or of its part) that carried it.
-    public func receiveWire() -> [WireMessage] { exchange.drainInbox() }
-
-    /// Drains the descriptions of frames that could not be decoded.
-    public func receiveProblems() -> [String] { exchange.drainProblems() }
-
-    /// Connections completed since the last call: libzmq's first and every
-    /// reconnection (a decoder restarted on the same endpoint).
-    public func receiveConnections() -> Int { exchange.drainConnections() }
-
-    /// The endpoint, for the engine's notices.
-    public var endpointDescription: String? { endpoint }
-
-    /// Frames that were not sent: no decoder connected (the socket sends
-    /// only to a completed connection) or the queue overflowed.
-    public func receiveUnsent() -> [WireMessage] { exchange.drainUnsent() }
-
-    /// A snapshot of the counters.
-    public var statistics: DecoderLinkStatistics { exchange.statistics }
-
 }
 
 /// The link's I/O thread: it owns the socket, and holds the exchange and the
-/// wake-up, never the link, so a link released without ``ZeroMQDecoderLink/close()``
+/// wake-up, never the link, so a link released without ``ThreadedDecoderLink/close()``
 /// closes from `deinit`.
 // @unchecked: `socket` is not Sendable; only the I/O thread touches it.
 private struct ZeroMQLinkLoop: @unchecked Sendable {
