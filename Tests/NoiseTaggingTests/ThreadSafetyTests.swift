@@ -73,6 +73,48 @@ struct ThreadSafetyTests {
         #expect(controller.settings.doubleFor(.certaintyRequiredForPress) == 0.9 + Double((Self.rounds - 1) % 9) / 100)
     }
 
+    @Test("a second thread starts recordings, writes to them and reads their names while the engine ticks and records")
+    func recordingCallsFromAnotherThreadLandInTheirOwnFolders() throws {
+        let folder = try TemporaryFolder()
+        let controller = NoiseTagController(clock: MonotonicClock.shared, settings: NoiseTagSettings(),
+                                            decoderLink: InMemoryDecoderLink(), seed: 7)
+        let menu = NoiseTagView()
+        for name in ["yes", "no"] { menu.add(NoiseTagButton(identifier: name)) }
+        controller.push(view: menu, forNoiseTaggingWithDelegate: QuietDelegate())
+        controller.trialsAreRunning = true
+        let store = RecordingStore(root: folder.url.appendingPathComponent("recordings"))
+        let recorder = controller.startRecording(in: store, timeZone: TimeZone(identifier: "UTC")!)
+        let rotations = 30
+        let seen = Mutex<[String]>([])
+        let done = Atomic<Bool>(false)
+        let caller = Thread {
+            for round in 0..<rotations {
+                controller.startNewRecording(withComments: "round \(round)")
+                _ = controller.append(line: "round \(round)", toFileNamed: "notes.txt")
+                let name = controller.activeRecorder?.current?.folderName ?? "none"
+                let listed = controller.folderNameCurrentRecording ?? "none"
+                seen.withLock { $0.append(name == listed && !controller.closedRecordings.contains(name) ? name : "mismatch") }
+            }
+            done.store(true, ordering: .releasing)
+        }
+        caller.start()
+        while !done.load(ordering: .acquiring) { controller.tick() }
+        controller.tick()
+        controller.stopRecording()
+        recorder.waitUntilWritten()
+
+        let names = seen.withLock { $0 }
+        #expect(!names.contains("mismatch"), "the open recording read alike through the recorder and the controller")
+        #expect(Set(names).count == rotations, "each round wrote into a recording of its own")
+        let folders = store.recordings().map(\.name.folderName)
+        #expect(folders.count == rotations + 1)
+        for (round, name) in names.enumerated() {
+            let closed = try #require(folders.first { $0.hasPrefix(name) }, "round \(round)'s recording is on disk")
+            let notes = try String(contentsOf: store.root.appendingPathComponent(closed).appendingPathComponent("notes.txt"), encoding: .utf8)
+            #expect(notes == "round \(round)\n", "round \(round)'s note went into its own recording")
+        }
+    }
+
     @Test("a setting changed from another thread has been acted on when the call returns")
     func settingFromAnotherThreadIsActedOnAtOnce() async throws {
         let controller = NoiseTagController(clock: VirtualClock(), settings: NoiseTagSettings(), seed: 7)

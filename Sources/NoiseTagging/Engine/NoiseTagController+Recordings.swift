@@ -130,7 +130,7 @@ extension NoiseTagController {
         let entered = access.enter()
         defer { access.leave(entered) }
         guard let recorder else { return [] }
-        let current = recorder.current?.folderName
+        let current = recorder.openName?.folderName
         return recorder.store.finishedRecordings().map(\.name.folderName).filter { $0 != current }
     }
 }

@@ -33,7 +33,7 @@ extension Recorder {
         let today = calendar.startOfDay(for: wallClock.now)
         defer { lastDay = today }
         guard let lastDay, today > lastDay else { return }
-        if current != nil, now - currentStart > Self.midnightThreshold { rotate(.midnight) }
+        if openName != nil, now - currentStart > Self.midnightThreshold { rotate(.midnight) }
     }
 
     /// Turns the writer's reports into events; a failed current recording stops recording.
@@ -41,7 +41,7 @@ extension Recorder {
         for report in writer.takeReports() {
             switch report {
             case .problem(let folder, let path, let reason, let loggingOff):
-                if loggingOff, folder == current?.folderName {
+                if loggingOff, folder == openName?.folderName {
                     reportOff(path: path, reason: reason)
                 } else {
                     controller.emit(.recordingProblem(path: path, reason: reason, loggingOff: false))

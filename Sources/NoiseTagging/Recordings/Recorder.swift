@@ -30,7 +30,9 @@ public final class Recorder {
     var active = true
 
     /// The open recording's name (nil before the first one could start).
-    public internal(set) var current: RecordingName?
+    public var current: RecordingName? { controller.access.read { openName } }
+    /// The open recording's name, as the engine thread sets and reads it.
+    var openName: RecordingName?
     /// False once the current recording failed: lines are no longer formatted.
     var writing = false
     /// Engine time the current recording started.
@@ -82,16 +84,18 @@ public final class Recorder {
     // MARK: Public
 
     /// The open recording's folder name; nil when not recording.
-    public var folderNameCurrentRecording: String? { controller.access.read { isRecording ? current?.folderName : nil } }
+    public var folderNameCurrentRecording: String? { controller.access.read { isRecording ? openName?.folderName : nil } }
 
     /// True while lines are being recorded.
-    public var isRecording: Bool { controller.access.read { current != nil && writing && active } }
+    public var isRecording: Bool { controller.access.read { openName != nil && writing && active } }
 
     /// Blocks until every line so far is written, `fsync`ed, and ended
     /// recordings are renamed; then reports any problem as events. For tests
     /// and tools; never call it from a frame loop.
     public func waitUntilWritten() {
         writer.writeNow()
+        let entered = controller.access.enter()
+        defer { controller.access.leave(entered) }
         pollWriter()
     }
 
@@ -101,11 +105,11 @@ public final class Recorder {
     func rotate(_ trigger: RecordingTrigger) {
         guard active else { return }
         let next = uniqueName(trigger.reason)
-        if let current {
+        if let current = openName {
             let closed = current.ended(by: next)
             controller.emit(.recordingEnded(folder: closed.folderName, reason: trigger.reason))
             writer.end(renamingTo: closed.folderName)
-            self.current = nil
+            openName = nil
             writing = false
         }
         begin(next)
@@ -137,7 +141,7 @@ public final class Recorder {
 
     private func begin(_ name: RecordingName, directory: Int32? = nil) {
         usedLeftParts.insert(name.leftPart)
-        current = name
+        openName = name
         writing = true
         currentStart = controller.engineNow
         writer.begin(folder: name.folderName, directory: directory)
@@ -171,14 +175,14 @@ public final class Recorder {
     /// everything and stops the writer thread. Blocks until done.
     func stop(_ trigger: RecordingTrigger) {
         guard active else { return }
-        if let current {
+        if let current = openName {
             let closed = current.ended(at: wallClock.now, reason: trigger.reason)
             controller.emit(.recordingEnded(folder: closed.folderName, reason: trigger.reason))
             writer.end(renamingTo: closed.folderName)
         }
         writer.stop()
         pollWriter()
-        current = nil
+        openName = nil
         writing = false
         active = false
         if let eventToken { controller.events.unsubscribe(eventToken) }
