@@ -63,15 +63,11 @@ public enum BrainVisionImporter {
             throw LabFormatError(name, "its data file \(dataURL.lastPathComponent) is missing (looked in \(folder.path))")
         }
         var scales: [Double] = []
-        var otherUnits: [String] = []
+        var otherUnits: [String: String] = [:]
         for channel in channels {
             let perUnit = HeaderText.microvoltsPer(channel.unit)
-            if perUnit == nil { otherUnits.append("\(channel.name) (\(channel.unit))") }
+            if perUnit == nil { otherUnits[channel.name] = channel.unit.isEmpty ? "no unit" : channel.unit }
             scales.append(channel.resolution * (perUnit ?? 1))
-        }
-        if !otherUnits.isEmpty {
-            warnings.append("\(name): \(otherUnits.count) channel(s) not in a voltage unit, kept in their own: "
-                            + otherUnits.prefix(8).joined(separator: ", ") + (otherUnits.count > 8 ? ", …" : ""))
         }
         let format = (header.value("Common Infos", "DataFormat") ?? "BINARY").uppercased()
         let vectorized = orientation == "VECTORIZED"
@@ -104,9 +100,11 @@ public enum BrainVisionImporter {
             warnings.append("\(name): names no MarkerFile; no markers")
         }
         let program = header.program.map { " from \($0)" } ?? ""
-        return ContinuousRecording(sampleRate: fs, channelNames: names, samples: samples, markers: markers,
-                                   source: "BrainVision\(program), \(name)", warnings: warnings, deadChannels: repair.dead,
-                                   gaps: repair.gaps)
+        var recording = ContinuousRecording(sampleRate: fs, channelNames: names, samples: samples, markers: markers,
+                                            source: "BrainVision\(program), \(name)", warnings: warnings, deadChannels: repair.dead,
+                                            gaps: repair.gaps)
+        recording.otherUnits = otherUnits
+        return recording
     }
 
     /// The markers of a .vmrk's `[Marker Infos]`, in position order.

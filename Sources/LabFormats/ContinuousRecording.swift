@@ -22,6 +22,10 @@ public struct ContinuousRecording: Sendable, Equatable {
     /// Channels the importer left out because they hold no finite sample
     /// (each also named in a warning); not among ``channelNames``.
     public var deadChannels: [String] = []
+    /// The unit of each channel whose unit is no voltage (µS, a sensor's
+    /// own scale, none), by channel name; those channels are not EEG and an
+    /// import leaves them out unless chosen (see ``keepingEEG(selection:)``).
+    public var otherUnits: [String: String] = [:]
     /// Stretches of samples (indices) that were missing for longer than a
     /// dropout (NaN in the file) and were filled only so that the filters
     /// run on: trials that overlap one are left out.

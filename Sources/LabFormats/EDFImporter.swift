@@ -129,12 +129,12 @@ public enum EDFImporter {
 
         // Samples, in µV where the unit is a voltage.
         var samples: [[Float]] = []
-        var otherUnits: [String] = []
+        var otherUnits: [String: String] = [:]
         samples.reserveCapacity(kept.count)
         for s in kept {
             let signal = signals[s]
             let toMicrovolts = HeaderText.microvoltsPer(signal.dimension) ?? 1
-            if HeaderText.microvoltsPer(signal.dimension) == nil { otherUnits.append("\(signal.label) (\(signal.dimension.isEmpty ? "no unit" : signal.dimension))") }
+            if HeaderText.microvoltsPer(signal.dimension) == nil { otherUnits[signal.label] = signal.dimension.isEmpty ? "no unit" : signal.dimension }
             let gain = signal.gain * toMicrovolts
             let offset = signal.physicalMinimum * toMicrovolts - signal.digitalMinimum * gain
             var channel = [Float](repeating: 0, count: length)
@@ -145,9 +145,6 @@ public enum EDFImporter {
                 }
             }
             samples.append(channel)
-        }
-        if !otherUnits.isEmpty {
-            warnings.append("\(name): \(otherUnits.count) channel(s) not in a voltage unit, kept in their own: " + otherUnits.prefix(8).joined(separator: ", "))
         }
 
         // Markers: annotations, then Status triggers, in time order.
@@ -171,9 +168,11 @@ public enum EDFImporter {
         markers = markers.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }.map(\.element)
 
         let prefilters = Array(Set(kept.map { signals[$0].prefilter }.filter(statesFiltering))).sorted()
-        return ContinuousRecording(sampleRate: fs, channelNames: kept.map { signals[$0].label }, samples: samples,
-                                   markers: markers, source: source(header, name: name),
-                                   filtered: prefilters.isEmpty ? nil : prefilters.joined(separator: "; "), warnings: warnings)
+        var recording = ContinuousRecording(sampleRate: fs, channelNames: kept.map { signals[$0].label }, samples: samples,
+                                            markers: markers, source: source(header, name: name),
+                                            filtered: prefilters.isEmpty ? nil : prefilters.joined(separator: "; "), warnings: warnings)
+        recording.otherUnits = otherUnits
+        return recording
     }
 
     /// The digital value at `offset`: 16-bit (EDF) or 24-bit (BDF)

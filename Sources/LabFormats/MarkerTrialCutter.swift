@@ -198,14 +198,15 @@ public enum MarkerTrialCutter {
     }
 
     /// ``avoidingGaps(_:onsets:samples:recording:)`` for a recording's
-    /// `gaps` at `sampleRate`, whose failure names `subject`.
+    /// `gaps` at `sampleRate`, whose failure names `subject`; `cause` says
+    /// where missing samples come from.
     static func avoidingGaps(_ fitting: [Int], onsets: [Int], samples: Int, gaps recorded: [Range<Int>], sampleRate fs: Double,
-                             subject: String) throws -> (kept: [Int], warning: String?) {
+                             subject: String, cause: String = "NaN in the file") throws -> (kept: [Int], warning: String?) {
         let hit = fitting.filter { t in recorded.contains { $0.overlaps(onsets[t]..<(onsets[t] + samples)) } }
         guard !hit.isEmpty else { return (fitting, nil) }
         let gaps = recorded.map { "\(format(Double($0.lowerBound) / fs)) s for \(format(Double($0.count) / fs)) s" }
         let names = hit.map { "\($0 + 1) (at \(format(Double(onsets[$0]) / fs)) s)" }
-        let reason = "samples missing for longer than \(format(SampleRepair.longestRepair)) s (NaN in the file, at \(gaps.prefix(3).joined(separator: ", "))\(gaps.count > 3 ? ", …" : ""))"
+        let reason = "samples missing for longer than \(format(SampleRepair.longestRepair)) s (\(cause), at \(gaps.prefix(3).joined(separator: ", "))\(gaps.count > 3 ? ", …" : ""))"
         guard hit.count < fitting.count else {
             throw LabFormatError(subject, "every trial would overlap \(reason): nothing left to decode")
         }

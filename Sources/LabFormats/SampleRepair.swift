@@ -10,15 +10,22 @@ enum SampleRepair {
     /// channels from it and from `names` (one per channel; the channels'
     /// numbers from 1 are filled in when it is empty, so that the kept ones
     /// keep theirs); returns one warning per repaired or removed channel and
-    /// the removed channels' names. Throws an ``LabFormatError`` about
-    /// `subject` when no channel has a finite value. `rate` turns sample
-    /// indices into seconds.
-    static func interpolateNonFinite(_ samples: inout [[Float]], names: inout [String], rate: Double,
-                                     subject: String) throws -> (warnings: [String], dead: [String], gaps: [Range<Int>]) {
+    /// the removed channels' names. A channel counts as dead when it holds
+    /// no finite sample, or when more than ``mostRepaired`` of its samples
+    /// would be drawn in by interpolation (NaN in every other sample: half
+    /// of it would be made up). `lost` are samples the importer knows were
+    /// never received (it wrote NaN there): repaired and reported as gaps
+    /// like the rest, but not counted against a channel. Throws an
+    /// ``LabFormatError`` about `subject` when no channel is left. `rate`
+    /// turns sample indices into seconds.
+    static func interpolateNonFinite(_ samples: inout [[Float]], names: inout [String], rate: Double, subject: String,
+                                     lost: [Range<Int>] = []) throws -> (warnings: [String], dead: [String], gaps: [Range<Int>]) {
         var warnings: [String] = []
         var dead: [Int] = []
         var gaps: [Range<Int>] = []
         let longest = max(1, Int((longestRepair * rate).rounded()))
+        let lostShort = lost.reduce(0) { $0 + ($1.count <= longest ? $1.count : 0) }
+        var throughout = 0
         for c in samples.indices {
             let bad = samples[c].indices.filter { !samples[c][$0].isFinite }
             guard !bad.isEmpty else { continue }
@@ -26,35 +33,30 @@ enum SampleRepair {
             guard bad.count < samples[c].count else {
                 warnings.append("channel \(name) holds no finite sample (all \(bad.count) are NaN or infinite): left out")
                 dead.append(c)
+                throughout += 1
                 continue
             }
-            var row = samples[c]
-            var i = 0
-            while i < row.count {
-                guard !row[i].isFinite else { i += 1; continue }
-                var end = i
-                while end < row.count, !row[end].isFinite { end += 1 }
-                if end - i > longest { gaps.append(i..<end) }
-                let before = i > 0 ? row[i - 1] : nil
-                let after = end < row.count ? row[end] : nil
-                for k in i..<end {
-                    switch (before, after) {
-                    case let (b?, a?): row[k] = b + (a - b) * Float(k - i + 1) / Float(end - i + 1)
-                    case let (b?, nil): row[k] = b
-                    case let (nil, a?): row[k] = a
-                    case (nil, nil): row[k] = 0
-                    }
-                }
-                i = end
+            let (row, channelGaps, bridgedCount) = bridged(samples[c], longest: longest, gaps: [])
+            let madeUp = bridgedCount - lostShort
+            if Double(madeUp) > mostRepaired * Double(samples[c].count) {
+                warnings.append("channel \(name): \(madeUp) of \(samples[c].count) samples NaN or infinite between finite ones (more than \(Int(mostRepaired * 100)) %, too many to interpolate): left out")
+                dead.append(c)
+                continue
             }
             samples[c] = row
-            let first = bad[0]
-            warnings.append("channel \(name): \(bad.count) NaN or infinite sample(s), the first at sample \(first) (\(String(format: "%.3f", Double(first) / rate)) s), replaced by linear interpolation")
+            gaps += channelGaps
+            let inFile = bad.filter { k in !lost.contains { $0.contains(k) } }
+            if let first = inFile.first {
+                warnings.append("channel \(name): \(inFile.count) NaN or infinite sample(s), the first at sample \(first) (\(String(format: "%.3f", Double(first) / rate)) s), replaced by linear interpolation")
+            }
         }
         gaps = Self.union(gaps)
         guard !dead.isEmpty else { return (warnings, [], gaps) }
         guard dead.count < samples.count else {
-            throw LabFormatError(subject, "no channel holds a finite sample (all \(samples.count) are NaN or infinite throughout)")
+            guard throughout < samples.count else {
+                throw LabFormatError(subject, "no channel holds a finite sample (all \(samples.count) are NaN or infinite throughout)")
+            }
+            throw LabFormatError(subject, "no channel is left: each is NaN or infinite throughout or in more than \(Int(mostRepaired * 100)) % of its samples")
         }
         if names.count != samples.count { names = (1...samples.count).map(String.init) }
         let deadNames = dead.map { names[$0] }
@@ -63,6 +65,38 @@ enum SampleRepair {
             names.remove(at: c)
         }
         return (warnings, deadNames, gaps)
+    }
+
+    /// The largest share of a channel's samples that interpolation may
+    /// draw in (runs no longer than ``longestRepair``); a channel beyond it
+    /// is left out rather than made up.
+    static let mostRepaired = 0.05
+
+    /// `row` with every run of non-finite samples drawn as a straight line
+    /// between its finite neighbours (or held flat at an end); the runs
+    /// longer than `longest` added to `gaps`; and how many samples lay in
+    /// the shorter runs.
+    private static func bridged(_ row: [Float], longest: Int, gaps: [Range<Int>]) -> (row: [Float], gaps: [Range<Int>], short: Int) {
+        var row = row, gaps = gaps, short = 0
+        var i = 0
+        while i < row.count {
+            guard !row[i].isFinite else { i += 1; continue }
+            var end = i
+            while end < row.count, !row[end].isFinite { end += 1 }
+            if end - i > longest { gaps.append(i..<end) } else { short += end - i }
+            let before = i > 0 ? row[i - 1] : nil
+            let after = end < row.count ? row[end] : nil
+            for k in i..<end {
+                switch (before, after) {
+                case let (b?, a?): row[k] = b + (a - b) * Float(k - i + 1) / Float(end - i + 1)
+                case let (b?, nil): row[k] = b
+                case let (nil, a?): row[k] = a
+                case (nil, nil): row[k] = 0
+                }
+            }
+            i = end
+        }
+        return (row, gaps, short)
     }
 
     /// The longest run of non-finite samples (seconds) that is a dropout to

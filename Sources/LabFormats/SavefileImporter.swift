@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import UtopiaProtocol
 
 /// Reads a MindAffect hub savefile (one message per line, see
 /// ``SavefileLine``) into a trials dataset with its continuous context: the
@@ -37,8 +38,13 @@ public enum SavefileImporter {
         var inCalibration = false, inTrial = false
         var messages = 0, bad: [Int] = []
         var last: Int64?
+        var unknown: [(line: Int, name: Substring)] = [], foreign: [Int] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard let parsed = SavefileLine(line) else { continue }
+            guard let parsed = SavefileLine(line) else {
+                if !line.allSatisfy(\.isWhitespace) { foreign.append(number + 1) }
+                continue
+            }
+            if !knownMessages.contains(parsed.message) { unknown.append((number + 1, parsed.message)) }
             messages += 1
             guard Int64(Int32.min)...Int64(UInt32.max) ~= parsed.stamp else { bad.append(number + 1); continue }
             var stamp = parsed.stamp
@@ -75,7 +81,16 @@ public enum SavefileImporter {
         if !bad.isEmpty {
             warnings.append("\(bad.count) cut or unreadable message line(s) ignored (line \(bad.prefix(5).map(String.init).joined(separator: ", "))\(bad.count > 5 ? ", …" : ""))")
         }
+        if !unknown.isEmpty {
+            let names = Set(unknown.map(\.name)).sorted()
+            warnings.append("\(unknown.count) line(s) of no Utopia message type ignored: \(names.prefix(3).joined(separator: ", "))\(names.count > 3 ? ", …" : "") (line \(unknown.prefix(5).map { String($0.line) }.joined(separator: ", "))\(unknown.count > 5 ? ", …" : ""))")
+        }
+        if !foreign.isEmpty {
+            warnings.append("\(foreign.count) line(s) that are no savefile message ignored (line \(foreign.prefix(5).map(String.init).joined(separator: ", "))\(foreign.count > 5 ? ", …" : ""))")
+        }
         guard let channels, !packets.isEmpty else { throw LabFormatError(name, "no DATAPACKET: the file holds no EEG") }
+        let lost: [Range<Int>]
+        (packets, lost) = fillingGaps(packets, channels: channels, warnings: &warnings)
         let clock = try fitClock(packets, name: name, warnings: &warnings)
         if let (fs, ch) = headerNumbers {
             if abs(ch - Double(channels)) > 0.5, abs(fs - Double(channels)) < 0.5, abs(ch / clock.rate - 1) < 0.05 {
@@ -87,12 +102,64 @@ public enum SavefileImporter {
         var continuous: [[Float]] = Array(repeating: [], count: channels)
         for packet in packets { for sample in packet.samples { for c in 0..<channels { continuous[c].append(sample[c]) } } }
         var channelNames: [String] = []   // the channels' numbers, filled in when a dead one is left out
-        let repair = try SampleRepair.interpolateNonFinite(&continuous, names: &channelNames, rate: clock.rate, subject: name)
+        let repair = try SampleRepair.interpolateNonFinite(&continuous, names: &channelNames, rate: clock.rate, subject: name, lost: lost)
         warnings += repair.warnings
         let length = continuous[0].count
         let dataset = try cut(trials, continuous: continuous, channelNames: channelNames.isEmpty ? nil : channelNames,
                               deadChannels: repair.dead, gaps: repair.gaps, length: length, clock: clock, name: name, warnings: &warnings)
         return (dataset, warnings)
+    }
+
+    /// The message names a savefile may hold: the Utopia messages'.
+    static let knownMessages: Set<Substring> = Set(UtopiaMessageType.allCases.map { Substring($0.name) })
+
+    /// Packet times that jump ahead of their samples by more than this
+    /// (seconds), and stay ahead, mark packets lost: in the example session
+    /// bursts delay a packet by at most 0.052 s.
+    static let gapThreshold = 0.1
+
+    /// `packets` with NaN samples standing in for packets lost in transit
+    /// or cut from the file, so that every later sample keeps its time; the
+    /// dataset then treats them as any other missing samples (a run longer
+    /// than 0.1 s is a gap that trials avoid). A loss is a step between two
+    /// packets whose time runs ahead of their samples by more than
+    /// ``gapThreshold`` and whose lower envelope of times (packets come
+    /// late, never early) stays that far ahead over the next 2 s: a burst
+    /// that catches up again is no loss.
+    static func fillingGaps(_ packets: [(time: Double, samples: [[Float]])], channels: Int,
+                            warnings: inout [String]) -> (packets: [(time: Double, samples: [[Float]])], lost: [Range<Int>]) {
+        var x: [Double] = [], y: [Double] = [], owner: [Int] = []
+        var total = 0
+        for (i, packet) in packets.enumerated() where !packet.samples.isEmpty {
+            total += packet.samples.count
+            x.append(Double(total - 1))
+            y.append(packet.time - packets[0].time)
+            owner.append(i)
+        }
+        guard x.count >= 3, let fit = LineFit.robust(x: x, y: y, floor: 1e-3), fit.slope > 0, fit.slope.isFinite else { return (packets, []) }
+        let period = fit.slope, reach = 2 / period
+        let level = zip(x, y).map { $1 - period * $0 }
+        func envelope(_ range: Range<Int>) -> Double {
+            let sorted = level[range].sorted()
+            return sorted[sorted.count / 10]
+        }
+        var filled = packets
+        var lost: [String] = [], ranges: [Range<Int>] = []
+        for i in 1..<x.count where (y[i] - y[i - 1]) - (x[i] - x[i - 1]) * period > gapThreshold {
+            let before = (x.firstIndex { $0 >= x[i - 1] - reach } ?? 0)..<i
+            let after = i..<(x.firstIndex { $0 > x[i] + reach } ?? x.count)
+            let missing = Int(((envelope(after) - envelope(before)) / period).rounded())
+            guard Double(missing) * period > gapThreshold / 2 else { continue }
+            let fill = [[Float]](repeating: [Float](repeating: .nan, count: channels), count: missing)
+            filled[owner[i]].samples = fill + filled[owner[i]].samples
+            let start = Int(x[i - 1]) + 1 + ranges.reduce(0) { $0 + $1.count }
+            ranges.append(start..<(start + missing))
+            lost.append("\(String(format: "%.3f", Double(missing) * period)) s at \(String(format: "%.3f", Double(start) * period)) s")
+        }
+        if !lost.isEmpty {
+            warnings.append("DATAPACKETs missing (\(lost.prefix(3).joined(separator: ", "))\(lost.count > 3 ? ", …" : "") into the EEG): filled as missing samples, so that later samples keep their times")
+        }
+        return (filled, ranges)
     }
 
     /// The fitted sample clock: sample `k` is at `origin + k · period` seconds.
@@ -138,7 +205,7 @@ public enum SavefileImporter {
         guard !fits.isEmpty else { throw LabFormatError(name, "no calibration trial lies within the recorded EEG") }
         // Trials over a long run of NaN (filled with straight lines) are left out, as the marker cutters leave them.
         let (clean, gapWarning) = try MarkerTrialCutter.avoidingGaps(fits, onsets: onsets, samples: n, gaps: gaps, sampleRate: clock.rate,
-                                                                     subject: name)
+                                                                     subject: name, cause: "NaN in the file or DATAPACKETs lost")
         warnings += gapWarning.map { [$0] } ?? []
         trials = clean.map { trials[$0] }
         onsets = clean.map { onsets[$0] }

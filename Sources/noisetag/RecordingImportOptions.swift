@@ -133,6 +133,7 @@ struct RecordingImportOptions: ParsableArguments {
         case .xdf, .bdf, .edf, .brainvision, .bids: break
         }
         let recording = try ContinuousRecording.read(url, format: kind, stream: recordingFile.stream, markers: recordingFile.markers)
+            .keepingEEG(selection: channelSelection)
         if kind == .bids, codes == nil, let trialStart, let label, let stimulus = try BIDSImporter.stimulus(url) {
             var options = TrialCutOptions(trialStart: trialStart, label: label, codes: [], trialSeconds: trialSeconds)
             options.trialEnd = trialEnd

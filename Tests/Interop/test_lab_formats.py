@@ -27,10 +27,10 @@ def codes_file(folder, classes, bits=16):
     return path
 
 
-def run_import(noisetag_bin, source, out, fmt, trial_start, label, codes, seconds):
+def run_import(noisetag_bin, source, out, fmt, trial_start, label, codes, seconds, extra=()):
     run = subprocess.run([noisetag_bin, "dataset", "import", source, "--out", str(out), "--format", fmt,
                           "--trial-start", trial_start, "--label", label, "--codes", codes,
-                          "--code-rate", "60", "--trial-seconds", str(seconds)],
+                          "--code-rate", "60", "--trial-seconds", str(seconds)] + list(extra),
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     with open(os.path.join(str(out), "header.json")) as f:
@@ -102,18 +102,24 @@ def test_brainvision_markers_and_scaling(noisetag_bin, tmp_path):
         noisetag_bin, path, tmp_path / "out", "brainvision", r"^Stimulus/S25[35]$", r"S25(\d)$", codes_file(tmp_path, 6), 0.2)
     raw = mne.io.read_raw_brainvision(path, preload=True)
     assert header["fs"] == raw.info["sfreq"] == 1000
-    assert header["channels"] == raw.ch_names
+    # The EEG: channels in a voltage unit; the six in other units (µS, C, …) are left out unless chosen.
     volts = [i for i, ch in enumerate(raw.info["chs"]) if ch["unit"] == mne.io.constants.FIFF.FIFF_UNIT_V]
     assert len(volts) == 26
-    assert_same_signal(continuous[volts], raw.get_data(picks=volts) * 1e6)
-    # Channels in other units (µS, C, …) keep value × resolution in their own unit.
-    counts = np.fromfile(path[:-4] + "eeg", dtype="<i2").reshape(-1, 32).T
+    assert header["channels"] == [raw.ch_names[i] for i in volts]
+    assert_same_signal(continuous, raw.get_data(picks=volts) * 1e6)
+    assert "warning: 6 channel(s) not in a voltage unit left out: CP5 (BS), CP6 (µS), HL (ARU), HR (uS), Vb (S), ReRef (C)" in stdout
+    # Chosen by name, they keep value × resolution in their own unit.
     others = [i for i in range(32) if i not in volts]
-    assert_same_signal(continuous[others], counts[others] * 0.5)
+    header, chosen, _, _, stdout = run_import(
+        noisetag_bin, path, tmp_path / "chosen", "brainvision", r"^Stimulus/S25[35]$", r"S25(\d)$", codes_file(tmp_path, 6), 0.2,
+        ["--channels", ",".join(raw.ch_names[i] for i in others)])
+    assert header["channels"] == [raw.ch_names[i] for i in others]
+    counts = np.fromfile(path[:-4] + "eeg", dtype="<i2").reshape(-1, 32).T
+    assert_same_signal(chosen, counts[others] * 0.5)
+    assert "warning: 6 channel(s) not in a voltage unit kept in their own, as chosen: CP5 (BS)" in stdout
     stimuli = [(o, d) for o, d in zip(raw.annotations.onset, raw.annotations.description) if d in ("Stimulus/S253", "Stimulus/S255")]
     assert onsets.tolist() == [round(o * 1000) for o, _ in stimuli] == [486, 496, 1779, 3262, 4935, 4945, 6629]
     assert labels.tolist() == [int(d[-1]) for _, d in stimuli]
-    assert "warning: test.vhdr: 6 channel(s) not in a voltage unit" in stdout
 
 
 def test_bids_folder_events(noisetag_bin, tmp_path):

@@ -16,7 +16,8 @@ import Testing
         #expect(r.samples[0][0] == -23.5 && r.samples[1][0] == -18 && r.samples[2][2] == -24 && r.samples[16][4000] == -9.5)
         // ReRef is in "C": value × resolution in its own unit, as MNE's native unit.
         #expect(r.samples[31][7899] == 221.5)
-        #expect(r.warnings == ["test.vhdr: 6 channel(s) not in a voltage unit, kept in their own: CP5 (BS), CP6 (µS), HL (ARU), HR (uS), Vb (S), ReRef (C)"])
+        #expect(r.warnings == [])
+        #expect(r.otherUnits == ["CP5": "BS", "CP6": "µS", "HL": "ARU", "HR": "uS", "Vb": "S", "ReRef": "C"])
         #expect(r.markers.count == 14)
         #expect(r.markers[0] == RecordingMarker(sample: 0, seconds: 0, duration: 0.001, text: "New Segment"))
         #expect(r.markers[1] == RecordingMarker(sample: 486, seconds: 0.486, duration: 0, text: "Stimulus/S253"))
@@ -103,11 +104,50 @@ import Testing
         let r = try BrainVisionImporter.read(url)
         #expect(r.channelNames == ["A", "C"] && r.samples == [[1, 2, 3, 4], [5, 6, 7, 8]])
         #expect(r.warnings == ["channel B holds no finite sample (all 4 are NaN or infinite): left out"])
-        let holed: [[Float]] = [[1, 0], [.nan, 0], [3, 0]]
+        // 40 samples, A's second NaN: 1 in 40 is few enough to draw in.
+        let holed: [[Float]] = (0..<40).map { [$0 == 1 ? .nan : Float($0 + 1), 0] }
         let repaired = try BrainVisionImporter.read(try Self.write(Self.header(binary: "IEEE_FLOAT_32", channels: ["Ch1=A,,1,µV", "Ch2=B,,1,µV"]),
                                                                    data: holed.flatMap { $0 }.flatMap { v in withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } }, markers: ""))
-        #expect(repaired.samples[0] == [1, 2, 3])
+        #expect(Array(repaired.samples[0].prefix(3)) == [1, 2, 3])
         #expect(repaired.warnings.first?.hasPrefix("channel A: 1 NaN or infinite sample(s), the first at sample 1 (0.004 s)") == true)
+    }
+
+    @Test func channelsNotInAVoltageUnitAreLeftOutUnlessChosen() throws {
+        let r = try BrainVisionImporter.read(Self.fixture)
+        let eeg = try r.keepingEEG(selection: nil)
+        #expect(eeg.channelNames.count == 26 && !eeg.channelNames.contains("CP5") && eeg.samples.count == 26)
+        #expect(eeg.warnings.last == "6 channel(s) not in a voltage unit left out: CP5 (BS), CP6 (µS), HL (ARU), HR (uS), Vb (S), ReRef (C) (name them in --channels to keep them)")
+        let chosen = try r.keepingEEG(selection: .keep(["fp1", "Fz", "CP6"]))
+        #expect(chosen.channelNames.count == 32, "the selection itself is applied to the dataset")
+        #expect(chosen.warnings.last == "1 channel(s) not in a voltage unit kept in their own, as chosen: CP6 (µS)")
+        #expect(try r.keepingEEG(selection: .keep(["FP1", "Fz"])).warnings == [], "no word about channels the selection leaves out")
+    }
+
+    @Test func aRecordingWhoseVoltageChannelsAreAllDeadIsNoEEG() throws {
+        // A and B (µV) NaN throughout; C is skin conductance (µS).
+        let rows: [[Float]] = (0..<40).map { [.nan, .nan, Float($0)] }
+        let url = try Self.write(Self.header(binary: "IEEE_FLOAT_32", channels: ["Ch1=A,,1,µV", "Ch2=B,,1,µV", "Ch3=C,,1,µS"]),
+                                 data: rows.flatMap { $0 }.flatMap { v in withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } }, markers: "")
+        let r = try BrainVisionImporter.read(url)
+        #expect(r.channelNames == ["C"])
+        let message = LabFixtures.message { _ = try r.keepingEEG(selection: nil) }
+        #expect(message.hasSuffix("no EEG channel is left: the voltage channels were left out (A, B) and the rest are not in a voltage unit (C (µS)); name channels with --channels to import them anyway"), "\(message)")
+        #expect(try r.keepingEEG(selection: .keep(["C"])).channelNames == ["C"])
+    }
+
+    @Test func aChannelWithNaNInEveryOtherSampleIsLeftOutNotMadeUp() throws {
+        // A: NaN in every other sample (half of it would be interpolated); B: clean.
+        let rows: [[Float]] = (0..<40).map { [$0 % 2 == 1 ? .nan : Float($0), Float($0)] }
+        let bytes = rows.flatMap { $0 }.flatMap { v in withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } }
+        let r = try BrainVisionImporter.read(try Self.write(Self.header(binary: "IEEE_FLOAT_32", channels: ["Ch1=A,,1,µV", "Ch2=B,,1,µV"]),
+                                                            data: bytes, markers: ""))
+        #expect(r.channelNames == ["B"])
+        #expect(r.warnings == ["channel A: 20 of 40 samples NaN or infinite between finite ones (more than 5 %, too many to interpolate): left out"])
+        // Both so: nothing is left to import, and the file is named.
+        let both = (0..<40).map { k -> [Float] in k % 2 == 1 ? [.nan, .nan] : [Float(k), Float(k)] }
+        let url = try Self.write(Self.header(binary: "IEEE_FLOAT_32", channels: ["Ch1=A,,1,µV", "Ch2=B,,1,µV"]),
+                                 data: both.flatMap { $0 }.flatMap { v in withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } }, markers: "")
+        #expect(LabFixtures.message { _ = try BrainVisionImporter.read(url) }.hasSuffix(": no channel is left: each is NaN or infinite throughout or in more than 5 % of its samples"))
     }
 
     @Test func asciiDataWithDecimalComma() throws {

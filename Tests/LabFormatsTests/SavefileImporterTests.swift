@@ -93,3 +93,58 @@ import Testing
         #expect(LabFixtures.message { _ = try SavefileImporter.read(noData) } == "s.txt: no DATAPACKET: the file holds no EEG")
     }
 }
+
+@Suite struct SavefileGapTests {
+    /// The example session with 50 DATAPACKET lines (about 1.1 s) cut from
+    /// inside its third calibration trial, as a dropped connection loses them.
+    func sessionWithPacketsLost() throws -> URL {
+        let text = try String(contentsOf: LabFixtures.url("mindaffectBCI_exampledata.txt"), encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let third = lines.indices.filter { lines[$0].contains("t:NEWTARGET") }[2]
+        let packets = lines.indices.filter { $0 > third && lines[$0].contains("t:DATAPACKET") }
+        for index in packets[40..<90].reversed() { lines.remove(at: index) }
+        return try LabFixtures.scratch("lost.txt", Array(lines.joined(separator: "\n").utf8))
+    }
+
+    @Test func packetsLostMidSessionLeaveOutTheirTrialAndEveryOtherTrialKeepsItsSamples() throws {
+        let (intact, _) = try SavefileImporter.readWithWarnings(LabFixtures.url("mindaffectBCI_exampledata.txt"))
+        let (cut, warnings) = try SavefileImporter.readWithWarnings(try sessionWithPacketsLost())
+        #expect(cut.header.nTrials == 9)
+        var expected = intact.labels
+        expected.remove(at: 2)
+        #expect(cut.labels == expected)
+        #expect(abs(cut.header.fs - intact.header.fs) < 0.01, "the rate is fitted as without the loss")
+        #expect(warnings.contains { $0.hasPrefix("DATAPACKETs missing (1.1") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("trial 3 (at ") && $0.contains("DATAPACKETs lost") }, "\(warnings)")
+        #expect(!warnings.contains { $0.hasPrefix("channel ") }, "the filled samples are not reported as NaN in the file")
+        // Every kept trial, before the loss and after it, holds the samples it holds in the intact session.
+        for (t, original) in [0, 1, 3, 4, 5, 6, 7, 8, 9].enumerated() {
+            #expect(cut.trial(t) == intact.trial(original), "trial \(original + 1)")
+        }
+    }
+
+    @Test func aBurstThatCatchesUpIsNoLoss() throws {
+        // Packets 30–45 held back 0.4 s, then delivered at once: the samples are all there.
+        let text = try String(contentsOf: LabFixtures.url("mindaffectBCI_exampledata.txt"), encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let packets = lines.indices.filter { lines[$0].contains("t:DATAPACKET") }
+        let release = lines[packets[3046]].firstMatch(of: #/sts:(-?\d+)/#).map { Int64($0.1)! }!
+        for index in packets[3030..<3046] {
+            lines[index] = lines[index].replacing(#/sts:-?\d+/#, with: "sts:\(release)")
+        }
+        let (d, warnings) = try SavefileImporter.readWithWarnings(try LabFixtures.scratch("burst.txt", Array(lines.joined(separator: "\n").utf8)))
+        #expect(d.header.nTrials == 10)
+        #expect(!warnings.contains { $0.hasPrefix("DATAPACKETs missing") }, "\(warnings)")
+    }
+
+    @Test func linesOfNoMessageTypeAreCountedNotDroppedInSilence() throws {
+        let text = try String(contentsOf: LabFixtures.url("mindaffectBCI_exampledata.txt"), encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let packet = lines.firstIndex { $0.contains("t:DATAPACKET") }!
+        lines[packet + 1] = lines[packet + 1].replacingOccurrences(of: "t:DATAPACKET", with: "t:DATAPACKEX")
+        lines.insert("garbage from an editor", at: packet + 2)
+        let (_, warnings) = try SavefileImporter.readWithWarnings(try LabFixtures.scratch("odd.txt", Array(lines.joined(separator: "\n").utf8)))
+        #expect(warnings.contains { $0.hasPrefix("1 line(s) of no Utopia message type ignored: DATAPACKEX (line \(packet + 2))") }, "\(warnings)")
+        #expect(warnings.contains { $0 == "1 line(s) that are no savefile message ignored (line \(packet + 3))" }, "\(warnings)")
+    }
+}
