@@ -66,13 +66,20 @@ public enum CodesFile {
     }
 
     private static func codes(from array: NumericArray, subject: String) throws -> [[UInt8]] {
-        guard array.dims.count == 2, array.dims.allSatisfy({ $0 > 0 }) else {
+        guard array.dims.count == 2 else {
             throw LabFormatError(subject, "the array has shape \(array.shapeText); codes must be 2-D, classes × bits")
+        }
+        guard array.dims.allSatisfy({ $0 > 0 }) else {
+            throw LabFormatError(subject, "the array has shape \(array.shapeText): \(array.dims[0] == 0 ? "no classes" : "codes of no bits")")
         }
         let (rows, columns) = array.shape
         if let bad = array.values.firstIndex(where: { $0 != 0 && $0 != 1 }) {
             throw LabFormatError(subject, "value \(array.values[bad]) at class \(bad / columns), bit \(bad % columns) is not 0 or 1")
         }
-        return (0..<rows).map { r in array.values[(r * columns)..<((r + 1) * columns)].map { $0 == 1 ? 1 : 0 } }
+        let codes: [[UInt8]] = (0..<rows).map { r in array.values[(r * columns)..<((r + 1) * columns)].map { $0 == 1 ? 1 : 0 } }
+        guard codes.contains(where: { Set($0).count > 1 }) else {
+            throw LabFormatError(subject, "every code holds one value throughout (\(rows) × \(columns)): no code flickers, nothing to decode")
+        }
+        return codes
     }
 }

@@ -42,6 +42,7 @@ public enum MarkerTrialCutter {
 
         let found = try trialStarts(recording, options: options)
         let starts = found.markers
+        if let warning = startTextsWarning(recording, starts: starts, options: options) { warnings.append(warning) }
         var labels: [Int32] = []
         for (k, labelled) in zip(found.numbers, found.labelMarkers) {
             guard k >= 0, k < codes.count else {
@@ -103,9 +104,13 @@ public enum MarkerTrialCutter {
         var labelMarkers: [RecordingMarker] = []
         for s in starts {
             let marker = recording.markers[s]
-            guard let labelled = recording.markers[...s].last(where: { $0.text.firstMatch(of: label) != nil }),
+            // At or before the start, or on the start's own sample (a program writes label and start together).
+            let sameSample = recording.markers[s...].prefix { $0.sample == marker.sample }.count
+            guard let labelled = recording.markers[..<(s + sameSample)].last(where: { $0.text.firstMatch(of: label) != nil }),
                   let match = labelled.text.firstMatch(of: label) else {
-                throw LabFormatError("--label", "no marker at or before the trial start at \(format(marker.seconds)) s matches \(options.label)")
+                let later = recording.markers[s...].first { $0.text.firstMatch(of: label) != nil }
+                throw LabFormatError("--label", "no marker at or before the trial start at \(format(marker.seconds)) s matches \(options.label)"
+                                     + (later.map { " (the next that does, \"\($0.text)\", is \(format($0.seconds - marker.seconds)) s after it)" } ?? ""))
             }
             guard match.output.count > 1, let group = match.output[1].substring else {
                 throw LabFormatError("--label", "\(options.label) has no first capture group (in \"\(labelled.text)\")")
@@ -118,6 +123,19 @@ public enum MarkerTrialCutter {
         }
         let before = matching.filter { recording.markers[$0].sample < 0 }.count
         return (starts, numbers, labelMarkers, before, matching.count - starts.count - before)
+    }
+
+    /// A warning when `--trial-start` matches markers of two or more texts
+    /// that carry no label (`stop_trial` beside `start_trial` for
+    /// "trial"): such a pattern most likely also matches trial ends.
+    static func startTextsWarning(_ recording: ContinuousRecording, starts: [Int], options: TrialCutOptions) -> String? {
+        guard let label = try? Regex(options.label) else { return nil }
+        var counts: [String: Int] = [:]
+        for s in starts { counts[recording.markers[s].text, default: 0] += 1 }
+        let unlabelled = counts.keys.filter { $0.firstMatch(of: label) == nil }.sorted()
+        guard unlabelled.count > 1 else { return nil }
+        let listed = unlabelled.prefix(4).map { "\"\($0)\" (\(counts[$0]!))" }.joined(separator: ", ")
+        return "--trial-start \(options.trialStart) matches \(unlabelled.count) different marker texts: \(listed)\(unlabelled.count > 4 ? ", …" : ""): is each a trial start?"
     }
 
     /// Samples per trial: `--trial-seconds`, else the shortest start to
@@ -161,7 +179,7 @@ public enum MarkerTrialCutter {
         if let shortest = durations.min(), shortest * fs >= Double(gap) / 2, Int((shortest * fs).rounded()) < gap {
             return (gap, "trials of \(format(Double(gap) / fs)) s, the shortest gap between starts, but the trial-start markers last \(format(shortest)) s (the shortest): --trial-seconds \(format(shortest)) cuts the trials to them")
         }
-        return (gap, nil)
+        return (gap, "trials of \(format(Double(gap) / fs)) s, the shortest gap between trial starts: with a pause between trials, --trial-end or --trial-seconds cuts them to the stimulation")
     }
 
     /// The indices of the trials (starting inside the recording) that end by

@@ -91,7 +91,8 @@ public enum StimulusTrialCutter {
             let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
                                             onsets: kept.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
             let leftOut = MarkerTrialCutter.leftOutWarning(past: found.after + onsets.count - fitting.count, kept: fitting.count)
-            return (dataset, recording.warnings + [lengthWarning, leftOut, gapWarning].compactMap { $0 })
+            let startTexts = MarkerTrialCutter.startTextsWarning(recording, starts: found.markers, options: options)
+            return (dataset, recording.warnings + [startTexts, lengthWarning, leftOut, gapWarning].compactMap { $0 })
         } catch let error as DatasetError {
             throw LabFormatError(recording.source, error.description)
         }

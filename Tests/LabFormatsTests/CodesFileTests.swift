@@ -37,6 +37,11 @@ import ZIPFoundation
         #expect(LabFixtures.message { _ = try CodesFile.read(two) } == "two.npy: value 2.0 at class 0, bit 1 is not 0 or 1")
         let flat = try LabFixtures.scratch("flat.npy", npy("|u1", shape: "(3,)", payload: [0, 1, 1]))
         #expect(LabFixtures.message { _ = try CodesFile.read(flat) }.hasPrefix("flat.npy: the array has shape (3); codes must be 2-D"))
+        let empty = try LabFixtures.scratch("empty.npy", npy("|u1", shape: "(0, 126)", payload: []))
+        #expect(LabFixtures.message { _ = try CodesFile.read(empty) } == "empty.npy: the array has shape (0, 126): no classes")
+        let constant = try LabFixtures.scratch("constant.npy", npy("|u1", shape: "(2, 3)", payload: [1, 1, 1, 0, 0, 0]))
+        #expect(LabFixtures.message { _ = try CodesFile.read(constant) }
+            == "constant.npy: every code holds one value throughout (2 × 3): no code flickers, nothing to decode")
         let short = try LabFixtures.scratch("short.npy", npy("<f4", shape: "(2, 2)", payload: [0, 0, 0]))
         #expect(LabFixtures.message { _ = try CodesFile.read(short) }.contains("truncated"))
         let text = try LabFixtures.scratch("t.txt", Array("hello\nworld\n".utf8))

@@ -77,11 +77,39 @@ import Testing
         // The length comes from the starts inside the recording only (1 s and 4 s): 3 s.
         #expect(d.header.nSamples == 300 && d.header.nTrials == 2)
         // A start after the EEG ended is what a file cut short looks like: said in a line of its own, not only in source.
-        #expect(warnings == ["1 of 3 trials run past the recording's end and are left out: was the file cut short?"])
+        #expect(warnings == ["trials of 3.000 s, the shortest gap between trial starts: with a pause between trials, --trial-end or --trial-seconds cuts them to the stimulation",
+                             "1 of 3 trials run past the recording's end and are left out: was the file cut short?"])
         #expect(d.header.source == "test (trials left out: 1 starting before the recording, 1 running past the recording's end)")
         r.markers = r.markers.filter { $0.sample < 0 || $0.sample >= 1000 }
         #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(r, options: options) }
             == "--trial-start: no matching marker lies inside the recording (0 to 10.000 s): they lie at -0.500 to 12.000 s")
+    }
+
+    @Test func aTrialStartPatternThatAlsoMatchesTrialEndsIsPointedOut() throws {
+        var r = recording()
+        r.markers.insert(RecordingMarker(sample: 300, seconds: 3.0, text: "stop_trial"), at: 2)
+        let loose = TrialCutOptions(trialStart: "trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], trialSeconds: 1)
+        let (d, warnings) = try MarkerTrialCutter.cut(r, options: loose)
+        #expect(d.header.nTrials == 3)
+        #expect(warnings == ["--trial-start trial matches 2 different marker texts: \"start_trial\" (1), \"stop_trial\" (1): is each a trial start?"])
+        // Starts that differ only in the label they carry are no such case.
+        let labelled = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], trialSeconds: 1)
+        #expect(try MarkerTrialCutter.cut(r, options: labelled).warnings == [])
+    }
+
+    @Test func aLabelWrittenOnTheTrialStartsOwnSampleCounts() throws {
+        // The label marker comes a fraction of a sample after the start, as a program writes the two together.
+        var r = recording()
+        r.markers[0] = RecordingMarker(sample: 400, seconds: 3.997, text: "start_trial")
+        r.markers.insert(RecordingMarker(sample: 400, seconds: 3.998, text: "label=1"), at: 3)
+        r.markers.remove(at: 1)
+        r.markers.sort { $0.seconds < $1.seconds }
+        let options = TrialCutOptions(trialStart: "^start_trial$", label: "^label=(\\d+)", codes: [[0, 1], [1, 0]], trialSeconds: 1)
+        #expect(try MarkerTrialCutter.cut(r, options: options).dataset.labels == [1])
+        // One sample later it is no longer the start's, and the message says where it is.
+        r.markers[r.markers.firstIndex { $0.text == "label=1" }!] = RecordingMarker(sample: 401, seconds: 4.01, text: "label=1")
+        #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(r, options: options) }
+            == "--label: no marker at or before the trial start at 3.997 s matches ^label=(\\d+) (the next that does, \"label=1\", is 0.013 s after it)")
     }
 
     @Test func markersThatLastNearlyAGapSuggestTheirLength() throws {
@@ -92,16 +120,16 @@ import Testing
         let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
         #expect(d.header.nSamples == 300)
         #expect(warnings == ["trials of 3.000 s, the shortest gap between starts, but the trial-start markers last 2.100 s (the shortest): --trial-seconds 2.100 cuts the trials to them"])
-        // A trigger pulse is not a trial: no suggestion.
+        // A trigger pulse is not a trial: no suggestion of its length, only the word on the gap.
         r.markers[1].duration = 0.008
-        #expect(try MarkerTrialCutter.cut(r, options: options).warnings.isEmpty)
+        #expect(try MarkerTrialCutter.cut(r, options: options).warnings == ["trials of 3.000 s, the shortest gap between trial starts: with a pause between trials, --trial-end or --trial-seconds cuts them to the stimulation"])
     }
 
     @Test func codesThatLookTransposedOrTooFastAreCaught() throws {
         let transposed: [[UInt8]] = (0..<5).map { k in [UInt8(k % 2), 1] }
         let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: transposed)
         #expect(try MarkerTrialCutter.cut(recording(), options: options).warnings
-            == ["the codes hold 5 classes of 2 bits each (rows are classes): if the file holds bits × classes, save its transpose"])
+            == ["the codes hold 5 classes of 2 bits each (rows are classes): if the file holds bits × classes, save its transpose", "trials of 3.000 s, the shortest gap between trial starts: with a pause between trials, --trial-end or --trial-seconds cuts them to the stimulation"])
         #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], codeRate: 1000)) }
             == "--code-rate: 1000.0 bits per second is above the sample rate, 100.000 Hz: a bit would last less than a sample")
         #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], trialSeconds: 1e-9)) }
