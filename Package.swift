@@ -84,9 +84,9 @@ let package = Package(
             ]),
         .executableTarget(
             name: "BrainButtons",
-            dependencies: ["NoiseTagging", "DecoderBridge", "DecoderService", "Simulation", "ZeroMQTransport"],
+            dependencies: ["NoiseTagging", "DecoderBridge", "DecoderService", "Simulation", "TerminalUI", "ZeroMQTransport"],
             path: "Examples/BrainButtons"),
-        .executableTarget(name: "YesNoQuestion", dependencies: ["NoiseTagging", "DecoderBridge"], path: "Examples/YesNoQuestion"),
+        .executableTarget(name: "YesNoQuestion", dependencies: ["NoiseTagging", "DecoderBridge", "TerminalUI"], path: "Examples/YesNoQuestion"),
         .target(name: "TestSupport", dependencies: ["NoiseTagging", "Simulation", "UtopiaProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol", "Codes"]),
         .testTarget(name: "CodesTests", dependencies: ["Codes"]),

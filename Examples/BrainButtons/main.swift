@@ -8,7 +8,7 @@ import DecoderService
 import Foundation
 import NoiseTagging
 import Simulation
-import Synchronization
+import TerminalUI
 import ZeroMQTransport
 
 // No options: any argument (--help too) gets the usage line.
@@ -78,18 +78,19 @@ NoiseTagging.push(view: view, forNoiseTaggingWithDelegate: unit)
 NoiseTagging.set(mode: .trainGeneric, waitTillDecoderConfirms: true, withExplanation: "calibrate first")
 NoiseTagging.trialsAreRunning = true
 
-// Ctrl-C ends the loop below, which then closes the recording properly ("App ended").
-let interrupted = Atomic(false)
-signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
+// Ctrl-C (or SIGTERM, SIGHUP) ends the loop below, which then closes the recording properly ("App ended").
+let signals = try? SignalPipe()
+var interrupted = false
 
 // The frame loop: one tick per display frame; in Test mode the user looks at the key wanted next.
 let word = "YES"
 let loop = FrameLoop(controller: NoiseTagging, waiter: RealTimeFrameWaiter())
-while unit.typed != word && NoiseTagging.clock.now - start < 150 && !interrupted.load(ordering: .relaxed) {
+while unit.typed != word && NoiseTagging.clock.now - start < 150 && !interrupted {
     let key = word.hasPrefix(unit.typed) ? String(word.dropFirst(unit.typed.count).prefix(1)) : "⌫"
     let next = buttons.first { $0.label == key }?.noiseTagging.customUtopiaObjectID
     gaze.objectID = NoiseTagging.mode == .test ? next.flatMap { UInt8(exactly: $0) } : nil
     _ = loop.step()
+    interrupted = signals?.drain().contains { $0.endsSession } == true
 }
 NoiseTagging.trialsAreRunning = false
 NoiseTagging.stopRecording()

@@ -9,6 +9,7 @@
 import DecoderBridge
 import Foundation
 import NoiseTagging
+import TerminalUI
 
 /// Asks one question; `answer` is set by the press that answers it.
 final class Question: NoiseTagDelegate {
@@ -53,13 +54,19 @@ NoiseTagging.set(mode: .trainGeneric, waitTillDecoderConfirms: true, withExplana
 NoiseTagging.trialsAreRunning = true
 print("\(question.contextDescription() ?? "") (decoder at \(endpoint.isEmpty ? "the default socket" : endpoint))")
 
+// Ctrl-C (or SIGTERM, SIGHUP) ends the loop below, which then closes the recording properly ("App ended").
+let signals = try? SignalPipe()
+var interruptedBy: TerminalSignal?
+
 let loop = FrameLoop(controller: NoiseTagging, waiter: RealTimeFrameWaiter())
 let deadline = Date().addingTimeInterval(180)
-while question.answer == nil && Date() < deadline {
+while question.answer == nil && Date() < deadline && interruptedBy == nil {
     _ = loop.step()
+    interruptedBy = signals?.drain().first { $0.endsSession }
 }
 NoiseTagging.trialsAreRunning = false
 NoiseTagging.stopRecording()
 link.close()
-print("answer: \(question.answer ?? "none (no press in 180 s)")")
-exit(question.answer == nil ? 1 : 0)
+let outcome = interruptedBy.map { "none (stopped by \($0))" } ?? "none (no press in 180 s)"
+print("answer: \(question.answer ?? outcome)")
+exit(question.answer != nil ? 0 : interruptedBy?.exitCode ?? 1)

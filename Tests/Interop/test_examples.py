@@ -95,22 +95,28 @@ def test_help_prints_the_usage_and_starts_nothing(noisetag_bin, tmp_path, name):
     assert not (home / "recordings").exists() or not os.listdir(home / "recordings")
 
 
-def test_brain_buttons_on_ctrl_c_ends_its_recording(noisetag_bin, tmp_path):
-    # The README's sample catches SIGINT: the loop ends, the recording closes "App ended", the summary prints.
+@pytest.mark.parametrize("name,sig,status,summary", [
+    ("BrainButtons", signal.SIGINT, 1, "typed: "),
+    ("BrainButtons", signal.SIGTERM, 1, "typed: "),
+    ("YesNoQuestion", signal.SIGINT, 130, "answer: none (stopped by interrupt)"),
+    ("YesNoQuestion", signal.SIGTERM, 143, "answer: none (stopped by terminate)"),
+])
+def test_an_example_stopped_by_a_signal_ends_its_recording(noisetag_bin, tmp_path, socket_folder, name, sig, status, summary):
+    # Both examples catch SIGINT and SIGTERM: the loop ends, the recording closes "App ended", the summary prints.
     home = tmp_path / "home"
-    buttons = subprocess.Popen([example(noisetag_bin, "BrainButtons")], env=dict(os.environ, NOISETAG_HOME=str(home)),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    args = [example(noisetag_bin, name)] + (["ipc://%s/nobody.sock" % socket_folder] if name == "YesNoQuestion" else [])
+    app = subprocess.Popen(args, env=dict(os.environ, NOISETAG_HOME=str(home)), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         # Its standard output is a pipe, so buffered: the recording's folder tells that the app runs.
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not (home / "recordings").is_dir():
             time.sleep(0.1)
         time.sleep(1.5)                                 # into the frame loop
-        buttons.send_signal(signal.SIGINT)
-        out, err = (text.decode() for text in buttons.communicate(timeout=30))
+        app.send_signal(sig)
+        out, err = (text.decode() for text in app.communicate(timeout=30))
     finally:
-        stop_process(buttons, grace=5)
-    assert buttons.returncode == 1, out + err
-    assert "typed: " in out, out
+        stop_process(app, grace=5)
+    assert app.returncode == status, out + err
+    assert summary in out, out
     recordings = os.listdir(home / "recordings")
     assert any("App ended" in name for name in recordings), recordings
