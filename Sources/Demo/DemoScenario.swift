@@ -180,10 +180,13 @@ public final class DemoScenario {
         summary.typed = keyboard.typed
         summary.missedFrames = missedFrames
         summary.meanSelectionTime = selectionTimes.isEmpty ? nil : selectionTimes.reduce(0, +) / Double(selectionTimes.count)
-        if zeroTraining {
-            // The decoder recommends thresholds as it learns: the one in force now.
+        switch (zeroTraining, stage) {
+        case (true, _), (false, .signalCheck), (false, .calibration), (false, .fitting):
+            // Zero training: the decoder recommends thresholds as it learns. Before a fit: none yet. The one in force now.
             summary.threshold = controller.settings.doubleFor(.certaintyRequiredForPress)
             summary.thresholdFromDecoder = !reports.thresholds.isEmpty
+        default:
+            break
         }
         return summary
     }

@@ -40,7 +40,16 @@ public struct TrialComparison: Sendable {
     /// True when the replay matched the recording in every compared item.
     public var isIdentical: Bool { problem == nil && divergence == nil }
 
-    /// Compares the outcome items: ending, pressed control, end time (within `period`).
+    /// Frames the trial flickered: the STIMULUSEVENTs it sent, one a frame.
+    static func framesFlickered(_ outcome: TrialOutcome) -> Int {
+        outcome.messages.filter { $0.bytes.first == UtopiaMessageType.stimulusEvent.rawValue }.count
+    }
+
+    /// Compares the outcome items: ending, pressed control, end time
+    /// (within `period`: a call between frames ends a trial at a time the
+    /// replay's clock cannot reproduce; a trial that flickered more or
+    /// fewer frames has changed however close the times, as under other
+    /// settings a press one frame sooner does).
     static func outcomeDifferences(_ logged: TrialOutcome, _ replayed: TrialOutcome, period: Double) -> [Divergence] {
         let time = min(logged.endTime ?? .infinity, replayed.endTime ?? .infinity)
         var found: [Divergence] = []
@@ -50,7 +59,8 @@ public struct TrialComparison: Sendable {
         if logged.pressed != replayed.pressed {
             found.append(Divergence(item: "pressed", logged: logged.pressed ?? "none", replayed: replayed.pressed ?? "none", time: time))
         }
-        if let a = logged.endTime, let b = replayed.endTime, abs(a - b) > period + 1e-9 {
+        if let a = logged.endTime, let b = replayed.endTime, abs(a - b) > period + 1e-9
+            || (a != b && framesFlickered(logged) != framesFlickered(replayed)) {
             found.append(Divergence(item: "end time", logged: Self.seconds(a), replayed: Self.seconds(b), time: time))
         }
         return found

@@ -1,4 +1,5 @@
 import DecoderService
+import Decoding
 import NoiseTagging
 import Testing
 import UtopiaProtocol
@@ -40,6 +41,17 @@ struct DemoScenarioTests {
         let pushes = rig.events.compactMap { if case .unitPushed(let depth, _) = $0.kind { return depth }; return nil }
         let pops = rig.events.compactMap { if case .unitPopped(let depth, _) = $0.kind { return depth }; return nil }
         #expect(pushes == [1, 2] && pops == [1])
+    }
+
+    @Test("A walk-through stopped before its fit reports the certainty setting in force, not zero")
+    func summaryBeforeTheFitGivesTheSetting() throws {
+        let rig = try DemoRig(goal: "HI")
+        rig.scenario.start()
+        #expect(rig.run(seconds: 3) { rig.scenario.stage == .calibration })
+        let summary = rig.scenario.summary(missedFrames: 0)
+        #expect(summary.threshold == rig.controller.settings.doubleFor(.certaintyRequiredForPress))
+        #expect(summary.threshold > 0 && !summary.thresholdFromDecoder)
+        #expect(summary.lines.contains("certainty required for a press: \(CertaintyText.format(summary.threshold)) (setting)"))
     }
 
     @Test("A decoder that says no model came ends the wait for one at once, without parsing its log")

@@ -1,6 +1,6 @@
 import Foundation
 import NoiseTagging
-import Replay
+@testable import Replay
 import Testing
 
 @Suite struct ReplayWhatIfTests {
@@ -88,5 +88,32 @@ import Testing
         let values = try SettingOverrides(file: nil, sets: ["minTrialDuration=0.5", "certaintyRequiredForPress=0.97"]).values
         #expect(values[.minTrialDuration] == .double(0.5))
         #expect(values[.certaintyRequiredForPress] == .double(0.97))
+    }
+}
+
+/// Where a trial's end time stops counting as the same: within a frame
+/// period (a call between frames ends a trial when the replay's clock
+/// cannot), unless the trial flickered a different number of frames.
+@Suite struct TrialEndComparisonTests {
+    static let period = 1.0 / 60
+
+    func outcome(end: Double, frames: Int) -> TrialOutcome {
+        var outcome = TrialOutcome(ending: "pressed-brain", pressed: "L", endTime: end)
+        outcome.messages = (0..<frames).map { k in
+            TrialOutcome.SentMessage(time: end - Double(frames - k) * Self.period, bytes: [0x45, 0, 0, 0, UInt8(k % 256)])
+        }
+        return outcome
+    }
+
+    @Test func aPressOneFrameSoonerIsAChangeEvenWhenTheFramesCameCloserThanAPeriod() {
+        // 16.61 ms sooner, one STIMULUSEVENT fewer: what a what-if replay showed as "unchanged".
+        let logged = outcome(end: 10282.146686, frames: 64), replayed = outcome(end: 10282.130077, frames: 63)
+        let found = TrialComparison.outcomeDifferences(logged, replayed, period: Self.period)
+        #expect(found.map(\.item) == ["end time"])
+    }
+
+    @Test func theSameFramesEndedLaterByACallAreTheSameTrial() {
+        let logged = outcome(end: 10.0, frames: 64), replayed = outcome(end: 10.0 - 0.9 * Self.period, frames: 64)
+        #expect(TrialComparison.outcomeDifferences(logged, replayed, period: Self.period).isEmpty)
     }
 }
