@@ -103,8 +103,27 @@ public final class DemoSession {
         scenario.zeroTraining = options.zeroTrain
         let reports = reports
         controller.observeDecoderTraffic { reports.hear($0) }
+        let closed = recordingsClosed
+        controller.events.subscribe { event in
+            if case .recordingEnded(let folder, _) = event.kind { closed.names.append(folder) }
+        }
+        var early: [NoiseTagEvent] = []
+        let token = controller.events.subscribe(includingAppCalls: true) { early.append($0) }
         controller.startRecording(in: options.recordings)
+        controller.events.unsubscribe(token)
+        startupEvents = early
     }
+
+    /// The folder names of the recordings the session closed, in order
+    /// (all of them once ``close()`` has run), under `options.recordings`.
+    public var closedRecordingFolders: [String] { recordingsClosed.names }
+    private final class Names { var names: [String] = [] }
+    private let recordingsClosed = Names()
+
+    /// The events of the session's start (the first recording starting,
+    /// or the problem that kept it off), for a printer that subscribes
+    /// once the session is made.
+    public private(set) var startupEvents: [NoiseTagEvent] = []
 
     /// Ends the recording, disconnects and stops the embedded decoder; later calls do nothing.
     public func close() {

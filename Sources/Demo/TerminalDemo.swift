@@ -21,15 +21,19 @@ public final class TerminalDemo {
     /// A demo of `session`.
     public init(session: DemoSession) { self.session = session }
 
+    /// The run's summary once ``run(maxSeconds:)`` has returned (nil before).
+    public private(set) var summary: DemoSummary?
+
     /// Runs the walk-through until `q`, a signal or `maxSeconds` (0: no
     /// limit); returns the exit status (0 for `q`, 130 for Ctrl-C, 128 + n
     /// for signal n, 2 when `maxSeconds` ran out).
     public func run(maxSeconds: Double = 0) throws -> Int32 {
         let session = self.session
         let decoder = session.decoder
+        let loop = FrameLoop(controller: session.controller, waiter: RealTimeFrameWaiter())
+        defer { summary = session.scenario.summary(missedFrames: loop.missedFrames) }
         return try TerminalSession.run { terminal in
-            let runner = TerminalRunner(session: terminal,
-                                        loop: FrameLoop(controller: session.controller, waiter: RealTimeFrameWaiter()))
+            let runner = TerminalRunner(session: terminal, loop: loop)
             let screen = DemoScreen(scenario: session.scenario, showsDecoderEEG: decoder != nil,
                                     snapshot: { decoder?.signalSnapshot ?? .empty })
             if terminal.colorMode == .palette256 {

@@ -215,7 +215,12 @@ extension DemoCommand {
             FileHandle.standardError.write(Data("noisetag demo: warning: the embedded decoder: \(warning)\n".utf8))
         }
         if !headless {
-            let status = try TerminalDemo(session: session).run(maxSeconds: limit.maxSeconds)
+            // The terminal is restored when run returns: the summary and the recordings go to the shell.
+            let demo = TerminalDemo(session: session)
+            let status = try demo.run(maxSeconds: limit.maxSeconds)
+            session.close()
+            if let summary = demo.summary { printSummary(summary) }
+            printRecordings(session)
             if status == 2 { FileHandle.standardError.write(Data("noisetag demo: stopped after --max-seconds \(limit.maxSeconds) s\n".utf8)) }
             if status != 0 { throw ExitCode(status) }
             return
@@ -263,6 +268,14 @@ extension DemoCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
+    }
+
+    /// Where the session's recordings went (nothing when none was written).
+    private func printRecordings(_ session: DemoSession) {
+        let folders = session.closedRecordingFolders
+        guard !folders.isEmpty else { return }
+        let text = "recordings in \(recordings.store.root.path):\n" + folders.map { "  \($0)\n" }.joined()
+        (eventsJson ? FileHandle.standardError : FileHandle.standardOutput).write(Data(text.utf8))
     }
 
     private func printSummary(_ summary: DemoSummary) {

@@ -21,7 +21,7 @@ final class HeadlessScenarioRunner {
         self.maxSeconds = maxSeconds
         let scenario = session.scenario
         let output = output
-        session.controller.events.subscribe { event in
+        let show: (NoiseTagEvent) -> Void = { event in
             HeadlessRunner.sayIfRecordingIsOff(event)
             if eventsJSON {
                 output.write(Data((event.jsonLine + "\n").utf8))
@@ -29,6 +29,8 @@ final class HeadlessScenarioRunner {
                 output.write(Data((String(format: "%8.3f ", event.time) + line + "\n").utf8))
             }
         }
+        session.startupEvents.forEach(show)
+        session.controller.events.subscribe(includingAppCalls: eventsJSON, show)
     }
 
     private func say(_ text: String) {

@@ -151,3 +151,20 @@ def test_demo_without_a_terminal_says_so(noisetag_bin, tmp_path):
     err = result.stderr.decode()
     assert err.startswith("noisetag demo:") and "terminal" in err and "--headless" in err, err
     assert not os.path.exists(tmp_path / "rec"), "nothing is recorded when the demo cannot start"
+
+
+def test_the_walk_through_says_at_once_that_recording_is_off_and_prints_its_first_events(noisetag_bin, tmp_path):
+    # A file where the recordings folder should be: said before the first trial, not when the next recording starts.
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    result = subprocess.run([noisetag_bin, "demo", "--headless", "--recordings", str(blocker), "--max-seconds", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    err, out = result.stderr.decode(), result.stdout.decode()
+    assert "noisetag demo: recording is off: cannot create the recordings folder" in err, err
+    assert "recording problem" in out.splitlines()[0], out
+    # --events-json prints every event the recording holds, the first recording's start and the app's calls too.
+    events = subprocess.run([noisetag_bin, "demo", "--headless", "--events-json", "--recordings", str(tmp_path / "rec"),
+                             "--max-seconds", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    printed = [json.loads(line) for line in events.stdout.decode().splitlines()]
+    assert printed[0]["type"] == "recordingStarted" and printed[0]["reason"] == "App started", printed[:3]
+    assert any(e["type"] == "call" for e in printed)

@@ -98,6 +98,11 @@ def test_terminal_demo_under_tmux(noisetag_bin, tmux, tmp_path):
     assert not tmux.alternate_screen()
     names = sorted(os.listdir(recordings))
     assert any("App ended" in name for name in names), names
+    # Back in the shell: the summary, and where the recordings went, the last one by its closed name.
+    assert "summary:" in screen and "touch presses: " in screen, screen
+    assert "recordings in %s" % recordings in screen.replace("\n", ""), screen
+    closed = max((n for n in names if "App ended" in n), key=len)
+    assert closed[:40] in screen, screen
     # The too-small window blocked trials (the keys could not be seen) until it was enlarged again.
     events = [json.loads(line) for name in names if name != "decoder-calibrations"
               for line in open(os.path.join(recordings, name, "events.jsonl"))]
