@@ -180,6 +180,8 @@ public final class DemoScenario {
         summary.typed = keyboard.typed
         summary.missedFrames = missedFrames
         summary.meanSelectionTime = selectionTimes.isEmpty ? nil : selectionTimes.reduce(0, +) / Double(selectionTimes.count)
+        summary.zeroTraining = zeroTraining
+        if zeroTraining { summary.calibrationAccuracy = reports.calibrationAccuracy }
         switch (zeroTraining, stage) {
         case (true, _), (false, .signalCheck), (false, .calibration), (false, .fitting):
             // Zero training: the decoder recommends thresholds as it learns. Before a fit: none yet. The one in force now.

@@ -43,6 +43,9 @@ public struct DemoSummary: Equatable, Sendable {
     public var secondsToGoal: Double?
     /// Revisions the decoder announced (zero training: "trial 3 was probably X").
     public var revisions = 0
+    /// True when the run typed without a calibration (ZeroTrain, then Test):
+    /// the accuracy is then the interim fits' on the learned trials.
+    public var zeroTraining = false
 
     /// Share of judged brain presses that were right, nil when none was judged.
     public var correctShare: Double? { judgedPresses > 0 ? Double(correctPresses) / Double(judgedPresses) : nil }
@@ -54,9 +57,11 @@ public struct DemoSummary: Equatable, Sendable {
     public var lines: [String] {
         func f(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
         return [
-            "calibration accuracy: " + (calibrationAccuracy.map { "\(Int(($0 * 100).rounded())) % (cross-validated)" } ?? "not reported"),
+            "calibration accuracy: " + (calibrationAccuracy.map {
+                "\(Int(($0 * 100).rounded())) % (cross-validated\(zeroTraining ? " on the trials learned without labels" : ""))"
+            } ?? "not reported"),
             "certainty required for a press: \(CertaintyText.format(threshold))" + (thresholdFromDecoder ? " (recommended by the decoder)" : " (setting)"),
-            "test trials: \(testTrials) (\(trialsWithoutPress) without a press)",
+            (zeroTraining ? "typing trials (ZeroTrain, then Test): " : "test trials: ") + "\(testTrials) (\(trialsWithoutPress) without a press)",
             "brain presses: \(brainPresses), correct \(correctPresses) of \(judgedPresses)"
                 + (correctShare.map { " (\(Int(($0 * 100).rounded())) %)" } ?? ""),
             "touch presses: \(touchPresses)",

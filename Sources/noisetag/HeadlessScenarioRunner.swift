@@ -79,9 +79,9 @@ final class HeadlessScenarioRunner {
 
     private static func line(for event: NoiseTagEvent, scenario: DemoScenario) -> String? {
         switch event.kind {
-        case .trialStarted(let s) where s.mode != .test:
+        case .trialStarted(let s) where s.mode != .test && s.mode != .zeroTrain:
             return "trial \(s.trial) \(s.mode.rawValue)" + (s.target.map { " cued \($0)" } ?? "")
-        case .trialEnded(let e) where e.mode == .test:
+        case .trialEnded(let e) where e.mode == .test || e.mode == .zeroTrain:
             let what: String
             switch e.ending {
             case .pressed(let source): what = "pressed \(e.pressed ?? "?") by \(source.rawValue)"

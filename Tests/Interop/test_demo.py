@@ -93,14 +93,16 @@ def test_headless_zero_training_demo_types_without_calibration(noisetag_bin, tmp
     assert result.returncode == 0, out[-3000:] + result.stderr.decode()[-2000:]
     summary = out[out.index("summary:"):]
     assert 'typed: "HELLO" (confirmed)' in summary
-    assert "calibration accuracy: not reported" in summary
+    # The interim fits' accuracy, once five trials are learned; the trials counted are the typing trials.
+    assert re.search(r"calibration accuracy: (not reported|\d+ % \(cross-validated on the trials learned without labels\))", summary), summary
+    assert re.search(r"typing trials \(ZeroTrain, then Test\): \d+", summary), summary
     presses = re.search(r"brain presses: (\d+), correct (\d+) of (\d+)", summary)
     brain, correct, judged = map(int, presses.groups())
     assert judged == brain and brain >= 6 and correct >= 0.9 * judged, summary
     assert re.search(r"time to the last letter: \d+\.\d s after the signal check", summary), summary
     stages = [s.split(":")[0] for s in re.findall(r"stage: (\w[\w ]*)", out)]
     assert stages[:2] == ["signal check", "spelling"] and "calibration" not in stages and stages[-1] == "finished"
-    assert "trial 1 ZeroTrain" in out
+    assert re.search(r"trial 1: (pressed [A-Z] by brain|no press) after", out), out[:3000]
     assert "decoder: zero training: trial 1 of 10 learned" in out
     # The recording replays identically.
     for name in sorted(os.listdir(tmp_path / "rec")):
