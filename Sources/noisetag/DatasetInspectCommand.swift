@@ -19,6 +19,12 @@ struct DatasetInspectCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of text (every marker group, however many).")
     var json = false
 
+    /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=+,@%".contains($0) }
+        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// Marker groups printed as text; `--json` gives them all.
     static let printedGroups = 40
 
@@ -39,7 +45,7 @@ struct DatasetInspectCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             text = String(decoding: try encoder.encode(inventory), as: UTF8.self)
         } else {
-            text = Self.report(inventory, file: file)
+            text = Self.report(inventory, file: file, chosen: recordingFile)
         }
         // Written unbuffered: what could be read comes before the line that says what could not.
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
@@ -47,7 +53,8 @@ struct DatasetInspectCommand: ParsableCommand {
     }
 
     /// The inventory as the text `inspect` prints.
-    static func report(_ inventory: RecordingInventory, file: String) -> String {
+    /// `chosen`: the options the inspection was given, which the suggested import repeats.
+    static func report(_ inventory: RecordingInventory, file: String, chosen options: RecordingFileOptions = RecordingFileOptions()) -> String {
         var lines = ["\(file): \(inventory.format.rawValue)" + (inventory.source.map { ", \($0)" } ?? "")]
         if !inventory.streams.isEmpty {
             lines.append("streams:")
@@ -83,9 +90,12 @@ struct DatasetInspectCommand: ParsableCommand {
         }
         lines += inventory.warnings.map { "warning: \($0)" }
         if inventory.problem == nil {
+            // The stream choices this inspection needed, the import needs too.
+            let chosen = [("--format", options.format?.rawValue), ("--stream", options.stream), ("--markers", options.markers)]
+                .compactMap { option, value in value.map { " \(option) \(Self.shellQuoted($0))" } }.joined()
             lines.append(inventory.trials == nil
-                ? "import: noisetag dataset import \(file) --out DIR --trial-start REGEX --label REGEX --codes FILE (Protocols/dataset-import.md)"
-                : "import: noisetag dataset import \(file) --out DIR (it carries its own trials)")
+                ? "import: noisetag dataset import \(Self.shellQuoted(file))\(chosen) --out DIR --trial-start REGEX --label REGEX --codes FILE (Protocols/dataset-import.md)"
+                : "import: noisetag dataset import \(Self.shellQuoted(file))\(chosen) --out DIR (it carries its own trials)")
         }
         return lines.map(\.escapingControlCharacters).joined(separator: "\n")
     }

@@ -92,6 +92,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
                 throw ValidationError("--plot \(plot): no folder \(folder) to write it in")
             }
+            guard plot.lowercased().hasSuffix(".svg") else { throw ValidationError("--plot \(plot): the plot is an SVG image: give a name ending in .svg") }
         }
         if let latency, !(latency.isFinite && latency >= 0 && latency <= 1000) {
             throw ValidationError("--latency: must be 0...1000 ms (a visual response starts within a second), got \(latency)")
@@ -157,6 +158,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             do { try Data(svg.utf8).write(to: URL(fileURLWithPath: plot)) } catch {
                 throw CommandFailure("--plot \(plot): cannot write: \((error as NSError).localizedDescription)")
             }
+            (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data("wrote \(plot)\n".utf8))
         }
         if evaluated.count < directories.count { throw ExitCode.failure }
     }

@@ -48,6 +48,7 @@ struct ReplayCommand: ParsableCommand {
     func validate() throws {
         if let untilTrial, untilTrial < 1 { throw ValidationError("--until-trial \(untilTrial): must be 1 or more") }
         if plot != nil, sweep == nil { throw ValidationError("--plot needs --sweep") }
+        if let plot, !plot.lowercased().hasSuffix(".svg") { throw ValidationError("--plot \(plot): the plot is an SVG image: give a name ending in .svg") }
         if decoderSettings != nil, !redecode { throw ValidationError("--decoder-settings needs --redecode") }
         // Checked here, not in run(), so that the usage line is this command's.
         do {
@@ -105,6 +106,7 @@ struct ReplayCommand: ParsableCommand {
                 do { try Data(svg.utf8).write(to: URL(fileURLWithPath: plot)) } catch {
                     throw CommandFailure("--plot \(plot): cannot write: \(error.localizedDescription)")
                 }
+                (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data("wrote \(plot)\n".utf8))
             }
             return
         }

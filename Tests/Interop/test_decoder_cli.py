@@ -42,6 +42,7 @@ def test_evaluate_reports_the_decoding_curve_latency_and_plot(noisetag_bin, data
     assert all(abs(latency - 0.04) <= 0.004 for latency in report["latencies"])
     svg = plot.read_text()
     assert svg.startswith("<svg") and "Decoding curve" in svg and "Spatial pattern" in svg
+    assert "wrote %s" % plot in run.stderr, run.stderr     # beside the JSON on standard output, not in it
 
 
 def test_evaluate_zero_train_replays_the_trials_in_order_with_their_labels_hidden(noisetag_bin, dataset, tmp_path):
@@ -125,6 +126,7 @@ def test_wrong_arguments_are_usage_errors(noisetag_bin, tmp_path):
                           (["--latency", "5000"], "--latency: must be 0...1000 ms (a visual response starts within a second), got 5000.0"),
                           (["--plot", str(tmp_path / "no-folder" / "x.svg")], f"--plot {tmp_path / 'no-folder' / 'x.svg'}: no folder"),
                           (["--plot", str(tmp_path)], f"--plot {tmp_path}: a folder; give the SVG file's name"),
+                          (["--plot", str(tmp_path / "x.png")], f"--plot {tmp_path / 'x.png'}: the plot is an SVG image: give a name ending in .svg"),
                           (["--adapt-every", "3"], "--zero-train-trials and --adapt-every apply with --zero-train only"),
                           ([str(tmp_path)], f"{tmp_path} is named twice")]:
         run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(tmp_path), *args], capture_output=True, text=True, timeout=60)

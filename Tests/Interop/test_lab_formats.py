@@ -199,6 +199,10 @@ def test_inspect_text_points_to_the_import(noisetag_bin):
     assert any(line.startswith("  obci_eeg1") and line.endswith("← the EEG") for line in lines)
     assert any(line.split()[:2] == ["10", "5.486"] and line.endswith("start_trial") for line in lines)
     assert lines[-1].startswith("import: noisetag dataset import " + path + " --out DIR --trial-start REGEX")
+    # The stream chosen for the inspection is repeated in the import it suggests.
+    several = os.path.join(FORMATS, "bci_essentials_switch_example.xdf")
+    run = subprocess.run([noisetag_bin, "dataset", "inspect", several, "--markers", "UnityMarkerStream"], capture_output=True, text=True, timeout=120)
+    assert run.stdout.splitlines()[-1].startswith("import: noisetag dataset import " + several + " --markers UnityMarkerStream --out DIR"), run.stdout
     # The import without its marker options points here.
     run = subprocess.run([noisetag_bin, "dataset", "import", path, "--out", "x"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 64 and "noisetag dataset inspect " + path + " lists the markers" in run.stderr

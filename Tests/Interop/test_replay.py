@@ -81,6 +81,7 @@ def test_what_if_and_a_sweep_with_its_plot(noisetag_bin, recording, tmp_path):
     assert presses == sorted(presses, reverse=True) and presses[0] > presses[-1], out
     svg = plot.read_text()
     assert svg.startswith("<svg") and "certaintyRequiredForPress" in svg
+    assert "wrote %s" % plot in out, out
 
 
 @pytest.mark.parametrize("damage,where", [
@@ -113,6 +114,7 @@ def test_a_cut_last_line_is_ignored_and_said(noisetag_bin, copy):
     (["--set", "nonsense"], "expected TITLE=VALUE"),
     (["--sweep", "certaintyRequiredForPress=0.9:0.8:0.1"], "FROM ≤ TO"),
     (["--plot", "x.svg"], "--plot needs --sweep"),
+    (["--sweep", "certaintyRequiredForPress=0.7:0.99:0.01", "--plot", "x.png"], "--plot x.png: the plot is an SVG image"),
 ])
 def test_bad_flags_are_usage_errors(noisetag_bin, recording, args, message):
     result = run(noisetag_bin, "replay", str(recording), *args)
