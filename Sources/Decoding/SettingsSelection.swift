@@ -87,9 +87,14 @@ public struct SettingsSelection: Sendable {
             Outcome(chosen: chosen, accuracy: accuracy, best: best, standardError: standardError, rankings: Array(rankings.prefix(count)))
         }
 
-        /// One line: the choice, its accuracy against the best's, the runners-up.
+        /// One line: the choice, its cross-validated accuracy (against the
+        /// best's, with the standard error of the shortfall, when a simpler
+        /// candidate was preferred), the runners-up.
         public var summary: String {
-            let head = "\(chosen.summary) (" + String(format: "%.2f; best %.2f ± %.2f", accuracy, best, standardError) + ")"
+            let score = accuracy >= best || !best.isFinite
+                ? String(format: "%.2f cross-validated, the best", accuracy)
+                : String(format: "%.2f cross-validated; the best %.2f, %.2f ± %.2f more", accuracy, best, best - accuracy, standardError)
+            let head = "\(chosen.summary) (\(score))"
             let others = rankings.filter { $0.candidate != chosen }.prefix(2)
                 .map { String(format: "%.2f ", $0.accuracy) + $0.candidate.summary }
             return head + (others.isEmpty ? "" : "; runners-up " + others.joined(separator: "; "))

@@ -300,6 +300,9 @@ struct DecoderEvaluateCommand: ParsableCommand {
             out += row([(f(line.seconds, 1), 8), (f(line.accuracy), 8), (f(line.itr, 1), 7), (f(line.predictedError), 13)],
                        f(line.actualError))
         }
+        let missing = OfflineEvaluation().lengths.filter { length in !r.rows.contains { $0.seconds == length } }
+        out += "chance \(f(1 / Double(max(r.classes, 1)))) (1 in \(r.classes))"
+            + (missing.isEmpty ? "" : "; no row at \(missing.map { f($0, 1) + " s" }.joined(separator: ", ")): longer than the trials") + "\n"
         out += "fit \(f(r.fitSeconds)) s per fold (calibrating certainty \(f(r.calibrationSeconds)) s); "
         out += "update \(f(r.updateMicroseconds, 1)) µs per \(r.classes)-class 100 ms step\n"
         if let mains = r.mainsFrequency { out += "mains found at \(f(mains, 0)) Hz: notched with its harmonics\n" }

@@ -83,6 +83,17 @@ def test_evaluate_text_names_latency_and_threshold(noisetag_bin, dataset):
     assert "recommended certaintyRequiredForPress" in run.stdout
     # --fixed says which setting it evaluated: the defaults here.
     assert "fixed setting: refe, latency estimated + 0.30 s, whitening 0.08 s, 3 Hz high-pass\n" in run.stdout, run.stdout
+    assert "\nchance 0.111 (1 in 9)\n" in run.stdout, run.stdout
+
+
+def test_evaluate_says_why_a_length_has_no_row(noisetag_bin, tmp_path):
+    short = tmp_path / "short"
+    made = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", str(short), "--trials", "20", "--classes", "4",
+                           "--seconds", "2.1"], capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(short), "--fixed"], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "\nchance 0.250 (1 in 4); no row at 4.0 s: longer than the trials\n" in run.stdout, run.stdout
 
 
 def test_a_broken_dataset_is_one_line_and_exit_1(noisetag_bin, dataset, tmp_path):
