@@ -79,7 +79,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             script = try RecordingScript(folder: folder)
         } catch {
-            FileHandle.standardError.write(Data("noisetag replay: \(folder.lastPathComponent)/\(error.description)\n".utf8))
+            FileHandle.standardError.write(Data("noisetag replay: \(shown(folder))/\(error.description)\n".utf8))
             throw ExitCode(2)
         }
         var replay = RecordingReplay(script: script)
@@ -89,13 +89,13 @@ struct ReplayCommand: ParsableCommand {
             do {
                 replay.incoming = try RedecodedPredictions(script: script, settings: decoderServerSettings).incoming
             } catch {
-                FileHandle.standardError.write(Data("noisetag replay: \(folder.lastPathComponent)/\(error.description)\n".utf8))
+                FileHandle.standardError.write(Data("noisetag replay: \(shown(folder))/\(error.description)\n".utf8))
                 throw ExitCode(2)
             }
         }
         let report = replay.run()
         if let problem = Self.nothingToReplay(script) {
-            FileHandle.standardError.write(Data("noisetag replay: \(folder.lastPathComponent): \(problem)\n".utf8))
+            FileHandle.standardError.write(Data("noisetag replay: \(shown(folder)): \(problem)\n".utf8))
             throw ExitCode(2)
         }
         if let parameterSweep {
@@ -123,6 +123,11 @@ struct ReplayCommand: ParsableCommand {
         return nil
     }
 
+    /// The recording as the user named it: the path given, or the folder's name.
+    private func shown(_ folder: URL) -> String {
+        recording.contains("/") ? String(recording.reversed().drop { $0 == "/" }.reversed()) : folder.lastPathComponent
+    }
+
     private func resolveFolder() throws -> URL {
         var isFolder: ObjCBool = false
         let path = (recording as NSString).expandingTildeInPath
@@ -131,6 +136,12 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if recording.contains("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            // A recording copied under another name replays; a folder holding none of its files is no recording.
+            let files = [RecordingFile.events, .settings, .frames].map(\.rawValue)
+            guard files.contains(where: { FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent($0)) }) else {
+                FileHandle.standardError.write(Data("noisetag replay: \(recording): not a recording: it holds none of \(files.joined(separator: ", ")) (Protocols/recordings.md)\n".utf8))
+                throw ExitCode(2)
+            }
             return URL(fileURLWithPath: path, isDirectory: true)
         }
         do { return try recordings.recording(named: recording).url } catch let failure as CommandFailure {

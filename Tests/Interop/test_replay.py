@@ -122,6 +122,15 @@ def test_bad_flags_are_usage_errors(noisetag_bin, recording, args, message):
     assert message in result.stderr.decode()
 
 
+def test_a_folder_that_is_no_recording_is_named_as_given(noisetag_bin, tmp_path):
+    (tmp_path / "protocols").mkdir()
+    (tmp_path / "protocols" / "p.json").write_text("{}")
+    result = run(noisetag_bin, "replay", str(tmp_path / "protocols"))
+    err = result.stderr.decode()
+    assert result.returncode == 2, err
+    assert err == "noisetag replay: %s: not a recording: it holds none of events.jsonl, settings.json, frames.csv (Protocols/recordings.md)\n" % (tmp_path / "protocols"), err
+
+
 def test_a_missing_recording_exits_2(noisetag_bin, tmp_path):
     result = run(noisetag_bin, "replay", "2019-01-01", "--recordings", str(tmp_path))
     assert result.returncode == 2 and "2019-01-01: no such folder, and no recording in" in result.stderr.decode()

@@ -167,5 +167,9 @@ struct RecordingFilesTests {
             "trials.jsonl holds 0 trial(s), events.jsonl logged 6 trial end(s)",
             "presses.csv holds 0 press(es), events.jsonl logged 4",
         ])
+        // A settings snapshot replay cannot read is said too.
+        try "{\"certaintyRequiredForPress\": 0.9, garbage!!".write(to: closed.url.appendingPathComponent("settings.json"), atomically: true, encoding: .utf8)
+        let said = RecordingSummary(closed).inconsistencies
+        #expect(said.contains("settings.json: not a JSON object of settings: not JSON: replay cannot start from it"), "\(said)")
     }
 }

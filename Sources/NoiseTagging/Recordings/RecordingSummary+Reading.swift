@@ -1,4 +1,5 @@
 import Foundation
+import JSONSupport
 import UtopiaProtocol
 
 /// Reading each file of a recording into the summary.
@@ -132,6 +133,12 @@ extension RecordingSummary {
     mutating func check(_ url: URL, logged: (trialsEnded: Int, presses: Int), required: [RecordingFile]) {
         let missing = required.filter { !FileManager.default.fileExists(atPath: url.appendingPathComponent($0.rawValue).path) }
         if !missing.isEmpty { inconsistencies.insert("missing: " + missing.map(\.rawValue).joined(separator: ", "), at: 0) }
+        // Replay starts from settings.json: one it cannot read makes the recording unreplayable.
+        if let data = FileManager.default.contents(atPath: url.appendingPathComponent(RecordingFile.settings.rawValue).path) {
+            do { _ = try JSONDecoder().decode([String: NoiseTagSettingValue].self, from: data) } catch {
+                inconsistencies.append("\(RecordingFile.settings.rawValue): \(JSONProblem.notAnObject(of: "settings", error, in: data)): replay cannot start from it")
+            }
+        }
         if logged.trialsEnded > trials {
             inconsistencies.append("\(RecordingFile.trials.rawValue) holds \(trials) trial(s), \(RecordingFile.events.rawValue) logged \(logged.trialsEnded) trial end(s)")
         }
