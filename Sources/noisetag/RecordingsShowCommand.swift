@@ -53,7 +53,7 @@ struct RecordingsShowCommand: ParsableCommand {
             "accuracy:           \(accuracy[0])",
             "                    \(accuracy[1])",
             "presses:            \(s.presses) (\(counts(s.pressesBySource)))",
-            "frames:             \(s.frames), missed \(s.missedFrames)",
+            "frames:             \(s.frames), missed \(s.missedFrames)" + (s.missedFrames > 0 ? " (\(s.framesLate) run late, \(s.framesSkipped) skipped to catch up)" : ""),
             "decoder messages:   \(s.decoderMessagesIn) in, \(s.decoderMessagesOut) out (\(s.decoderMessagesUnsent) of them not sent), \(s.decoderDisconnects) disconnects",
             "dropped lines:      \(s.droppedLines)",
             "problems:           \(s.problems)",

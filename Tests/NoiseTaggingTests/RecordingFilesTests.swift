@@ -150,6 +150,7 @@ struct RecordingFilesTests {
         #expect(s.accuracy["Verify"] == RecordingSummary.Accuracy(trials: 2, correct: 2, decoderTrials: 2, decoderCorrect: 2))
         #expect(s.pressesBySource == ["brain": 3, "touch": 1] && s.presses == 4)
         #expect(s.missedFrames >= 1 && s.frames > 100)
+        #expect(s.missedFrames == s.framesLate + s.framesSkipped && s.framesLate >= 1, "missed: the rows run late and the frames skipped")
         #expect(s.decoderDisconnects == 1 && s.decoderMessagesIn > 0 && s.decoderMessagesOut > s.decoderMessagesIn)
         #expect(s.spans.seconds! > 5 && s.spans.trialSeconds > 0 && s.spans.flickerSeconds < s.spans.trialSeconds)
         #expect(s.partialLines == 0 && s.droppedLines == 0 && s.problems == 0 && s.end == nil)

@@ -100,6 +100,7 @@ extension RecordingSummary {
         }
         frames = count
         missedFrames += missed
+        framesLate = missed
         for line in [firstLine, count > 0 ? reader.lastLine : nil].compactMap({ $0 }) {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
             if cells.count >= 4 { see(time: Double(cells[2]), wall: Double(cells[3])) }
@@ -117,7 +118,9 @@ extension RecordingSummary {
             switch object["type"] as? String {
             case "trialEnded": trialsEnded += 1
             case "press": pressed += 1
-            case "missedFrame": missedFrames += object["skipped"] as? Int ?? 0
+            case "missedFrame":
+                missedFrames += object["skipped"] as? Int ?? 0
+                framesSkipped += object["skipped"] as? Int ?? 0
             case "decoderConnection" where object["state"] as? String == "disconnected": decoderDisconnects += 1
             case "recordingLinesDropped":
                 droppedLines += (object["frameLines"] as? Int ?? 0) + (object["otherLines"] as? Int ?? 0)

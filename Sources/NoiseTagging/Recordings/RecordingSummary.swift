@@ -56,6 +56,9 @@ public struct RecordingSummary: Codable, Sendable {
     public var frames = 0
     /// Frames run late (`missed` = 1) plus frames skipped to catch up.
     public var missedFrames = 0
+    /// Of those, the frames run late (`frames.csv` rows with `missed` 1)
+    /// and the frames skipped to catch up (`missedFrame` events' `skipped`).
+    public var framesLate = 0, framesSkipped = 0
     public var decoderMessagesIn = 0
     public var decoderMessagesOut = 0
     /// `out` messages the link dropped before they reached the socket (`unsent` lines).
