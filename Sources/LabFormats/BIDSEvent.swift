@@ -44,6 +44,10 @@ public struct BIDSEvent: Sendable, Equatable {
     public var ending: String?
     /// 1 − Perr of the deciding prediction.
     public var certainty: Double?
+    /// In a session, the engine recording folder the trial or press comes
+    /// from, numbered from 1 in time order (trial numbers start again in
+    /// a resumed session's new engine).
+    public var recording: Int?
     /// The session step's number, name and outcome.
     public var step: Int?
     /// See ``step``.
@@ -61,7 +65,7 @@ public struct BIDSEvent: Sendable, Equatable {
     /// The columns written: the step columns only for a session.
     public static func columns(steps: Bool) -> [String] {
         ["onset", "duration", "trial_type", "value", "sample", "trial", "mode", "target", "pressed", "control", "ending", "certainty"]
-            + (steps ? ["step", "step_name", "outcome"] : [])
+            + (steps ? ["recording", "step", "step_name", "outcome"] : [])
     }
 
     /// The row's cells for `columns`; `value` is the trial_type's code.
@@ -84,6 +88,7 @@ public struct BIDSEvent: Sendable, Equatable {
             case "control": return text(control)
             case "ending": return text(ending)
             case "certainty": return text(certainty.map { String(format: "%.6f", $0) })
+            case "recording": return text(recording.map(String.init))
             case "step": return text(step.map(String.init))
             case "step_name": return text(stepName)
             case "outcome": return text(outcome)

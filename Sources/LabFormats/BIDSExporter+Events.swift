@@ -18,11 +18,18 @@ extension BIDSExporter {
 
         // Trials: the decoder's flicker, with trials.jsonl's facts.
         var used = Set<Int>()
-        let targets = Dictionary(recording.trials.map { ($0.trial, $0.targetObjectID) }, uniquingKeysWith: { a, _ in a })
-        for trial in recording.trials {
+        // A trial is its folder and its number: a resumed session's engine numbers from 1 again.
+        struct TrialKey: Hashable { var folder: Int, trial: Int }
+        let folderOf = { (index: Int) in index < recording.trialFolders.count ? recording.trialFolders[index] : 0 }
+        let targets = Dictionary(recording.trials.indices.map { (TrialKey(folder: folderOf($0), trial: recording.trials[$0].trial), recording.trials[$0].targetObjectID) },
+                                 uniquingKeysWith: { a, _ in a })
+        let session = recording.isSession
+        for (index, trial) in recording.trials.enumerated() {
+            let folder = folderOf(index)
             if let cue = trial.cueTime, let s = sample(cue * 1000, "cue") {
                 var event = BIDSEvent(sample: s, samples: length(from: s, to: (trial.pauseTime ?? trial.flickerTime ?? cue) * 1000), trialType: "cue")
                 event.trial = trial.trial
+                event.recording = session ? folder + 1 : nil
                 event.mode = trial.mode
                 event.target = trial.targetObjectID
                 events.append(event)
@@ -37,6 +44,7 @@ extension BIDSExporter {
             guard let s = sample(start, "trial") else { continue }
             var event = BIDSEvent(sample: s, samples: length(from: s, to: end), trialType: "trial")
             event.trial = trial.trial
+            event.recording = session ? folder + 1 : nil
             event.mode = trial.mode
             event.target = trial.targetObjectID
             event.pressed = trial.pressedObjectID
@@ -53,14 +61,16 @@ extension BIDSExporter {
             guard let s = sample(flicker.start, "trial") else { continue }
             events.append(BIDSEvent(sample: s, samples: length(from: s, to: flicker.end), trialType: "trial"))
         }
-        for press in recording.presses {
+        for (index, press) in recording.presses.enumerated() {
             let type = "press/\(press.source)"
             guard let s = sample(press.time * 1000, type) else { continue }
+            let folder = index < recording.pressFolders.count ? recording.pressFolders[index] : 0
             var event = BIDSEvent(sample: s, trialType: type)
             event.trial = press.trial
+            event.recording = session ? folder + 1 : nil
             event.pressed = press.objectID
             event.control = press.control
-            event.target = press.trial.flatMap { targets[$0] ?? nil }
+            event.target = press.trial.flatMap { targets[TrialKey(folder: folder, trial: $0)] ?? nil }
             event.certainty = press.certainty
             events.append(event)
         }

@@ -129,7 +129,8 @@ public enum BIDSExporter {
         var table = [columns.joined(separator: "\t")]
         for event in events { table.append(event.cells(sampleRate: fs, value: codes[event.trialType] ?? 0, columns: columns).joined(separator: "\t")) }
         files.append(try write(table.joined(separator: "\n") + "\n", folder.appendingPathComponent("\(stem)_events.tsv")))
-        files.append(try writeJSON(eventsSidecar(codes: codes, columns: columns), folder.appendingPathComponent("\(stem)_events.json")))
+        files.append(try writeJSON(eventsSidecar(codes: codes, columns: columns, folders: recording.folders.map(\.lastPathComponent)),
+                                   folder.appendingPathComponent("\(stem)_events.json")))
 
         // Channels and the EEG sidecar.
         var channelRows = ["name\ttype\tunits\tsampling_frequency\tstatus\tstatus_description"]
@@ -165,7 +166,7 @@ public enum BIDSExporter {
 
     // MARK: Sidecars
 
-    static func eventsSidecar(codes: [String: Int], columns: [String]) -> [String: Any] {
+    static func eventsSidecar(codes: [String: Int], columns: [String], folders: [String] = []) -> [String: Any] {
         var levels: [String: String] = [:]
         for type in codes.keys { levels[type] = BIDSEvent.meaning(of: type) }
         var values: [String: String] = [:]
@@ -183,6 +184,8 @@ public enum BIDSExporter {
             "control": ["Description": "The pressed control's identifier."],
             "ending": ["Description": "How the trial ended: completed, pressed-brain, pressed-touch, pressed-timeout, noPress, stopped-…"],
             "certainty": ["Description": "1 − Perr of the prediction that decided the press."],
+            "recording": ["Description": "The engine recording folder of the trial or press, numbered from 1 in time order: a trial is its recording and its number (a resumed session's engine numbers from 1 again).",
+                          "Levels": Dictionary(uniqueKeysWithValues: folders.enumerated().map { (String($0.offset + 1), $0.element) })],
             "step": ["Description": "The session step's number (steps.jsonl)."],
             "step_name": ["Description": "The session step's name."],
             "outcome": ["Description": "How the session step ended: done, passed, failed, timeout, skipped."],

@@ -42,6 +42,10 @@ public struct EngineRecording: Sendable {
     public var trials: [RecordedTrial]
     /// The presses of all folders, by time.
     public var presses: [RecordedPress]
+    /// The folder (index into ``folders``) each of ``trials`` and each of
+    /// ``presses`` comes from: a session resumed in a new engine numbers its
+    /// trials from 1 again, so a trial is its folder and its number.
+    public var trialFolders: [Int] = [], pressFolders: [Int] = []
     /// A session's finished steps (empty for a lone recording).
     public var steps: [StepResult]
     /// Unix seconds minus engine seconds, when a line gave both.
@@ -98,15 +102,18 @@ public struct EngineRecording: Sendable {
             recording.warnings.append("\(name): the folders' decoder inputs overlap in time; taken in time order")
             recording.records = recording.records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         }
-        for folder in recording.folders {
+        var trials: [(trial: RecordedTrial, folder: Int)] = [], presses: [(press: RecordedPress, folder: Int)] = []
+        for (index, folder) in recording.folders.enumerated() {
             recording.warnings += RecordingSummary.inconsistencies(of: folder, required: [.events, .settings])
                 .map { "\(folder.lastPathComponent): \($0)" }
-            recording.trials += recording.readTrials(folder.appendingPathComponent("trials.jsonl"))
-            recording.presses += RecordedPress.read(folder.appendingPathComponent("presses.csv"))
+            trials += recording.readTrials(folder.appendingPathComponent("trials.jsonl")).map { ($0, index) }
+            presses += RecordedPress.read(folder.appendingPathComponent("presses.csv")).map { ($0, index) }
             if recording.clockOffset == nil { recording.clockOffset = Self.clockOffset(folder.appendingPathComponent("events.jsonl")) }
         }
-        recording.trials.sort { $0.startTime < $1.startTime }
-        recording.presses.sort { $0.time < $1.time }
+        trials.sort { $0.trial.startTime < $1.trial.startTime }
+        presses.sort { $0.press.time < $1.press.time }
+        (recording.trials, recording.trialFolders) = (trials.map(\.trial), trials.map(\.folder))
+        (recording.presses, recording.pressFolders) = (presses.map(\.press), presses.map(\.folder))
         if recording.clockOffset == nil, let trial = recording.trials.first { recording.clockOffset = trial.startWallTime - trial.startTime }
         recording.settings = Self.settings(recording.folders[0].appendingPathComponent("settings.json"))
         return recording

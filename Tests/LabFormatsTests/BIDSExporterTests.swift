@@ -258,8 +258,12 @@ struct RecordingFolderBuilder {
         second.records = [DecoderInputRecord(time: builder.records[split].time, bytes: builder.records[0].bytes)] + builder.records[split...]
         _ = try first.write(in: session, name: "2026-11-25 16.28.14 +0000 App started – training 2026-11-25 16.28.15 +0000")
         let later = try second.write(in: session, name: "2026-11-25 16.28.15 +0000 training – App ended 2026-11-25 16.29.40 +0000")
-        try FileManager.default.removeItem(at: later.appendingPathComponent("trials.jsonl"))
-        try Data("time,wall_time,trial,control,object_id,source,certainty,target\n".utf8).write(to: later.appendingPathComponent("presses.csv"))
+        // The session resumed in a new engine, whose trials are numbered from 1 again: a Verify trial cueing object 1, pressed.
+        let t = { (s: Double) in String(format: "%.6f", builder.base + s) }
+        try Data((#"{"controls":["a","b"],"cue_time":\#(t(3.6)),"end_time":\#(t(5.2)),"end_wall_time":1795624103.6,"ending":"pressed-brain","flicker_time":\#(t(4.0)),"mode":"Verify","object_ids":[0,1,2],"pause_time":\#(t(3.8)),"pressed":"a","pressed_object_id":1,"start_time":\#(t(3.6)),"start_wall_time":1795624102.0,"target":"a","target_object_id":1,"trial":1}"# + "\n").utf8)
+            .write(to: later.appendingPathComponent("trials.jsonl"))
+        try Data("time,wall_time,trial,control,object_id,source,certainty,target\n\(t(5.2)),1795624103.6,1,a,1,brain,0.99,a\n".utf8)
+            .write(to: later.appendingPathComponent("presses.csv"))
         try Data(#"{"format":"noisetag-session/1","participant":"P01","protocol":{},"seed":1,"simulated":true,"started_wall_time":1795425241.7,"future":3}"#.utf8)
             .write(to: session.appendingPathComponent("session.json"))
         let step = { (n: Int, kind: String, from: Double, to: Double) in
@@ -279,6 +283,14 @@ struct RecordingFolderBuilder {
         #expect(steps.map { $0["sample"]! } == ["51", "301", "301", "551"] && steps[0]["step_name"] == "calibration 1" && steps[0]["outcome"] == "done")
         #expect(steps.map { $0["value"]! } == ["301", "401", "302", "402"])
         #expect(events.contains { $0["trial_type"] == "target=2" })
+        // Trial 1 twice, one per engine, told apart by the recording; the resumed engine's press has its own trial's target.
+        let trials = events.filter { $0["trial_type"] == "trial" }
+        #expect(trials.map { [$0["trial"]!, $0["recording"]!, $0["target"]!] } == [["1", "1", "2"], ["1", "2", "1"]])
+        let brain = try #require(events.first { $0["trial_type"] == "press/brain" })
+        #expect(brain["trial"] == "1" && brain["recording"] == "2" && brain["target"] == "1", "\(brain)")
+        let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("bids/sub-P01/ses-1/eeg/sub-P01_ses-1_task-cvep_events.json"))) as? [String: Any]
+        let levels = (sidecar?["recording"] as? [String: Any])?["Levels"] as? [String: String]
+        #expect(levels?["2"] == "2026-11-25 16.28.15 +0000 training – App ended 2026-11-25 16.29.40 +0000")
     }
 
     // MARK: Bad input
