@@ -211,7 +211,7 @@ public struct LiveDecoder: Sendable {
 
     private mutating func start(with header: DataHeader) {
         let channels = header.channelCount, rate = Double(header.sampleRate)
-        if signal.changesFormat(header) { forgetCalibration(reason: "new DATAHEADER (\(channels) channels at \(rate) Hz)") }
+        if signal.changesFormat(header) { forgetCalibration(reason: "new DATAHEADER (\(channels) channels at \(RateText.format(rate)) Hz)") }
         signal.start(with: header)
         outbox.log("EEG: \(channels) channels at \(String(format: "%g", rate)) Hz" + (acquisition.isSimulated ? " (simulated amplifier)" : ""))
     }

@@ -96,7 +96,7 @@ public struct OfflineEvaluation: Sendable {
     public func run(_ recorded: TrialsDataset, idle recordedIdle: TrialsDataset? = nil) throws -> EvaluationReport {
         if let idle = recordedIdle?.header, idle.nChannels != recorded.header.nChannels || idle.fs != recorded.header.fs {
             throw ReconvolutionError.shapeMismatch(
-                "the idle dataset has \(idle.nChannels) channels at \(idle.fs) Hz; the calibration \(recorded.header.nChannels) at \(recorded.header.fs) Hz")
+                "the idle dataset has \(idle.nChannels) channels at \(RateText.format(idle.fs)) Hz; the calibration \(recorded.header.nChannels) at \(RateText.format(recorded.header.fs)) Hz")
         }
         let dataset = try recorded.decimated(toAtMost: maximumRate)
         let idle = try recordedIdle?.decimated(toAtMost: maximumRate)
@@ -119,7 +119,7 @@ public struct OfflineEvaluation: Sendable {
         let labels = dataset.labels.map(Int.init)
         let codes = (0..<h.nClasses).map { dataset.stimulus(ofClass: $0) }
         if let lowPass, selection == nil, lowPass >= h.fs / 2 {
-            throw ReconvolutionError.unusableSetting("a low-pass at \(lowPass) Hz is not below \(h.fs / 2) Hz, half the rate decoded (\(h.fs) Hz)")
+            throw ReconvolutionError.unusableSetting("a low-pass at \(RateText.format(lowPass)) Hz is not below \(RateText.format(h.fs / 2)) Hz, half the rate decoded (\(RateText.format(h.fs)) Hz)")
         }
         let reported = lengths.filter { Int(($0 * h.fs).rounded()) > 0 && Int(($0 * h.fs).rounded()) <= h.nSamples }
         guard !reported.isEmpty else {

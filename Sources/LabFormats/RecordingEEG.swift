@@ -1,4 +1,5 @@
 import DecoderService
+import Decoding
 import Foundation
 import UtopiaProtocol
 
@@ -261,6 +262,6 @@ public struct RecordingEEG: Sendable {
     }
 
     private static func describe(_ header: DataHeader) -> String {
-        "\(header.channelCount) channels at \(Double(header.sampleRate)) Hz" + (header.labels.isEmpty ? "" : " (\(header.labels.joined(separator: ", ")))")
+        "\(header.channelCount) channels at \(RateText.format(Double(header.sampleRate))) Hz" + (header.labels.isEmpty ? "" : " (\(header.labels.joined(separator: ", ")))")
     }
 }

@@ -35,7 +35,7 @@ public enum StimulusTrialCutter {
         let fs = recording.sampleRate
         guard fs.isFinite, fs > 0 else { throw LabFormatError(recording.source, "sample rate \(fs) is not positive") }
         guard abs(stimulus.sampleRate - fs) <= 1e-6 * fs else {
-            throw LabFormatError("stimulus file", "SamplingFrequency \(stimulus.sampleRate) Hz differs from the EEG's \(fs) Hz")
+            throw LabFormatError("stimulus file", "SamplingFrequency \(RateText.format(stimulus.sampleRate)) Hz differs from the EEG's \(RateText.format(fs)) Hz")
         }
         let n = recording.sampleCount
         guard n > 0, !recording.samples.isEmpty else { throw LabFormatError(recording.source, "no samples") }

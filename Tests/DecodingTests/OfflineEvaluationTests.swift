@@ -55,7 +55,7 @@ import Testing
         var other = DatasetSimulation(classes: 3, trials: 2, seed: 1)
         other.settings.channels = 4
         #expect(throws: ReconvolutionError.shapeMismatch(
-            "the idle dataset has 4 channels at 250.0 Hz; the calibration 8 at 250.0 Hz")) {
+            "the idle dataset has 4 channels at 250 Hz; the calibration 8 at 250 Hz")) {
             try OfflineEvaluation().run(calibration, idle: other.record())
         }
     }

@@ -330,7 +330,7 @@ struct RecordingFolderBuilder {
 
         let changed = DecoderInputRecord(time: builder.records.last!.time, bytes: UtopiaCodec.encode(.dataHeader(DataHeader(timestamp: 5, channelCount: 4, sampleRate: 500, labels: []))))
         #expect(ScratchFolder.message { _ = try RecordingEEG(records: builder.records + [changed], source: "in.csv") }
-            .hasPrefix("in.csv: the EEG changes from 2 channels at 100.0 Hz (Oz, Pz) to 4 channels at 500.0 Hz at engine time "))
+            .hasPrefix("in.csv: the EEG changes from 2 channels at 100 Hz (Oz, Pz) to 4 channels at 500 Hz at engine time "))
         #expect(ScratchFolder.message { _ = try RecordingEEG(records: Array(builder.records.prefix(2)), source: "in.csv") }
             == "in.csv: holds no DATAPACKET: no EEG was recorded")
     }
