@@ -169,7 +169,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
     private func evaluate(_ directory: String) throws -> (EvaluationReport, [String: Any]?, String, String?) {
         let dataset = try TrialsDataset.read(folder: directory)
         if let line = Double(lineFrequency), line >= dataset.header.fs / 2 {
-            throw CommandFailure("--line-frequency \(lineFrequency) Hz is at or above half its sample rate (\(dataset.header.fs) Hz): no notch can be placed there")
+            throw CommandFailure("--line-frequency \(lineFrequency) Hz is at or above half its sample rate (\(RateText.format(dataset.header.fs)) Hz): no notch can be placed there")
         }
         var evaluation = OfflineEvaluation()
         // Trials shorter than the longest length reported also get a row at their whole length, as a live calibration reports.

@@ -148,12 +148,12 @@ def test_a_low_pass_above_the_nyquist_frequency_is_one_line(noisetag_bin, datase
     run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--low-pass", "500"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
     assert run.stderr.strip().splitlines() == [
-        f"noisetag decoder evaluate: {dataset}: a low-pass at 500.0 Hz is not below 125.0 Hz, half the rate decoded (250.0 Hz)"]
+        f"noisetag decoder evaluate: {dataset}: a low-pass at 500 Hz is not below 125 Hz, half the rate decoded (250 Hz)"]
     # A notch that cannot be placed is refused too, rather than silently left out.
     run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, "--line-frequency", "125"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
     assert run.stderr.strip().splitlines() == [
-        f"noisetag decoder evaluate: {dataset}: --line-frequency 125 Hz is at or above half its sample rate (250.0 Hz): no notch can be placed there"]
+        f"noisetag decoder evaluate: {dataset}: --line-frequency 125 Hz is at or above half its sample rate (250 Hz): no notch can be placed there"]
 
 
 def test_every_candidate_sets_the_selection_beside_each_fixed_setting_of_its_grid(noisetag_bin, dataset):
