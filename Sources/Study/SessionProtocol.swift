@@ -38,7 +38,7 @@ public struct SessionProtocol: Sendable, Equatable {
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
             throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil,
-                                       reason: "is not valid JSON (\(JSONProblem.beyondReach(in: data) ?? Self.jsonProblem(error)))")
+                                       reason: "is not valid JSON (\(JSONProblem.beyondReach(in: data) ?? JSONProblem.syntax(in: data) ?? Self.jsonProblem(error)))")
         }
         if let duplicate = JSONProblem.duplicateKey(in: data) {
             throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil, reason: "sets a key twice: \(duplicate)")

@@ -48,7 +48,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(help: "Re-reference the channels before filtering: none (as recorded) or average (common average).")
     var reference: ChannelReference = .asRecorded
 
-    @Flag(help: "Also evaluate every candidate of the selection's grid as a fixed setting on the same folds: each one's accuracy beside the selection's, best first, and how many trials the selection is behind or ahead of the best of them (accuracy and ITR only: no certainty is calibrated for the candidates).")
+    @Flag(help: "Also evaluate every candidate of the selection's grid as a fixed setting on the same folds: each one's accuracy beside the selection's, best first, and how many trials the selection is behind or ahead of the best of them (accuracy and ITR only: no certainty is calibrated for the candidates; blended candidates blend on any number of trials, where the selection leaves them out up to 20).")
     var everyCandidate = false
 
     @Flag(help: "Also replay the trials in recorded order with their labels hidden, as a zero-training session (ZeroTrain mode): per trial the target, the control selected (or none) and when.")
