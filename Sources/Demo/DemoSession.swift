@@ -108,7 +108,7 @@ public final class DemoSession {
             if case .recordingEnded(let folder, _) = event.kind { closed.names.append(folder) }
         }
         var early: [NoiseTagEvent] = []
-        let token = controller.events.subscribe(includingAppCalls: true) { early.append($0) }
+        let token = controller.events.subscribe { early.append($0) }
         controller.startRecording(in: options.recordings)
         controller.events.unsubscribe(token)
         startupEvents = early

@@ -76,7 +76,7 @@ struct DemoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Scripted trials (headless): number of buttons, 1...255 (default 9).")
     var controls: Int?
 
-    @Flag(help: "Print every engine event as one JSON object per line.")
+    @Flag(help: "Print every engine event as one JSON object per line, as a subscriber gets them (the app's own calls are left out: the recording's events.jsonl has them).")
     var eventsJson = false
 
     @Option(help: "Settings file (JSON) to load first.")

@@ -38,7 +38,7 @@ final class HeadlessRunner {
         self.connectTimeout = connectTimeout
         self.mode = mode
         var early: [NoiseTagEvent] = []
-        let token = controller.events.subscribe(includingAppCalls: eventsJSON) { early.append($0) }
+        let token = controller.events.subscribe { early.append($0) }
         controller.startRecording(in: recordings)
         controller.events.unsubscribe(token)
         let output = output
@@ -48,7 +48,7 @@ final class HeadlessRunner {
             if let line { output.write(Data((line + "\n").utf8)) }
         }
         early.forEach(show)
-        controller.events.subscribe(includingAppCalls: eventsJSON) { [unowned self] event in
+        controller.events.subscribe { [unowned self] event in
             show(event)
             if case .trialEnded(let end) = event.kind {
                 if case .stopped = end.ending {} else { self.ended += 1 }

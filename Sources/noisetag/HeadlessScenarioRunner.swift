@@ -30,7 +30,7 @@ final class HeadlessScenarioRunner {
             }
         }
         session.startupEvents.forEach(show)
-        session.controller.events.subscribe(includingAppCalls: eventsJSON, show)
+        session.controller.events.subscribe(show)
     }
 
     private func say(_ text: String) {
