@@ -80,6 +80,11 @@ def test_bdf_newtest17_status_changes(noisetag_bin, tmp_path):
     expected = status_starts(raw, 254)
     assert len(expected) == 40 and onsets.tolist() == expected
     assert set(labels.tolist()) == {4}
+    # --format edf on a BDF: read by its header as BDF, the same samples, and said.
+    header, forced, _, _, stdout = run_import(
+        noisetag_bin, path, tmp_path / "forced", "edf", "^254$", r"^25(\d)$", codes_file(tmp_path, 6), 0.5)
+    assert np.array_equal(forced, continuous)
+    assert "warning: --format edf: the file is BDF by its header, read as such" in stdout
 
 
 def test_edf_plus_annotations(noisetag_bin, tmp_path):
