@@ -63,7 +63,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Number of chronological folds.")
     var folds = 5
 
-    @Option(parsing: .unconditional, help: "Inner chronological folds that calibrate the certainty on each fold's training trials.")
+    @Option(parsing: .unconditional, help: "Inner chronological folds that calibrate the certainty on each fold's training trials (at most one a trial: more folds than trials is leave-one-out).")
     var calibrationFolds = OfflineEvaluation().calibrationFolds
 
     @Option(parsing: .unconditional, help: "Target error rate for the recommended certainty.")
