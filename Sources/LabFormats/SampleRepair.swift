@@ -36,7 +36,7 @@ enum SampleRepair {
                 throughout += 1
                 continue
             }
-            let (row, channelGaps, bridgedCount) = bridged(samples[c], longest: longest, gaps: [])
+            let (row, channelGaps, bridgedCount) = bridged(samples[c], longest: longest)
             let madeUp = bridgedCount - lostShort
             if Double(madeUp) > mostRepaired * Double(samples[c].count) {
                 warnings.append("channel \(name): \(madeUp) of \(samples[c].count) samples NaN or infinite between finite ones (more than \(Int(mostRepaired * 100)) %, too many to interpolate): left out")
@@ -74,10 +74,10 @@ enum SampleRepair {
 
     /// `row` with every run of non-finite samples drawn as a straight line
     /// between its finite neighbours (or held flat at an end); the runs
-    /// longer than `longest` added to `gaps`; and how many samples lay in
-    /// the shorter runs.
-    private static func bridged(_ row: [Float], longest: Int, gaps: [Range<Int>]) -> (row: [Float], gaps: [Range<Int>], short: Int) {
-        var row = row, gaps = gaps, short = 0
+    /// longer than `longest` (gaps); and how many samples lay in the
+    /// shorter runs.
+    private static func bridged(_ row: [Float], longest: Int) -> (row: [Float], gaps: [Range<Int>], short: Int) {
+        var row = row, gaps: [Range<Int>] = [], short = 0
         var i = 0
         while i < row.count {
             guard !row[i].isFinite else { i += 1; continue }

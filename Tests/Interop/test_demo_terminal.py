@@ -6,6 +6,7 @@ and the demo's user `none`, listening for a real amplifier streamer.
 
 Every process is started with a bounded wait and killed at teardown.
 """
+import glob
 import json
 import os
 import re
@@ -129,6 +130,16 @@ def test_user_none_listens_for_a_real_amplifier_streamer(noisetag_bin, tmp_path,
     try:
         deadline = time.time() + 20
         while not os.path.exists(endpoint[len("ipc://"):]) and time.time() < deadline:
+            time.sleep(0.05)
+        # The decoder logs the EEG's format when the streamer's DATAHEADER arrives: the engine must hear it,
+        # so the streamer starts once the engine is connected (its recording says so).
+        def engine_connected():
+            for events in glob.glob(os.path.join(str(tmp_path / "rec"), "*", "events.jsonl")):
+                with open(events) as f:
+                    if '"state":"connected"' in f.read():
+                        return True
+            return False
+        while not engine_connected() and time.time() < deadline:
             time.sleep(0.05)
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         streamer = subprocess.run([sys.executable, os.path.join(root, "Examples", "acquisition_streamer.py"),
