@@ -90,7 +90,7 @@ public enum SavefileImporter {
         }
         guard let channels, !packets.isEmpty else { throw LabFormatError(name, "no DATAPACKET: the file holds no EEG") }
         let lost: [Range<Int>]
-        (packets, lost) = fillingGaps(packets, channels: channels, warnings: &warnings)
+        (packets, lost) = try fillingGaps(packets, channels: channels, name: name, warnings: &warnings)
         let clock = try fitClock(packets, name: name, warnings: &warnings)
         if let (fs, ch) = headerNumbers {
             if abs(ch - Double(channels)) > 0.5, abs(fs - Double(channels)) < 0.5, abs(ch / clock.rate - 1) < 0.05 {
@@ -118,6 +118,11 @@ public enum SavefileImporter {
     /// bursts delay a packet by at most 0.052 s.
     static let gapThreshold = 0.1
 
+    /// The longest loss (seconds) filled with missing samples; a longer one
+    /// (an amplifier off for a while, two sessions in one file) is refused
+    /// rather than held as hours of NaN in memory.
+    static let longestFill = 600.0
+
     /// `packets` with NaN samples standing in for packets lost in transit
     /// or cut from the file, so that every later sample keeps its time; the
     /// dataset then treats them as any other missing samples (a run longer
@@ -126,8 +131,8 @@ public enum SavefileImporter {
     /// ``gapThreshold`` and whose lower envelope of times (packets come
     /// late, never early) stays that far ahead over the next 2 s: a burst
     /// that catches up again is no loss.
-    static func fillingGaps(_ packets: [(time: Double, samples: [[Float]])], channels: Int,
-                            warnings: inout [String]) -> (packets: [(time: Double, samples: [[Float]])], lost: [Range<Int>]) {
+    static func fillingGaps(_ packets: [(time: Double, samples: [[Float]])], channels: Int, name: String,
+                            warnings: inout [String]) throws -> (packets: [(time: Double, samples: [[Float]])], lost: [Range<Int>]) {
         var x: [Double] = [], y: [Double] = [], owner: [Int] = []
         var total = 0
         for (i, packet) in packets.enumerated() where !packet.samples.isEmpty {
@@ -150,6 +155,11 @@ public enum SavefileImporter {
             let after = i..<(x.firstIndex { $0 > x[i] + reach } ?? x.count)
             let missing = Int(((envelope(after) - envelope(before)) / period).rounded())
             guard Double(missing) * period > gapThreshold / 2 else { continue }
+            let pause = y[i] - y[i - 1]
+            guard max(pause, Double(missing) * period) <= longestFill else {
+                let at = String(format: "%.3f", y[i - 1]), length = String(format: "%.1f", pause)
+                throw LabFormatError(name, "no DATAPACKET for \(length) s after \(at) s: more than \(Int(longestFill)) s of EEG missing; split the file there and import each part")
+            }
             let fill = [[Float]](repeating: [Float](repeating: .nan, count: channels), count: missing)
             filled[owner[i]].samples = fill + filled[owner[i]].samples
             let start = Int(x[i - 1]) + 1 + ranges.reduce(0) { $0 + $1.count }

@@ -82,6 +82,20 @@ import Testing
         #expect(warnings.contains { $0.hasPrefix("trial 1 (at ") && $0.contains(" overlaps samples missing for longer than 0.100 s") }, "\(warnings)")
     }
 
+    @Test func packetsStoppedForAnHourAreRefusedNotFilled() throws {
+        // Every stamp after the 5th packet an hour later: 360,000 samples a channel to fill. The message says where.
+        var packets = 0
+        let lines = tinySession().map { line -> String in
+            if line.contains("t:DATAPACKET") { packets += 1 }
+            guard packets > 5 || (packets == 5 && !line.contains("t:DATAPACKET")),
+                  let stamp = line.firstMatch(of: #/sts:(-?\d+)/#).map({ Int64($0.1)! }) else { return line }
+            let later = stamp + 3_600_000
+            return line.replacing(#/sts:-?\d+/#, with: "sts:\(later >= 1 << 31 ? later - (1 << 32) : later)")
+        }
+        #expect(LabFixtures.message { _ = try SavefileImporter.read(try savefile(lines)) }
+                == "s.txt: no DATAPACKET for 3600.1 s after 0.400 s: more than 600 s of EEG missing; split the file there and import each part")
+    }
+
     @Test func badFilesAreOneLine() throws {
         let gz = try LabFixtures.scratch("s.txt.gz", [0x1F, 0x8B, 8, 0])
         #expect(LabFixtures.message { _ = try SavefileImporter.read(gz) } == "s.txt.gz: gzip-compressed: gunzip it first")
