@@ -8,7 +8,7 @@
   them at teardown, whatever happened.
 - `tmux`: a private tmux server driving one pane, killed at teardown.
 
-Run side by side (`make test`: `pytest -n 2 --dist loadgroup`), each test
+Run side by side (`make test`: `pytest -n 3 --dist loadgroup`), each test
 file is one group, so a module fixture is set up once; the files that use
 the session-wide `demo_session` (a headless study session of about 80 s)
 share one group, so it runs once.
