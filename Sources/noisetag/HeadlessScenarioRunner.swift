@@ -53,7 +53,10 @@ final class HeadlessScenarioRunner {
             scenario.step()
             let lines = session.reports.calibrationLines
             if lines.count < printedLines { printedLines = 0 }
-            for line in lines.dropFirst(printedLines) { say(line.hasPrefix("decoder: ") ? line : "decoder: " + line) }
+            // A failed fit's reason is on the decoderCalibration event's line already: its LOG twin is left out.
+            for line in lines.dropFirst(printedLines) where !line.hasPrefix("decoder: calibration failed: ") {
+                say(line.hasPrefix("decoder: ") ? line : "decoder: " + line)
+            }
             printedLines = lines.count
             for notice in scenario.notices.dropFirst(notices) { say("demo: " + notice) }
             notices = scenario.notices.count

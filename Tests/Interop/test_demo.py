@@ -104,6 +104,10 @@ def test_headless_zero_training_demo_types_without_calibration(noisetag_bin, tmp
     assert stages[:2] == ["signal check", "spelling"] and "calibration" not in stages and stages[-1] == "finished"
     assert re.search(r"trial 1: (pressed [A-Z] by brain|no press) after", out), out[:3000]
     assert "decoder: zero training: trial 1 of 10 learned" in out
+    # The interim fit on two learned trials finds no fold with two classes (it fails unless the two are
+    # one class): said once, on the calibration's line, not again as the decoder's LOG.
+    failed = [line for line in out.splitlines() if "calibration failed" in line]
+    assert len(failed) <= 1 and all("decoder calibration: no model on 2 trials: calibration failed: " in l for l in failed), failed
     # The recording replays identically.
     for name in sorted(os.listdir(tmp_path / "rec")):
         if name == "decoder-calibrations":
