@@ -35,7 +35,7 @@ public enum MarkerTrialCutter {
         let fs = recording.sampleRate
         guard fs.isFinite, fs > 0 else { throw LabFormatError(recording.source, "sample rate \(fs) is not positive") }
         guard options.codeRate <= fs else {
-            throw LabFormatError("--code-rate", "\(options.codeRate) bits per second is above the sample rate, \(format(fs)) Hz: a bit would last less than a sample")
+            throw LabFormatError("--code-rate", "\(options.codeRate) bits per second is above the sample rate, \(RateText.format(fs)) Hz: a bit would last less than a sample")
         }
         let n = recording.sampleCount
         guard n > 0, !recording.samples.isEmpty else { throw LabFormatError(recording.source, "no samples") }
@@ -150,7 +150,7 @@ public enum MarkerTrialCutter {
         if let seconds = options.trialSeconds {
             guard seconds.isFinite, seconds > 0 else { throw LabFormatError("--trial-seconds", "must be positive, got \(seconds)") }
             let samples = Int((seconds * fs).rounded())
-            guard samples > 0 else { throw LabFormatError("--trial-seconds", "\(seconds) s is shorter than a sample at \(format(fs)) Hz") }
+            guard samples > 0 else { throw LabFormatError("--trial-seconds", "\(seconds) s is shorter than a sample at \(RateText.format(fs)) Hz") }
             return (samples, nil)
         } else if let trialEnd = options.trialEnd {
             let end: Regex<AnyRegexOutput>

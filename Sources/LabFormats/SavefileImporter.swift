@@ -96,7 +96,7 @@ public enum SavefileImporter {
             if abs(ch - Double(channels)) > 0.5, abs(fs - Double(channels)) < 0.5, abs(ch / clock.rate - 1) < 0.05 {
                 warnings.append("the DATAHEADER gives the rate and channel count swapped (fs\(fs) ch[\(Int(ch))]); read as \(channels) channels at \(Int(ch)) Hz")
             } else if abs(fs / clock.rate - 1) > 0.05 {
-                warnings.append("the packet times give \(String(format: "%.2f", clock.rate)) Hz, the DATAHEADER says \(fs)")
+                warnings.append("the packet times give \(RateText.format(clock.rate)) Hz, the DATAHEADER says \(fs)")
             }
         }
         var continuous: [[Float]] = Array(repeating: [], count: channels)

@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 
 /// Reads a LabRecorder XDF file into a ``ContinuousRecording``: the one EEG
@@ -56,7 +57,7 @@ public enum XDFImporter {
             warnings.append("\(outside) of \(recordingMarkers.count) marker(s) of \"\(marks.header.name)\" fall outside the EEG recording")
         }
         if eeg.header.nominalRate > 0, abs(clock.rate / eeg.header.nominalRate - 1) > 0.01 {
-            warnings.append("the time stamps give \(String(format: "%.3f", clock.rate)) Hz, more than 1 % off the nominal \(String(format: "%g", eeg.header.nominalRate)) Hz")
+            warnings.append("the time stamps give \(RateText.format(clock.rate)) Hz, more than 1 % off the nominal \(String(format: "%g", eeg.header.nominalRate)) Hz")
         }
         let source = "XDF \(name): EEG stream \"\(eeg.header.name)\" (\(eeg.header.channelCount) ch, \(String(format: "%.3f", clock.rate)) Hz fitted), markers \"\(marks.header.name)\""
         return ContinuousRecording(sampleRate: clock.rate, channelNames: labels, samples: samples, markers: recordingMarkers,

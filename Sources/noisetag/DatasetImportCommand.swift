@@ -32,7 +32,7 @@ struct DatasetImportCommand: ParsableCommand {
         do { try dataset.write(to: destination.url) } catch { throw CommandFailure("\(error)") }
         let h = dataset.header
         func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-        print("imported \(file) (\(kind.rawValue)): \(count(h.nTrials, "trial", "trials")), \(count(h.nClasses, "class", "classes")), \(count(h.nChannels, "channel", "channels")) at \(String(format: "%.3f", h.fs)) Hz, \(String(format: "%.3f", Double(h.nSamples) / h.fs)) s (\(h.nSamples) samples) per trial")
+        print("imported \(file) (\(kind.rawValue)): \(count(h.nTrials, "trial", "trials")), \(count(h.nClasses, "class", "classes")), \(count(h.nChannels, "channel", "channels")) at \(RateText.format(h.fs)) Hz, \(String(format: "%.3f", Double(h.nSamples) / h.fs)) s (\(h.nSamples) samples) per trial")
         if source.channelSelection != nil { print("channels: " + dataset.channelNames.joined(separator: ", ")) }
         print("labels: " + dataset.labels.map(String.init).joined(separator: " "))
         if let source = h.source { print("source: \(source)") }

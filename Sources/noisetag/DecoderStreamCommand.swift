@@ -103,7 +103,7 @@ struct DecoderStreamCommand: ParsableCommand {
         func say(_ line: String) { if !json { output.write(Data((line + "\n").utf8)) } }
         say("streaming \(file) to \(resolved) at \(speed == 1 ? "its own pace" : "\(String(format: "%g", speed)) × its pace"): "
             + "\(h.nTrials) trials of \(String(format: "%.2f", Double(h.nSamples) / h.fs)) s, \(h.nClasses) classes, "
-            + "\(h.nChannels) channels at \(String(format: "%.3f", h.fs)) Hz"
+            + "\(h.nChannels) channels at \(RateText.format(h.fs)) Hz"
             + (dataset.context == nil ? "; cut trials with 1 s rests" : "; continuous"))
         for warning in warnings { say("warning: \(warning)") }
         say("calibration on trials " + playback.report.calibrationTrials.map(String.init).joined(separator: " "))

@@ -52,7 +52,7 @@ def test_epochs_import_exactly_and_decode(noisetag_bin, tmp_path, save, order, s
     result = run(noisetag_bin, "dataset", "import", str(path), "--out", str(out))
     stdout = result.stdout.decode()
     assert result.returncode == 0, result.stderr.decode()
-    assert "(%s): 20 trials, 4 classes, 4 channels at 120.000 Hz" % suffix in stdout and "X taken as volts" in stdout, stdout
+    assert "(%s): 20 trials, 4 classes, 4 channels at 120 Hz" % suffix in stdout and "X taken as volts" in stdout, stdout
     header = json.loads((out / "header.json").read_text())
     assert (header["n_trials"], header["n_channels"], header["n_samples"], header["n_classes"]) == (TRIALS, CHANNELS, 240, CLASSES)
     assert "n_continuous" not in header or header["n_continuous"] is None

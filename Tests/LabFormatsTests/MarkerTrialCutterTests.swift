@@ -131,9 +131,9 @@ import Testing
         #expect(try MarkerTrialCutter.cut(recording(), options: options).warnings
             == ["the codes hold 5 classes of 2 bits each (rows are classes): if the file holds bits × classes, save its transpose", "trials of 3.000 s, the shortest gap between trial starts: with a pause between trials, --trial-end or --trial-seconds cuts them to the stimulation"])
         #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], codeRate: 1000)) }
-            == "--code-rate: 1000.0 bits per second is above the sample rate, 100.000 Hz: a bit would last less than a sample")
+            == "--code-rate: 1000.0 bits per second is above the sample rate, 100 Hz: a bit would last less than a sample")
         #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], trialSeconds: 1e-9)) }
-            == "--trial-seconds: 1e-09 s is shorter than a sample at 100.000 Hz")
+            == "--trial-seconds: 1e-09 s is shorter than a sample at 100 Hz")
         #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], codeRate: 0.01)) }
             == "--code-rate: at 0.01 bits per second no code changes within a trial of 3.000 s")
         #expect(try MarkerTrialCutter.cut(recording(), options: TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], codeRate: 50, trialSeconds: 0.2)).warnings
