@@ -128,6 +128,39 @@ struct ThreadSafetyTests {
         #expect(controller.mode == .trainGeneric)
         #expect(heard.withLock { $0 } == ["mode=TrainGeneric"])
     }
+
+    /// The pattern the docs give an app whose code lives on the main actor
+    /// (top-level code, UI types): tick on the main thread, and from any
+    /// other thread post the work instead of calling. The main-actor
+    /// subscriber then only runs on the main thread (a direct call from the
+    /// other thread would run it there, and Swift stops the program), and
+    /// a label changed that way needs no update, so the trial runs on.
+    @Test("a main-actor app posts a label change from another thread: it lands at the next tick and the trial runs on")
+    @MainActor
+    func mainActorAppPostsControlChanges() {
+        let h = EngineHarness()
+        h.runIntoFirstTrial()
+        var endings: [String] = []
+        h.controller.events.subscribe { event in
+            MainActor.assertIsolated()
+            if case .trialEnded(let e) = event.kind { endings.append("\(e.ending)") }
+        }
+        let controller = h.controller, posted = DispatchSemaphore(value: 0)
+        Thread {
+            for second in 1...3 {
+                controller.inbox.post { engine in
+                    let clock = engine.currentView?.allControls.first { $0.noiseTagging.identifier == "b1" } as? NoiseTagButton
+                    clock?.label = "\(second) s"
+                }
+            }
+            posted.signal()
+        }.start()
+        posted.wait()
+        #expect(h.buttons[0].label != "3 s", "nothing changes before the engine's next tick")
+        h.run(for: 0.1)
+        #expect(h.buttons[0].label == "3 s")
+        #expect(h.controller.trialInProgress && endings.isEmpty, "\(endings)")
+    }
 }
 
 /// A delegate that answers nothing: the unit's controls flicker, nothing is cued.

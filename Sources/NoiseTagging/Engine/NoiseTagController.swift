@@ -11,7 +11,8 @@ import UtopiaProtocol
 /// for the running tick and is applied whole, between ticks. Work that
 /// should run at the start of the next tick instead, without waiting, is
 /// posted through ``inbox``. Views and controls stay the app's: change them
-/// from the thread that ticks, or inside an update.
+/// from the thread that ticks, inside an update, or in posted work. App
+/// code runs on the thread whose tick or call set it off.
 ///
 /// App code (a control, a delegate, an observer, a decoder link) may call
 /// back into the controller from any hook; the engine holds no access to

@@ -1,6 +1,8 @@
 /// The engine's typed event stream: subscribers are called synchronously on
 /// the thread that runs the engine's tick or call, in subscription order.
-/// Any thread may subscribe and unsubscribe. The app's own calls
+/// Any thread may subscribe and unsubscribe. A subscriber written in
+/// main-actor code must only be reached from the main thread: tick there,
+/// and post other threads' work to the controller's inbox. The app's own calls
 /// (`.call` events, which recordings keep so that replay can re-apply them)
 /// reach only subscribers that ask for them.
 public final class NoiseTagEventStream {
