@@ -26,12 +26,15 @@ extension BIDSExporter {
         let session = recording.isSession
         for (index, trial) in recording.trials.enumerated() {
             let folder = folderOf(index)
+            // In a session, the finished step the trial ran in; none: a step stopped and run again on resume.
+            let step = session ? recording.step(holdingTrialAt: trial.flickerTime ?? trial.startTime, in: folder) : nil
             if let cue = trial.cueTime, let s = sample(cue * 1000, "cue") {
                 var event = BIDSEvent(sample: s, samples: length(from: s, to: (trial.pauseTime ?? trial.flickerTime ?? cue) * 1000), trialType: "cue")
                 event.trial = trial.trial
                 event.recording = session ? folder + 1 : nil
                 event.mode = trial.mode
                 event.target = trial.targetObjectID
+                event.setStep(step, inSession: session)
                 events.append(event)
             }
             guard let flicker = trial.flickerTime else { continue }
@@ -51,8 +54,10 @@ extension BIDSExporter {
             event.control = trial.pressed
             event.ending = trial.ending
             event.certainty = trial.certainty
+            event.setStep(step, inSession: session)
             events.append(event)
-            if let target = trial.targetObjectID {
+            // An interrupted attempt's trials are no calibration trials: they keep their `trial` row only.
+            if let target = trial.targetObjectID, !session || step != nil {
                 event.trialType = "target=\(target)"
                 events.append(event)
             }
@@ -104,5 +109,32 @@ extension BIDSExporter {
             warnings.append("events outside the EEG left out: " + outside.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }
         return events.enumerated().sorted { ($0.element.sample, $0.offset) < ($1.element.sample, $1.offset) }.map(\.element)
+    }
+}
+
+extension EngineRecording {
+    /// The finished step of this session whose time holds a trial that
+    /// flickered from `time` (engine seconds) in folder `folder` (an index
+    /// into ``folders``), and whose recordings include that folder (when
+    /// it lists any); nil when none does: the trial ran in an attempt that
+    /// was stopped and run again on resume.
+    func step(holdingTrialAt time: Double, in folder: Int) -> StepResult? {
+        guard folder < folders.count else { return nil }
+        let name = folders[folder].lastPathComponent
+        return steps.first { step in
+            time >= step.startTime && time <= step.endTime
+                && (step.recordings.isEmpty || step.recordings.contains { name.hasPrefix($0) })
+        }
+    }
+}
+
+extension BIDSEvent {
+    /// A session trial's step columns: its step's number, name and outcome,
+    /// or outcome `interrupted` for a trial in no finished step.
+    mutating func setStep(_ step: StepResult?, inSession session: Bool) {
+        guard session else { return }
+        self.step = step?.step
+        stepName = step?.name
+        outcome = step?.outcome ?? "interrupted"
     }
 }

@@ -188,7 +188,7 @@ public enum BIDSExporter {
                           "Levels": Dictionary(uniqueKeysWithValues: folders.enumerated().map { (String($0.offset + 1), $0.element) })],
             "step": ["Description": "The session step's number (steps.jsonl)."],
             "step_name": ["Description": "The session step's name."],
-            "outcome": ["Description": "How the session step ended: done, passed, failed, timeout, skipped."],
+            "outcome": ["Description": "How the session step ended: done, passed, failed, timeout, skipped; for a trial, its step's, or interrupted for a trial of an attempt that was stopped and run again on resume."],
         ]
         var sidecar: [String: Any] = all.filter { columns.contains($0.key) }
         sidecar["StimulusPresentation"] = ["SoftwareName": "noisetag", "OperatingSystem": ProcessInfo.processInfo.operatingSystemVersionString]
