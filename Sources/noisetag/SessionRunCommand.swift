@@ -30,8 +30,8 @@ struct SessionRunCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The protocol (JSON; Protocols/session.md). Not with --resume.", valueName: "PROTOCOL"))
     var protocolFile: String?
 
-    @Option(help: "The participant's identifier (letters, digits, - and _).")
-    var participant = "anonymous"
+    @Option(name: .customLong("participant"), help: "The participant's identifier (letters, digits, - and _; default anonymous). Not with --resume.")
+    var participantOption: String?
 
     @Flag(help: "Run without a terminal display (the simulated participant takes part).")
     var headless = false
@@ -39,14 +39,21 @@ struct SessionRunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Continue this session folder at its next step.", valueName: "SESSION"))
     var resume: String?
 
-    @Option(help: "With the embedded decoder: simulated (a simulated amplifier and participant) or none (an acquisition client streams EEG, a person answers).")
-    var user: DemoUser = .simulated
+    @Option(name: .customLong("user"), help: "With the embedded decoder: simulated (a simulated amplifier and participant; the default) or none (an acquisition client streams EEG, a person answers). Not with --resume.")
+    var userOption: DemoUser?
 
-    @Option(parsing: .unconditional, help: "Simulated SNR (power ratio).")
-    var snr = 0.05
+    @Option(name: .customLong("snr"), parsing: .unconditional, help: "Simulated SNR (power ratio; default 0.05). Not with --resume.")
+    var snrOption: Double?
 
-    @Option(parsing: .unconditional, help: "Simulated participant's seed (EEG noise, questionnaire answers).")
-    var seed: UInt64 = 1
+    @Option(name: .customLong("seed"), parsing: .unconditional, help: "Simulated participant's seed (EEG noise, questionnaire answers; default 1). Not with --resume.")
+    var seedOption: UInt64?
+
+    // The session's own values: a resumed session keeps those of its session.json.
+    private var participant: String { participantOption ?? "anonymous" }
+    private var user: DemoUser { userOption ?? .simulated }
+    private var snr: Double { snrOption ?? 0.05 }
+    private var seed: UInt64 { seedOption ?? 1 }
+
 
     @Option(help: ArgumentHelp("The embedded decoder's settings (JSON, as noisetag decoder --settings reads them, without calibrationFolder: calibrations stay in the session folder); kept in session.json, so --resume uses them too.", valueName: "FILE"))
     var decoderSettings: String?
@@ -60,6 +67,13 @@ struct SessionRunCommand: ParsableCommand {
         if resume != nil, protocolFile != nil { throw ValidationError("--resume continues a session with its own protocol; give no PROTOCOL") }
         if resume != nil, decoderSettings != nil {
             throw ValidationError("--resume continues a session with the decoder settings in its session.json; give no --decoder-settings")
+        }
+        if resume != nil {
+            let given = [("--participant", participantOption != nil), ("--user", userOption != nil), ("--snr", snrOption != nil), ("--seed", seedOption != nil)]
+                .filter(\.1).map(\.0)
+            if !given.isEmpty {
+                throw ValidationError("--resume continues a session with the participant, user, SNR and seed in its session.json; give no \(given.joined(separator: " or "))")
+            }
         }
         if let problem = SessionFolder.problem(withParticipant: participant) { throw ValidationError("--participant: \(problem)") }
         guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }

@@ -225,6 +225,9 @@ def test_bad_protocols_get_one_line_naming_the_step_and_field(noisetag_bin, tmp_
     (["session", "run", "--resume", "/nonexistent/s", "--headless"], "--resume: /nonexistent/s: no such folder"),
     (["session", "run", "--resume", "/tmp", "--headless"], "not a session folder (no session.json"),
     (["session", "run", "--resume", "/tmp", "--decoder-settings", "d.json"], "give no --decoder-settings"),
+    # A resumed session keeps its participant and simulated participant: another one given is refused, not ignored.
+    (["session", "run", "--resume", "/tmp", "--headless", "--participant", "P02"], "give no --participant"),
+    (["session", "run", "--resume", "/tmp", "--headless", "--seed", "9", "--snr", "3"], "give no --snr or --seed"),
 ])
 def test_bad_session_flags_and_folders_are_named(noisetag_bin, args, message):
     result = subprocess.run([noisetag_bin] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
