@@ -88,9 +88,24 @@ public enum BIDSExporter {
         let eeg = try RecordingEEG(records: recording.records, source: recording.isSession ? recording.name : "\(recording.name)/decoder-input.csv")
         var warnings = recording.warnings + eeg.warnings
 
+        if let participant = recording.participant, participant.filter({ $0.isLetter || $0.isNumber }) != options.subject {
+            warnings.append("the session's participant is \(participant), exported as sub-\(options.subject) (SessionParticipant in the _eeg.json keeps \(participant))")
+        }
+
         // Names and folders.
         var stem = "sub-\(options.subject)"
         var folder = root.appendingPathComponent(stem, isDirectory: true)
+        // BIDS gives a subject's data sessions throughout or not at all.
+        let subjectFolder = folder
+        if let entries = try? FileManager.default.contentsOfDirectory(atPath: subjectFolder.path) {
+            let sessions = entries.filter { $0.hasPrefix("ses-") }
+            if options.session == nil, !sessions.isEmpty {
+                throw LabFormatError(subjectFolder.path, "holds sessions (\(sessions.sorted().joined(separator: ", "))): export with --session too")
+            }
+            if options.session != nil, entries.contains("eeg") {
+                throw LabFormatError(subjectFolder.path, "holds data without a session (eeg/): export without --session, or into another folder")
+            }
+        }
         if let session = options.session {
             stem += "_ses-\(session)"
             folder.appendPathComponent("ses-\(session)", isDirectory: true)

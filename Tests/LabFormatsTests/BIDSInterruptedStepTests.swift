@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import LabFormats
 
@@ -30,7 +31,8 @@ import Testing
         try Data((step + "\n").utf8).write(to: session.appendingPathComponent("steps.jsonl"))
 
         let recording = try EngineRecording.read(session)
-        _ = try BIDSExporter.export(recording, to: dir.appendingPathComponent("bids"), options: .init(subject: "P01"))
+        let report = try BIDSExporter.export(recording, to: dir.appendingPathComponent("bids"), options: .init(subject: "P01"))
+        #expect(!report.warnings.contains { $0.hasPrefix("the session's participant") })
         let events = try BIDSExporterTests.table(dir.appendingPathComponent("bids/sub-P01/eeg/sub-P01_task-cvep_events.tsv"))
         let trials = events.filter { $0["trial_type"] == "trial" }
         #expect(trials.map { [$0["recording"]!, $0["target"]!, $0["step"]!, $0["step_name"]!, $0["outcome"]!] }
@@ -38,5 +40,27 @@ import Testing
         // Only the finished calibration's trial is a target row: the import recipe of recordings-bids.md cuts that one.
         #expect(events.filter { $0["trial_type"]!.hasPrefix("target=") }.map { $0["trial_type"]! } == ["target=1"])
         #expect(events.filter { $0["trial_type"] == "cue" }.map { $0["outcome"]! } == ["interrupted", "done"])
+        // Exported under another subject: said, since the files then name someone else.
+        let other = try BIDSExporter.export(recording, to: dir.appendingPathComponent("bids"), options: .init(subject: "P03"))
+        #expect(other.warnings.contains("the session's participant is P01, exported as sub-P03 (SessionParticipant in the _eeg.json keeps P01)"))
+    }
+}
+
+/// BIDS gives a subject's data in sessions throughout or not at all.
+@Suite struct BIDSSubjectFolderTests {
+    @Test func aSubjectIsExportedWithSessionsThroughoutOrWithout() throws {
+        let dir = try BIDSExporterTests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var builder = RecordingFolderBuilder()
+        builder.build()
+        let recording = try EngineRecording.read(try builder.write(in: dir))
+        let bids = dir.appendingPathComponent("bids")
+        _ = try BIDSExporter.export(recording, to: bids, options: .init(subject: "01", session: "1"))
+        #expect(ScratchFolder.message { _ = try BIDSExporter.export(recording, to: bids, options: .init(subject: "01")) }
+                == "\(bids.path)/sub-01: holds sessions (ses-1): export with --session too")
+        _ = try BIDSExporter.export(recording, to: bids, options: .init(subject: "02"))
+        #expect(ScratchFolder.message { _ = try BIDSExporter.export(recording, to: bids, options: .init(subject: "02", session: "1")) }
+                == "\(bids.path)/sub-02: holds data without a session (eeg/): export without --session, or into another folder")
+        _ = try BIDSExporter.export(recording, to: bids, options: .init(subject: "01", session: "2"))
     }
 }
