@@ -54,8 +54,8 @@ public struct SessionReportPage: Sendable {
         body += noControlSection
         body += questionnaireSection
         body += "<footer>Made by <code>noisetag session report</code> on \(e(dateTime(generated.timeIntervalSince1970))). "
-            + "Times of day are \(e(zoneName)). Measures as the session runner wrote them in steps.jsonl; "
-            + "calibration figures fitted again from the saved dataset by the reference decoder.</footer>\n"
+            + "Times of day are \(e(zoneName)). Measures as the session runner wrote them in steps.jsonl"
+            + (refitted ? "; calibration figures fitted again from the saved dataset by the reference decoder" : "") + ".</footer>\n"
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -123,6 +123,9 @@ public struct SessionReportPage: Sendable {
                           + ", median " + fmt("%.2f s", histogram.median ?? 0) + ".")
         })
     }
+
+    /// True when a calibration's figures were fitted again for this page.
+    var refitted: Bool { report.calibrations.value?.contains { $0.figures.value != nil } ?? false }
 
     var calibrationSection: String {
         section("calibration", "Calibration", part(report.calibrations) { rows in

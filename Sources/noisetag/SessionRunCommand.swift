@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecoderService
+import Decoding
 import Demo
 import Foundation
 import JSONSupport
@@ -223,7 +224,7 @@ struct SessionRunCommand: ParsableCommand {
             return "; \(Int(number("goodChannels") ?? 0)) of \(m["channels"]?.array?.count ?? 0) channels good"
         case "calibration":
             return "; accuracy " + (number("accuracy").map { "\(Int(($0 * 100).rounded())) %" } ?? "not reported")
-                + String(format: ", certainty required %.4f", number("certaintyRequired") ?? 0)
+                + ", certainty required " + (number("certaintyRequired").map(CertaintyText.format) ?? "not reported")
         case "copySpell", "freeSpell", "zeroTrain":
             return "; typed \"\(m["typed"]?.string ?? "")\", \(Int(number("correctPresses") ?? 0)) of \(Int(number("judgedPresses") ?? 0)) presses right"
         case "noControl":

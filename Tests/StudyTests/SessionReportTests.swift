@@ -314,8 +314,10 @@ import LabFormats
         #expect(abs(figures.lagMilliseconds(1) - figures.lagMilliseconds(0) - 1000 / figures.sampleRate) < 1e-9)
         let html = SessionReportPage(report: report).html
         #expect(html.contains("id=\"curve-1-plot\"") && html.contains("id=\"kernels-1-plot\""))
-        // Not fitted again: a sentence instead.
+        #expect(html.contains("calibration figures fitted again from the saved dataset"))
+        // Not fitted again: a sentence instead, and the footer does not claim it.
         let quick = try SessionReport(folder: folder, fittingCalibrations: false)
         #expect(quick.calibrations.value?.first?.figures.absence?.contains("not fitted again") == true)
+        #expect(!SessionReportPage(report: quick).html.contains("fitted again from the saved dataset"))
     }
 }
