@@ -90,6 +90,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["NoiseTagging", "Simulation", "UtopiaProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol", "Codes"]),
         .testTarget(name: "CodesTests", dependencies: ["Codes"]),
+        .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
         .testTarget(name: "NoiseTaggingTests", dependencies: ["NoiseTagging", "Codes", "UtopiaProtocol"]),
         .testTarget(name: "DecodingTests", dependencies: ["TestSupport", "Decoding", "Codes", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["TestSupport", "Simulation", "Codes", "Decoding", "UtopiaProtocol"]),

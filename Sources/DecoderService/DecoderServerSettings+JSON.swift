@@ -121,6 +121,8 @@ extension DecoderServerSettings: Codable {
     public init(contentsOf url: URL) throws(DecoderServerSettingsError) {
         let data: Data
         do { data = try JSONFile.contents(of: url) } catch { throw .fileUnreadable(path: url.path, reason: error.reason) }
+        // Checked first: Foundation's reader takes some text that is not JSON (a trailing comma).
+        if let problem = JSONProblem.syntax(in: data) { throw .badJSON(path: url.path, reason: "not a JSON object of settings: \(problem)") }
         do {
             self = try JSONDecoder().decode(DecoderServerSettings.self, from: data)
         } catch let error as DecodingError {

@@ -31,33 +31,13 @@ public enum JSONProblem {
         }
     }
 
-    /// Where JSON text `data` that does not parse goes wrong, as far as
-    /// the brackets and quotes tell: empty, cut short inside an object,
-    /// array or string, or a closing bracket too many (with its line and
-    /// column); nil when they balance (the fault is elsewhere).
-    public static func syntax(in data: Data) -> String? {
-        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "the file is empty" }
-        var open: [UInt8] = [], inString = false, escaped = false, line = 1, column = 0
-        for byte in data {
-            if byte == 0x0A { line += 1; column = 0 } else { column += 1 }
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"): open.append(byte)
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                guard let last = open.popLast(), (last == UInt8(ascii: "[")) == (byte == UInt8(ascii: "]")) else {
-                    return "not JSON: an unexpected '\(Character(UnicodeScalar(byte)))' at line \(line), column \(column)"
-                }
-            default: break
-            }
-        }
-        if inString { return "not JSON: it ends inside a string (cut short?)" }
-        guard let last = open.last else { return nil }
-        return "not JSON: it ends inside an unclosed \(last == UInt8(ascii: "{") ? "object" : "array") (cut short?)"
-    }
+    /// Where JSON text `data` stops being JSON (RFC 8259), with its line
+    /// and column: empty, cut short inside an object, array or string, a
+    /// bracket too many, a comma missing or one too many, a comment, text
+    /// after the end; nil when it is JSON (the fault is elsewhere). Call it
+    /// before decoding a file a person wrote: Foundation's reader takes a
+    /// trailing comma.
+    public static func syntax(in data: Data) -> String? { JSONSyntax.problem(in: [UInt8](data)) }
 
     /// What in the JSON text `data` no JSON reader here can take, in words,
     /// or nil: a number beyond a double's range (`1e400`), or nesting

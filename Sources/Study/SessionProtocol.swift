@@ -36,6 +36,10 @@ public struct SessionProtocol: Sendable, Equatable {
     /// Reads and checks a protocol from JSON `data`; `source` names it in errors.
     public static func parse(_ data: Data, source: String = "protocol") throws(SessionProtocolError) -> SessionProtocol {
         let value: JSONValue
+        // Checked first: Foundation's reader takes some text that is not JSON (a trailing comma).
+        if let problem = JSONProblem.syntax(in: data) {
+            throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil, reason: "is not valid JSON (\(problem))")
+        }
         do { value = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
             throw SessionProtocolError(source: source, step: nil, kind: nil, field: nil,
                                        reason: "is not valid JSON (\(JSONProblem.beyondReach(in: data) ?? JSONProblem.syntax(in: data) ?? Self.jsonProblem(error)))")

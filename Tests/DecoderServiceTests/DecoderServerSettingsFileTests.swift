@@ -60,6 +60,9 @@ import Testing
         guard case .badJSON = json else { Issue.record("\(json)"); return }
         let broken = try #require(Self.error(#"{"lineFrequency": "#))
         guard case .badJSON = broken else { Issue.record("\(broken)"); return }
+        // A trailing comma, which Foundation's reader takes, is refused with its place.
+        #expect(Self.error("{\n  \"lineFrequency\": 60,\n}")?.description
+            .hasSuffix("not a JSON object of settings: not JSON: a comma before '}' at line 3, column 1 (JSON allows no trailing comma)") == true)
         // A key set twice: one of its values would be ignored, whichever the decoder keeps.
         #expect(Self.error(#"{"predictionInterval": 0.1, "predictionInterval": 0.2}"#)?.description
             .hasSuffix(#": "predictionInterval" is given twice in one object (line 1)"#) == true)

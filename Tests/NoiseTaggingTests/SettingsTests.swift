@@ -144,6 +144,8 @@ struct SettingsTests {
         let cases: [(String, String, String)] = [
             ("broken.json", "{\"framesPerBit\": 3,", "not a JSON object"),
             ("array.json", "[1, 2]", "not a JSON object"),
+            ("comma.json", "{\"framesPerBit\": 3,}", "not JSON: a comma before '}' at line 1, column 20 (JSON allows no trailing comma)"),
+            ("comment.json", "{\"framesPerBit\": 3 // slower\n}", "not JSON: '/' at line 1, column 20 (JSON has no comments)"),
             ("unknown.json", "{\"framesPerBit\": 3, \"flickerSpeed\": 2}", "key 'flickerSpeed': unknown setting title"),
             ("escape.json", "{\"flicker\\nSpeed\\u001b\": 2}", "key 'flicker\\nSpeed\\u{1B}': unknown setting title"),
             ("range.json", "{\"framesPerBit\": 3, \"nGenericTrainTrials\": 0}", "key 'nGenericTrainTrials': nGenericTrainTrials: 0 is outside 1...1000"),

@@ -125,7 +125,7 @@ import Testing
         var lines = try Self.lines(events)
         lines[6] = "{\"time\": not json"
         try (lines.joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
-        #expect(throws: RecordingReadError(file: "events.jsonl", line: 7, reason: "unreadable event line: not JSON: it ends inside an unclosed object (cut short?)")) {
+        #expect(throws: RecordingReadError(file: "events.jsonl", line: 7, reason: "unreadable event line: not JSON: an unexpected 'n' at line 1, column 10 (a value belongs here)")) {
             _ = try RecordingScript(folder: session.folder)
         }
         let other = try ScriptedSession(seconds: 8)

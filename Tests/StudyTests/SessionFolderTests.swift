@@ -84,7 +84,7 @@ import LabFormats
         // Any other broken line is an error that names the file and line.
         try Data("garbage\n".utf8).write(to: file)
         #expect(throws: SessionFolder.Failure.self) { try folder.results() }
-        do { _ = try folder.results() } catch { #expect(error.description.hasSuffix("steps.jsonl:1: not a step result (not JSON)")) }
+        do { _ = try folder.results() } catch { #expect(error.description.hasSuffix("steps.jsonl:1: not a step result (not JSON: an unexpected 'g' at line 1, column 1 (a value belongs here))")) }
         // A line without its step says which field, not a decoder's dump.
         try Data("{\"kind\": \"break\"}\n".utf8).write(to: file)
         do { _ = try folder.results() } catch { #expect(error.description.hasSuffix(#"steps.jsonl:1: not a step result (no "step" field)"#)) }

@@ -144,6 +144,9 @@ import Testing
         #expect(Self.problem("{\"steps\": [") == "p.json: is not valid JSON (not JSON: it ends inside an unclosed array (cut short?))")
         #expect(Self.problem("  \n") == "p.json: is not valid JSON (the file is empty)")
         #expect(Self.problem("{\"steps\": []]\n}") == "p.json: is not valid JSON (not JSON: an unexpected ']' at line 1, column 13)")
+        // Foundation's reader takes a trailing comma; a protocol with one is refused, as any JSON reader would.
+        #expect(Self.problem(#"{"steps":[{"kind":"break","seconds":1,}],}"#)
+                == "p.json: is not valid JSON (not JSON: a comma before '}' at line 1, column 39 (JSON allows no trailing comma))")
         // The same key in two steps is no problem; twice in one step is.
         #expect(Self.problem(#"{"steps": [{"kind": "calibration", "kind": "free"}]}"#) == #"p.json: sets a key twice: "kind" is given twice in one object (line 1)"#)
         #expect(throws: SessionProtocolError.self) { try SessionProtocol.load(from: URL(fileURLWithPath: "/nonexistent/study.json")) }

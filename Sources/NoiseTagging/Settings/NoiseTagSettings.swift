@@ -207,6 +207,8 @@ public final class NoiseTagSettings {
     public func load(from url: URL) throws(NoiseTagSettingsError) {
         let data: Data
         do { data = try JSONFile.contents(of: url) } catch { throw .fileUnreadable(path: url.path, reason: error.reason) }
+        // Checked first: Foundation's reader takes some text that is not JSON (a trailing comma).
+        if let problem = JSONProblem.syntax(in: data) { throw .badJSON(path: url.path, reason: problem) }
         let object: [String: NoiseTagSettingValue]
         do {
             object = try JSONDecoder().decode([String: NoiseTagSettingValue].self, from: data)
