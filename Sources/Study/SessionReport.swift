@@ -20,19 +20,6 @@ import NoiseTagging
 /// if case .absent(let why) = report.calibrations { print(why) }
 /// ```
 public struct SessionReport: Sendable {
-    /// A part of the report, or the sentence the page shows instead.
-    public enum Part<Value: Sendable>: Sendable {
-        /// The part's figures.
-        case present(Value)
-        /// Why there is nothing to show.
-        case absent(String)
-
-        /// The figures, nil when absent.
-        public var value: Value? { if case .present(let v) = self { return v } else { return nil } }
-        /// The sentence, nil when present.
-        public var absence: String? { if case .absent(let s) = self { return s } else { return nil } }
-    }
-
     /// One row of the step table.
     public struct Step: Sendable {
         /// 1-based number in the protocol, kind, name and outcome as the runner wrote them.
@@ -151,6 +138,8 @@ public struct SessionReport: Sendable {
     public var noControl: Part<[NoControl]>
     /// Questionnaire answers, in step and item order.
     public var answers: Part<[Answer]>
+    /// The session's runs: more than one when it was stopped and resumed.
+    public var runs: [SessionRun]
 
     /// Spelling kinds, as protocols name them.
     public static let spellingKinds: Set<String> = ["copySpell", "freeSpell", "zeroTrain"]
@@ -168,6 +157,7 @@ public struct SessionReport: Sendable {
         let protocolStepList = protocolObject["steps"]?.array
         protocolSteps = protocolStepList?.count
         isRunning = RecordingStore.isLive(folder.url)
+        runs = SessionRun.runs(in: folder.url)
         let plannedKinds = Set((protocolStepList ?? []).compactMap { $0.object?["kind"]?.string })
         let running = isRunning
         // Why a part is empty: the protocol has no such step, or it has not finished (yet).

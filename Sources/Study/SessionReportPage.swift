@@ -38,8 +38,14 @@ public struct SessionReportPage: Sendable {
         let finished = r.steps.count
         let unfinished = r.isRunning ? "the session is still running" : "the session stopped early"
         body += fact("Steps", "\(finished) finished" + (r.protocolSteps.map { $0 > finished ? " of \($0): \(unfinished)" : " of \($0)" } ?? ""))
+        let between = SessionRun.secondsBetween(r.runs)
         if let first = r.steps.first, let last = r.steps.last {
-            body += fact("Duration", duration(last.startTime + last.duration - first.startTime))
+            body += fact("Duration", duration(last.startTime + last.duration - first.startTime)
+                         + (between > 0 ? ", of which \(duration(between)) between runs" : ""))
+        }
+        if r.runs.count > 1 {
+            let times = r.runs.count == 2 ? "once" : "\(r.runs.count - 1) times"
+            body += fact("Runs", "\(r.runs.count): stopped and resumed \(times); a step cut short ran again in full")
         }
         body += fact("Participant type", m.simulated
                      ? "simulated (headless run, seed \(m.seed)" + (m.snr.map { String(format: ", SNR %g", $0) } ?? "") + ")"
