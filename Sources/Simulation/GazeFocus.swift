@@ -3,8 +3,11 @@ import Synchronization
 /// Where a simulated user who follows the screen looks in the next
 /// prediction trial: an object ID set by the program that draws the
 /// controls (the demo sets the key its simulated speller wants next), read
-/// by the decoder's simulated amplifier when the trial's NEWTARGET arrives.
-/// Safe to set from one thread and read from another.
+/// by the decoder's simulated amplifier when the trial's first frame (its
+/// first STIMULUSEVENT) arrives. Set it before the tick that starts the
+/// trial: where an action changes the screen and the next trial may start
+/// in the same tick, set it in the action. Safe to set from one thread and
+/// read from another.
 ///
 /// ```swift
 /// let focus = GazeFocus()

@@ -66,8 +66,8 @@ struct SettingsTests {
             try settings.set(value: .double(1.5), for: .certaintyRequiredForPress)
         }
         #expect(throws: (any Error).self) { try settings.set(value: .double(.nan), for: .minTrialDuration) }
-        #expect(throws: NoiseTagSettingsError.outOfRange(title: "clickFeedbackMode", value: "Sparkles",
-                                                          allowed: "None, NonselectedGray, SelectedAnimates, RedBorder")) {
+        #expect(throws: NoiseTagSettingsError.badFormat(title: "clickFeedbackMode", value: "Sparkles",
+                                                         expected: "one of None, NonselectedGray, SelectedAnimates, RedBorder")) {
             try settings.set(value: .text("Sparkles"), for: .clickFeedbackMode)
         }
         #expect(throws: NoiseTagSettingsError.badFormat(title: "colorBitOnIfMaxContrast", value: "white", expected: "a #RRGGBB colour")) {

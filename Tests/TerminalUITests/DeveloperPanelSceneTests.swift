@@ -179,7 +179,7 @@ struct DeveloperPanelSceneTests {
 
         Self.open(.clickFeedbackMode, panel)
         Self.type("blinking\r", panel)
-        #expect(panel.message?.text.contains("clickFeedbackMode: blinking is outside None, NonselectedGray") == true)
+        #expect(panel.message?.text.contains("clickFeedbackMode: 'blinking' is not one of None, NonselectedGray") == true)
         #expect(settings.textFor(.clickFeedbackMode) == "SelectedAnimates")
         Self.type("\rredborder\r", panel)
         #expect(settings.textFor(.clickFeedbackMode) == "RedBorder")

@@ -22,7 +22,7 @@ public enum NoiseTagSettingKind: Equatable, Sendable {
             return validate(.double(Double(v)))
         case (.text, .text): return .success(value)
         case (.choice(let options), .text(let v)):
-            return options.contains(v) ? .success(value) : .failure(.range(options.joined(separator: ", ")))
+            return options.contains(v) ? .success(value) : .failure(.format("one of " + options.joined(separator: ", ")))
         case (.color, .text(let v)):
             return NoiseTagColor(hex: v) != nil ? .success(.text(v.uppercased())) : .failure(.format("a #RRGGBB colour"))
         default:
