@@ -1,4 +1,5 @@
 import Foundation
+import UtopiaProtocol
 
 /// One row of an exported `*_events.tsv`. Its onset is its ``sample``
 /// divided by the rate: every event sits on the first EEG sample at or after
@@ -98,25 +99,28 @@ public struct BIDSEvent: Sendable, Equatable {
     }
 
     /// An integer code per trial_type, one to one (MNE-BIDS takes `value` as
-    /// the event id): `trial` 1, `cue` 2, `press/brain` 11, `press/touch` 12,
-    /// `press/timeout` 13 (other sources from 14), `BAD_gap` 91,
-    /// `BAD_nonfinite` 92, `mode/…` from 201, `step_start/…` from 301 and
-    /// `step_end/…` from 401 in order of first appearance (a kind's end has
-    /// its start's code + 100), `target=K` 1000 + K.
+    /// the event id), the same in every export: `trial` 1, `cue` 2,
+    /// `press/brain` 11, `press/touch` 12, `press/timeout` 13 (other sources
+    /// from 14), `BAD_gap` 91, `BAD_nonfinite` 92, `mode/…` from 201 in the
+    /// order of ``knownModes``, `step_start/…` from 301 in the order of
+    /// ``StepResult/kinds`` (a kind's end has its start's code + 100),
+    /// `target=K` 1000 + K; a mode or step kind not listed takes the next
+    /// code after the listed ones, in order of first appearance.
     public static func codes(for types: [String]) -> [String: Int] {
         var codes: [String: Int] = ["trial": 1, "cue": 2, "press/brain": 11, "press/touch": 12, "press/timeout": 13,
                                     "BAD_gap": 91, "BAD_nonfinite": 92]
-        var press = 14, mode = 201, step = 301
+        var press = 14, mode = 201 + knownModes.count, step = 301 + StepResult.kinds.count
         for type in types where codes[type] == nil {
             if type.hasPrefix("target="), let k = Int(type.dropFirst(7)) {
                 codes[type] = 1000 + k
             } else if type.hasPrefix("press/") {
                 codes[type] = press; press += 1
             } else if type.hasPrefix("mode/") {
-                codes[type] = mode; mode += 1
+                codes[type] = knownModes.firstIndex(of: String(type.dropFirst(5))).map { 201 + $0 } ?? { defer { mode += 1 }; return mode }()
             } else if type.hasPrefix("step_start/") || type.hasPrefix("step_end/") {
                 let kind = type.hasPrefix("step_start/") ? String(type.dropFirst(11)) : String(type.dropFirst(9))
-                let start = codes["step_start/" + kind] ?? { defer { step += 1 }; return step }()
+                let start = codes["step_start/" + kind] ?? StepResult.kinds.firstIndex(of: kind).map { 301 + $0 }
+                    ?? { defer { step += 1 }; return step }()
                 codes["step_start/" + kind] = start
                 codes["step_end/" + kind] = start + 100
             } else {
@@ -125,6 +129,10 @@ public struct BIDSEvent: Sendable, Equatable {
         }
         return codes.filter { types.contains($0.key) }
     }
+
+    /// The decoder modes the engine sends, in the order of their `mode/…`
+    /// codes (201, 202, …).
+    public static let knownModes = [DecoderMode.idle, .calibration, .prediction, .electrodeMeasurement, .reset].map(\.modeText)
 
     /// What a trial_type means, for the events sidecar's Levels.
     public static func meaning(of type: String) -> String {

@@ -7,6 +7,10 @@ import JSONSupport
 /// A study session writes it; the BIDS export reads it back for the
 /// session's step events.
 public struct StepResult: Sendable, Equatable, Codable {
+    /// The step kinds a session protocol may name (Protocols/session.md).
+    public static let kinds = ["instructions", "signalCheck", "calibration", "copySpell", "freeSpell", "noControl",
+                               "zeroTrain", "break", "questionnaire"]
+
     /// The step's 1-based number in the protocol.
     public var step: Int
     /// Its kind (`calibration`, `break`, …).

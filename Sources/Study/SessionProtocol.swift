@@ -1,6 +1,7 @@
 import Foundation
 import NoiseTagging
 import JSONSupport
+import LabFormats
 
 /// A study session's protocol: the same steps, in order, for every
 /// participant. Read from a JSON file (Protocols/session.md, with its JSON
@@ -20,8 +21,7 @@ public struct SessionProtocol: Sendable, Equatable {
     public var json: JSONValue
 
     /// The step kinds a protocol may name.
-    public static let kinds = ["instructions", "signalCheck", "calibration", "copySpell", "freeSpell", "noControl",
-                               "zeroTrain", "break", "questionnaire"]
+    public static let kinds = StepResult.kinds
 
     /// Reads and checks the protocol at `url`.
     public static func load(from url: URL) throws(SessionProtocolError) -> SessionProtocol {

@@ -178,6 +178,8 @@ struct RecordingFolderBuilder {
         #expect(trial["onset"] == "1.200000" && trial["sample"] == "120" && trial["trial"] == "1" && trial["target"] == "2")
         #expect(trial["duration"] == "1.500000")   // 89 frames after the first, plus one: 1.2 + 89/60 + 1/60 = 2.7 s
         #expect(trial["value"] == "1" && events[3]["value"] == "1002" && events[3]["onset"] == "1.200000")
+        // Modes keep their codes from export to export, whichever comes first: Calibration.supervised 202, Prediction.static 203.
+        #expect(events[0]["value"] == "202" && events[4]["value"] == "203")
         #expect(events[1]["sample"] == "21" && events[1]["duration"] == "0.500000")
         #expect(events[5]["sample"] == "402" && events[5]["pressed"] == "1" && events[5]["control"] == "a")
 
@@ -281,7 +283,8 @@ struct RecordingFolderBuilder {
         let steps = events.filter { $0["trial_type"]!.hasPrefix("step_") }
         #expect(steps.map { $0["trial_type"]! } == ["step_start/calibration", "step_end/calibration", "step_start/break", "step_end/break"])
         #expect(steps.map { $0["sample"]! } == ["51", "301", "301", "551"] && steps[0]["step_name"] == "calibration 1" && steps[0]["outcome"] == "done")
-        #expect(steps.map { $0["value"]! } == ["301", "401", "302", "402"])
+        // The same codes in every export: calibration is the third kind a protocol may name, break the eighth.
+        #expect(steps.map { $0["value"]! } == ["303", "403", "308", "408"])
         #expect(events.contains { $0["trial_type"] == "target=2" })
         // Trial 1 twice, one per engine, told apart by the recording; the resumed engine's press has its own trial's target.
         let trials = events.filter { $0["trial_type"] == "trial" }
