@@ -249,17 +249,10 @@ struct RecordingFolderBuilder {
     @Test func aSessionIsOneRunWithItsSteps() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let session = dir.appendingPathComponent("2026-11-25 16.28.00 P01")
-        try FileManager.default.createDirectory(at: session, withIntermediateDirectories: true)
         var builder = RecordingFolderBuilder()
         builder.build()
-        // Split the decoder input between two recordings, the second starting with the DATAHEADER again.
-        let split = builder.records.count / 2
-        var first = builder, second = builder
-        first.records = Array(builder.records[..<split])
-        second.records = [DecoderInputRecord(time: builder.records[split].time, bytes: builder.records[0].bytes)] + builder.records[split...]
-        _ = try first.write(in: session, name: "2026-11-25 16.28.14 +0000 App started – training 2026-11-25 16.28.15 +0000")
-        let later = try second.write(in: session, name: "2026-11-25 16.28.15 +0000 training – App ended 2026-11-25 16.29.40 +0000")
+        let (session, later) = try builder.writeSession(in: dir, first: "2026-11-25 16.28.14 +0000 App started – training 2026-11-25 16.28.15 +0000",
+                                                        second: "2026-11-25 16.28.15 +0000 training – App ended 2026-11-25 16.29.40 +0000")
         // The session resumed in a new engine, whose trials are numbered from 1 again: a Verify trial cueing object 1, pressed.
         let t = { (s: Double) in String(format: "%.6f", builder.base + s) }
         try Data((#"{"controls":["a","b"],"cue_time":\#(t(3.6)),"end_time":\#(t(5.2)),"end_wall_time":1795624103.6,"ending":"pressed-brain","flicker_time":\#(t(4.0)),"mode":"Verify","object_ids":[0,1,2],"pause_time":\#(t(3.8)),"pressed":"a","pressed_object_id":1,"start_time":\#(t(3.6)),"start_wall_time":1795624102.0,"target":"a","target_object_id":1,"trial":1}"# + "\n").utf8)

@@ -10,18 +10,12 @@ import Testing
     @Test func anInterruptedAttemptsTrialsKeepTheirTrialRowOnlyAndSayInterrupted() throws {
         let dir = try BIDSExporterTests.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let session = dir.appendingPathComponent("2026-11-25 16.28.00 P01")
-        try FileManager.default.createDirectory(at: session, withIntermediateDirectories: true)
         var builder = RecordingFolderBuilder()
         builder.build()
-        let split = builder.records.count / 2
-        var first = builder, second = builder
-        first.records = Array(builder.records[..<split])
-        second.records = [builder.records[0]] + builder.records[split...]
-        // The stopped attempt: its recording holds the trial cueing object 2 (flicker from 1.2 s).
-        _ = try first.write(in: session, name: "2026-11-25 16.28.14 +0000 App started – App ended 2026-11-25 16.28.15 +0000")
-        // The resumed engine's calibration, finished: its trial cues object 1 and flickers from 4.0 s.
-        let again = try second.write(in: session, name: "2026-11-25 16.28.16 +0000 App started – App ended 2026-11-25 16.29.40 +0000")
+        // The stopped attempt's recording holds the trial cueing object 2 (flicker from 1.2 s); the resumed
+        // engine's calibration, finished, cues object 1 and flickers from 4.0 s.
+        let (session, again) = try builder.writeSession(in: dir, first: "2026-11-25 16.28.14 +0000 App started – App ended 2026-11-25 16.28.15 +0000",
+                                                        second: "2026-11-25 16.28.16 +0000 App started – App ended 2026-11-25 16.29.40 +0000")
         let t = { (s: Double) in String(format: "%.6f", builder.base + s) }
         try Data((#"{"controls":["a","b"],"cue_time":\#(t(3.6)),"end_time":\#(t(5.2)),"end_wall_time":1795624103.6,"ending":"completed","flicker_time":\#(t(4.0)),"mode":"TrainGeneric","object_ids":[0,1,2],"pause_time":\#(t(3.8)),"start_time":\#(t(3.6)),"start_wall_time":1795624102.0,"target":"a","target_object_id":1,"trial":1}"# + "\n").utf8)
             .write(to: again.appendingPathComponent("trials.jsonl"))

@@ -1,0 +1,20 @@
+import DecoderService
+import Foundation
+
+extension RecordingFolderBuilder {
+    /// A session folder `2026-11-25 16.28.00 P01` in `dir` holding this
+    /// built recording split in two recording folders named `first` and
+    /// `second`, the second starting with the DATAHEADER again (as a new
+    /// recording of the same engine, or a resumed session's new engine).
+    /// Returns the session folder and the second recording's folder.
+    func writeSession(in dir: URL, first: String, second: String) throws -> (session: URL, second: URL) {
+        let session = dir.appendingPathComponent("2026-11-25 16.28.00 P01")
+        try FileManager.default.createDirectory(at: session, withIntermediateDirectories: true)
+        let split = records.count / 2
+        var early = self, late = self
+        early.records = Array(records[..<split])
+        late.records = [DecoderInputRecord(time: records[split].time, bytes: records[0].bytes)] + records[split...]
+        _ = try early.write(in: session, name: first)
+        return (session, try late.write(in: session, name: second))
+    }
+}
