@@ -6,6 +6,6 @@ struct SessionCommand: ParsableCommand {
         commandName: "session",
         abstract: "Run study sessions from a protocol and report on them.",
         discussion: "Protocols, the session folder and its steps.jsonl are described in Protocols/session.md.",
-        subcommands: [SessionRunCommand.self, SessionReportCommand.self]
+        subcommands: [SessionRunCommand.self, SessionCheckCommand.self, SessionReportCommand.self]
     )
 }

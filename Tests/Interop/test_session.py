@@ -205,16 +205,30 @@ def test_full_screen_session_under_tmux(noisetag_bin, tmux, tmp_path):
      "step 1 (copySpell): field \"text\": '2' is not on the keyboard (letters A-Z and spaces only)"),
     ('{"steps": [{"kind": "break", "seconds": 5}, {"kind": "noControl"}]}', 'step 2 (noControl): field "seconds": is missing (seconds)'),
     ('{"steps": [', "is not valid JSON"),
+    ('{"steps": [{"kind": "break", "seconds": 5,}]}', "a comma before '}' at line 1, column 43 (JSON allows no trailing comma)"),
 ])
 def test_bad_protocols_get_one_line_naming_the_step_and_field(noisetag_bin, tmp_path, protocol, message):
     path = tmp_path / "bad.json"
     path.write_text(protocol)
-    result = subprocess.run([noisetag_bin, "session", "run", str(path), "--headless", "--recordings", str(tmp_path / "rec")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
-    err = result.stderr.decode()
-    assert result.returncode == 1 and message in err and err.count("\n") == 1, err
-    assert err.startswith("noisetag: bad.json: ") or "bad.json: " in err, err
+    # `session check` refuses it with the same line as `session run`, which starts nothing.
+    for command in (["check", str(path)], ["run", str(path), "--headless", "--recordings", str(tmp_path / "rec")]):
+        result = subprocess.run([noisetag_bin, "session"] + command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        err = result.stderr.decode()
+        assert result.returncode == 1 and message in err and err.count("\n") == 1, err
+        assert err.startswith("noisetag: bad.json: ") or "bad.json: " in err, err
     assert not (tmp_path / "rec").exists() or not os.listdir(tmp_path / "rec")   # nothing started
+
+
+def test_check_lists_the_steps_of_every_example_protocol(noisetag_bin, tmp_path):
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Examples", "protocols")
+    for name in sorted(os.listdir(folder)):
+        result = subprocess.run([noisetag_bin, "session", "check", os.path.join(folder, name)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30, cwd=tmp_path)
+        out = result.stdout.decode()
+        steps = json.load(open(os.path.join(folder, name)))["steps"]
+        assert result.returncode == 0 and "of %d step" % len(steps) in out.splitlines()[0], out + result.stderr.decode()
+        assert [line.split()[1].rstrip(":") for line in out.splitlines()[1:]] == [s["kind"] for s in steps], out
+    assert not os.listdir(tmp_path)   # it records nothing
 
 
 @pytest.mark.parametrize("args, message", [
