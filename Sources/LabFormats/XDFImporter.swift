@@ -59,7 +59,7 @@ public enum XDFImporter {
         if eeg.header.nominalRate > 0, abs(clock.rate / eeg.header.nominalRate - 1) > 0.01 {
             warnings.append("the time stamps give \(RateText.format(clock.rate)) Hz, more than 1 % off the nominal \(String(format: "%g", eeg.header.nominalRate)) Hz")
         }
-        let source = "XDF \(name): EEG stream \"\(eeg.header.name)\" (\(eeg.header.channelCount) ch, \(String(format: "%.3f", clock.rate)) Hz fitted), markers \"\(marks.header.name)\""
+        let source = "XDF \(name): EEG stream \"\(eeg.header.name)\" (\(eeg.header.channelCount) ch, \(RateText.format(clock.rate)) Hz fitted), markers \"\(marks.header.name)\""
         return ContinuousRecording(sampleRate: clock.rate, channelNames: labels, samples: samples, markers: recordingMarkers,
                                    source: source, warnings: warnings, deadChannels: repair.dead, gaps: repair.gaps)
     }

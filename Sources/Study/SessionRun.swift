@@ -15,7 +15,7 @@ public struct SessionRun: Sendable, Equatable {
     /// time order (none when it holds no recording).
     static func runs(in url: URL) -> [SessionRun] {
         var runs: [SessionRun] = []
-        for entry in RecordingStore(root: url).recordings().sorted(by: { $0.name.start < $1.name.start }) {
+        for entry in RecordingStore(root: url).recordings() {   // oldest first, chains kept in order
             if runs.isEmpty || entry.name.startReason == "App started" {
                 runs.append(SessionRun(start: entry.name.start, end: entry.name.end))
             } else {

@@ -55,7 +55,6 @@ struct SessionRunCommand: ParsableCommand {
     private var snr: Double { snrOption ?? 0.05 }
     private var seed: UInt64 { seedOption ?? 1 }
 
-
     @Option(help: ArgumentHelp("The embedded decoder's settings (JSON, as noisetag decoder --settings reads them, without calibrationFolder: calibrations stay in the session folder); kept in session.json, so --resume uses them too.", valueName: "FILE"))
     var decoderSettings: String?
 
