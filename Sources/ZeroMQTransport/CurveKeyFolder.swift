@@ -157,6 +157,7 @@ public struct CurveKeyFolder: Sendable, Equatable {
     }
 
     static func read(_ file: URL) throws(CurveError) -> String {
+        guard FileManager.default.fileExists(atPath: file.path) else { throw CurveError(subject: file.path, reason: "no such file") }
         do { return String(decoding: try Data(contentsOf: file), as: UTF8.self) } catch {
             throw CurveError(subject: file.path, reason: "cannot be read: \(error.localizedDescription)")
         }

@@ -127,6 +127,8 @@ struct DemoCommand: ParsableCommand {
             }
             if decoderKey.count == CurveKey.z85Count {
                 do { _ = try CurveKey(z85: decoderKey) } catch { throw ValidationError("--decoder-key: \(error)") }
+            } else if !FileManager.default.fileExists(atPath: decoderKey) {
+                throw ValidationError("--decoder-key: '\(decoderKey)' is neither a key (\(CurveKey.z85Count) characters of Z85) nor a file")
             }
         }
         if zeroTrain, scriptedTrials {

@@ -126,6 +126,8 @@ def test_headless_zero_training_demo_types_without_calibration(noisetag_bin, tmp
     (["--decoder", "tcp://127.0.0.1:1", "--snr", "0.2"], "--snr set the simulated user"),
     (["--user", "none", "--seed", "4"], "--seed set the simulated user"),
     (["--trials", "2", "--signal-check", "1", "--goal", "HI"], "--goal and --signal-check set the walk-through"),
+    # A value that begins with "-=" is the key's, not an option.
+    (["--decoder", "tcp://127.0.0.1:1", "--decoder-key", "-=abc"], "--decoder-key: '-=abc' is neither a key (40 characters of Z85) nor a file"),
 ])
 def test_bad_demo_flags_are_usage_errors(noisetag_bin, tmp_path, args, message):
     result = subprocess.run([noisetag_bin, "demo", "--headless"] + args, stdout=subprocess.PIPE,
