@@ -64,7 +64,7 @@ let package = Package(
                 "IOThreads", "NoiseTagging", "UtopiaProtocol", "ZeroMQTransport",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
-        .target(name: "TerminalUI", dependencies: ["NoiseTagging", "Decoding"]),
+        .target(name: "TerminalUI", dependencies: ["NoiseTagging", "Decoding", "IOThreads"]),
         .target(
             name: "Demo",
             dependencies: ["NoiseTagging", "UtopiaProtocol", "DecoderBridge", "DecoderService", "Decoding",
@@ -84,9 +84,9 @@ let package = Package(
             ]),
         .executableTarget(
             name: "BrainButtons",
-            dependencies: ["NoiseTagging", "DecoderBridge", "DecoderService", "Simulation", "TerminalUI", "ZeroMQTransport"],
+            dependencies: ["NoiseTagging", "DecoderBridge", "DecoderService", "IOThreads", "Simulation", "ZeroMQTransport"],
             path: "Examples/BrainButtons"),
-        .executableTarget(name: "YesNoQuestion", dependencies: ["NoiseTagging", "DecoderBridge", "TerminalUI"], path: "Examples/YesNoQuestion"),
+        .executableTarget(name: "YesNoQuestion", dependencies: ["NoiseTagging", "DecoderBridge", "IOThreads"], path: "Examples/YesNoQuestion"),
         .target(name: "TestSupport", dependencies: ["NoiseTagging", "Simulation", "UtopiaProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "UtopiaProtocolTests", dependencies: ["UtopiaProtocol", "Codes"]),
         .testTarget(name: "CodesTests", dependencies: ["Codes"]),

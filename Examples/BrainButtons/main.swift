@@ -6,9 +6,9 @@
 import DecoderBridge
 import DecoderService
 import Foundation
+import IOThreads
 import NoiseTagging
 import Simulation
-import TerminalUI
 import ZeroMQTransport
 
 // No options: any argument (--help too) gets the usage line.

@@ -8,8 +8,8 @@
 // first confident press answers, and the program prints it and ends.
 import DecoderBridge
 import Foundation
+import IOThreads
 import NoiseTagging
-import TerminalUI
 
 /// Asks one question; `answer` is set by the press that answers it.
 final class Question: NoiseTagDelegate {

@@ -1,3 +1,5 @@
+import IOThreads
+
 /// Something that reached the terminal session since the last frame: a
 /// key byte, a new window size, or a signal.
 ///

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import IOThreads
 
 /// The terminal as a full-screen display: alternate screen, raw input,
 /// hidden cursor, its size, its colour support, and a non-blocking output
@@ -83,7 +84,10 @@ public final class TerminalSession {
             signals = try SignalPipe()
         } catch {
             close(descriptor)
-            throw error
+            switch error {
+            case .alreadyOpen: throw .sessionAlreadyOpen
+            case .systemCall(let name, let errno): throw .systemCall(name: name, errno: errno)
+            }
         }
         size = Self.windowSize(of: descriptor) ?? TerminalSize(columns: 80, rows: 24)
         var raw = saved

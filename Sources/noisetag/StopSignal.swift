@@ -1,5 +1,5 @@
 import Foundation
-import TerminalUI
+import IOThreads
 
 /// The pipe ``StopSignal/install()`` opened; the command's main thread
 /// alone reads it (the signal handler writes to the pipe, not to this).

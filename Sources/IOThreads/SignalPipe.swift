@@ -21,9 +21,10 @@ private func forwardSignal(_ number: Int32) {
 }
 
 /// The self-pipe trick: SIGINT, SIGTERM, SIGHUP and SIGWINCH are turned
-/// into bytes that the thread owning the terminal reads at its next frame,
-/// so everything else (restoring the terminal, reading the new size)
-/// happens on that thread and not in the handler. Uninstalling puts the
+/// into bytes that the owning thread reads when it is ready (a terminal
+/// at its next frame, an app between ticks), so everything else (closing
+/// a recording, restoring the terminal, reading the new size) happens on
+/// that thread and not in the handler. Uninstalling puts the
 /// previous handlers back.
 ///
 /// ```swift
@@ -39,7 +40,7 @@ public final class SignalPipe {
     private var installed = true
 
     /// Opens the pipe and installs the handlers. Only one pipe can be open per process.
-    public init() throws(TerminalError) {
+    public init() throws(SignalPipeError) {
         var ends: [Int32] = [-1, -1]
         // C boundary: pipe(2) fills the two descriptors.
         guard pipe(&ends) == 0 else { throw .systemCall(name: "pipe", errno: errno) }
@@ -53,7 +54,7 @@ public final class SignalPipe {
         guard signalPipeWriteEnd.compareExchange(expected: -1, desired: writeEnd, ordering: .sequentiallyConsistent).exchanged else {
             close(readEnd)
             close(writeEnd)
-            throw .sessionAlreadyOpen
+            throw .alreadyOpen
         }
         for signal in TerminalSignal.allCases {
             var action = sigaction()

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The signals a terminal session catches: the three that end it and the
-/// one that reports a new window size.
+/// The signals a ``SignalPipe`` catches: the three that end a program (or
+/// a terminal session) and the one that reports a new window size.
 public enum TerminalSignal: Int32, Sendable, CaseIterable {
     /// SIGINT (Ctrl-C when the terminal is not in raw mode, or `kill -INT`).
     case interrupt = 2
