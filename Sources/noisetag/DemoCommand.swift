@@ -45,9 +45,8 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Endpoint of an external decoder: ZeroMQ (ipc://, tcp://) or a Utopia hub (utopia://HOST:PORT) (default: the reference decoder inside this process).")
     var decoder: String?
 
-    // .unconditional: a Z85 key may begin with "-", which would otherwise read as an option; one that begins with
-    // "-=" is joined to the option before parsing (NoisetagCommand.main).
-    @Option(parsing: .unconditional, help: ArgumentHelp("With --decoder: the decoder's CurveZMQ public key (Z85, or a file holding it, such as a copy of its decoder.pub).",
+    // A Z85 key may begin with "-", which would read as an option: NoisetagCommand.main joins it to --decoder-key.
+    @Option(help: ArgumentHelp("With --decoder: the decoder's CurveZMQ public key (Z85, or a file holding it, such as a copy of its decoder.pub).",
                                valueName: "KEY"))
     var decoderKey: String?
 
