@@ -141,15 +141,49 @@ public enum SavefileImporter {
             y.append(packet.time - packets[0].time)
             owner.append(i)
         }
-        guard x.count >= 3, let fit = LineFit.robust(x: x, y: y, floor: 1e-3), fit.slope > 0, fit.slope.isFinite else { return (packets, []) }
-        let period = fit.slope, reach = 2 / period
+        guard x.count >= 3, var period = LineFit.robust(x: x, y: y, floor: 1e-3)?.slope, period > 0, period.isFinite else { return (packets, []) }
+        // A loss tilts a line fitted across it, and the tilt skews each
+        // loss's size: fit again with the losses filled, until their sizes hold.
+        var losses = try findLosses(x: x, y: y, period: period, name: name)
+        for _ in 0..<5 {
+            var shift = 0.0, remaining = losses[...]
+            let filledX = x.indices.map { i -> Double in
+                while let loss = remaining.first, loss.packet <= i { shift += Double(loss.missing); remaining = remaining.dropFirst() }
+                return x[i] + shift
+            }
+            guard let refit = LineFit.robust(x: filledX, y: y, floor: 1e-3)?.slope, refit > 0, refit.isFinite else { break }
+            period = refit
+            let again = try findLosses(x: x, y: y, period: period, name: name)
+            if again.map(\.missing) == losses.map(\.missing), again.map(\.packet) == losses.map(\.packet) { break }
+            losses = again
+        }
+        var filled = packets
+        var lost: [String] = [], ranges: [Range<Int>] = []
+        for loss in losses {
+            let i = loss.packet
+            let fill = [[Float]](repeating: [Float](repeating: .nan, count: channels), count: loss.missing)
+            filled[owner[i]].samples = fill + filled[owner[i]].samples
+            let start = Int(x[i - 1]) + 1 + ranges.reduce(0) { $0 + $1.count }
+            ranges.append(start..<(start + loss.missing))
+            lost.append("\(String(format: "%.3f", Double(loss.missing) * period)) s at \(String(format: "%.3f", Double(start) * period)) s")
+        }
+        if !lost.isEmpty {
+            warnings.append("DATAPACKETs missing (\(lost.prefix(3).joined(separator: ", "))\(lost.count > 3 ? ", …" : "") into the EEG): filled as missing samples, so that later samples keep their times")
+        }
+        return (filled, ranges)
+    }
+
+    /// The losses in packets whose last samples are `x` and times `y`, with
+    /// the sample period `period`: each one's first packet after it (index
+    /// into `x`) and its missing samples.
+    private static func findLosses(x: [Double], y: [Double], period: Double, name: String) throws -> [(packet: Int, missing: Int)] {
+        let reach = 2 / period
         let level = zip(x, y).map { $1 - period * $0 }
         func envelope(_ range: Range<Int>) -> Double {
             let sorted = level[range].sorted()
             return sorted[sorted.count / 10]
         }
-        var filled = packets
-        var lost: [String] = [], ranges: [Range<Int>] = []
+        var losses: [(packet: Int, missing: Int)] = []
         for i in 1..<x.count where (y[i] - y[i - 1]) - (x[i] - x[i - 1]) * period > gapThreshold {
             let before = (x.firstIndex { $0 >= x[i - 1] - reach } ?? 0)..<i
             let after = i..<(x.firstIndex { $0 > x[i] + reach } ?? x.count)
@@ -160,16 +194,9 @@ public enum SavefileImporter {
                 let at = String(format: "%.3f", y[i - 1]), length = String(format: "%.1f", pause)
                 throw LabFormatError(name, "no DATAPACKET for \(length) s after \(at) s: more than \(Int(longestFill)) s of EEG missing; split the file there and import each part")
             }
-            let fill = [[Float]](repeating: [Float](repeating: .nan, count: channels), count: missing)
-            filled[owner[i]].samples = fill + filled[owner[i]].samples
-            let start = Int(x[i - 1]) + 1 + ranges.reduce(0) { $0 + $1.count }
-            ranges.append(start..<(start + missing))
-            lost.append("\(String(format: "%.3f", Double(missing) * period)) s at \(String(format: "%.3f", Double(start) * period)) s")
+            losses.append((i, missing))
         }
-        if !lost.isEmpty {
-            warnings.append("DATAPACKETs missing (\(lost.prefix(3).joined(separator: ", "))\(lost.count > 3 ? ", …" : "") into the EEG): filled as missing samples, so that later samples keep their times")
-        }
-        return (filled, ranges)
+        return losses
     }
 
     /// The fitted sample clock: sample `k` is at `origin + k · period` seconds.

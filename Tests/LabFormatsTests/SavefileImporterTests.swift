@@ -137,6 +137,29 @@ import Testing
         }
     }
 
+    @Test func packetsLostBetweenTrialsMoveNoTrial() throws {
+        // 1.5 s of packets (samples 14350–14649, in the pause after the fifth
+        // trial) lost: the clock is fitted on both sides of the loss, so no
+        // trial moves by a sample, before it or after it.
+        let text = try String(contentsOf: LabFixtures.url("mindaffectBCI_exampledata.txt"), encoding: .utf8)
+        var kept: [Substring] = [], sample = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.contains("t:DATAPACKET"), let count = line.firstMatch(of: #/v\[(\d+)x(\d+)\]/#).flatMap({ Int($0.2) }) else {
+                kept.append(line); continue
+            }
+            if !(14350..<14650).contains(sample) { kept.append(line) }
+            sample += count
+        }
+        let (intact, _) = try SavefileImporter.readWithWarnings(LabFixtures.url("mindaffectBCI_exampledata.txt"))
+        let (cut, warnings) = try SavefileImporter.readWithWarnings(try LabFixtures.scratch("pause.txt", Array(kept.joined(separator: "\n").utf8)))
+        #expect(warnings.contains { $0.hasPrefix("DATAPACKETs missing (1.4") || $0.hasPrefix("DATAPACKETs missing (1.5") }, "\(warnings)")
+        #expect(cut.header.nTrials == 10)
+        for t in 0..<10 {
+            let same = cut.trial(t) == intact.trial(t)
+            #expect(same, "trial \(t + 1) moved: onset \(cut.context?.onsets[t] ?? -1) against \(intact.context?.onsets[t] ?? -1) in the intact session")
+        }
+    }
+
     @Test func aBurstThatCatchesUpIsNoLoss() throws {
         // Packets 30–45 held back 0.4 s, then delivered at once: the samples are all there.
         let text = try String(contentsOf: LabFixtures.url("mindaffectBCI_exampledata.txt"), encoding: .utf8)
