@@ -39,7 +39,7 @@ public enum SavefileImporter {
         var messages = 0, bad: [Int] = []
         var last: Int64?
         var unknown: [(line: Int, name: Substring)] = [], foreign: [Int] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {  // LF or CRLF
             guard let parsed = SavefileLine(line) else {
                 if !line.allSatisfy(\.isWhitespace) { foreign.append(number + 1) }
                 continue

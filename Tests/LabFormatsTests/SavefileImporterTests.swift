@@ -160,6 +160,17 @@ import Testing
         }
     }
 
+    @Test func aSavefileWithWindowsLineEndsReadsAsTheOriginal() throws {
+        let text = try String(contentsOf: LabFixtures.url("mindaffectBCI_exampledata.txt"), encoding: .utf8)
+        let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+        let (intact, _) = try SavefileImporter.readWithWarnings(LabFixtures.url("mindaffectBCI_exampledata.txt"))
+        let (read, _) = try SavefileImporter.readWithWarnings(try LabFixtures.scratch("crlf.txt", Array(crlf.utf8)))
+        #expect(read.header.nTrials == 10)
+        #expect(read.labels == intact.labels)
+        let same = read.trial(9) == intact.trial(9)
+        #expect(same)
+    }
+
     @Test func aBurstThatCatchesUpIsNoLoss() throws {
         // Packets 30–45 held back 0.4 s, then delivered at once: the samples are all there.
         let text = try String(contentsOf: LabFixtures.url("mindaffectBCI_exampledata.txt"), encoding: .utf8)
