@@ -71,7 +71,7 @@ public enum EpochsImporter {
             throw LabFormatError("\(name): y", "trial \(bad) has class \(Int(y.values[bad])), outside the \(stimulus.count) codes"
                                  + (fromOne ? " (these classes count from 1, as MATLAB does; classes count from 0: save y - 1)" : ""))
         }
-        let (scale, note) = unitScale(x.values, units: units)
+        let (scale, note) = unitScale(x.values, segment: samples, units: units)
         var notes = [note]
         if let codes, let warning = CodesFile.orientationWarning(codes) { notes.append(warning) }
         let names = texts["ch_names"] ?? texts["channels"]
@@ -150,9 +150,18 @@ public enum EpochsImporter {
         return (0..<rows).map { r in (0..<samples).map { i in v.values[r * width + i % width] == 1 ? 1 : 0 } }
     }
 
-    /// The factor to µV for `values` in `units`, and a sentence saying which unit was taken.
-    static func unitScale(_ values: [Double], units: Units) -> (Double, String) {
-        let rms = (values.reduce(0) { $0 + $1 * $1 } / Double(max(values.count, 1))).squareRoot()
+    /// The factor to µV for `values` in `units`, and a sentence saying which
+    /// unit was taken. The RMS is taken about each run of `segment` values'
+    /// mean (one channel of one trial), so that the DC offsets of raw
+    /// amplifier data (a Cyton's are −0.1 to −0.2 V) do not pass volts off as µV.
+    static func unitScale(_ values: [Double], segment: Int, units: Units) -> (Double, String) {
+        var squares = 0.0
+        for start in stride(from: 0, to: values.count, by: max(segment, 1)) {
+            let run = values[start..<min(start + max(segment, 1), values.count)]
+            let mean = run.reduce(0, +) / Double(run.count)
+            squares += run.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        }
+        let rms = (squares / Double(max(values.count, 1))).squareRoot()
         let rmsText = String(format: "%.3g", rms)
         switch units {
         case .volts: return (1e6, "X in volts (RMS \(rmsText) V) written in µV")

@@ -61,6 +61,15 @@ import ZIPFoundation
         #expect(try EpochsImporter.read(try Self.standard(), units: .microvolts).dataset.data.allSatisfy { abs($0) < 1e-3 })
     }
 
+    @Test func rawVoltsWithLargeOffsetsAreTakenAsVolts() throws {
+        // A Cyton's raw channels sit at −0.1 to −0.2 V with microvolts of EEG on top:
+        // their plain RMS (0.15) would pass them off as µV.
+        let raw = Self.microvolts.enumerated().map { i, value in Float(-0.1 - 0.05 * Double(i / 6 % 2)) + value * 1e-6 }
+        let (dataset, notes) = try EpochsImporter.read(try Self.standard(x: Self.npy("<f4", "(3, 2, 6)", raw.flatMap { XDFBuilder.le($0) })))
+        #expect(notes.first?.hasPrefix("X taken as volts") == true, "\(notes)")
+        #expect(abs(Double(dataset.data[0]) - -100_000) < 50, "written in µV: \(dataset.data[0])")
+    }
+
     @Test func aFortranOrderedXOfThreeDimensionsReadsAsCOrder() throws {
         // Fortran order on disk: the first index varies fastest.
         var fortran: [Float] = []
@@ -123,8 +132,14 @@ import ZIPFoundation
         #expect(LabFixtures.message { _ = try EpochsImporter.read(damaged) }.hasPrefix("past-end.npz: "))
     }
 
+    /// The RMS about the mean of each run of 6 values (one channel of one trial of `microvolts`).
     static func rms(_ values: [Float]) -> Double {
-        (values.reduce(0) { $0 + Double($1) * Double($1) } / Double(values.count)).squareRoot()
+        var squares = 0.0
+        for start in stride(from: 0, to: values.count, by: 6) {
+            let run = values[start..<(start + 6)].map(Double.init), mean = run.reduce(0, +) / 6
+            squares += run.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        }
+        return (squares / Double(values.count)).squareRoot()
     }
 }
 
