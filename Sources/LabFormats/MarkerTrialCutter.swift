@@ -43,6 +43,7 @@ public enum MarkerTrialCutter {
         let found = try trialStarts(recording, options: options)
         let starts = found.markers
         if let warning = startTextsWarning(recording, starts: starts, options: options) { warnings.append(warning) }
+        warnings += found.labelWarnings
         var labels: [Int32] = []
         for (k, labelled) in zip(found.numbers, found.labelMarkers) {
             guard k >= 0, k < codes.count else {
@@ -78,51 +79,6 @@ public enum MarkerTrialCutter {
         } catch let error as DatasetError {
             throw LabFormatError(recording.source, error.description)
         }
-    }
-
-    /// The markers starting trials inside the recording (indices into its
-    /// markers), the number each label's first capture group holds, the
-    /// marker it came from, and how many matching markers lie before the
-    /// first sample or after the last (no label is needed for those).
-    static func trialStarts(_ recording: ContinuousRecording, options: TrialCutOptions) throws
-        -> (markers: [Int], numbers: [Int], labelMarkers: [RecordingMarker], before: Int, after: Int) {
-        let start: Regex<AnyRegexOutput>, label: Regex<AnyRegexOutput>
-        do { start = try Regex(options.trialStart) } catch { throw LabFormatError("--trial-start", "not a regular expression: \(options.trialStart)") }
-        do { label = try Regex(options.label) } catch { throw LabFormatError("--label", "not a regular expression: \(options.label)") }
-        let matching = recording.markers.indices.filter { recording.markers[$0].text.firstMatch(of: start) != nil }
-        guard !matching.isEmpty else {
-            let seen = Array(Set(recording.markers.map(\.text))).sorted().prefix(5).joined(separator: "\", \"")
-            throw LabFormatError("--trial-start", "no marker matches \(options.trialStart)" + (seen.isEmpty ? " (the recording has no markers)" : " (markers seen: \"\(seen)\"…)"))
-        }
-        let n = recording.sampleCount
-        let starts = matching.filter { (0..<n).contains(recording.markers[$0].sample) }
-        guard !starts.isEmpty else {
-            let seconds = matching.map { recording.markers[$0].seconds }
-            throw LabFormatError("--trial-start", "no matching marker lies inside the recording (0 to \(format(Double(n) / recording.sampleRate)) s): they lie at \(format(seconds.min()!)) to \(format(seconds.max()!)) s")
-        }
-        var numbers: [Int] = []
-        var labelMarkers: [RecordingMarker] = []
-        for s in starts {
-            let marker = recording.markers[s]
-            // At or before the start, or on the start's own sample (a program writes label and start together).
-            let sameSample = recording.markers[s...].prefix { $0.sample == marker.sample }.count
-            guard let labelled = recording.markers[..<(s + sameSample)].last(where: { $0.text.firstMatch(of: label) != nil }),
-                  let match = labelled.text.firstMatch(of: label) else {
-                let later = recording.markers[s...].first { $0.text.firstMatch(of: label) != nil }
-                throw LabFormatError("--label", "no marker at or before the trial start at \(format(marker.seconds)) s matches \(options.label)"
-                                     + (later.map { " (the next that does, \"\($0.text)\", is \(format($0.seconds - marker.seconds)) s after it)" } ?? ""))
-            }
-            guard match.output.count > 1, let group = match.output[1].substring else {
-                throw LabFormatError("--label", "\(options.label) has no first capture group (in \"\(labelled.text)\")")
-            }
-            guard let k = Int(group) else {
-                throw LabFormatError("--label", "the first capture group of \(options.label) holds \"\(group)\" in \"\(labelled.text)\", not a class number")
-            }
-            numbers.append(k)
-            labelMarkers.append(labelled)
-        }
-        let before = matching.filter { recording.markers[$0].sample < 0 }.count
-        return (starts, numbers, labelMarkers, before, matching.count - starts.count - before)
     }
 
     /// A warning when `--trial-start` matches markers of two or more texts

@@ -92,7 +92,8 @@ public enum StimulusTrialCutter {
                                             onsets: kept.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
             let leftOut = MarkerTrialCutter.leftOutWarning(past: found.after + onsets.count - fitting.count, kept: fitting.count)
             let startTexts = MarkerTrialCutter.startTextsWarning(recording, starts: found.markers, options: options)
-            return (dataset, recording.warnings + [startTexts, lengthWarning, leftOut, gapWarning].compactMap { $0 })
+            return (dataset, recording.warnings + [startTexts].compactMap { $0 } + found.labelWarnings
+                    + [lengthWarning, leftOut, gapWarning].compactMap { $0 })
         } catch let error as DatasetError {
             throw LabFormatError(recording.source, error.description)
         }

@@ -8,8 +8,13 @@ public struct TrialCutOptions: Sendable {
     public var trialStart: String
     /// A regular expression whose first capture group is the class index;
     /// taken from the latest matching marker at or before the trial start
-    /// (which may be the trial-start marker itself).
+    /// (which may be the trial-start marker itself), or with
+    /// ``labelAfterStart`` the first at or after it.
     public var label: String
+    /// Take each trial's label from the first matching marker at or after
+    /// its start, before the next start (programs that send the class just
+    /// after the flicker starts); `--label-after`.
+    public var labelAfterStart = false
     /// The codes, classes × bits (0 or 1), one bit per `codeRate`-th of a second.
     public var codes: [[UInt8]]
     /// Bits per second (the presentation's frame rate over its frames per bit).

@@ -24,6 +24,9 @@ struct RecordingImportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Regular expression whose first group is the class, on the latest marker at or before the trial start.", valueName: "REGEX"))
     var label: String?
 
+    @Flag(help: "Take each trial's label from the first --label marker at or after its start (before the next start), for programs that send the class just after the flicker starts.")
+    var labelAfter = false
+
     @Option(help: ArgumentHelp("The codes, classes × bits: .npz, .npy, MAT-file (its codes variable) or MindAffect codebook text.", valueName: "FILE"))
     var codes: String?
 
@@ -50,7 +53,7 @@ struct RecordingImportOptions: ParsableArguments {
 
     /// True when any option beyond the defaults was given (they apply to lab recordings only).
     var anyGiven: Bool {
-        recordingFile.anyGiven || trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil
+        recordingFile.anyGiven || trialStart != nil || label != nil || labelAfter || codes != nil || classes != nil || trialSeconds != nil
             || trialEnd != nil || codeRate != 60 || units != nil || channels != nil || dropChannels != nil
     }
 
@@ -81,14 +84,14 @@ struct RecordingImportOptions: ParsableArguments {
         guard let kind = recordingFile.kind(of: file) else { return }  // importRecording reports why
         try recordingFile.check(kind)
         if !kind.holdsEpochs, units != nil { throw ValidationError("--units applies to .npz and MAT-file epochs only") }
-        if kind.holdsEpochs, trialStart != nil || label != nil || trialSeconds != nil || trialEnd != nil {
-            throw ValidationError("\(kind == .mat ? "a MAT-file" : "a .npz") of epochs carries its own trials: --trial-start, --label, --trial-seconds and --trial-end do not apply")
+        if kind.holdsEpochs, trialStart != nil || label != nil || labelAfter || trialSeconds != nil || trialEnd != nil {
+            throw ValidationError("\(kind == .mat ? "a MAT-file" : "a .npz") of epochs carries its own trials: --trial-start, --label, --label-after, --trial-seconds and --trial-end do not apply")
         }
         if kind.holdsEpochs, codes == nil, codeRate != 60 {
             throw ValidationError("--code-rate applies with --codes only (the epochs' V is at their sample rate)")
         }
-        if kind == .savefile, trialStart != nil || label != nil || codes != nil || classes != nil || trialSeconds != nil || trialEnd != nil || codeRate != 60 {
-            throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --codes, --code-rate, --classes, --trial-seconds and --trial-end do not apply")
+        if kind == .savefile, trialStart != nil || label != nil || labelAfter || codes != nil || classes != nil || trialSeconds != nil || trialEnd != nil || codeRate != 60 {
+            throw ValidationError("a \(kind.rawValue) carries its own trials and codes: --trial-start, --label, --label-after, --codes, --code-rate, --classes, --trial-seconds and --trial-end do not apply")
         }
         // A BIDS recording with a stimulus file (noisetag recordings export) needs no codes.
         let stimulusFile = kind == .bids && codes == nil ? (try? BIDSImporter.stimulusFile(URL(fileURLWithPath: file))) ?? nil : nil
@@ -141,6 +144,7 @@ struct RecordingImportOptions: ParsableArguments {
         if kind == .bids, codes == nil, let trialStart, let label, let stimulus = try BIDSImporter.stimulus(url) {
             var options = TrialCutOptions(trialStart: trialStart, label: label, codes: [], trialSeconds: trialSeconds)
             options.trialEnd = trialEnd
+            options.labelAfterStart = labelAfter
             return try StimulusTrialCutter.cut(recording, stimulus: stimulus, options: options)
         }
         guard let trialStart, let label, let codes else {
@@ -149,6 +153,7 @@ struct RecordingImportOptions: ParsableArguments {
         var options = TrialCutOptions(trialStart: trialStart, label: label, codes: try CodesFile.read(URL(fileURLWithPath: codes)),
                                       codeRate: codeRate, classes: classes, trialSeconds: trialSeconds)
         options.trialEnd = trialEnd
+        options.labelAfterStart = labelAfter
         return try MarkerTrialCutter.cut(recording, options: options)
     }
 }

@@ -43,7 +43,7 @@ import Testing
 
     @Test func aLastTrialCutShortByTheEndIsSaidNotSilent() throws {
         var r = recording()
-        r.markers.append(RecordingMarker(sample: 850, seconds: 8.5, text: "start_trial"))
+        r.markers.append(RecordingMarker(sample: 850, seconds: 8.5, text: "start_trial;label=1"))
         let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
         let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
         // The recording ends 1.5 s after the last start: every trial is cut to it, and a warning says so.
@@ -91,7 +91,8 @@ import Testing
         let loose = TrialCutOptions(trialStart: "trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], trialSeconds: 1)
         let (d, warnings) = try MarkerTrialCutter.cut(r, options: loose)
         #expect(d.header.nTrials == 3)
-        #expect(warnings == ["--trial-start trial matches 2 different marker texts: \"start_trial\" (1), \"stop_trial\" (1): is each a trial start?"])
+        #expect(warnings == ["--trial-start trial matches 2 different marker texts: \"start_trial\" (1), \"stop_trial\" (1): is each a trial start?",
+                             "trial 2 (at 3.000 s) takes the label marker of the trial before (\"cue;label=1\" at 0.900 s): no label marker lies between their starts; is one missing?"])
         // Starts that differ only in the label they carry are no such case.
         let labelled = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]], trialSeconds: 1)
         #expect(try MarkerTrialCutter.cut(r, options: labelled).warnings == [])
@@ -109,7 +110,56 @@ import Testing
         // One sample later it is no longer the start's, and the message says where it is.
         r.markers[r.markers.firstIndex { $0.text == "label=1" }!] = RecordingMarker(sample: 401, seconds: 4.01, text: "label=1")
         #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(r, options: options) }
-            == "--label: no marker at or before the trial start at 3.997 s matches ^label=(\\d+) (the next that does, \"label=1\", is 0.013 s after it)")
+            == "--label: no marker at or before the trial start at 3.997 s matches ^label=(\\d+) (the next that does, \"label=1\", is 0.013 s after it: --label-after takes the label that follows each start)")
+    }
+
+    /// Four trials 2 s apart at 100 Hz, each labelled by a marker `offset` seconds after its start (negative: before).
+    func labelledTrials(offset: Double, labels: [Int?] = [1, 0, 1, 0]) -> ContinuousRecording {
+        var markers: [RecordingMarker] = []
+        for (t, label) in labels.enumerated() {
+            let start = 1 + 2 * Double(t)
+            markers.append(RecordingMarker(sample: Int(start * 100), seconds: start, text: "trial_start"))
+            if let label { markers.append(RecordingMarker(sample: Int(((start + offset) * 100).rounded(.up)), seconds: start + offset, text: "label=\(label)")) }
+        }
+        markers.sort { $0.seconds < $1.seconds }
+        return ContinuousRecording(sampleRate: 100, channelNames: ["Oz"], samples: [(0..<1000).map { Float($0 % 7) }], markers: markers, source: "test")
+    }
+
+    @Test func aMissingLabelMarkerIsNamedNotTakenInSilence() throws {
+        let options = TrialCutOptions(trialStart: "^trial_start$", label: "^label=(\\d+)$", codes: [[0, 1], [1, 0]], codeRate: 10, trialSeconds: 1)
+        let (d, warnings) = try MarkerTrialCutter.cut(labelledTrials(offset: -0.2, labels: [1, 0, nil, 0]), options: options)
+        #expect(d.labels == [1, 0, 0, 0])
+        #expect(warnings == ["trial 3 (at 5.000 s) takes the label marker of the trial before (\"label=0\" at 2.800 s): no label marker lies between their starts; is one missing?"])
+        #expect(try MarkerTrialCutter.cut(labelledTrials(offset: -0.2), options: options).warnings == [])
+    }
+
+    @Test func labelsThatFollowTheirStartsAreRefusedOrTakenWithLabelAfter() throws {
+        var options = TrialCutOptions(trialStart: "^trial_start$", label: "^label=(\\d+)$", codes: [[0, 1], [1, 0]], codeRate: 10, trialSeconds: 1)
+        // A label before the first start too: each trial would silently take the label of the trial before.
+        var r = labelledTrials(offset: 0.01)
+        r.markers.insert(RecordingMarker(sample: 50, seconds: 0.5, text: "label=0"), at: 0)
+        #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(r, options: options) }
+            == "--label: the label markers follow their trial starts on 4 of 4 trials (the first, \"label=1\", 0.010 s after the start at 1.000 s): each would take the label of the trial before; --label-after takes the label that follows each start")
+        options.labelAfterStart = true
+        let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
+        #expect(d.labels == [1, 0, 1, 0] && warnings == [])
+        // One label late among labels before their starts: labelled by the trial before, and said.
+        options.labelAfterStart = false
+        var late = labelledTrials(offset: -0.2)
+        late.markers[late.markers.firstIndex { $0.seconds == 4.8 }!] = RecordingMarker(sample: 501, seconds: 5.01, text: "label=1")
+        late.markers.sort { $0.seconds < $1.seconds }
+        let (shifted, said) = try MarkerTrialCutter.cut(late, options: options)
+        #expect(shifted.labels == [1, 0, 0, 0])
+        #expect(said.contains { $0.hasPrefix("trial 3 (at 5.000 s) takes the label marker of the trial before") }, "\(said)")
+        #expect(said.contains { $0 == "label markers follow the start of trial 3 (\"label=1\" 0.010 s after its start): a trial takes the label at or before its start; is each the trial's own?" }, "\(said)")
+    }
+
+    @Test func aCaptureGroupOutsideTheBranchThatMatchedIsSaidSo() {
+        let options = TrialCutOptions(trialStart: "^trial_start$", label: "^label=(\\d+)$|^cue(\\d)$", codes: [[0, 1], [1, 0]], codeRate: 10, trialSeconds: 1)
+        var r = labelledTrials(offset: -0.2)
+        r.markers[0].text = "cue1"
+        #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(r, options: options) }
+            == "--label: the first capture group of ^label=(\\d+)$|^cue(\\d)$ takes no part in matching \"cue1\"")
     }
 
     @Test func markersThatLastNearlyAGapSuggestTheirLength() throws {
