@@ -40,7 +40,7 @@ public struct RecordingReplay {
             if let untilTrial, start.value.trial > untilTrial { break }
             var replay = TrialReplay(script: script, start: start)
             replay.overrides = overrides
-            if let incoming { replay.incoming = incoming }
+            if let incoming { replay.incoming = incoming; replay.incomingAdvises = true }
             guard let logged = replay.loggedOutcome() else {
                 report.unfinishedTrial = start.value.trial
                 break

@@ -136,9 +136,9 @@ public struct RecordingScript: Sendable {
 
     /// Every setting by title as it stood just before the event at `order`:
     /// `settings.json`, then each `settingChanged` logged before it, whoever made it.
-    func settingValues(before order: Int) -> [String: NoiseTagSettingValue] {
+    func settingValues(before order: Int, ignoring source: SettingSource? = nil) -> [String: NoiseTagSettingValue] {
         var values = settings
-        for change in settingChanges where change.order < order {
+        for change in settingChanges where change.order < order && (source == nil || change.value.source != source) {
             guard let title = NoiseTagSettingTitles(name: change.value.title) else { continue }
             values[title.rawValue] = NoiseTagSettingValue(typed: change.value.value, for: title.definition.kind)
         }

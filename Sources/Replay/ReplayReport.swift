@@ -50,10 +50,11 @@ public struct ReplayReport: Sendable {
         return identical == trials.count ? 0 : 1
     }
 
-    /// Totals over the logged outcomes.
-    public var loggedTotals: OutcomeTotals { OutcomeTotals(trials.map { ($0, $0.logged) }) }
+    /// Totals over the logged outcomes of the trials that could be replayed
+    /// (both totals count the same trials).
+    public var loggedTotals: OutcomeTotals { OutcomeTotals(trials.filter { $0.problem == nil }.map { ($0, $0.logged) }) }
     /// Totals over the replayed outcomes.
-    public var replayedTotals: OutcomeTotals { OutcomeTotals(trials.map { ($0, $0.replayed) }) }
+    public var replayedTotals: OutcomeTotals { OutcomeTotals(trials.filter { $0.problem == nil }.map { ($0, $0.replayed) }) }
 
     // MARK: Text
 
@@ -79,7 +80,8 @@ public struct ReplayReport: Sendable {
         if isWhatIf {
             let a = loggedTotals, b = replayedTotals
             lines.append("")
-            lines.append(pad("", 22) + pad("logged", 14, right: true) + pad(replayedTitle, 14, right: true))
+            lines.append(pad(unreplayable > 0 ? "(\(trials.count - unreplayable) replayed trials)" : "", 22)
+                         + pad("logged", 14, right: true) + pad(replayedTitle, 14, right: true))
             lines.append(pad("presses", 22) + pad("\(a.presses) of \(a.trials)", 14, right: true) + pad("\(b.presses) of \(b.trials)", 14, right: true))
             lines.append(pad("correct (known target)", 22) + pad("\(a.correctPresses)/\(a.pressesWithKnownTarget)", 14, right: true)
                          + pad("\(b.correctPresses)/\(b.pressesWithKnownTarget)", 14, right: true))
@@ -182,6 +184,7 @@ public struct ReplayReport: Sendable {
         var redecoded: Bool
         var trials: [TrialJSON]
         var replayed: Int
+        var not_replayable: Int
         var identical: Int?
         var diverged: Int?
         var changed: Int?
@@ -193,7 +196,7 @@ public struct ReplayReport: Sendable {
     /// The report as one JSON object: `recording`, `open`, `trials` (each
     /// with `result` — identical, diverged, changed, unchanged or
     /// unreplayable —, `logged`, `replayed`, `divergence`, `problem`),
-    /// `replayed`, `identical`/`diverged` (or `changed` and `totals` for a
+    /// `replayed` and `not_replayable` (counts), `identical`/`diverged` (or `changed` and `totals`, over the replayed trials, for a
     /// what-if, with `what_if` its overrides and `redecoded`), `unfinished_trial`, `notes`.
     public func json() -> String {
         let rows = trials.map { trial in
@@ -207,7 +210,7 @@ public struct ReplayReport: Sendable {
         }
         let changed = trials.filter { $0.divergence != nil }.count
         let object = ReportJSON(recording: recording, open: isOpen, what_if: isWhatIf ? overrides : nil, redecoded: isRedecode, trials: rows,
-                                replayed: trials.count, identical: isWhatIf ? nil : identical, diverged: isWhatIf ? nil : diverged,
+                                replayed: trials.count - unreplayable, not_replayable: unreplayable, identical: isWhatIf ? nil : identical, diverged: isWhatIf ? nil : diverged,
                                 changed: isWhatIf ? changed : nil, unfinished_trial: unfinishedTrial, notes: notes,
                                 totals: isWhatIf ? ["logged": TotalsJSON(loggedTotals), "what_if": TotalsJSON(replayedTotals)] : nil)
         let encoder = JSONEncoder()

@@ -11,9 +11,9 @@ public struct SweepPlot {
     let logged: OutcomeTotals
     private let width = 640.0, height = 420.0, left = 70.0, top = 50.0, plotWidth = 520.0, plotHeight = 300.0
 
-    /// Creates the plot.
-    public init(sweep: ParameterSweep, points: [ParameterSweep.Point], logged: OutcomeTotals) {
-        title = sweep.title.rawValue
+    /// Creates the plot; a `redecoded` sweep says so in its title.
+    public init(sweep: ParameterSweep, points: [ParameterSweep.Point], logged: OutcomeTotals, redecoded: Bool = false) {
+        title = sweep.title.rawValue + (redecoded ? " sweep, re-decoded" : " sweep")
         self.points = points
         self.logged = logged
     }
@@ -38,7 +38,7 @@ public struct SweepPlot {
         let yFloor = max(0, (minY * 10).rounded(.down) / 10)
         func x(_ t: Double) -> Double { left + t / maxT * plotWidth }
         func y(_ v: Double) -> Double { top + (1 - (v - yFloor) / (1 - yFloor)) * plotHeight }
-        var body = "<text x=\"\(left)\" y=\"\(top - 20)\" font-size=\"14\" font-weight=\"bold\">What if: \(title) sweep</text>\n"
+        var body = "<text x=\"\(left)\" y=\"\(top - 20)\" font-size=\"14\" font-weight=\"bold\">What if: \(title)</text>\n"
         body += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#999\"/>\n"
         for k in 0...5 {
             let t = maxT * Double(k) / 5, v = yFloor + (1 - yFloor) * Double(k) / 5

@@ -15,6 +15,10 @@ public struct TrialReplay {
     public var overrides: [NoiseTagSettingTitles: NoiseTagSettingValue] = [:]
     /// The decoder's messages to feed (the logged ones, or a re-decode's).
     public var incoming: [RecordingScript.Message]
+    /// True when ``incoming`` is a re-decode's: the threshold the trial
+    /// starts with is then the re-decode's latest advice (CERTAINTYTHRESHOLD)
+    /// before it, not the logged decoder's.
+    public var incomingAdvises = false
     /// Settings the engine refused while rebuilding, each as a sentence.
     public private(set) var notes: [String] = []
 
@@ -318,7 +322,7 @@ public struct TrialReplay {
     /// before the start, then the overrides; titles the user had set stay
     /// marked as set (decoder advice leaves them alone), overrides too.
     private mutating func rebuildSettings(explicit: Set<String>) -> NoiseTagSettings {
-        let values = script.settingValues(before: start.order)
+        let values = script.settingValues(before: start.order, ignoring: incomingAdvises ? .decoder : nil)
         let settings = NoiseTagSettings()
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let title = NoiseTagSettingTitles(name: name), overrides[title] == nil, Self.forced[title] == nil else { continue }
@@ -329,6 +333,11 @@ public struct TrialReplay {
             }
         }
         for (title, value) in Self.forced { try? settings.adopt(value: value, for: title) }
+        if incomingAdvises, !explicit.contains(NoiseTagSettingTitles.certaintyRequiredForPress.rawValue),
+           let advice = incoming.last(where: { $0.id == "T" && $0.time < start.time }),
+           case .certaintyThreshold(let threshold)? = try? UtopiaCodec.decode(frame: advice.bytes).first {
+            try? settings.adopt(value: .double(Double(threshold.threshold)), for: .certaintyRequiredForPress)
+        }
         for (title, value) in overrides.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             do { try settings.set(value: value, for: title) } catch { notes.append("override \(title.rawValue)=\(value) refused: \(error)") }
         }

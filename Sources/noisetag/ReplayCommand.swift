@@ -12,8 +12,8 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay a recording's trials deterministically and compare with the log; ask what other settings would have done.",
         discussion: """
-            Exit status: 0 when every trial replayed identically (a what-if: when every trial could be replayed), \
-            1 when any diverged, 2 when the recording cannot be read (the message names the file and line).
+            Exit status: 0 when every trial replayed identically (a what-if or a sweep: when every trial could be replayed), \
+            1 otherwise, 2 when the recording cannot be read (the message names the file and line), 64 for a usage error.
             """)
 
     @OptionGroup var recordings: RecordingsOption
@@ -85,15 +85,19 @@ struct ReplayCommand: ParsableCommand {
         var replay = RecordingReplay(script: script)
         replay.overrides = overrides
         replay.untilTrial = untilTrial
+        var redecodeNotes: [String] = []
         if redecode {
             do {
-                replay.incoming = try RedecodedPredictions(script: script, settings: decoderServerSettings).incoming
+                let redecoded = try RedecodedPredictions(script: script, settings: decoderServerSettings)
+                replay.incoming = redecoded.incoming
+                redecodeNotes = redecoded.notes
             } catch {
                 FileHandle.standardError.write(Data("noisetag replay: \(shown(folder))/\(error.description)\n".utf8))
                 throw ExitCode(2)
             }
         }
-        let report = replay.run()
+        var report = replay.run()
+        report.notes += redecodeNotes
         if let problem = Self.nothingToReplay(script) {
             FileHandle.standardError.write(Data("noisetag replay: \(shown(folder)): \(problem)\n".utf8))
             throw ExitCode(2)
@@ -102,12 +106,13 @@ struct ReplayCommand: ParsableCommand {
             let points = parameterSweep.run(script, overrides: overrides, untilTrial: untilTrial, incoming: replay.incoming)
             print(json ? Self.sweepJSON(parameterSweep, points, report) : Self.sweepText(parameterSweep, points, report))
             if let plot {
-                let svg = SweepPlot(sweep: parameterSweep, points: points, logged: report.loggedTotals).svg
+                let svg = SweepPlot(sweep: parameterSweep, points: points, logged: report.loggedTotals, redecoded: report.isRedecode).svg
                 do { try Data(svg.utf8).write(to: URL(fileURLWithPath: plot)) } catch {
                     throw CommandFailure("--plot \(plot): cannot write: \(error.localizedDescription)")
                 }
                 (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data("wrote \(plot)\n".utf8))
             }
+            if report.unreplayable > 0 { throw ExitCode(1) }  // as for one what-if: not every trial could be replayed
             return
         }
         print(json ? report.json() : report.text())
@@ -156,7 +161,10 @@ struct ReplayCommand: ParsableCommand {
         func row(_ cells: [String]) -> String {
             zip(cells, [12, 10, 12, 10, 12, 10, 9]).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined()
         }
-        var lines = ["recording: \(report.recording)", "sweep: \(sweep.title.rawValue), \(points.count) values, \(report.trials.count) trials each",
+        let replayed = report.trials.count - report.unreplayable
+        var lines = ["recording: \(report.recording)" + (report.isRedecode ? " (re-decoded)" : ""),
+                     "sweep: \(sweep.title.rawValue), \(points.count) value\(points.count == 1 ? "" : "s"), \(replayed) trial\(replayed == 1 ? "" : "s") each"
+                        + (report.unreplayable > 0 ? " (\(report.unreplayable) not replayable, left out of every row: replay without --sweep says why)" : ""),
                      row([sweep.title.rawValue.count > 11 ? "value" : sweep.title.rawValue, "presses", "correct", "accuracy", "mean time", "ITR", "changed"])]
         let logged = report.loggedTotals
         lines.append(row(["logged", "\(logged.presses)", "\(logged.correctPresses)/\(logged.pressesWithKnownTarget)",
@@ -168,6 +176,7 @@ struct ReplayCommand: ParsableCommand {
                               n(t.accuracy.map { $0 * 100 }, "%.1f%%"), n(t.meanSelectionTime, "%.3f s"), n(t.bitsPerMinute, "%.1f"), "\(p.changed)"]))
         }
         lines.append("(ITR in bits/min; accuracy over presses whose target the engine knew)")
+        lines += report.notes.map { "note: \($0)" }
         return lines.joined(separator: "\n")
     }
 
@@ -176,13 +185,17 @@ struct ReplayCommand: ParsableCommand {
             var value: Double?, presses: Int, presses_with_known_target: Int, correct_presses: Int
             var accuracy: Double?, mean_selection_time: Double?, bits_per_minute: Double?, changed: Int?
         }
-        struct Sweep: Encodable { var recording: String; var setting: String; var trials: Int; var logged: Row; var points: [Row] }
+        struct Sweep: Encodable {
+            var recording: String, redecoded: Bool, setting: String, trials: Int, not_replayable: Int, logged: Row, points: [Row], notes: [String]
+        }
         func row(_ value: Double?, _ t: OutcomeTotals, _ changed: Int?) -> Row {
             Row(value: value, presses: t.presses, presses_with_known_target: t.pressesWithKnownTarget, correct_presses: t.correctPresses,
                 accuracy: t.accuracy, mean_selection_time: t.meanSelectionTime, bits_per_minute: t.bitsPerMinute, changed: changed)
         }
-        let object = Sweep(recording: report.recording, setting: sweep.title.rawValue, trials: report.trials.count,
-                           logged: row(nil, report.loggedTotals, nil), points: points.map { row($0.value, $0.totals, $0.changed) })
+        let object = Sweep(recording: report.recording, redecoded: report.isRedecode, setting: sweep.title.rawValue,
+                           trials: report.trials.count - report.unreplayable, not_replayable: report.unreplayable,
+                           logged: row(nil, report.loggedTotals, nil), points: points.map { row($0.value, $0.totals, $0.changed) },
+                           notes: report.notes)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

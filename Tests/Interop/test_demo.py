@@ -9,6 +9,7 @@
 Every process is started with a bounded wait and killed at teardown.
 """
 import json
+import shutil
 import os
 import re
 import subprocess
@@ -83,6 +84,42 @@ def test_headless_demo_spells_the_goal_on_the_embedded_decoder(noisetag_bin, tmp
     # A differing trial presses what the live decoder pressed, the cued key, or nothing.
     for trial in differing:
         assert trial["replayed"].get("pressed") in (None, trial["logged"].get("pressed"), trial.get("target")), trial
+    check_redecode_what_ifs(noisetag_bin, tmp_path, tmp_path / "rec" / training, tests)
+
+
+def check_redecode_what_ifs(noisetag_bin, tmp_path, recording, tests):
+    """The re-decode's own threshold advice counts, and what it could not do is said."""
+    strict = tmp_path / "strict.json"
+    strict.write_text(json.dumps({"targetErrorRate": 0.0001, "idlePressesPerMinute": 0.001}))
+    def redecode(*options):
+        result = subprocess.run([noisetag_bin, "replay", str(recording), "--redecode", "--json"] + list(options),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+        assert result.returncode == 0, result.stderr.decode()[-2000:]
+        report = json.loads(result.stdout)
+        advice = [re.search(r"recommends certaintyRequiredForPress ([0-9.e-]+)", n) for n in report["notes"]]
+        return report, [float(a.group(1)) for a in advice if a]
+    default, default_advice = redecode()
+    stricter, strict_advice = redecode("--decoder-settings", str(strict))
+    assert default_advice and strict_advice and strict_advice[-1] > default_advice[-1], (default_advice, strict_advice)
+    # The re-decode presses as the logged trials would have under the threshold it recommends.
+    pinned, _ = redecode("--decoder-settings", str(strict), "--set", "certaintyRequiredForPress=%r" % strict_advice[-1])
+    outcome = lambda report: [(t["replayed"].get("pressed"), round(t["replayed"].get("duration") or 0, 3)) for t in report["trials"]]
+    assert outcome(stricter) == outcome(pinned), (outcome(stricter), outcome(pinned))
+    # A decoder input cut off in the calibration: the re-decode says why no trial presses.
+    cut = tmp_path / "cut"
+    shutil.copytree(recording, cut)
+    data = (cut / "decoder-input.csv").read_bytes()
+    (cut / "decoder-input.csv").write_bytes(data[:len(data) // 4] + b"12")
+    result = subprocess.run([noisetag_bin, "replay", str(cut), "--redecode"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    out = result.stdout.decode()
+    assert "note: decoder-input.csv: the last line was cut off" in out and "note: the re-decode fitted no calibration" in out, out[-3000:]
+    # Frames lost to a crash: a sweep counts only the trials it could replay, says so, and exits 1.
+    frames = (cut / "frames.csv").read_bytes()
+    (cut / "frames.csv").write_bytes(frames[:len(frames) // 2])
+    result = subprocess.run([noisetag_bin, "replay", str(cut), "--sweep", "certaintyRequiredForPress=0.9:0.99:0.09"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    out = result.stdout.decode()
+    assert result.returncode == 1 and re.search(r"2 values, \d+ trials each \(\d+ not replayable, left out of every row", out), out
 
 
 def test_headless_zero_training_demo_types_without_calibration(noisetag_bin, tmp_path):
