@@ -30,6 +30,18 @@ public struct ContinuousRecording: Sendable, Equatable {
     /// dropout (NaN in the file) and were filled only so that the filters
     /// run on: trials that overlap one are left out.
     public var gaps: [Range<Int>] = []
+    /// Where the time stamps skipped ahead (samples lost in transit, an XDF
+    /// stream paused) and the parts were joined back to back: the first
+    /// sample after each skip, and the seconds missing there. The stimulus
+    /// runs on through a skip while the samples do not, so trials over one
+    /// are left out.
+    public var skips: [Skip] = []
+
+    /// A skip in the time stamps: the first sample after it, and the seconds missing.
+    public struct Skip: Sendable, Equatable {
+        public var sample: Int
+        public var seconds: Double
+    }
 
     /// Samples per channel.
     public var sampleCount: Int { samples.first?.count ?? 0 }
@@ -47,4 +59,8 @@ public struct RecordingMarker: Sendable, Equatable {
     /// The marker's text: a marker string, an annotation, or a trigger value
     /// in decimal (BDF Status, BrainVision "S253" stays "S253").
     public var text: String
+    /// True when the marker's time lies in a skip of the EEG's time stamps
+    /// (see ``ContinuousRecording/skips``): no sample was recorded then, and
+    /// ``sample`` is the first after the skip.
+    public var inSkip = false
 }

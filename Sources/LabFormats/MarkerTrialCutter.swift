@@ -66,8 +66,10 @@ public enum MarkerTrialCutter {
         }
         let past = found.after + onsets.count - fitting.count
         if let warning = leftOutWarning(past: past, kept: fitting.count) { warnings.append(warning) }
-        let (kept, gapWarning) = try avoidingGaps(fitting, onsets: onsets, samples: samples, recording: recording)
+        let (unbroken, gapWarning) = try avoidingGaps(fitting, onsets: onsets, samples: samples, recording: recording)
         warnings += gapWarning.map { [$0] } ?? []
+        let (kept, skipWarning) = try avoidingSkips(unbroken, onsets: onsets, starts: starts, samples: samples, recording: recording)
+        warnings += skipWarning.map { [$0] } ?? []
         var header = DatasetHeader(fs: fs, nTrials: kept.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: codes.count, channels: recording.channelNames, filtered: recording.filtered,
                                    source: recording.source + leftOutNote(before: found.before, past: past))
@@ -111,8 +113,11 @@ public enum MarkerTrialCutter {
         } else if let trialEnd = options.trialEnd {
             let end: Regex<AnyRegexOutput>
             do { end = try Regex(trialEnd) } catch { throw LabFormatError("--trial-end", "not a regular expression: \(trialEnd)") }
-            let spans = starts.compactMap { s in
-                recording.markers[(s + 1)...].first { $0.text.firstMatch(of: end) != nil }.map { $0.sample - recording.markers[s].sample }
+            let spans = starts.compactMap { s -> Int? in
+                guard !recording.markers[s].inSkip,
+                      let stop = recording.markers[(s + 1)...].first(where: { $0.text.firstMatch(of: end) != nil }),
+                      !crossesSkip(recording, from: recording.markers[s].sample, to: stop.sample) else { return nil }
+                return stop.sample - recording.markers[s].sample
             }
             guard let shortest = spans.filter({ $0 > 0 }).min() else {
                 throw LabFormatError("--trial-end", "no marker after a trial start matches \(trialEnd)")
@@ -127,7 +132,10 @@ public enum MarkerTrialCutter {
             throw LabFormatError("--trial-start", "two matching markers at \(format(Double(twin.0) / fs)) s start two trials at the same sample")
         }
         let room = recording.sampleCount - last
-        guard let gap = zip(inside.dropFirst(), inside).map({ $0 - $1 }).min() else { return (room, nil) }
+        // Starts a skip lies between are closer in samples than in time: their distance says nothing.
+        let clean = starts.filter { !recording.markers[$0].inSkip }.map { recording.markers[$0].sample }.sorted()
+        guard let gap = zip(clean.dropFirst(), clean).filter({ !crossesSkip(recording, from: $1, to: $0) }).map({ $0 - $1 }).min()
+                ?? zip(inside.dropFirst(), inside).map({ $0 - $1 }).min() else { return (room, nil) }
         if room < gap {
             return (room, "every trial cut to \(format(Double(room) / fs)) s: the recording ends that soon after the last trial start, sooner than the shortest gap between starts (\(format(Double(gap) / fs)) s); --trial-seconds or --trial-end sets the length, and a trial that does not fit is left out")
         }
@@ -186,6 +194,31 @@ public enum MarkerTrialCutter {
         }
         return (fitting.filter { !hit.contains($0) },
                 (hit.count == 1 ? "trial \(names[0]) overlaps " : "trials \(names.joined(separator: ", ")) overlap ") + reason + ": left out")
+    }
+
+    /// True when a skip of the time stamps lies after sample `from` and at or before `to`.
+    static func crossesSkip(_ recording: ContinuousRecording, from: Int, to: Int) -> Bool {
+        recording.skips.contains { $0.sample > from && $0.sample <= to }
+    }
+
+    /// `kept` without the trials whose start lies in a skip of the time
+    /// stamps or that run over one (the stimulus ran on while no sample
+    /// was recorded), and a warning naming them; throws when none is left.
+    static func avoidingSkips(_ kept: [Int], onsets: [Int], starts: [Int], samples: Int,
+                              recording: ContinuousRecording) throws -> (kept: [Int], warning: String?) {
+        let fs = recording.sampleRate
+        let hit = kept.filter { t in
+            recording.markers[starts[t]].inSkip || crossesSkip(recording, from: onsets[t], to: onsets[t] + samples - 1)
+        }
+        guard !hit.isEmpty else { return (kept, nil) }
+        let skips = recording.skips.map { "\(format(Double($0.sample) / fs)) s for \(format($0.seconds)) s" }
+        let names = hit.map { "\($0 + 1) (at \(format(recording.markers[starts[$0]].seconds)) s)" }
+        let reason = "a skip in the EEG's time stamps, where no sample was recorded while the stimulus ran on (at \(skips.prefix(3).joined(separator: ", "))\(skips.count > 3 ? ", …" : ""))"
+        guard hit.count < kept.count else {
+            throw LabFormatError(recording.source, "every trial would start in or run over \(reason): nothing left to decode")
+        }
+        return (kept.filter { !hit.contains($0) },
+                (hit.count == 1 ? "trial \(names[0]) starts in or runs over " : "trials \(names.joined(separator: ", ")) start in or run over ") + reason + ": left out")
     }
 
     static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }

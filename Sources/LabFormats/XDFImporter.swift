@@ -51,7 +51,7 @@ public enum XDFImporter {
         warnings += repair.warnings
         let times = corrected(marks)
         let placed = clock.locate(times)
-        let recordingMarkers = zip(placed, marks.strings).map { RecordingMarker(sample: $0.sample, seconds: $0.seconds, text: $1) }
+        let recordingMarkers = zip(placed, marks.strings).map { RecordingMarker(sample: $0.sample, seconds: $0.seconds, text: $1, inSkip: $0.inSkip) }
         let outside = recordingMarkers.filter { $0.sample < 0 || $0.sample >= eeg.sampleCount }.count
         if outside > 0 {
             warnings.append("\(outside) of \(recordingMarkers.count) marker(s) of \"\(marks.header.name)\" fall outside the EEG recording")
@@ -60,8 +60,10 @@ public enum XDFImporter {
             warnings.append("the time stamps give \(RateText.format(clock.rate)) Hz, more than 1 % off the nominal \(String(format: "%g", eeg.header.nominalRate)) Hz")
         }
         let source = "XDF \(name): EEG stream \"\(eeg.header.name)\" (\(eeg.header.channelCount) ch, \(RateText.format(clock.rate)) Hz fitted), markers \"\(marks.header.name)\""
-        return ContinuousRecording(sampleRate: clock.rate, channelNames: labels, samples: samples, markers: recordingMarkers,
-                                   source: source, warnings: warnings, deadChannels: repair.dead, gaps: repair.gaps)
+        var recording = ContinuousRecording(sampleRate: clock.rate, channelNames: labels, samples: samples, markers: recordingMarkers,
+                                            source: source, warnings: warnings, deadChannels: repair.dead, gaps: repair.gaps)
+        recording.skips = clock.skips
+        return recording
     }
 
     /// The stream's time stamps moved onto the recording clock by the robust

@@ -27,6 +27,8 @@ struct XDFSampleClock: Sendable {
     var rate: Double
     /// What happened at each break, one line each.
     var warnings: [String]
+    /// The skips ahead: the first sample after each, and the seconds missing.
+    var skips: [ContinuousRecording.Skip] = []
 
     /// A jump of more than this many seconds between consecutive stamps is a
     /// break: 10 nominal periods, at least 0.1 s (real streams such as the
@@ -45,6 +47,7 @@ struct XDFSampleClock: Sendable {
         let threshold = Self.breakThreshold(nominalRate: 1 / nominalPeriod)
         var starts = [0]
         var warnings: [String] = []
+        var skips: [ContinuousRecording.Skip] = []
         for i in 1..<max(stamps.count, 1) {
             let step = stamps[i] - stamps[i - 1]
             guard step > threshold || step < -threshold else { continue }
@@ -54,6 +57,7 @@ struct XDFSampleClock: Sendable {
                 warnings.append("EEG time stamps jump back \(String(format: "%.3f", -step)) s after sample \(i - 1) (\(at) s into the stream): a clock reset? the parts are fitted separately and joined")
             } else {
                 let missing = LineFit.ceilingIndex(step / nominalPeriod - 0.5) - 1
+                skips.append(.init(sample: i, seconds: step - nominalPeriod))
                 warnings.append("EEG time stamps skip \(String(format: "%.3f", step)) s after sample \(i - 1) (\(at) s into the stream): about \(missing) sample(s) missing; the parts are fitted separately and joined back to back")
             }
         }
@@ -79,13 +83,14 @@ struct XDFSampleClock: Sendable {
         self.rate = duration > 0 ? Double(samples) / duration : 1 / nominalPeriod
         self.segments = segments
         self.warnings = warnings
+        self.skips = skips
     }
 
     /// The sample at or after each of `times` (in time order of arrival) and
     /// its seconds from the first sample. A time in a gap maps to the first
     /// sample after the gap; after a clock reset (a time that jumps back)
     /// the later segment holding it is chosen.
-    func locate(_ times: [Double]) -> [(sample: Int, seconds: Double)] {
+    func locate(_ times: [Double]) -> [(sample: Int, seconds: Double, inSkip: Bool)] {
         var current = 0
         var previous = -Double.infinity
         let threshold = Self.breakThreshold(nominalRate: rate)
@@ -96,7 +101,8 @@ struct XDFSampleClock: Sendable {
             } else if !holding.contains(current) {
                 if let later = holding.first(where: { $0 > current }) { current = later } else if let any = holding.first { current = any } else if let next = segments.indices.first(where: { $0 > 0 && segments[$0].origin > t && segments[$0 - 1].end <= t && $0 >= current }) {
                     previous = t
-                    return (segments[next].start, Double(segments[next].start) / rate)
+                    // In a skip ahead (not across a reset: the earlier part ends before it).
+                    return (segments[next].start, Double(segments[next].start) / rate, segments[next - 1].end <= segments[next].origin)
                 } else if t < segments[0].origin {
                     current = 0
                 } else if let last = segments.indices.last(where: { segments[$0].origin <= t }) {
@@ -107,7 +113,7 @@ struct XDFSampleClock: Sendable {
             let s = segments[current]
             let position = (t - s.origin) / s.period
             let local = LineFit.ceilingIndex(position - 1e-6)
-            return (s.start + local, (Double(s.start) + position) / rate)
+            return (s.start + local, (Double(s.start) + position) / rate, false)
         }
     }
 }

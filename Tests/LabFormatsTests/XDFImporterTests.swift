@@ -123,6 +123,31 @@ import Testing
         #expect(r.markers.map(\.sample) == [200, 250])
         #expect(r.warnings.first?.contains("skip 1.010 s after sample 199") == true)
         #expect(r.warnings.first?.contains("about 100 sample(s) missing") == true)
+        #expect(r.markers.map(\.inSkip) == [true, false])
+        #expect(r.skips.count == 1 && r.skips[0].sample == 200 && abs(r.skips[0].seconds - 1.0) < 1e-6)
+        // A clock reset is no skip: its markers are placed, not flagged.
+        let reset = try XDFImporter.read(try LabFixtures.scratch("reset.xdf", XDFBuilder.simple(
+            stamp: { $0 < 300 ? 1000 + Double($0) / 100 : 5 + Double($0 - 300) / 100 }, markers: [(1001, "first"), (5.5, "after reset")])))
+        #expect(reset.skips.isEmpty && !reset.markers.contains(where: \.inSkip))
+    }
+
+    @Test func trialsInOrOverASkipAreLeftOutAndSetNoLength() throws {
+        // 100 Hz, trials of 1 s; 2 s of samples lost from 9 s: the trial at 8.5 s runs over the skip and the
+        // one at 10 s starts in it; --trial-end spans and start gaps across it set no length.
+        let stamp: (Int) -> Double = { $0 < 900 ? 1000 + Double($0) / 100 : 1002 + Double($0) / 100 }
+        var markers: [(Double, String)] = []
+        for (k, start) in [1, 3.5, 6, 8.5, 10, 12.5, 15].enumerated() {
+            markers += [(1000 + start - 0.2, "label=\(k % 2)"), (1000 + start, "start"), (1000 + start + 1, "stop")]
+        }
+        let recording = try XDFImporter.read(try LabFixtures.scratch("skip.xdf", XDFBuilder.simple(n: 1600, stamp: stamp, markers: markers)))
+        let options = TrialCutOptions(trialStart: "^start$", label: "^label=(\\d+)$", codes: [[0, 1], [1, 0]], codeRate: 10)
+        var ended = options
+        ended.trialEnd = "^stop$"
+        let (d, warnings) = try MarkerTrialCutter.cut(recording, options: ended)
+        #expect(d.header.nSamples == 100, "the trials' own 1 s")
+        #expect(d.header.nTrials == 5)
+        #expect(warnings.contains { $0.hasPrefix("trials 4 (at 8.500 s), 5 (at 9.000 s) start in or run over a skip in the EEG's time stamps") }, "\(warnings)")
+        #expect(try MarkerTrialCutter.cut(recording, options: options).dataset.header.nSamples == 250, "the start gap in time")
     }
 
     @Test func jitterBelowTheBreakThresholdIsNoBreak() throws {
