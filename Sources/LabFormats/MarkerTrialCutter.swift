@@ -64,15 +64,15 @@ public enum MarkerTrialCutter {
         if Double(samples) < fs / 2 {
             warnings.append("trials of \(format(Double(samples) / fs)) s, shorter than half a second: does --trial-start match only the trial starts?")
         }
-        let past = found.after + onsets.count - fitting.count
-        if let warning = leftOutWarning(past: past, kept: fitting.count) { warnings.append(warning) }
+        let past = onsets.count - fitting.count
+        if let warning = leftOutWarning(past: past, after: found.after, kept: fitting.count) { warnings.append(warning) }
         let (unbroken, gapWarning) = try avoidingGaps(fitting, onsets: onsets, samples: samples, recording: recording)
         warnings += gapWarning.map { [$0] } ?? []
         let (kept, skipWarning) = try avoidingSkips(unbroken, onsets: onsets, starts: starts, samples: samples, recording: recording)
         warnings += skipWarning.map { [$0] } ?? []
         var header = DatasetHeader(fs: fs, nTrials: kept.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: codes.count, channels: recording.channelNames, filtered: recording.filtered,
-                                   source: recording.source + leftOutNote(before: found.before, past: past))
+                                   source: recording.source + leftOutNote(before: found.before, past: past, after: found.after))
         if !recording.deadChannels.isEmpty { header.deadChannels = recording.deadChannels }
         do {
             let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
@@ -136,6 +136,10 @@ public enum MarkerTrialCutter {
         let clean = starts.filter { !recording.markers[$0].inSkip }.map { recording.markers[$0].sample }.sorted()
         guard let gap = zip(clean.dropFirst(), clean).filter({ !crossesSkip(recording, from: $1, to: $0) }).map({ $0 - $1 }).min()
                 ?? zip(inside.dropFirst(), inside).map({ $0 - $1 }).min() else { return (room, nil) }
+        if room < gap, Double(room) < 0.8 * Double(gap) {
+            // A recording that ends early in its last trial (a crash): that trial is left out rather than every trial cut short.
+            return (gap, "trials of \(format(Double(gap) / fs)) s, the shortest gap between trial starts; the recording ends \(format(Double(room) / fs)) s after the last start, so that trial is left out (--trial-seconds \(format(Double(room) / fs)) keeps it and cuts every trial to that)")
+        }
         if room < gap {
             return (room, "every trial cut to \(format(Double(room) / fs)) s: the recording ends that soon after the last trial start, sooner than the shortest gap between starts (\(format(Double(gap) / fs)) s); --trial-seconds or --trial-end sets the length, and a trial that does not fit is left out")
         }
@@ -155,19 +159,25 @@ public enum MarkerTrialCutter {
     }
 
     /// The note the dataset's `source` carries on the trials left out: those
-    /// starting before the recording, those running past its end; "" for none.
-    static func leftOutNote(before: Int, past: Int) -> String {
+    /// starting before the recording, those running past its end, those
+    /// starting after it; "" for none.
+    static func leftOutNote(before: Int, past: Int, after: Int = 0) -> String {
         let parts = (before > 0 ? ["\(before) starting before the recording"] : [])
             + (past > 0 ? ["\(past) running past the recording's end"] : [])
+            + (after > 0 ? ["\(after) starting after it"] : [])
         return parts.isEmpty ? "" : " (trials left out: " + parts.joined(separator: ", ") + ")"
     }
 
-    /// A warning when trials run past the recording's end: a file cut
-    /// short (a crash, a copy stopped early) loses them, and the `source`
-    /// note alone is easy to miss.
-    static func leftOutWarning(past: Int, kept: Int) -> String? {
-        guard past > 0 else { return nil }
-        return "\(past) of \(past + kept) trials run past the recording's end and are left out: was the file cut short?"
+    /// A warning when trials run past the recording's end (a file cut
+    /// short, a crash, a copy stopped early, loses them) or start after it
+    /// (markers of a longer session): the `source` note alone is easy to miss.
+    static func leftOutWarning(past: Int, after: Int = 0, kept: Int) -> String? {
+        var parts: [String] = []
+        if past > 0 { parts.append("\(past) of \(past + after + kept) trials run past the recording's end and are left out: was the file cut short?") }
+        if after > 0 {
+            parts.append("\(after) trial start\(after == 1 ? "" : "s") after the recording's end left out\(past > 0 ? "" : " (of \(after + kept))"): markers from a longer session, or a file cut short?")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// `fitting` without the trials that overlap one of the recording's

@@ -85,12 +85,12 @@ public enum StimulusTrialCutter {
         var header = DatasetHeader(fs: fs, nTrials: kept.count, nChannels: recording.samples.count, nSamples: samples,
                                    nClasses: rows.count, channels: recording.channelNames, filtered: recording.filtered,
                                    source: recording.source + ", stimulus from its stimulus file"
-                                       + MarkerTrialCutter.leftOutNote(before: found.before, past: found.after + onsets.count - fitting.count))
+                                       + MarkerTrialCutter.leftOutNote(before: found.before, past: onsets.count - fitting.count, after: found.after))
         if !recording.deadChannels.isEmpty { header.deadChannels = recording.deadChannels }
         do {
             let dataset = try TrialsDataset(header: header, continuous: recording.samples.flatMap { $0 }, length: n,
                                             onsets: kept.map { onsets[$0] }, labels: labels, stimulus: rows.flatMap { $0 })
-            let leftOut = MarkerTrialCutter.leftOutWarning(past: found.after + onsets.count - fitting.count, kept: fitting.count)
+            let leftOut = MarkerTrialCutter.leftOutWarning(past: onsets.count - fitting.count, after: found.after, kept: fitting.count)
             let startTexts = MarkerTrialCutter.startTextsWarning(recording, starts: found.markers, options: options)
             return (dataset, recording.warnings + [startTexts].compactMap { $0 } + found.labelWarnings
                     + [lengthWarning, leftOut, gapWarning].compactMap { $0 })

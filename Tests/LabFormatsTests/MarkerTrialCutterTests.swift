@@ -46,12 +46,20 @@ import Testing
         r.markers.append(RecordingMarker(sample: 850, seconds: 8.5, text: "start_trial;label=1"))
         let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
         let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
-        // The recording ends 1.5 s after the last start: every trial is cut to it, and a warning says so.
-        #expect(d.header.nSamples == 150 && d.header.nTrials == 3)
-        #expect(warnings == ["every trial cut to 1.500 s: the recording ends that soon after the last trial start, sooner than the shortest gap between starts (3.000 s); --trial-seconds or --trial-end sets the length, and a trial that does not fit is left out"])
-        // With the length given, the cut-short trial is left out and the source says why.
-        let given = try MarkerTrialCutter.cut(r, options: options.with(trialSeconds: 3)).dataset
-        #expect(given.header.nTrials == 2 && given.header.source == "test (trials left out: 1 running past the recording's end)")
+        // The recording ends 1.5 s after the last start, half the 3 s between starts (a crash): that trial is left out.
+        #expect(d.header.nSamples == 300 && d.header.nTrials == 2)
+        #expect(warnings == ["trials of 3.000 s, the shortest gap between trial starts; the recording ends 1.500 s after the last start, so that trial is left out (--trial-seconds 1.500 keeps it and cuts every trial to that)",
+                             "1 of 3 trials run past the recording's end and are left out: was the file cut short?"])
+        #expect(d.header.source == "test (trials left out: 1 running past the recording's end)")
+        // Ending 2.5 s after it, most of a trial: every trial is cut to that, and a warning says so.
+        r.markers[r.markers.count - 1] = RecordingMarker(sample: 750, seconds: 7.5, text: "start_trial;label=1")
+        let (cut, said) = try MarkerTrialCutter.cut(r, options: options)
+        #expect(cut.header.nSamples == 250 && cut.header.nTrials == 3)
+        #expect(said == ["every trial cut to 2.500 s: the recording ends that soon after the last trial start, sooner than the shortest gap between starts (3.000 s); --trial-seconds or --trial-end sets the length, and a trial that does not fit is left out"])
+        // A start after the recording's end is said as such.
+        r.markers.append(RecordingMarker(sample: 5000, seconds: 50, text: "start_trial;label=1"))
+        let (_, later) = try MarkerTrialCutter.cut(r, options: options.with(trialSeconds: 2))
+        #expect(later == ["1 trial start after the recording's end left out (of 4): markers from a longer session, or a file cut short?"])
     }
 
     @Test func trialsOverlappingMissingSamplesAreLeftOutAndNamed() throws {
@@ -78,8 +86,8 @@ import Testing
         #expect(d.header.nSamples == 300 && d.header.nTrials == 2)
         // A start after the EEG ended is what a file cut short looks like: said in a line of its own, not only in source.
         #expect(warnings == ["trials of 3.000 s, the shortest gap between trial starts: with a pause between trials, --trial-end or --trial-seconds cuts them to the stimulation",
-                             "1 of 3 trials run past the recording's end and are left out: was the file cut short?"])
-        #expect(d.header.source == "test (trials left out: 1 starting before the recording, 1 running past the recording's end)")
+                             "1 trial start after the recording's end left out (of 3): markers from a longer session, or a file cut short?"])
+        #expect(d.header.source == "test (trials left out: 1 starting before the recording, 1 starting after it)")
         r.markers = r.markers.filter { $0.sample < 0 || $0.sample >= 1000 }
         #expect(LabFixtures.message { _ = try MarkerTrialCutter.cut(r, options: options) }
             == "--trial-start: no matching marker lies inside the recording (0 to 10.000 s): they lie at -0.500 to 12.000 s")
