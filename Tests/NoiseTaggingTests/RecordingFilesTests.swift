@@ -173,4 +173,36 @@ struct RecordingFilesTests {
         let said = RecordingSummary(closed).inconsistencies
         #expect(said.contains("settings.json: not a JSON object of settings: not JSON: an unexpected 'g' at line 1, column 36 (a member's name in \" belongs here): replay cannot start from it"), "\(said)")
     }
+
+    @Test("show: CSV columns are found by their header, and rows that cannot be read are said and left out")
+    func csvColumnsAndBadRows() throws {
+        let h = try Self.session()
+        h.controller.stopRecording()
+        let closed = try #require(h.store.recordings().last)
+        let before = RecordingSummary(closed)
+        func rewrite(_ name: String, _ change: ([[String]]) -> [[String]]) throws {
+            let url = closed.url.appendingPathComponent(name)
+            let rows = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            try (change(rows).map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        }
+        // The last column moved to the front, header and rows alike: still the same recording.
+        for name in ["decoder.csv", "frames.csv", "presses.csv"] { try rewrite(name) { $0.map { [$0.last!] + $0.dropLast() } } }
+        let moved = RecordingSummary(closed)
+        #expect(moved.inconsistencies.isEmpty, "\(moved.inconsistencies)")
+        #expect((moved.decoderMessagesIn, moved.decoderMessagesOut, moved.frames, moved.missedFrames, moved.pressesBySource)
+            == (before.decoderMessagesIn, before.decoderMessagesOut, before.frames, before.missedFrames, before.pressesBySource))
+        // A garbage row in each: counted out and said, with its line.
+        for name in ["decoder.csv", "frames.csv", "presses.csv"] { try rewrite(name) { rows in var r = rows; r[2] = ["x", "y", "z"]; return r } }
+        let damaged = RecordingSummary(closed)
+        #expect(damaged.presses == before.presses - 1 && damaged.pressesBySource[""] == nil)
+        #expect(damaged.frames == before.frames - 1)
+        #expect(damaged.decoderMessagesIn + damaged.decoderMessagesOut + damaged.decoderMessagesUnsent
+            == before.decoderMessagesIn + before.decoderMessagesOut + before.decoderMessagesUnsent - 1)
+        for name in ["decoder.csv", "frames.csv", "presses.csv"] {
+            #expect(damaged.inconsistencies.contains("\(name): 1 row(s) cannot be read (line 3): left out"), "\(damaged.inconsistencies)")
+        }
+        // A header without a column the reader needs: said, and the file not read.
+        try rewrite("frames.csv") { rows in var r = rows; r[0] = r[0].map { $0 == "missed" ? "late" : $0 }; return r }
+        #expect(RecordingSummary(closed).inconsistencies.contains { $0.hasPrefix("frames.csv: the header has no 'missed' column") })
+    }
 }

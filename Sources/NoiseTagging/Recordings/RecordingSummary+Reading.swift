@@ -48,63 +48,106 @@ extension RecordingSummary {
         let reader = file(url, .decoder)
         if reader.endsWithPartialLine { partialLines += 1 }
         var predictions: [(time: Double, objectID: Int)] = []
-        var first = true
+        var columns: CSVColumns?, header = true
+        var bad = BadRows()
         reader.forEachLine { line in
-            if first { first = false; return }
+            if header { header = false; columns = self.columns(line, .decoder, ["time", "wall_time", "direction", "id", "hex"]); return }
+            guard let columns else { return }
+            bad.line += 1
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard cells.count == 5 else { return }
-            see(time: Double(cells[0]), wall: Double(cells[1]))
-            switch cells[2] {
+            let (time, direction, id, hex) = (cells[safe: columns[0]], cells[safe: columns[2]], cells[safe: columns[3]], cells[safe: columns[4]])
+            guard cells.count == columns.width, let time = time.flatMap({ Double($0) }), let hex, let bytes = RecordingLine.bytes(hex: hex),
+                  let direction, ["in", "out", "unsent"].contains(direction) else { bad.note(); return }
+            see(time: time, wall: cells[safe: columns[1]].flatMap { Double($0) })
+            switch direction {
             case "in": decoderMessagesIn += 1
             case "unsent": decoderMessagesUnsent += 1
             default: decoderMessagesOut += 1
             }
-            guard cells[2] == "in", cells[3] == "P", let time = Double(cells[0]),
-                  let bytes = RecordingLine.bytes(hex: cells[4]),
-                  case .predictedTargetProb(let p)? = try? UtopiaCodec.decode(frame: bytes).first,
+            guard direction == "in", id == "P", case .predictedTargetProb(let p)? = try? UtopiaCodec.decode(frame: bytes).first,
                   p.objID > 0 else { return }   // the engine ignores object 0 too
             predictions.append((time, Int(p.objID)))
         }
+        note(bad, in: .decoder)
         return predictions
     }
 
     mutating func readPresses(_ url: URL) {
         let reader = file(url, .presses)
         if reader.endsWithPartialLine { partialLines += 1 }
-        for cells in reader.csvRows().dropFirst() where cells.count == 8 {
+        let rows = reader.csvRows()
+        guard let first = rows.first, let columns = columns(Substring(first.joined(separator: ",")), .presses, ["time", "wall_time", "source"]) else { return }
+        var bad = BadRows()
+        for cells in rows.dropFirst() {
+            bad.line += 1
+            guard cells.count == columns.width, let time = Double(cells[columns[0]]), !cells[columns[2]].isEmpty else { bad.note(); continue }
             presses += 1
-            pressesBySource[cells[5], default: 0] += 1
-            see(time: Double(cells[0]), wall: Double(cells[1]))
+            pressesBySource[cells[columns[2]], default: 0] += 1
+            see(time: time, wall: Double(cells[columns[1]]))
         }
+        note(bad, in: .presses)
     }
 
     mutating func readFrames(_ url: URL) {
         let reader = file(url, .frames)
         if reader.endsWithPartialLine { partialLines += 1 }
         var count = 0, missed = 0
-        var firstLine: Substring?
-        var header = true
+        var bad = BadRows()
+        var columns: CSVColumns?, header = true
+        var times: (first: (Double, Double?)?, last: (Double, Double?)?) = (nil, nil)
         reader.forEachLineRange { range in
-            if header { header = false; return }
-            count += 1
             let bytes = reader.data[range]
-            if firstLine == nil { firstLine = Substring(decoding: bytes, as: UTF8.self) }
-            // The fifth cell is `missed`: look after the fourth comma.
-            var commas = 0
-            for i in bytes.indices where bytes[i] == 0x2C {
-                commas += 1
-                guard commas == 4 else { continue }
-                if i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "1") { missed += 1 }
-                break
+            if header {
+                header = false
+                columns = self.columns(Substring(decoding: bytes, as: UTF8.self), .frames, ["time", "wall_time", "missed"])
+                return
             }
+            guard let columns else { return }
+            bad.line += 1
+            // Cells found by their commas (frames.csv is the largest file: no cell is quoted).
+            var starts = [bytes.startIndex]
+            for i in bytes.indices where bytes[i] == 0x2C { starts.append(i + 1) }
+            guard starts.count == columns.width else { bad.note(); return }
+            func cell(_ k: Int) -> Substring {
+                let end = k + 1 < starts.count ? starts[k + 1] - 1 : bytes.endIndex
+                return Substring(decoding: bytes[starts[k]..<end], as: UTF8.self)
+            }
+            let flag = cell(columns[2])
+            guard let time = Double(cell(columns[0])), flag == "0" || flag == "1" else { bad.note(); return }
+            count += 1
+            if flag == "1" { missed += 1 }
+            let seen = (time, Double(cell(columns[1])))
+            if times.first == nil { times.first = seen }
+            times.last = seen
         }
         frames = count
         missedFrames += missed
         framesLate = missed
-        for line in [firstLine, count > 0 ? reader.lastLine : nil].compactMap({ $0 }) {
-            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            if cells.count >= 4 { see(time: Double(cells[2]), wall: Double(cells[3])) }
+        for (time, wall) in [times.first, times.last].compactMap({ $0 }) { see(time: time, wall: wall) }
+        note(bad, in: .frames)
+    }
+
+    /// The positions of `names` in a CSV file's header line; nil, with an
+    /// inconsistency noted, when one is missing (the file is then not
+    /// read). Columns this engine does not know are noted and ignored.
+    mutating func columns(_ header: Substring, _ file: RecordingFile, _ names: [String]) -> CSVColumns? {
+        let cells = header.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if let missing = names.first(where: { !cells.contains($0) }) {
+            inconsistencies.append("\(file.rawValue): the header has no '\(missing)' column (\(header.prefix(80))): the file is not read")
+            return nil
         }
+        let known = Set((file.header ?? "").split(separator: ",").map(String.init))
+        let unknown = cells.filter { !known.contains($0) }
+        if !unknown.isEmpty {
+            inconsistencies.append("\(file.rawValue): columns this engine does not know are ignored: \(unknown.joined(separator: ", "))")
+        }
+        return CSVColumns(positions: names.map { cells.firstIndex(of: $0)! }, width: cells.count)
+    }
+
+    /// Notes the rows of `file` that could not be read.
+    mutating func note(_ bad: BadRows, in file: RecordingFile) {
+        guard bad.count > 0 else { return }
+        inconsistencies.append("\(file.rawValue): \(bad.count) row(s) cannot be read (line \(bad.lines.map(String.init).joined(separator: ", "))\(bad.count > bad.lines.count ? ", …" : "")): left out")
     }
 
     /// Reads `events.jsonl`; returns how many trials ended and presses it logged.
