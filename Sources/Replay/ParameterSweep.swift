@@ -31,12 +31,16 @@ public struct ParameterSweep: Sendable {
         case .int, .double: break
         default: throw ReplayOptionError("--sweep '\(text)': \(title.rawValue) is not a number setting")
         }
+        if let why = SettingOverrides.controlledByReplay[title] { throw ReplayOptionError("--sweep '\(text)': \(why): \(title.rawValue) cannot be a what-if") }
         let numbers = parts[1].split(separator: ":", omittingEmptySubsequences: false).map { Double($0) }
         guard numbers.count == 3, let from = numbers[0], let to = numbers[1], let step = numbers[2],
               from.isFinite, to.isFinite, step.isFinite else {
             throw ReplayOptionError("--sweep '\(text)': FROM:TO:STEP must be three numbers")
         }
         guard step > 0, to >= from else { throw ReplayOptionError("--sweep '\(text)': needs FROM ≤ TO and STEP > 0") }
+        if case .int = title.definition.kind, [from, step].contains(where: { $0 != $0.rounded() }) {
+            throw ReplayOptionError("--sweep '\(text)': \(title.rawValue) takes whole numbers: FROM and STEP must be whole")
+        }
         let count = Int(((to - from) / step + 1e-9).rounded(.down)) + 1
         guard count <= 1000 else { throw ReplayOptionError("--sweep '\(text)': \(count) values; at most 1000") }
         let values = (0..<count).map { ((from + Double($0) * step) * 1e9).rounded() / 1e9 }

@@ -49,7 +49,9 @@ public struct RecordingReplay {
             var comparison = TrialComparison(trial: start.value.trial, mode: start.value.mode.rawValue,
                                              target: start.value.target, controls: start.value.controls.count, logged: logged)
             if (logged.endTime ?? .infinity) > lastTick + 1.5 * period {
-                comparison.problem = "frames.csv ends at \(TrialComparison.seconds(lastTick)), before the trial's end (lines lost to a crash or a full disk)"
+                comparison.problem = lastTick.isFinite
+                    ? "frames.csv ends at \(TrialComparison.seconds(lastTick)), before the trial's end (lines lost to a crash or a full disk)"
+                    : "frames.csv holds no frame row (lines lost to a crash or a full disk)"
             } else {
                 do {
                     let replayed = try replay.run(whatIf: isWhatIf)

@@ -91,7 +91,8 @@ public struct ReplayReport: Sendable {
                          + pad(Self.number(b.bitsPerMinute, "bit/min"), 14, right: true))
             let changed = trials.filter { $0.divergence != nil }.count
             let failed = trials.filter { $0.problem != nil }.count
-            lines.append("replayed \(trials.count) trials under \(whatIfDescription): "
+            let under = overrides.count > 3 ? "\(overrides.count) settings (listed above)" + (isRedecode ? ", re-decoded predictions" : "") : whatIfDescription
+            lines.append("replayed \(trials.count) trials under \(under): "
                          + "\(changed) changed, \(trials.count - changed - failed) unchanged" + (failed > 0 ? ", \(failed) not replayable" : ""))
         } else {
             lines.append("replayed \(trials.count) trials: \(identical) identical, \(diverged) diverged"

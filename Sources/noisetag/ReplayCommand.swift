@@ -27,14 +27,17 @@ struct ReplayCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Replay trials up to and including this trial number.", valueName: "N"))
     var untilTrial: Int?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("What if this setting had this value (repeatable).", valueName: "TITLE=VALUE"))
+    @Option(name: .customLong("set"), help: ArgumentHelp("What if this setting had this value (repeatable, once per setting; wins over --with-settings).", valueName: "TITLE=VALUE"))
     var sets: [String] = []
 
     @Option(help: ArgumentHelp("What if these settings (a JSON object by title, like settings.json).", valueName: "FILE"))
     var withSettings: String?
 
-    @Option(help: ArgumentHelp("Replay under each value of a number setting and print the trade-off.", valueName: "TITLE=FROM:TO:STEP"))
-    var sweep: String?
+    @Option(name: .customLong("sweep"), help: ArgumentHelp("Replay under each value of a number setting and print the trade-off (one sweep at a time).", valueName: "TITLE=FROM:TO:STEP"))
+    var sweeps: [String] = []
+
+    /// The one `--sweep` given, if any.
+    var sweep: String? { sweeps.last }
 
     @Option(help: ArgumentHelp("With --sweep: also write the trade-off curve as SVG.", valueName: "FILE"))
     var plot: String?
@@ -48,12 +51,15 @@ struct ReplayCommand: ParsableCommand {
     func validate() throws {
         if let untilTrial, untilTrial < 1 { throw ValidationError("--until-trial \(untilTrial): must be 1 or more") }
         if plot != nil, sweep == nil { throw ValidationError("--plot needs --sweep") }
+        if sweeps.count > 1 { throw ValidationError("--sweep given \(sweeps.count) times: one sweep at a time") }
         if let plot, !plot.lowercased().hasSuffix(".svg") { throw ValidationError("--plot \(plot): the plot is an SVG image: give a name ending in .svg") }
         if decoderSettings != nil, !redecode { throw ValidationError("--decoder-settings needs --redecode") }
         // Checked here, not in run(), so that the usage line is this command's.
-        do {
+        do throws(ReplayOptionError) {
             _ = try SettingOverrides(file: withSettings, sets: sets)
-            _ = try sweep.map(ParameterSweep.init(parsing:))
+            if let swept = try sweep.map(ParameterSweep.init(parsing:)), sets.contains(where: { $0.hasPrefix(swept.title.rawValue + "=") }) {
+                throw ReplayOptionError("--set \(swept.title.rawValue) and --sweep \(swept.title.rawValue): the sweep sets it; give one or the other")
+            }
         } catch {
             throw ValidationError(error.description)
         }
@@ -65,10 +71,12 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let overrides: [NoiseTagSettingTitles: NoiseTagSettingValue]
+        let overrideNotes: [String]
         let parameterSweep: ParameterSweep?
         var decoderServerSettings = DecoderServerSettings()
         do {
-            overrides = try SettingOverrides(file: withSettings, sets: sets).values
+            let given = try SettingOverrides(file: withSettings, sets: sets)
+            (overrides, overrideNotes) = (given.values, given.notes)
             parameterSweep = try sweep.map(ParameterSweep.init(parsing:))
         } catch {
             throw ValidationError(error.description)
@@ -97,7 +105,10 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         var report = replay.run()
-        report.notes += redecodeNotes
+        report.notes += overrideNotes + redecodeNotes
+        if let parameterSweep, SettingOverrides.betweenTrials.contains(parameterSweep.title) {
+            report.notes.append("\(parameterSweep.title.rawValue) acts only between trials, and replay starts each trial at its logged start: no outcome can change with it")
+        }
         if let problem = Self.nothingToReplay(script) {
             FileHandle.standardError.write(Data("noisetag replay: \(shown(folder)): \(problem)\n".utf8))
             throw ExitCode(2)

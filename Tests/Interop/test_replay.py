@@ -115,6 +115,10 @@ def test_a_cut_last_line_is_ignored_and_said(noisetag_bin, copy):
     (["--sweep", "certaintyRequiredForPress=0.9:0.8:0.1"], "FROM ≤ TO"),
     (["--plot", "x.svg"], "--plot needs --sweep"),
     (["--sweep", "certaintyRequiredForPress=0.7:0.99:0.01", "--plot", "x.png"], "--plot x.png: the plot is an SVG image"),
+    (["--set", "mode=Verify"], "replay follows the recording's own mode changes: mode cannot be a what-if"),
+    (["--sweep", "certaintyRequiredForPress=0.9:0.99:0.01", "--sweep", "minTrialDuration=0.1:0.5:0.1"], "--sweep given 2 times"),
+    (["--sweep", "certaintyRequiredForPress=0.9:0.99:0.01", "--set", "certaintyRequiredForPress=0.5"], "the sweep sets it"),
+    (["--sweep", "framesPerBit=1:3:0.5"], "framesPerBit takes whole numbers"),
 ])
 def test_bad_flags_are_usage_errors(noisetag_bin, recording, args, message):
     result = run(noisetag_bin, "replay", str(recording), *args)

@@ -88,6 +88,25 @@ import Testing
         let values = try SettingOverrides(file: nil, sets: ["minTrialDuration=0.5", "certaintyRequiredForPress=0.97"]).values
         #expect(values[.minTrialDuration] == .double(0.5))
         #expect(values[.certaintyRequiredForPress] == .double(0.97))
+        // What replay controls itself, a title set twice, fractions of a whole-number setting: refused by name.
+        func refusal(_ make: () throws -> Void) -> String {
+            do { try make(); return "accepted" } catch { return "\(error)" }
+        }
+        #expect(refusal { _ = try SettingOverrides(file: nil, sets: ["mode=Verify"]) }
+            == "--set 'mode=Verify': replay follows the recording's own mode changes: mode cannot be a what-if")
+        #expect(refusal { _ = try SettingOverrides(file: nil, sets: ["minTrialDuration=0.5", "minTrialDuration=0.7"]) }
+            == "--set 'minTrialDuration=0.7': minTrialDuration is already set ('minTrialDuration=0.5'): give it once")
+        #expect(refusal { _ = try ParameterSweep(parsing: "framesPerBit=1:3:0.5") }
+            == "--sweep 'framesPerBit=1:3:0.5': framesPerBit takes whole numbers: FROM and STEP must be whole")
+        #expect(refusal { _ = try ParameterSweep(parsing: "recordingsEnabled=0:1:1") }.hasSuffix("is not a number setting"))
+        // A settings file's mode and recording switches are left out, and said; a what-if that cannot act is said.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("overrides-\(UUID().uuidString).json")
+        try #"{"mode": "Verify", "recordingsEnabled": true, "minTrialDuration": 0.5}"#.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let fromFile = try SettingOverrides(file: file.path, sets: ["timeInBetweenTrials=10"])
+        #expect(fromFile.values.keys.sorted { $0.rawValue < $1.rawValue } == [.minTrialDuration, .timeInBetweenTrials])
+        #expect(fromFile.notes == ["--with-settings: mode, recordingsEnabled left out: a replay follows the recording's modes and never records or prints",
+                                   "timeInBetweenTrials acts only between trials, and replay starts each trial at its logged start: no outcome can change with it"])
     }
 }
 

@@ -188,6 +188,9 @@ extension RecordingSummary {
         if logged.trialsEnded > trials {
             inconsistencies.append("\(RecordingFile.trials.rawValue) holds \(trials) trial(s), \(RecordingFile.events.rawValue) logged \(logged.trialsEnded) trial end(s)")
         }
+        if frames == 0, spans.flickerSeconds > 0, FileManager.default.fileExists(atPath: url.appendingPathComponent(RecordingFile.frames.rawValue).path) {
+            inconsistencies.append("\(RecordingFile.frames.rawValue) holds no frame row, but the trials flickered for \(String(format: "%.3f", spans.flickerSeconds)) s")
+        }
         if logged.presses > presses {
             inconsistencies.append("\(RecordingFile.presses.rawValue) holds \(presses) press(es), \(RecordingFile.events.rawValue) logged \(logged.presses)")
         }

@@ -213,7 +213,11 @@ public final class NoiseTagSettings {
         do {
             object = try JSONDecoder().decode([String: NoiseTagSettingValue].self, from: data)
         } catch {
-            throw .badJSON(path: url.path, reason: Self.reason(error))
+            var reason = JSONProblem.describe(error, in: data)
+            if reason == "not a JSON object", let top = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) {
+                reason = top is [Any] ? "it is an array" : "it is a single value"
+            }
+            throw .badJSON(path: url.path, reason: reason)
         }
         if let duplicate = JSONProblem.duplicateKey(in: data) { throw .badJSON(path: url.path, reason: duplicate) }
         var checked: [(NoiseTagSettingTitles, NoiseTagSettingValue)] = []
@@ -263,19 +267,5 @@ public final class NoiseTagSettings {
         case .failure(.format(let expected)):
             throw .badFormat(title: title.rawValue, value: value.description, expected: expected)
         }
-    }
-
-    private static func reason(_ error: Error) -> String {
-        if let decoding = error as? DecodingError {
-            switch decoding {
-            case .dataCorrupted(let context), .typeMismatch(_, let context),
-                 .valueNotFound(_, let context), .keyNotFound(_, let context):
-                let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                return [context.debugDescription, underlying].compactMap { $0 }.joined(separator: ": ")
-            @unknown default:
-                return "\(decoding)"
-            }
-        }
-        return (error as NSError).localizedDescription
     }
 }
