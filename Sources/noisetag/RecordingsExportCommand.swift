@@ -80,10 +80,11 @@ struct RecordingsExportCommand: ParsableCommand {
         print("read the cued trials back: noisetag dataset import '\(subjectFolder)' --out DATASET --trial-start '^target=\\d+$' --label '^target=(\\d+)$'")
     }
 
-    /// The folder RECORDING names: a path, else a recording in the store.
+    /// The folder RECORDING names: a path, else a session folder or a recording in the store.
     private func resolve() throws -> URL {
         let path = (recording as NSString).expandingTildeInPath
         if FileManager.default.fileExists(atPath: path) { return URL(fileURLWithPath: path, isDirectory: true) }
+        if let session = recordings.sessionFolder(named: recording) { return session }
         return try recordings.recording(named: recording).url
     }
 }

@@ -35,11 +35,25 @@ struct RecordingsOption: ParsableArguments {
             let shown = several.prefix(3).map { "'\($0.folderName)'" }.joined(separator: ", ")
             throw CommandFailure("'\(text)' begins \(several.count) recordings in \(store.root.path) (\(shown)\(several.count > 3 ? ", …" : "")): give more of the name")
         }
+        if let session = sessionFolder(named: text), let problem = Self.sessionFolderProblem(session.path) { throw CommandFailure(problem) }
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: (text as NSString).expandingTildeInPath, isDirectory: &isFolder), isFolder.boolValue {
-            throw CommandFailure("\(text): a folder whose name is not a recording's (START REASON, then – REASON END once closed: Protocols/recordings.md §2)")
+        let inStore = store.root.appendingPathComponent(text).path
+        if let path = [(text as NSString).expandingTildeInPath, inStore].first(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) }) {
+            throw CommandFailure(isFolder.boolValue
+                ? "\(text): a folder whose name is not a recording's (START REASON, then – REASON END once closed: Protocols/recordings.md §2)"
+                : "\(path): a file, not a recording folder")
         }
         throw CommandFailure("\(text): no such folder, and no recording in \(store.root.path) matches it (see noisetag recordings list)")
+    }
+
+    /// The session folder (one holding `session.json`) in the store whose
+    /// name is `text` or, alone, begins with it; nil when there is none.
+    func sessionFolder(named text: String) -> URL? {
+        let root = store.root
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        let sessions = names.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).appendingPathComponent("session.json").path) }
+        let matching = sessions.contains(text) ? [text] : sessions.filter { $0.hasPrefix(text) }
+        return matching.count == 1 ? root.appendingPathComponent(matching[0], isDirectory: true) : nil
     }
 
     /// The answer for `path` when it is a session folder, which holds

@@ -160,7 +160,8 @@ def test_a_session_exports_as_one_run_with_its_steps_and_presses(noisetag_bin, d
     rec, _ = demo
     bids = tmp_path / "bids"
     started = time.monotonic()
-    result = run(noisetag_bin, "recordings", "export", str(rec), "--bids", str(bids), "--subject", "01", "--session", "1")
+    # Named inside its recordings folder, as recordings list shows it (a path works as well: the recording's test).
+    result = run(noisetag_bin, "recordings", "export", "--recordings", str(rec.parent), rec.name, "--bids", str(bids), "--subject", "01", "--session", "1")
     exported = time.monotonic() - started
     report = result.stdout.decode() + result.stderr.decode()
     assert result.returncode == 0, result.stdout.decode() + result.stderr.decode()

@@ -316,3 +316,7 @@ def test_show_and_replay_of_a_session_folder_point_at_its_recordings(noisetag_bi
         assert run.returncode == status, (command, run.returncode, run.stdout[-1000:], run.stderr)
         assert "a session folder, not a recording: its recordings are listed by noisetag recordings list --recordings" in run.stderr, run.stderr
         assert "crashed" not in run.stdout + run.stderr
+    # Named inside its recordings folder, as recordings list shows it: the same answer, not "no such folder".
+    root, name = os.path.split(demo_session.folder.rstrip("/"))
+    run = subprocess.run([noisetag_bin, "recordings", "show", "--recordings", root, name], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "a session folder, not a recording" in run.stderr, run.stderr
