@@ -22,6 +22,7 @@ public enum CodesFile {
     /// naming the file and the reason.
     public static func read(_ url: URL) throws -> [[UInt8]] {
         let name = url.lastPathComponent
+        try SpecialFile.refuse(url)
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw LabFormatError.unreadable(url, error)

@@ -31,6 +31,7 @@ public enum LabFormat: String, CaseIterable, Sendable, Encodable {
     /// A forced `edf` or `bdf` yields to the content when that is the other
     /// (one reader takes both; the name should say which the file is).
     public static func resolve(_ forced: LabFormat?, _ url: URL) throws -> LabFormat {
+        try SpecialFile.refuse(url)
         guard let forced else { return try detect(url) }
         guard forced == .edf || forced == .bdf, let detected = try? detect(url), detected == .edf || detected == .bdf else { return forced }
         return detected
@@ -43,6 +44,7 @@ public enum LabFormat: String, CaseIterable, Sendable, Encodable {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             throw LabFormatError(url.path, "no such file or folder")
         }
+        try SpecialFile.refuse(url)
         if isFolder.boolValue {
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("header.json").path) {
                 throw LabFormatError(url.path, "a trials dataset folder (header.json), not a recording: decoder evaluate and decoder stream read it as it is")

@@ -24,6 +24,7 @@ public struct LabFormatError: Error, Equatable, Sendable, CustomStringConvertibl
         let fm = FileManager.default
         guard fm.fileExists(atPath: url.path, isDirectory: &isFolder) else { return LabFormatError(url.path, "no such file") }
         if isFolder.boolValue { return LabFormatError(url.path, "a folder, not a file") }
+        if let kind = SpecialFile.kind(at: url.path) { return LabFormatError(url.path, "\(kind), not a regular file: save it to a file first and give that") }
         if !fm.isReadableFile(atPath: url.path) { return LabFormatError(url.path, "permission denied") }
         return LabFormatError(url.path, "cannot read: \(error.localizedDescription)")
     }

@@ -1,9 +1,24 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 import Testing
 @testable import LabFormats
 
 @Suite struct LabFormatTests {
+    @Test func aPipeOrADeviceIsRefusedByNameNotWaitedOn() throws {
+        // A FIFO with no writer: opening it would wait for ever, with or without --format.
+        let pipe = try ScratchFolder.make().appendingPathComponent("pipe")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        let refusal = "\(pipe.path): a pipe, not a regular file: save it to a file first and give that"
+        #expect(LabFixtures.message { _ = try LabFormat.resolve(nil, pipe) } == refusal)
+        #expect(LabFixtures.message { _ = try LabFormat.resolve(.savefile, pipe) } == refusal)
+        #expect(LabFixtures.message { _ = try CodesFile.read(pipe) } == refusal)
+        #expect(LabFixtures.message { _ = try CodesFile.read(URL(fileURLWithPath: "/dev/zero")) }
+            == "/dev/zero: a device, not a regular file: save it to a file first and give that")
+    }
+
     @Test func formatsAreDetectedFromTheContent() throws {
         #expect(try LabFormat.detect(LabFixtures.url("fapra_sub-p001_ses-s001_run-001_task-training.xdf")) == .xdf)
         #expect(try LabFormat.detect(LabFixtures.url("mindaffectBCI_exampledata.txt")) == .savefile)
