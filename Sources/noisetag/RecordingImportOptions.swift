@@ -101,9 +101,32 @@ struct RecordingImportOptions: ParsableArguments {
         if kind.cutsByMarkers {
             let missing = [("--trial-start", trialStart), ("--label", label), ("--codes", stimulusFile == nil ? codes : "")].filter { $0.1 == nil }.map(\.0)
             if !missing.isEmpty {
+                // ArgumentParser names unknown options only after this check: a misspelt one would pass for a missing one.
+                if let (typed, meant) = Self.misspelling(of: missing, in: CommandLine.arguments) {
+                    throw ValidationError("Unknown option '\(typed)'. Did you mean '\(meant)'?")
+                }
                 throw ValidationError("\(kind.rawValue) recordings are cut by markers: \(missing.joined(separator: ", ")) needed (noisetag dataset inspect \(file) lists the markers)")
             }
         }
+    }
+
+    /// An argument of `arguments` that looks like a misspelling of one of the
+    /// `options` (at most two letters off), and the option it looks like.
+    static func misspelling(of options: [String], in arguments: [String]) -> (String, String)? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var row = Array(0...b.count)
+            for (i, x) in a.enumerated() {
+                var next = [i + 1]
+                for (j, y) in b.enumerated() { next.append(min(row[j + 1] + 1, next[j] + 1, row[j] + (x == y ? 0 : 1))) }
+                row = next
+            }
+            return row[b.count]
+        }
+        for argument in arguments where argument.hasPrefix("--") {
+            let typed = String(argument.prefix { $0 != "=" })
+            if let meant = options.first(where: { $0 != typed && distance(Array(typed), Array($0)) <= 2 }) { return (typed, meant) }
+        }
+        return nil
     }
 
     /// Reads `file` as a trials dataset with its continuous context, the

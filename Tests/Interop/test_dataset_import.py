@@ -152,6 +152,10 @@ def test_missing_marker_options_are_usage_exit_64(noisetag_bin, tmp_path):
     stderr = result.stderr.decode(errors="replace")
     assert result.returncode == 64, stderr
     assert "--trial-start, --label, --codes needed" in stderr and "Usage" in stderr
+    # A misspelt marker option is named as such, not taken for a missing one.
+    result = run(noisetag_bin, "dataset", "import", FAPRA, "--out", str(tmp_path / "o"), "--trail-start", "^start_trial$")
+    stderr = result.stderr.decode(errors="replace")
+    assert result.returncode == 64 and "Unknown option '--trail-start'. Did you mean '--trial-start'?" in stderr, stderr
 
 
 @pytest.mark.parametrize("args, message", [
