@@ -12,13 +12,13 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A trials dataset folder (Protocols/dataset.md); with several, each is evaluated and a table of them all ends the report.", valueName: "DIR"))
     var directories: [String]
 
-    @Option(help: ArgumentHelp("A trials dataset recorded while the user looked at none of the codes (e.g. `decoder simulate --idle`): every fold's decoder listens to it and its presses count as false.", valueName: "IDLE_DIR"))
+    @Option(help: ArgumentHelp("A trials dataset recorded while the user looked at none of the codes (e.g. `decoder simulate --idle`): every fold's decoder listens to it and its presses count as false (with one dataset).", valueName: "IDLE_DIR"))
     var idle: String?
 
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    @Option(help: ArgumentHelp("Write an SVG with the decoding curve, the responses and the spatial pattern.", valueName: "FILE.svg"))
+    @Option(help: ArgumentHelp("Write an SVG with the decoding curve, the responses and the spatial pattern (with one dataset).", valueName: "FILE.svg"))
     var plot: String?
 
     @Flag(help: "Evaluate one fixed setting (the defaults, or --event, --latency, --whitening, --encoding-length, --low-pass, --template-blend) instead of choosing the settings in each fold by nested cross-validation.")

@@ -39,24 +39,31 @@ struct EvaluationSummary {
         return (try? encoder.encode(lengths)).flatMap { try? JSONSerialization.jsonObject(with: $0) } ?? []
     }
 
-    /// The table as `decoder evaluate` prints it.
+    /// The table as `decoder evaluate` prints it. A length that only some
+    /// datasets reach (a trial shorter than it) has its mean and pooled
+    /// figures over those, and a row says how many they are.
     var text: String {
         func f(_ v: Double) -> String { String(format: "%.3f", v) }
-        let pooled = "pooled (\(evaluated.reduce(0) { $0 + $1.report.trials }) trials)", mean = "mean of the datasets"
+        let pooled = "pooled over their trials", mean = "mean of the datasets", counted = "datasets counted"
+        let partial = lengths.contains { $0.datasets < evaluated.count }
         let width = ([pooled, mean] + evaluated.map(\.folder)).map(\.count).max() ?? 0
+        let header = lengths.map { String(format: "%g s", $0.seconds) }
+        let rows = evaluated.map { folder, r in
+            (folder, "\(r.trials) × \(r.classes), \(r.channels)", lengths.map { l in r.rows.first { $0.seconds == l.seconds }.map { f($0.accuracy) } ?? "-" })
+        }
+        // Each column as wide as its widest cell, and a space.
+        let columns = header.indices.map { k in ([header[k], "0.000"] + rows.map { $0.2[k] }).map(\.count).max()! + 2 }
         func line(_ first: String, _ size: String, _ cells: [String]) -> String {
             let row = first.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + size.padding(toLength: 28, withPad: " ", startingAt: 0)
-                + cells.map { $0.padding(toLength: 7, withPad: " ", startingAt: 0) }.joined()
+                + zip(cells, columns).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined()
             return String(row.reversed().drop { $0 == " " }.reversed()) + "\n"
         }
         var out = "\(evaluated.count) datasets" + (failed > 0 ? " (\(failed) more could not be evaluated: see the lines above)" : "") + ", accuracy at " + lengths.map { String(format: "%g", $0.seconds) }.joined(separator: " / ") + " s:\n"
-        out += line("dataset", "trials × classes, channels", lengths.map { String(format: "%g s", $0.seconds) })
-        for (folder, r) in evaluated {
-            out += line(folder, "\(r.trials) × \(r.classes), \(r.channels)",
-                        lengths.map { l in r.rows.first { $0.seconds == l.seconds }.map { f($0.accuracy) } ?? "-" })
-        }
+        out += line("dataset", "trials × classes, channels", header)
+        for (folder, size, cells) in rows { out += line(folder, size, cells) }
         out += line(mean, "", lengths.map { f($0.meanAccuracy) })
         out += line(pooled, "", lengths.map { f($0.pooledAccuracy) })
+        if partial { out += line(counted, "(trials long enough)", lengths.map { "\($0.datasets)" }) }
         return out
     }
 }

@@ -294,7 +294,7 @@ def test_several_datasets_end_with_a_table_of_them_all(noisetag_bin, dataset, tm
     channels = [str(s["channels"]) for s in singles]
     assert table[2].split()[:5] == [dataset, "45", "×", "9,", channels[0]] and table[3].split()[:5] == [second, "20", "×", "4,", channels[1]]
     assert table[4].split()[-4:] == [f"{m['meanAccuracy']:.3f}" for m in report["mean"]]
-    assert table[5].startswith("pooled (65 trials)")
+    assert table[5].startswith("pooled over their trials") and len(table) == 6, table  # both reach every length: no count row
     plot = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, second, "--plot", str(tmp_path / "p.svg")],
                           capture_output=True, text=True, timeout=60)
     assert plot.returncode == 64 and "--plot and --idle take one dataset" in plot.stderr
@@ -308,3 +308,16 @@ def test_trials_shorter_than_four_seconds_get_a_row_at_their_whole_length(noiset
     run = subprocess.run([noisetag_bin, "decoder", "evaluate", folder, "--json", "--fixed"], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert [row["seconds"] for row in json.loads(run.stdout)["rows"]] == [0.5, 1.0, 1.5]
+
+
+def test_a_table_of_datasets_of_different_lengths_says_how_many_each_column_counts(noisetag_bin, dataset, tmp_path):
+    folder = str(tmp_path / "short")
+    made = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", folder, "--trials", "20", "--seconds", "1.5", "--seed", "2"],
+                          capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", dataset, folder, "--fixed"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    table = lines[next(i for i, l in enumerate(lines) if l.startswith("2 datasets")):]
+    assert table[1].split()[-10:] == ["0.5", "s", "1", "s", "1.5", "s", "2", "s", "4", "s"], table
+    assert table[-1].startswith("datasets counted") and table[-1].split()[-5:] == ["2", "2", "1", "1", "1"], table
