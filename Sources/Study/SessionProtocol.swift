@@ -120,7 +120,8 @@ public struct SessionProtocol: Sendable, Equatable {
             parsed = .signalCheck(seconds: seconds, criteria: criteria, onFailure: onFailure, attempts: attempts)
         case "calibration":
             try r.allow(common + ["trials", "trialSeconds", "layout"])
-            guard let trials = try r.integer("trials", in: 2...500) else { throw r.error("trials", "is missing (the number of cued trials, 2 or more)") }
+            // At least 5: the decoder cross-validates its fit in 5 folds (the demo asks as many).
+            guard let trials = try r.integer("trials", in: 5...500) else { throw r.error("trials", "is missing (the number of cued trials, 5 or more)") }
             let trialSeconds = try r.seconds("trialSeconds")
             let layout = try r.string("layout") ?? "keyboard"
             guard layout == "keyboard" else { throw r.error("layout", "\"\(layout)\" is not a layout (\"keyboard\": the 28-key speller)") }

@@ -67,7 +67,7 @@ import Testing
         ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2}, {\"kind\": \"copySpell\", \"text\": \"HI 2U\"}]}",
          "p.json: step 2 (copySpell): field \"text\": '2' is not on the keyboard (letters A-Z and spaces only)"),
         ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 1.5}]}", "p.json: step 1 (calibration): field \"trials\": 1.5 must be a whole number"),
-        ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 1}]}", "p.json: step 1 (calibration): field \"trials\": 1 must be from 2 to 500"),
+        ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 1}]}", "p.json: step 1 (calibration): field \"trials\": 1 must be from 5 to 500"),
         ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 10, \"layout\": \"grid\"}]}",
          "p.json: step 1 (calibration): field \"layout\": \"grid\" is not a layout (\"keyboard\": the 28-key speller)"),
         ("{\"steps\": [{\"kind\": \"noControl\", \"seconds\": -5}]}", "p.json: step 1 (noControl): field \"seconds\": -5 s must be more than 0 and at most a day"),
@@ -88,7 +88,7 @@ import Testing
          "p.json: step 1 (questionnaire): field \"items[1].choices\": must list 2 to 9 choices (answered with keys 1…9)"),
         ("{\"steps\": [{\"kind\": \"questionnaire\", \"items\": [{\"id\": \"a\", \"question\": \"Q\"}, {\"id\": \"a\", \"question\": \"R\"}]}]}",
          "p.json: step 1 (questionnaire): field \"items[2].id\": \"a\" is already the id of an earlier item"),
-        ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 3, \"settings\": {\"nGenericTrainTrials\": 50}}]}",
+        ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 5, \"settings\": {\"nGenericTrainTrials\": 50}}]}",
          "p.json: step 1 (calibration): field \"settings\": nGenericTrainTrials: the step's trials field sets the calibration trials; give it there only"),
         ("{\"settings\": {\"recordingsEnabled\": false}, \"steps\": [{\"kind\": \"break\", \"seconds\": 2}]}",
          "p.json: field \"settings\": recordingsEnabled: a session records every step (its results, report, replay and export read the recordings); leave it out"),
@@ -118,7 +118,7 @@ import Testing
         #expect(Self.problem("{\"steps\": " + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}")
             == "p.json: is not valid JSON (arrays and objects nested 601 deep, deeper than a JSON reader takes (512))")
         #expect(Self.problem(#"{"steps": [{"kind": "calibration", "trials": 99999999999999999999999}]}"#)
-            == "p.json: step 1 (calibration): field \"trials\": 1e+23 must be from 2 to 500")
+            == "p.json: step 1 (calibration): field \"trials\": 1e+23 must be from 5 to 500")
     }
 
     /// A path that cannot be written says what stands in the way; a pipe reads as a file.

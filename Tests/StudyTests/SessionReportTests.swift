@@ -230,7 +230,7 @@ import LabFormats
     }
 
     @Test func missingPartsAreSentencesNotEmptyCharts() throws {
-        let (folder, root) = try Self.folder(protocolJSON: #"{"name": "short", "steps": [{"kind": "instructions", "text": "Hi"}, {"kind": "calibration", "trials": 2}, {"kind": "questionnaire", "items": [{"id": "a", "question": "Q?", "type": "likert", "scale": 5}]}]}"#)
+        let (folder, root) = try Self.folder(protocolJSON: #"{"name": "short", "steps": [{"kind": "instructions", "text": "Hi"}, {"kind": "calibration", "trials": 5}, {"kind": "questionnaire", "items": [{"id": "a", "question": "Q?", "type": "likert", "scale": 5}]}]}"#)
         defer { try? FileManager.default.removeItem(at: root) }
         try folder.append(Self.result(1, "instructions", start: 10, end: 13, measures: ["seconds": .number(3), "skipped": .bool(true)]))
         try folder.append(Self.result(2, "calibration", start: 13, end: 30, measures: ["trials": .number(2)]))
