@@ -101,7 +101,7 @@ public struct RecordingInventory: Sendable, Equatable, Encodable {
                 for i in file.streams.indices where file.streams[i].id == marks.id { inventory.streams[i].role = "markers" }
                 recording = try XDFImporter.read(eeg: eeg, markers: marks, name: url.lastPathComponent, fileWarnings: file.warnings)
             } catch let error as LabFormatError {
-                inventory.problem = "\(error)"
+                inventory.problem = "\(XDFImporter.cutShort(error, file))"
                 return inventory
             }
         case .bdf, .edf, .brainvision, .bids: recording = try ContinuousRecording.read(url, format: kind)

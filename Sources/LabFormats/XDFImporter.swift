@@ -21,9 +21,20 @@ public enum XDFImporter {
     public static func read(_ url: URL, stream: String? = nil, markers: String? = nil) throws -> ContinuousRecording {
         let name = url.lastPathComponent
         let file = try file(url)
-        let eeg = try chooseEEG(file.streams, named: stream, file: name)
-        return try read(eeg: eeg, markers: try chooseMarkers(file.streams, named: markers, file: name), name: name,
-                        fileWarnings: file.warnings)
+        do {
+            let eeg = try chooseEEG(file.streams, named: stream, file: name)
+            return try read(eeg: eeg, markers: try chooseMarkers(file.streams, named: markers, file: name), name: name,
+                            fileWarnings: file.warnings)
+        } catch let error as LabFormatError {
+            throw cutShort(error, file)
+        }
+    }
+
+    /// `error` with the file's cut said beside it, when the file ends inside
+    /// a chunk: a stream missing from a file cut short is no fault of its content.
+    static func cutShort(_ error: LabFormatError, _ file: XDFFile) -> LabFormatError {
+        guard let cut = file.warnings.first(where: { $0.hasPrefix("the file ends inside chunk") }) else { return error }
+        return LabFormatError(error.subject, error.reason + "; \(cut.prefix { $0 != ":" }): cut short, and what followed is lost")
     }
 
     /// The streams of the XDF file at `url`, parsed.

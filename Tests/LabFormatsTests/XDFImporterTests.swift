@@ -150,6 +150,19 @@ import Testing
         #expect(try MarkerTrialCutter.cut(recording, options: options).dataset.header.nSamples == 250, "the start gap in time")
     }
 
+    @Test func aStreamLostToACutIsSaidToBeLostNotMissing() throws {
+        // Cut inside the marker stream's header (the second chunk after the file header).
+        var b = XDFBuilder()
+        b.fileHeader()
+        b.stream(1, name: "amp", type: "EEG", channels: 2, rate: 100, format: "float32", labels: ["Oz", "Pz"])
+        let eegOnly = b.bytes.count
+        b.stream(2, name: "cues", type: "Markers", channels: 1, rate: 0, format: "string")
+        let url = try LabFixtures.scratch("cut.xdf", Array(b.bytes.prefix(eegOnly + 20)))
+        let message = LabFixtures.message { _ = try XDFImporter.read(url) }
+        #expect(message.hasPrefix("cut.xdf: no marker stream (no stream of string markers; streams: \"amp\" (EEG, float32)); the file ends inside chunk 3 (at byte \(eegOnly)"), "\(message)")
+        #expect(message.hasSuffix("): cut short, and what followed is lost"), "\(message)")
+    }
+
     @Test func jitterBelowTheBreakThresholdIsNoBreak() throws {
         let url = try LabFixtures.scratch("jitter.xdf", XDFBuilder.simple(stamp: { 1000 + Double($0) / 100 + ($0 % 7 == 0 ? 0.03 : 0) }))
         let r = try XDFImporter.read(url)
