@@ -33,11 +33,16 @@ struct DatasetInspectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let inventory: RecordingInventory
+        var inventory: RecordingInventory
         do {
             inventory = try RecordingInventory.read(URL(fileURLWithPath: file), format: recordingFile.format, stream: recordingFile.stream, markers: recordingFile.markers)
         } catch {
             throw CommandFailure("\(error)")
+        }
+        var chosen = recordingFile
+        if let warning = recordingFile.formatWarning(read: inventory.format) {
+            inventory.warnings.insert(warning, at: 0)
+            chosen.format = nil  // the suggested import needs no --format: the header says
         }
         let text: String
         if json {
@@ -45,7 +50,7 @@ struct DatasetInspectCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             text = String(decoding: try encoder.encode(inventory), as: UTF8.self)
         } else {
-            text = Self.report(inventory, file: file, chosen: recordingFile)
+            text = Self.report(inventory, file: file, chosen: chosen)
         }
         // Written unbuffered: what could be read comes before the line that says what could not.
         FileHandle.standardOutput.write(Data((text + "\n").utf8))

@@ -29,4 +29,12 @@ struct RecordingFileOptions: ParsableArguments {
     func check(_ kind: LabFormat) throws {
         if kind != .xdf, stream != nil || markers != nil { throw ValidationError("--stream and --markers apply to XDF recordings only") }
     }
+
+    /// The warning when `--format` named EDF or BDF and the file's header is
+    /// the other, which was read (one reader takes both; the header's first
+    /// bytes tell 16-bit from 24-bit samples); nil otherwise.
+    func formatWarning(read kind: LabFormat) -> String? {
+        guard let format, format != kind else { return nil }
+        return "--format \(format.rawValue): the file is \(kind.rawValue.uppercased()) by its header, read as such"
+    }
 }

@@ -137,10 +137,7 @@ struct RecordingImportOptions: ParsableArguments {
         do {
             let kind = try LabFormat.resolve(recordingFile.format, url)
             var (dataset, warnings) = try read(kind, url)
-            if let forced = recordingFile.format, forced != kind {
-                // EDF and BDF share a reader; the header's first bytes tell 16-bit from 24-bit samples.
-                warnings.insert("--format \(forced.rawValue): the file is \(kind.rawValue.uppercased()) by its header, read as such", at: 0)
-            }
+            if let warning = recordingFile.formatWarning(read: kind) { warnings.insert(warning, at: 0) }
             if let selection = channelSelection {
                 do { dataset = try dataset.selectingChannels(selection) } catch let error as ChannelSelectionError {
                     throw CommandFailure("\(channels != nil ? "--channels" : "--drop-channels"): \(error)")

@@ -169,6 +169,10 @@ def test_inspect_lists_what_mne_reads(noisetag_bin):
     path = os.path.join(FORMATS, "test_edf_overlapping_annotations.edf")
     code, inventory, _ = inspect(noisetag_bin, path)
     raw = mne.io.read_raw_edf(path)
+    # --format bdf on an EDF: read as EDF, said as dataset import says it.
+    code_forced, forced, _ = inspect(noisetag_bin, path, "--format", "bdf")
+    assert code_forced == 0 and forced["format"] == "edf"
+    assert forced["warnings"][0] == "--format bdf: the file is EDF by its header, read as such", forced["warnings"]
     descriptions = list(raw.annotations.description)
     assert code == 0 and inventory["markerCount"] == len(descriptions)
     assert {m["text"]: m["count"] for m in inventory["markers"]} == {d: descriptions.count(d) for d in set(descriptions)}
