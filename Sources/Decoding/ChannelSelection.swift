@@ -28,6 +28,16 @@ public enum ChannelSelection: Sendable, Equatable {
                 if case .drop = self { continue }
                 throw ChannelSelectionError("channel \"\(gone)\" was left out on import: it holds no finite sample")
             }
+            // A file may name two channels alike: dropping the name drops both; keeping it cannot say which.
+            let twins = names.indices.filter { names[$0] == name }
+            if twins.count > 1 {
+                guard case .drop = self else {
+                    throw ChannelSelectionError("\"\(name)\" names \(twins.count) channels of the file (numbers \(twins.map { String($0 + 1) }.joined(separator: ", "))): which to keep is unclear; --drop-channels the others instead")
+                }
+                if twins.contains(where: found.contains) { throw ChannelSelectionError("channel \"\(name)\" is named twice") }
+                found += twins
+                continue
+            }
             let index = try Self.index(of: name, among: names)
             if found.contains(index) { throw ChannelSelectionError("channel \"\(names[index])\" is named twice") }
             found.append(index)

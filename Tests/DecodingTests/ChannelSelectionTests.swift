@@ -11,7 +11,7 @@ import Testing
         #expect(try ChannelSelection.keep(["cz"]).indices(among: ["Cz", "CZ", "cz"]) == [2])  // exact first
     }
 
-    @Test func aWrongListIsOneLineNamingTheChannel() {
+    @Test func aWrongListIsOneLineNamingTheChannel() throws {
         func message(_ s: ChannelSelection, _ among: [String]) -> String {
             do { _ = try s.indices(among: among); return "no error" } catch { return "\(error)" }
         }
@@ -22,6 +22,11 @@ import Testing
         #expect(message(.drop(names), names) == "every channel would be dropped")
         #expect(message(.keep([]), names) == "no channel listed")
         #expect(message(.keep(["cz"]), ["Cz", "CZ"]).contains("matches several channels"))
+        // A file that names two channels alike: dropping the name drops both, keeping it is refused.
+        let twins = ["O1-REF", "Oz-REF", "O1-REF", "Photic"]
+        #expect(try ChannelSelection.drop(["O1-REF"]).indices(among: twins) == [1, 3])
+        #expect(message(.keep(["O1-REF", "Oz-REF"]), twins)
+            == "\"O1-REF\" names 2 channels of the file (numbers 1, 3): which to keep is unclear; --drop-channels the others instead")
     }
 
     /// Three channels, each sample holding 1000 × channel + its index; trials at 10 and 50.
