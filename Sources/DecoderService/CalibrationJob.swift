@@ -99,8 +99,8 @@ public struct CalibrationJob: Sendable {
                      + (measuringFitTime ? String(format: "; fitted in %.2f s", seconds) : ""))
         let validation = crossValidation(chosen)
         lines += validation.lines
-        lines.append(String(format: "recommended certaintyRequiredForPress %.6f (target error rate %.0f %%, %g idle presses a minute)",
-                            fitted.recommendedCertainty, settings.targetErrorRate * 100, settings.idlePressesPerMinute))
+        lines.append("recommended certaintyRequiredForPress \(CertaintyText.format(fitted.recommendedCertainty))"
+                     + String(format: " (target error rate %.0f %%, %g idle presses a minute)", settings.targetErrorRate * 100, settings.idlePressesPerMinute))
         return CalibrationOutcome(decoder: fitted, log: lines, trials: h.nTrials, accuracy: validation.full?.accuracy,
                                   accuracySeconds: validation.full?.seconds, summary: chosen.summary)
     }

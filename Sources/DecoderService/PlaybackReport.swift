@@ -89,8 +89,9 @@ public struct PlaybackReport: Codable, Sendable, Equatable {
     public var summary: String {
         let accuracyText = accuracy.map { String(format: "%.0f %%", $0 * 100) } ?? "n/a"
         let meanText = meanSelectionSeconds.map { String(format: "%.2f s", $0) } ?? "n/a"
-        return "\(predictionTrials.count) prediction trials after \(calibrationTrials.count) calibration trials: "
-            + "\(presses) presses, \(correct) correct (accuracy \(accuracyText) among presses), "
+        func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : noun.hasSuffix("s") ? "es" : "s")" }
+        return "\(counted(predictionTrials.count, "prediction trial")) after \(counted(calibrationTrials.count, "calibration trial")): "
+            + "\(counted(presses, "press")), \(correct) correct (accuracy \(accuracyText) among presses), "
             + "\(withoutPress) without press; mean selection time \(meanText)"
     }
 

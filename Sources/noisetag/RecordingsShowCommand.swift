@@ -54,7 +54,7 @@ struct RecordingsShowCommand: ParsableCommand {
             "                    \(accuracy[1])",
             "presses:            \(s.presses) (\(counts(s.pressesBySource)))",
             "frames:             \(s.frames), missed \(s.missedFrames)" + (s.missedFrames > 0 ? " (\(s.framesLate) run late, \(s.framesSkipped) skipped to catch up)" : ""),
-            "decoder messages:   \(s.decoderMessagesIn) in, \(s.decoderMessagesOut) out (\(s.decoderMessagesUnsent) of them not sent), \(s.decoderDisconnects) disconnects",
+            "decoder messages:   \(s.decoderMessagesIn) in, \(s.decoderMessagesOut) out (\(s.decoderMessagesUnsent) of them not sent), \(Counted.text(s.decoderDisconnects, "disconnect"))",
             "dropped lines:      \(s.droppedLines)",
             "problems:           \(s.problems)",
         ]

@@ -49,6 +49,6 @@ struct SessionReportCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(target.path): cannot be written (\(FileProblem.whyNotWritten(target, error)))")
         }
-        print("report: \(target.path) (\(report.steps.count) steps)")
+        print("report: \(target.path) (\(Counted.text(report.steps.count, "step")))")
     }
 }

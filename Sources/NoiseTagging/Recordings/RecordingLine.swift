@@ -72,7 +72,8 @@ public enum RecordingLine {
         out.append(comma)
         out.append(contentsOf: press.source.rawValue.utf8)
         out.append(comma)
-        if let certainty = press.certainty { appendFixed(certainty, decimals: 6, to: &out) }
+        // In full (shortest round-trip digits): six decimals rounded 0.9999069 up to a threshold it did not reach.
+        if let certainty = press.certainty { out.append(contentsOf: "\(certainty)".utf8) }
         out.append(comma)
         if let target = press.target { out.append(contentsOf: CSVRow.escaped(target).utf8) }
         out.append(newline)
