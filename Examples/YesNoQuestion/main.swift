@@ -44,6 +44,14 @@ do {
     exit(2)
 }
 NoiseTagging.decoderLink = link
+// What the engine has to say goes to the user: a decoder not found yet, lost, back.
+NoiseTagging.events.subscribe { event in
+    switch event.kind {
+    case .notice(let text): print("note: \(text)")
+    case .decoderConnection(let state, _) where state != .connecting: print("decoder \(state.rawValue)")
+    default: break
+    }
+}
 
 let question = Question()
 let view = NoiseTagView()

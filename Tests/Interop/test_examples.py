@@ -63,7 +63,7 @@ def test_both_examples_work(noisetag_bin, tmp_path, socket_folder):
 
         out, err = (text.decode() for text in question.communicate(timeout=200))
         assert question.returncode == 0, out[-3000:] + err[-2000:]
-        assert "answer: yes" in out, out[-3000:]
+        assert "answer: yes" in out and "decoder connected" in out, out[-3000:]
     finally:
         for process in (buttons, question):
             stop_process(process, grace=5)
