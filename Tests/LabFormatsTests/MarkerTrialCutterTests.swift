@@ -3,6 +3,9 @@ import Testing
 @testable import LabFormats
 
 @Suite struct MarkerTrialCutterTests {
+    /// Trials from every `start_trial…` marker, labelled by `label=K`, two codes at 60 bits a second.
+    static let standard = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
+
     /// Two channels at 100 Hz, 10 s, trials at 1 s and 4 s labelled 1 and 0.
     func recording() -> ContinuousRecording {
         let n = 1000
@@ -37,14 +40,14 @@ import Testing
     }
 
     @Test func withoutTrialSecondsTheShortestGapIsTheLength() throws {
-        let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
+        let options = Self.standard
         #expect(try MarkerTrialCutter.cut(recording(), options: options).dataset.header.nSamples == 300)
     }
 
     @Test func aLastTrialCutShortByTheEndIsSaidNotSilent() throws {
         var r = recording()
         r.markers.append(RecordingMarker(sample: 850, seconds: 8.5, text: "start_trial;label=1"))
-        let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
+        let options = Self.standard
         let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
         // The recording ends 1.5 s after the last start, half the 3 s between starts (a crash): that trial is left out.
         #expect(d.header.nSamples == 300 && d.header.nTrials == 2)
@@ -80,7 +83,7 @@ import Testing
         // No label marker stands before the early start: it is left out, not refused.
         r.markers.insert(RecordingMarker(sample: -50, seconds: -0.5, text: "start_trial"), at: 0)
         r.markers.append(RecordingMarker(sample: 1200, seconds: 12, text: "start_trial"))
-        let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
+        let options = Self.standard
         let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
         // The length comes from the starts inside the recording only (1 s and 4 s): 3 s.
         #expect(d.header.nSamples == 300 && d.header.nTrials == 2)
@@ -174,7 +177,7 @@ import Testing
         var r = recording()
         r.markers[1].duration = 2.1
         r.markers[2].duration = 2.2
-        let options = TrialCutOptions(trialStart: "^start_trial", label: "label=(\\d+)", codes: [[0, 1], [1, 0]])
+        let options = Self.standard
         let (d, warnings) = try MarkerTrialCutter.cut(r, options: options)
         #expect(d.header.nSamples == 300)
         #expect(warnings == ["trials of 3.000 s, the shortest gap between starts, but the trial-start markers last 2.100 s (the shortest): --trial-seconds 2.100 cuts the trials to them"])
