@@ -98,7 +98,9 @@ public enum MarkerTrialCutter {
 
     /// Samples per trial: `--trial-seconds`, else the shortest start to
     /// `--trial-end`, else `fallback` when given, else the shortest gap
-    /// between the trial starts (all inside the recording), capped at its end;
+    /// between the trial starts (all inside the recording; none across a
+    /// skip), capped at its end when that leaves 80 % of the gap (else the
+    /// last trial is left out);
     /// with a warning when that cap decides the length, or when the
     /// trial-start markers last more than half the gap but less than it (their
     /// durations may be the trials').
@@ -136,7 +138,7 @@ public enum MarkerTrialCutter {
         let clean = starts.filter { !recording.markers[$0].inSkip }.map { recording.markers[$0].sample }.sorted()
         guard let gap = zip(clean.dropFirst(), clean).filter({ !crossesSkip(recording, from: $1, to: $0) }).map({ $0 - $1 }).min()
                 ?? zip(inside.dropFirst(), inside).map({ $0 - $1 }).min() else { return (room, nil) }
-        if room < gap, Double(room) < 0.8 * Double(gap) {
+        if Double(room) < 0.8 * Double(gap) {
             // A recording that ends early in its last trial (a crash): that trial is left out rather than every trial cut short.
             return (gap, "trials of \(format(Double(gap) / fs)) s, the shortest gap between trial starts; the recording ends \(format(Double(room) / fs)) s after the last start, so that trial is left out (--trial-seconds \(format(Double(room) / fs)) keeps it and cuts every trial to that)")
         }

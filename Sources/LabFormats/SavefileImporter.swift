@@ -145,7 +145,7 @@ public enum SavefileImporter {
         // A loss tilts a line fitted across it, and the tilt skews each
         // loss's size: fit again with the losses filled, until their sizes hold.
         var losses = try findLosses(x: x, y: y, period: period, name: name)
-        for _ in 0..<5 {
+        for _ in 0..<5 where !losses.isEmpty {
             var shift = 0.0, remaining = losses[...]
             let filledX = x.indices.map { i -> Double in
                 while let loss = remaining.first, loss.packet <= i { shift += Double(loss.missing); remaining = remaining.dropFirst() }
@@ -154,7 +154,7 @@ public enum SavefileImporter {
             guard let refit = LineFit.robust(x: filledX, y: y, floor: 1e-3)?.slope, refit > 0, refit.isFinite else { break }
             period = refit
             let again = try findLosses(x: x, y: y, period: period, name: name)
-            if again.map(\.missing) == losses.map(\.missing), again.map(\.packet) == losses.map(\.packet) { break }
+            if again == losses { break }
             losses = again
         }
         var filled = packets
@@ -173,17 +173,23 @@ public enum SavefileImporter {
         return (filled, ranges)
     }
 
+    /// A loss of packets: the first packet after it (an index into the
+    /// packets holding samples) and the samples missing before it.
+    struct Loss: Equatable {
+        var packet: Int
+        var missing: Int
+    }
+
     /// The losses in packets whose last samples are `x` and times `y`, with
-    /// the sample period `period`: each one's first packet after it (index
-    /// into `x`) and its missing samples.
-    private static func findLosses(x: [Double], y: [Double], period: Double, name: String) throws -> [(packet: Int, missing: Int)] {
+    /// the sample period `period`.
+    private static func findLosses(x: [Double], y: [Double], period: Double, name: String) throws -> [Loss] {
         let reach = 2 / period
         let level = zip(x, y).map { $1 - period * $0 }
         func envelope(_ range: Range<Int>) -> Double {
             let sorted = level[range].sorted()
             return sorted[sorted.count / 10]
         }
-        var losses: [(packet: Int, missing: Int)] = []
+        var losses: [Loss] = []
         for i in 1..<x.count where (y[i] - y[i - 1]) - (x[i] - x[i - 1]) * period > gapThreshold {
             let before = (x.firstIndex { $0 >= x[i - 1] - reach } ?? 0)..<i
             let after = i..<(x.firstIndex { $0 > x[i] + reach } ?? x.count)
@@ -194,7 +200,7 @@ public enum SavefileImporter {
                 let at = String(format: "%.3f", y[i - 1]), length = String(format: "%.1f", pause)
                 throw LabFormatError(name, "no DATAPACKET for \(length) s after \(at) s: more than \(Int(longestFill)) s of EEG missing; split the file there and import each part")
             }
-            losses.append((i, missing))
+            losses.append(Loss(packet: i, missing: missing))
         }
         return losses
     }

@@ -1,5 +1,6 @@
 import DecoderService
 import Foundation
+import NoiseTagging
 import UtopiaProtocol
 
 /// The decoder's messages for a re-decode: the reference decoder re-run on
@@ -45,7 +46,7 @@ public struct RedecodedPredictions: Sendable {
         }
         redecoding = Redecoder(settings: settings).run(records)
         notes = Self.notes(script: script, records: records, redecoding: redecoding,
-                           cutOff: (try? Data(contentsOf: url))?.last.map { $0 != 0x0A } ?? false)
+                           cutOff: RecordingFileReader(url).endsWithPartialLine)
         var merged = script.incoming.filter { !Self.replaced.contains($0.id) }
         for redecoded in redecoding.messages {
             let bytes = UtopiaCodec.encode(redecoded.message)
