@@ -27,7 +27,8 @@ final class KeyboardUnit: NoiseTagDelegate {
     func startNoiseTagControlOn(noiseTaggingView view: NoiseTagView) {
         for button in buttons {
             let key = button.label
-            try? button.noiseTagging.addAction(timing: 1) { [unowned self] in
+            // At the press, not after its feedback: the loop then moves the gaze before the next trial starts.
+            try? button.noiseTagging.addAction(timing: 0) { [unowned self] in
                 if key == "⌫" { typed = String(typed.dropLast()) } else { typed += key }
             }
         }

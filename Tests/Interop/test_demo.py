@@ -89,22 +89,18 @@ def test_headless_demo_spells_the_goal_on_the_embedded_decoder(noisetag_bin, tmp
 
 def check_redecode_what_ifs(noisetag_bin, tmp_path, recording, tests):
     """The re-decode's own threshold advice counts, and what it could not do is said."""
-    strict = tmp_path / "strict.json"
-    strict.write_text(json.dumps({"targetErrorRate": 0.0001, "idlePressesPerMinute": 0.001}))
-    def redecode(*options):
+    # The re-decode says what it recommends, and a looser target error rate recommends a lower threshold.
+    # (That each trial starts with the recommended threshold is ReplayWhatIfTests' in the Swift suite.)
+    loose = tmp_path / "loose.json"
+    loose.write_text(json.dumps({"targetErrorRate": 0.5, "idlePressesPerMinute": 60}))
+    def advice(*options):
         result = subprocess.run([noisetag_bin, "replay", str(recording), "--redecode", "--json"] + list(options),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
         assert result.returncode == 0, result.stderr.decode()[-2000:]
-        report = json.loads(result.stdout)
-        advice = [re.search(r"recommends certaintyRequiredForPress ([0-9.e-]+)", n) for n in report["notes"]]
-        return report, [float(a.group(1)) for a in advice if a]
-    default, default_advice = redecode()
-    stricter, strict_advice = redecode("--decoder-settings", str(strict))
-    assert default_advice and strict_advice and strict_advice[-1] > default_advice[-1], (default_advice, strict_advice)
-    # The re-decode presses as the logged trials would have under the threshold it recommends.
-    pinned, _ = redecode("--decoder-settings", str(strict), "--set", "certaintyRequiredForPress=%r" % strict_advice[-1])
-    outcome = lambda report: [(t["replayed"].get("pressed"), round(t["replayed"].get("duration") or 0, 3)) for t in report["trials"]]
-    assert outcome(stricter) == outcome(pinned), (outcome(stricter), outcome(pinned))
+        found = [re.search(r"recommends certaintyRequiredForPress ([0-9.e-]+)", n) for n in json.loads(result.stdout)["notes"]]
+        return [float(a.group(1)) for a in found if a]
+    default, looser = advice(), advice("--decoder-settings", str(loose))
+    assert default and looser and looser[-1] < default[-1], (default, looser)
     # A decoder input cut off in the calibration: the re-decode says why no trial presses.
     cut = tmp_path / "cut"
     shutil.copytree(recording, cut)

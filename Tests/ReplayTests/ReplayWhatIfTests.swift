@@ -2,6 +2,7 @@ import Foundation
 import NoiseTagging
 @testable import Replay
 import Testing
+import UtopiaProtocol
 
 @Suite struct ReplayWhatIfTests {
     @Test func aHigherThresholdPressesLessOrLaterAndALowerOneMoreOrEarlier() throws {
@@ -44,6 +45,25 @@ import Testing
             if let end = r.endTime { #expect(end <= starts[k + 1] + 1e-9, "trial \(trial.trial) ended at \(end), after \(starts[k + 1])") }
         }
         #expect(never.trials.dropLast().contains { $0.replayed?.ending == "unfinished" })
+    }
+
+    @Test func aRedecodesThresholdAdviceStandsAtEachTrialsStart() throws {
+        // The threshold left to the decoder (0.9 by default, not set by the app); a re-decode advises 0.7
+        // before the first Test trial: every later trial starts with 0.7, as if the app had set it.
+        let session = try ScriptedSession(steps: [], configure: { $0.resetToDefault(.certaintyRequiredForPress) })
+        let script = try RecordingScript(folder: session.folder)
+        let firstTest = try #require(script.starts.first { !$0.value.mode.isTraining })
+        let advice = UtopiaCodec.encode(.certaintyThreshold(CertaintyThreshold(timestamp: 0, threshold: 0.7)))
+        var redecode = RecordingReplay(script: script)
+        redecode.incoming = (script.incoming.filter { $0.id != "T" } + [RecordingScript.Message(time: firstTest.time - 0.5, id: "T", bytes: advice, line: 0)])
+            .sorted { $0.time < $1.time }
+        let advised = redecode.run()
+        var pinned = RecordingReplay(script: script)
+        pinned.overrides = [.certaintyRequiredForPress: .double(Double(Float(0.7)))]
+        let set = pinned.run()
+        let outcome = { (r: ReplayReport) in r.trials.map { [$0.replayed?.ending ?? "-", $0.replayed?.duration.map { String(format: "%.4f", $0) } ?? "-"] } }
+        #expect(outcome(advised) == outcome(set))
+        #expect(advised.replayedTotals.meanSelectionTime! < advised.loggedTotals.meanSelectionTime!, "0.7 presses sooner than the logged 0.9")
     }
 
     @Test func theThresholdSweepIsMonotone() throws {
