@@ -78,7 +78,10 @@ struct TerminalCheckProcessTests {
         let final = try tmux.capture()
         #expect(sameModes, "terminal modes (stty -g) not restored:\n\(final)")
         #expect(after.contains("PROMPT$ S=$(stty -g); env TERM=xterm-256color"), "the shell's screen is not back:\n\(after)")
-        #expect(after.components(separatedBy: "\n").last(where: { !$0.isEmpty }) == "PROMPT$", "no prompt after the check:\n\(after)")
+        // The shell prints its prompt after the lines above: wait for it (one capture taken between them missed it).
+        let prompted = try tmux.wait(timeout: 5) { try tmux.capture().components(separatedBy: "\n").last(where: { !$0.isEmpty }) == "PROMPT$" }
+        let shown = try tmux.capture()
+        #expect(prompted, "no prompt after the check:\n\(shown)")
     }
 
     /// The process ID of the program running in the pane's shell.
