@@ -89,9 +89,8 @@ public struct PlaybackReport: Codable, Sendable, Equatable {
     public var summary: String {
         let accuracyText = accuracy.map { String(format: "%.0f %%", $0 * 100) } ?? "n/a"
         let meanText = meanSelectionSeconds.map { String(format: "%.2f s", $0) } ?? "n/a"
-        func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : noun.hasSuffix("s") ? "es" : "s")" }
-        return "\(counted(predictionTrials.count, "prediction trial")) after \(counted(calibrationTrials.count, "calibration trial")): "
-            + "\(counted(presses, "press")), \(correct) correct (accuracy \(accuracyText) among presses), "
+        return "\(CountText.format(predictionTrials.count, "prediction trial")) after \(CountText.format(calibrationTrials.count, "calibration trial")): "
+            + "\(CountText.format(presses, "press")), \(correct) correct (accuracy \(accuracyText) among presses), "
             + "\(withoutPress) without press; mean selection time \(meanText)"
     }
 

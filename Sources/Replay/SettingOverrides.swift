@@ -24,6 +24,11 @@ public struct SettingOverrides: Sendable {
     /// logged start, so no outcome can change with them.
     public static let betweenTrials: Set<NoiseTagSettingTitles> = [.timeInBetweenTrials, .feedbackDuration]
 
+    /// The note for a what-if on one of ``betweenTrials``.
+    public static func betweenTrialsNote(_ title: NoiseTagSettingTitles) -> String {
+        "\(title.rawValue) acts only between trials, and replay starts each trial at its logged start: no outcome can change with it"
+    }
+
     /// Reads and checks the overrides.
     public init(file: String?, sets: [String]) throws(ReplayOptionError) {
         let scratch = NoiseTagSettings()
@@ -51,7 +56,7 @@ public struct SettingOverrides: Sendable {
             values[title] = scratch.value(for: title)
         }
         for title in Self.betweenTrials where given[title] != nil {
-            notes.append("\(title.rawValue) acts only between trials, and replay starts each trial at its logged start: no outcome can change with it")
+            notes.append(Self.betweenTrialsNote(title))
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Decoding
 import Foundation
 import NoiseTagging
 
@@ -54,7 +55,7 @@ struct RecordingsShowCommand: ParsableCommand {
             "                    \(accuracy[1])",
             "presses:            \(s.presses) (\(counts(s.pressesBySource)))",
             "frames:             \(s.frames), missed \(s.missedFrames)" + (s.missedFrames > 0 ? " (\(s.framesLate) run late, \(s.framesSkipped) skipped to catch up)" : ""),
-            "decoder messages:   \(s.decoderMessagesIn) in, \(s.decoderMessagesOut) out (\(s.decoderMessagesUnsent) of them not sent), \(Counted.text(s.decoderDisconnects, "disconnect"))",
+            "decoder messages:   \(s.decoderMessagesIn) in, \(s.decoderMessagesOut) out (\(s.decoderMessagesUnsent) of them not sent), \(CountText.format(s.decoderDisconnects, "disconnect"))",
             "dropped lines:      \(s.droppedLines)",
             "problems:           \(s.problems)",
         ]

@@ -107,7 +107,7 @@ struct ReplayCommand: ParsableCommand {
         var report = replay.run()
         report.notes += overrideNotes + redecodeNotes
         if let parameterSweep, SettingOverrides.betweenTrials.contains(parameterSweep.title) {
-            report.notes.append("\(parameterSweep.title.rawValue) acts only between trials, and replay starts each trial at its logged start: no outcome can change with it")
+            report.notes.append(SettingOverrides.betweenTrialsNote(parameterSweep.title))
         }
         if let problem = Self.nothingToReplay(script) {
             FileHandle.standardError.write(Data("noisetag replay: \(shown(folder)): \(problem)\n".utf8))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Decoding
 import Foundation
 import JSONSupport
 import Study
@@ -49,6 +50,6 @@ struct SessionReportCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(target.path): cannot be written (\(FileProblem.whyNotWritten(target, error)))")
         }
-        print("report: \(target.path) (\(Counted.text(report.steps.count, "step")))")
+        print("report: \(target.path) (\(CountText.format(report.steps.count, "step")))")
     }
 }

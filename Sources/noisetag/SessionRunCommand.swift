@@ -176,7 +176,7 @@ struct SessionRunCommand: ParsableCommand {
         let controller = scenario.session.controller
         let out = FileHandle.standardOutput
         func say(_ text: String) { out.write(Data((String(format: "%9.3f ", controller.clock.now) + text + "\n").utf8)) }
-        say("session: \(scenario.plan.name), participant \(folder.manifest.participant), \(Counted.text(scenario.plan.steps.count, "step"))")
+        say("session: \(scenario.plan.name), participant \(folder.manifest.participant), \(CountText.format(scenario.plan.steps.count, "step"))")
         say("session folder: \(folder.url.path)")
         scenario.onResult = { result in say("step \(result.step) \(result.name): \(result.outcome) after \(String(format: "%.1f", result.duration)) s"
                                            + Self.summary(of: result)) }
@@ -209,7 +209,7 @@ struct SessionRunCommand: ParsableCommand {
             say("session stopped: \(why)")
             return 1
         default:
-            say("session completed: \(Counted.text(scenario.results.count, "step")) in \(String(format: "%.1f", controller.clock.now - start)) s")
+            say("session completed: \(CountText.format(scenario.results.count, "step")) in \(String(format: "%.1f", controller.clock.now - start)) s")
             return 0
         }
     }
