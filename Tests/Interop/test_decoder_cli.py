@@ -200,6 +200,12 @@ def test_compare_pyntbci_prints_both_rows_and_ratios(noisetag_bin, dataset):
     # Both are deterministic on a seeded dataset: noisetag (whitened scores) is at least as accurate at every length.
     ours, theirs = [float(v) for v in lines["noisetag"][:4]], [float(v) for v in lines["pyntbci"][:4]]
     assert all(a >= b for a, b in zip(ours, theirs)), (ours, theirs)
+    # noisetag's mean lead over pyntbci's best of four, as the printed rows give it (three decimals).
+    leads = [line for line in run.stdout.splitlines() if line.startswith("mean lead of noisetag")][0]
+    cells = leads.split(": ")[1].split(", ")
+    assert [c.split("@")[1] for c in cells] == ["0.5s (2)", "1s (2)", "2s (2)", "4s (2)"], leads
+    for cell, a, b in zip(cells, ours, theirs):
+        assert abs(float(cell.split("@")[0]) - 100 * (a - b)) < 0.16, (leads, cell)
     # The same dataset twice: the pooled wrong-trial counts are twice one dataset's.
     single = [line for line in run.stdout.splitlines() if line.startswith("noisetag: latency")][0]
     pooled = [line for line in run.stdout.splitlines() if line.startswith("pooled over 2 datasets")]
@@ -216,6 +222,23 @@ def load_compare_script():
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
+
+
+def test_compare_pyntbci_nested_row_chooses_from_training_trials_alone(dataset):
+    """--nested: pyntbci picks its variant per fold by inner cross-validation; offered the filtered EEG and the
+    same EEG with its trials shuffled against their labels, it takes the EEG in every fold and scores as that
+    variant fixed."""
+    compare = load_compare_script()
+    h, X, y, V = compare.read_dataset(dataset)
+    X = compare.preprocess(dataset, h, X)   # the simulator's drift needs the high-pass
+    h = dict(h, n_trials=30)
+    X, y = X[:30], y[:30]
+    scrambled = X[np.random.default_rng(0).permutation(30)]
+    nested = compare.nested_row(h, [("scrambled", ("refe", False, scrambled)), ("eeg", ("refe", False, X))], y, V)
+    assert nested["chosen"] == ["eeg"] * 5, nested["chosen"]
+    fixed = compare.pyntbci_row(h, X, y, V, "refe", False)
+    assert [r["accuracy"] for r in nested["rows"]] == [r["accuracy"] for r in fixed["rows"]]
+    assert fixed["rows"][2]["accuracy"] > 0.5
 
 
 def test_the_fitted_model_matches_pyntbci_rcca(noisetag_bin, dataset):
