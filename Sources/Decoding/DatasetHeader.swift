@@ -27,6 +27,9 @@ public struct DatasetHeader: Codable, Equatable, Sendable {
     /// The highest sample rate (Hz) a dataset may have: a rate above it is a
     /// damaged header, not an amplifier.
     public static let highestRate = 100_000.0
+    /// The lowest sample rate (Hz) a dataset may have: below it no code of a
+    /// flicker (60 bits a second and slower) could be sampled.
+    public static let lowestRate = 1.0
 
     enum CodingKeys: String, CodingKey {
         case fs, nTrials = "n_trials", nChannels = "n_channels", nSamples = "n_samples", nClasses = "n_classes"

@@ -31,11 +31,26 @@ public struct TrialsDataset: Equatable, Sendable {
                 context: ContinuousContext? = nil) throws {
         let h = header
         guard h.fs > 0, h.fs.isFinite else { throw DatasetError.inconsistent(file: "header.json", reason: "fs must be positive, got \(h.fs)") }
+        guard h.fs >= DatasetHeader.lowestRate else {
+            throw DatasetError.inconsistent(file: "header.json", reason: "fs \(h.fs) Hz is below \(Int(DatasetHeader.lowestRate)) Hz, slower than any EEG amplifier")
+        }
         guard h.fs <= DatasetHeader.highestRate else {
             throw DatasetError.inconsistent(file: "header.json", reason: "fs \(h.fs) Hz is above \(Int(DatasetHeader.highestRate)) Hz, faster than any EEG amplifier")
         }
         for (name, value) in [("n_trials", h.nTrials), ("n_channels", h.nChannels), ("n_samples", h.nSamples), ("n_classes", h.nClasses)] where value <= 0 {
             throw DatasetError.inconsistent(file: "header.json", reason: "\(name) must be positive, got \(value)")
+        }
+        // The sizes' products (bytes of each file) must be countable: a header with a size of 2^62 is refused here,
+        // before any product below could overflow.
+        var sizes = [("n_trials × n_channels × n_samples × 4", [h.nTrials, h.nChannels, h.nSamples, 4]),
+                     ("n_classes × n_samples", [h.nClasses, h.nSamples])]
+        if let n = h.nContinuous { sizes.append(("n_channels × n_continuous × 4", [h.nChannels, max(n, 1), 4])) }
+        for (name, factors) in sizes {
+            var bytes = 1, overflow = false
+            for f in factors where !overflow { (bytes, overflow) = bytes.multipliedReportingOverflow(by: f) }
+            if overflow {
+                throw DatasetError.inconsistent(file: "header.json", reason: "\(name) is more bytes than any file holds (the sizes are \(factors.dropLast(factors.last == 4 ? 1 : 0).map(String.init).joined(separator: " × ")))")
+            }
         }
         if let names = h.channels, names.count != h.nChannels {
             throw DatasetError.inconsistent(file: "header.json", reason: "channels names \(names.count), n_channels is \(h.nChannels)")

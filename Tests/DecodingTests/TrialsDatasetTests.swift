@@ -156,6 +156,24 @@ import Testing
         #expect(try TrialsDataset.read(from: url) == cut)
     }
 
+    @Test("sizes whose files would hold more bytes than can be counted are refused by name, not an overflow trap",
+          arguments: ["n_trials", "n_channels", "n_samples", "n_classes"])
+    func headerWithAnUncountableSizeIsRejected(size: String) throws {
+        var fields = ["fs": "250", "n_trials": "4", "n_channels": "8", "n_samples": "125", "n_classes": "3"]
+        fields[size] = "4611686018427387904"     // 2^62
+        let json = "{" + fields.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
+        try Self.expectError(file: "header.json", containing: "is more bytes than any file holds") { url in
+            try Data(json.utf8).write(to: url.appendingPathComponent("header.json"))
+        }
+    }
+
+    @Test func aRateBelowOneHertzIsRejected() throws {
+        try Self.expectError(file: "header.json", containing: "fs 1e-300 Hz is below 1 Hz") { url in
+            try Data(#"{"fs": 1e-300, "n_trials": 4, "n_channels": 8, "n_samples": 125, "n_classes": 3}"#.utf8)
+                .write(to: url.appendingPathComponent("header.json"))
+        }
+    }
+
     @Test func headerWithANegativeSizeIsRejected() throws {
         try Self.expectError(file: "header.json", containing: "n_channels must be positive") { url in
             try Data(#"{"fs": 250, "n_trials": 4, "n_channels": -8, "n_samples": 125, "n_classes": 3}"#.utf8)
