@@ -51,9 +51,12 @@ public struct ZeroTrainingEvaluation: Sendable {
     /// The defaults (the engine's defaults for the three ZeroTrain settings).
     public init() {}
 
-    /// Replays `recorded` (at least 2 trials). Throws when the dataset
-    /// cannot be preprocessed or a supervised fit fails for a reason other
-    /// than too few learned classes.
+    /// Replays `recorded` (at least 2 trials). The hand-over comes with the
+    /// first supervised fit that succeeds once `zeroTrainTrials` trials are
+    /// learned: while the learned labels hold too little to fit (one class,
+    /// or folds without two classes), the learner learns and decodes on, and
+    /// the outcome's `fitProblems` says so. Throws when the dataset cannot be
+    /// preprocessed or a supervised fit fails for another reason.
     public func run(_ recorded: TrialsDataset) throws -> ZeroTrainingOutcome {
         let dataset = try recorded.decimated(toAtMost: maximumRate)
         let h = dataset.header
@@ -79,12 +82,25 @@ public struct ZeroTrainingEvaluation: Sendable {
         var calibration: [(trial: Int, label: Int)] = []
         var sinceFit = 0
         var revisions = 0
+        var handedOver = false
+        var fitProblems: [String] = []
         let clock = ContinuousClock()
         var learnTime = Duration.zero
 
-        func fitSupervised(selecting: Bool) throws {
+        /// Fits the supervised decoder on `calibration`; false, with the reason
+        /// kept for after trial `trial`, when the labels hold too little to fit.
+        func fitSupervised(selecting: Bool, after trial: Int) throws -> Bool {
             let labels = calibration.map(\.label)
-            guard Set(labels).count >= 2, calibration.count >= 2 else { return }
+            guard Set(labels).count >= 2, calibration.count >= 2 else {
+                fitProblems.append("after trial \(trial): no supervised fit, \(calibration.count) labelled trial(s) of \(Set(labels).count) class(es)")
+                return false
+            }
+            do { return try fit(labels: labels, selecting: selecting) } catch ReconvolutionError.notEnoughData(let reason) {
+                fitProblems.append("after trial \(trial): no supervised fit on \(calibration.count) labelled trials: \(reason)")
+                return false
+            }
+        }
+        func fit(labels: [Int], selecting: Bool) throws -> Bool {
             var candidate = FitCandidate(lowPass: nil, settings: ReconvolutionSettings())
             if let selection, selecting {
                 let indices = calibration.map(\.trial)
@@ -99,6 +115,7 @@ public struct ZeroTrainingEvaluation: Sendable {
                 settings: candidate.settings, targetErrorRate: targetErrorRate, idlePressesPerMinute: idlePressesPerMinute,
                 updateInterval: updateInterval, lowPass: candidate.lowPass)
             sinceFit = 0
+            return true
         }
 
         let classifyAt = min(n, max(1, Int((classificationSeconds * h.fs).rounded())))
@@ -142,26 +159,26 @@ public struct ZeroTrainingEvaluation: Sendable {
                 }
             }
             if selected != nil { pressedOnce = true }
-            let phase: ZeroTrainingOutcome.Phase = learner.trials.count < zeroTrainTrials ? .zeroTraining : .supervised
+            let phase: ZeroTrainingOutcome.Phase = handedOver ? .supervised : .zeroTraining
             if phase == .zeroTraining {
                 let start = clock.now
                 revisions += learner.add(eeg[i], codes: codes).count
                 learnTime += clock.now - start
                 calibration = learner.labels.enumerated().map { ($0.offset, $0.element) }
                 if learner.trials.count >= zeroTrainTrials {
-                    try fitSupervised(selecting: true)
-                } else if interimFits {
-                    try? fitSupervised(selecting: false)
+                    handedOver = try fitSupervised(selecting: true, after: i + 1)
+                } else if interimFits, calibration.count >= 2, Set(calibration.map(\.label)).count >= 2 {
+                    _ = try? fit(labels: calibration.map(\.label), selecting: false)
                 }
             } else if let selected, refitEvery > 0 {
                 calibration.append((i, selected))
                 sinceFit += 1
-                if sinceFit >= refitEvery { try fitSupervised(selecting: true) }
+                if sinceFit >= refitEvery { _ = try fitSupervised(selecting: true, after: i + 1) }
             }
             results.append(.init(trial: i + 1, target: targets[i], selected: selected, seconds: seconds, phase: phase,
                                   classified: classified))
         }
-        return ZeroTrainingOutcome(trials: results, learnedLabels: learner.labels, revisions: revisions,
+        return ZeroTrainingOutcome(trials: results, learnedLabels: learner.labels, revisions: revisions, fitProblems: fitProblems,
                                    learnSeconds: Double(learnTime.components.seconds) + Double(learnTime.components.attoseconds) * 1e-18)
     }
 }

@@ -34,6 +34,10 @@ public struct ZeroTrainingOutcome: Sendable, Codable, Equatable {
     public var learnedLabels: [Int]
     /// Label changes of earlier trials, over the unsupervised stretch.
     public var revisions: Int
+    /// Supervised fits that found too little to fit (at the hand-over, which
+    /// then waits, or a refit, which keeps the model before it), each with
+    /// the trial after which it was tried.
+    public var fitProblems: [String]
     /// Seconds spent learning finished trials (adding and revising).
     public var learnSeconds: Double
 

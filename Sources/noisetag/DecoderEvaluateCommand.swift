@@ -218,7 +218,8 @@ struct DecoderEvaluateCommand: ParsableCommand {
                 object["zeroTrainTrials"] = try JSONSerialization.jsonObject(with: try encoder.encode(zeroTraining.trials))
                 let summary = ZeroTrainingSummary(zeroTrainTrials: zeroTrainTrials, learnedLabels: zeroTraining.learnedLabels,
                                                   learnedLabelAccuracy: zeroTraining.learnedLabelAccuracy,
-                                                  revisions: zeroTraining.revisions, learnSeconds: zeroTraining.learnSeconds,
+                                                  revisions: zeroTraining.revisions, fitProblems: zeroTraining.fitProblems,
+                                                  learnSeconds: zeroTraining.learnSeconds,
                                                   wrongPressesInFirstTen: zeroTraining.wrongPresses(to: 10),
                                                   pressedRightFromEleven: zeroTraining.accuracy(from: 10),
                                                   rightAtFourSecondsFromEleven: zeroTraining.classificationAccuracy(from: 10))
@@ -269,8 +270,10 @@ struct DecoderEvaluateCommand: ParsableCommand {
     }
 
     static func text(_ z: ZeroTrainingOutcome, supervised r: EvaluationReport) -> String {
+        // Each trial is also classified at 4 s, or over the whole trial when it is shorter (the last row's length).
+        let at = f(min(4, r.rows.map(\.seconds).max() ?? 4), 1).replacingOccurrences(of: ".0", with: "")
         var out = "zero training (labels hidden, trials in recorded order):\n"
-        out += "trial  target  selected  seconds  at_4s   decoder\n"
+        out += "trial  target  selected  seconds  " + "at_\(at)s".padding(toLength: 8, withPad: " ", startingAt: 0) + "decoder\n"
         for t in z.trials {
             out += row([(String(t.trial), 5), (String(t.target), 6), (t.selected.map(String.init) ?? "none", 8),
                         (t.seconds.map { f($0, 1) } ?? "-", 7), (t.classified.map(String.init) ?? "-", 6)],
@@ -279,12 +282,13 @@ struct DecoderEvaluateCommand: ParsableCommand {
         let handOver = z.learnedLabels.count
         out += "learned labels right: \(f(z.learnedLabelAccuracy * 100, 0)) % of the \(handOver) unsupervised trials "
         out += "(\(z.revisions) revised on the way; learning took \(f(z.learnSeconds, 2)) s)\n"
+        for problem in z.fitProblems { out += "\(problem)\n" }
         // The unsupervised stretch (--zero-train-trials, 10 by default) against the trials after the hand-over.
         out += "wrong presses in trials 1-\(handOver): \(z.wrongPresses(to: handOver)); "
         guard z.trials.count > handOver else { return out + "no trial after the hand-over (trial \(handOver)) to judge it by\n" }
         out += "from trial \(handOver + 1): \(f(z.accuracy(from: handOver) * 100, 1)) % pressed right (supervised \(r.folds)-fold: "
         out += "\(f(r.pressedFraction * r.pressAccuracy * 100, 1)) %), "
-        out += "\(f(z.classificationAccuracy(from: handOver) * 100, 1)) % right at 4 s"
+        out += "\(f(z.classificationAccuracy(from: handOver) * 100, 1)) % right at \(at) s"
         if let four = r.rows.first(where: { $0.seconds == 4 }) ?? r.rows.last {
             out += " (supervised: \(f(four.accuracy * 100, 1)) % at \(f(four.seconds, 1)) s)"
         }
@@ -335,6 +339,7 @@ struct ZeroTrainingSummary: Encodable {
     var learnedLabels: [Int]
     var learnedLabelAccuracy: Double
     var revisions: Int
+    var fitProblems: [String]
     var learnSeconds: Double
     var wrongPressesInFirstTen: Int
     var pressedRightFromEleven: Double

@@ -97,6 +97,23 @@ import Testing
         #expect(json.contains("\"trial\":1,") || json.contains("\"trial\":1}"))
     }
 
+    @Test(.tags(.heavy), .heavyComputation) func aHandOverWithTooLittleToFitWaitsLearningAndSaysWhy() throws {
+        // Two learned trials of two classes: the certainty's inner folds hold one class each, so no supervised fit.
+        let dataset = try Self.simulated(classes: 9, trials: 12, seed: 4)
+        var evaluation = ZeroTrainingEvaluation()
+        evaluation.selection = nil
+        evaluation.zeroTrainTrials = 2
+        let outcome = try evaluation.run(dataset)
+        #expect(outcome.fitProblems.first?.hasPrefix("after trial 2: no supervised fit on 2 labelled trials: ") == true,
+                "\(outcome.fitProblems)")
+        // The learner learned on until a fit came, and the trials it decoded are the unsupervised ones, first.
+        let unsupervised = outcome.trials.prefix { $0.phase == .zeroTraining }.count
+        // One hand-over tried after each learned trial from the second: one problem each until the one that fits.
+        #expect(unsupervised == outcome.learnedLabels.count && unsupervised > 2
+                && unsupervised == evaluation.zeroTrainTrials + outcome.fitProblems.count, "\(outcome.fitProblems)")
+        #expect(outcome.trials.dropFirst(unsupervised).allSatisfy { $0.phase == .supervised })
+    }
+
     @Test(.tags(.heavy), .heavyComputation) func whenNothingCanBeLearnedTheCertaintyHoldsPressesBack() throws {
         let dataset = try Self.simulated(classes: 9, trials: 16, seed: 5, snr: 0.002)
         var evaluation = ZeroTrainingEvaluation()
