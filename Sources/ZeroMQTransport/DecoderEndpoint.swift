@@ -39,9 +39,12 @@ public enum DecoderEndpoint {
     }
 
     /// Checks an endpoint text: empty gives the default; `ipc://`, `tcp://`
-    /// and `inproc://` (ZeroMQ) and `utopia://HOST:PORT` (a Utopia hub over
-    /// TCP) are accepted; for `ipc://` the folder must exist.
-    public static func resolve(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(Problem) -> String {
+    /// and `inproc://` (ZeroMQ) are accepted, and `utopia://HOST:PORT` (a
+    /// Utopia hub over TCP) where `acceptingHub` (an engine or client
+    /// connecting; a decoder binds, so it passes false); for `ipc://` the
+    /// folder must exist.
+    public static func resolve(_ text: String, acceptingHub: Bool = true,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) throws(Problem) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return try defaultEndpoint(environment: environment) }
         if trimmed.hasPrefix("ipc://") {
@@ -71,10 +74,14 @@ public enum DecoderEndpoint {
         }
         if trimmed.hasPrefix("inproc://") { return trimmed }
         if trimmed.hasPrefix("utopia://") {
+            guard acceptingHub else {
+                throw Problem(subject: trimmed, reason: "a decoder binds a ZeroMQ endpoint (ipc://, tcp://, inproc://); a utopia:// address is for engines and clients to connect to")
+            }
             _ = try utopiaAddress(trimmed)
             return trimmed
         }
-        throw Problem(subject: trimmed, reason: "unknown transport; use ipc://PATH, tcp://HOST:PORT, inproc://NAME or utopia://HOST:PORT")
+        throw Problem(subject: trimmed, reason: "unknown transport; use ipc://PATH, tcp://HOST:PORT"
+                      + (acceptingHub ? ", inproc://NAME or utopia://HOST:PORT" : " or inproc://NAME"))
     }
 
     /// The port of a Utopia hub when a `utopia://` endpoint names none.

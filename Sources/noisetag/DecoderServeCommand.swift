@@ -92,10 +92,7 @@ struct DecoderServeCommand: ParsableCommand {
         if let predictionInterval, !(0.01...5).contains(predictionInterval) { throw ValidationError("--prediction-interval must be 0.01...5 s") }
         if let lineFrequency, !(lineFrequency > 0 && lineFrequency < 1000) { throw ValidationError("--line-frequency \(lineFrequency): must be above 0 and below 1000 Hz") }
         if let endpoint, !endpoint.isEmpty, !endpoint.hasPrefix("ipc://") {
-            do { _ = try DecoderEndpoint.resolve(endpoint) } catch { throw ValidationError("--endpoint: \(error)") }
-            if endpoint.trimmingCharacters(in: .whitespaces).hasPrefix("utopia://") {
-                throw ValidationError("--endpoint: the decoder binds a ZeroMQ endpoint (ipc://, tcp://); a utopia:// address is for engines and clients to connect to")
-            }
+            do { _ = try DecoderEndpoint.resolve(endpoint, acceptingHub: false) } catch { throw ValidationError("--endpoint: \(error)") }
         }
         if curve, let endpoint, endpoint.trimmingCharacters(in: .whitespaces).hasPrefix("inproc://") {
             throw ValidationError("--curve needs a tcp:// or ipc:// endpoint; inproc:// has no security handshake")
@@ -110,7 +107,7 @@ struct DecoderServeCommand: ParsableCommand {
 
     func run() throws {
         let resolved: String
-        do { resolved = try DecoderEndpoint.resolve(endpoint ?? "") } catch { throw CommandFailure("\(error)") }
+        do { resolved = try DecoderEndpoint.resolve(endpoint ?? "", acceptingHub: false) } catch { throw CommandFailure("\(error)") }
         var settings = try self.settings.map { try DecoderServerSettings.load($0, for: "--settings") } ?? DecoderServerSettings()
         if let predictionInterval { settings.predictionInterval = predictionInterval }
         if let lineFrequency { settings.lineFrequency = lineFrequency }

@@ -64,7 +64,7 @@ struct DemoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds of signal check before calibration. (default: 6)")
     var signalCheck: Double?
 
-    @Option(parsing: .unconditional, help: "Calibration trials (sets nGenericTrainTrials).")
+    @Option(parsing: .unconditional, help: "Calibration trials, 5...1000 (sets nGenericTrainTrials).")
     var calibrationTrials: Int?
 
     @Option(help: "Scripted trials (headless): train, test or verify (default test).")

@@ -4,7 +4,7 @@ import ArgumentParser
 /// `session run`, full-screen or headless): past it they give up with exit
 /// status 2.
 struct MaxSecondsOption: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Give up after this many seconds (exit 2); 0: the headless walk-through gives up after 900 s; the full-screen demo, scripted trials and sessions wait for ever.")
+    @Option(parsing: .unconditional, help: "Give up after this many seconds (exit 2); 0 (the default): no limit, except for `demo --headless`'s walk-through, which gives up after 900 s.")
     var maxSeconds: Double = 0
 
     /// Rejects a negative or infinite limit (a usage error). Called from the

@@ -55,6 +55,22 @@ struct DecoderEndpointTests {
         }
     }
 
+    @Test("a decoder, which binds, is refused a hub's utopia:// address and is not offered one for an unknown transport")
+    func bindingRefusesHub() throws {
+        #expect(try DecoderEndpoint.resolve("utopia://localhost:8400") == "utopia://localhost:8400")
+        #expect(throws: DecoderEndpoint.Problem(subject: "utopia://localhost:8400",
+                                                reason: "a decoder binds a ZeroMQ endpoint (ipc://, tcp://, inproc://); a utopia:// address is for engines and clients to connect to")) {
+            try DecoderEndpoint.resolve("utopia://localhost:8400", acceptingHub: false)
+        }
+        #expect(throws: DecoderEndpoint.Problem(subject: "foo", reason: "unknown transport; use ipc://PATH, tcp://HOST:PORT or inproc://NAME")) {
+            try DecoderEndpoint.resolve("foo", acceptingHub: false)
+        }
+        #expect(throws: DecoderEndpoint.Problem(subject: "foo",
+                                                reason: "unknown transport; use ipc://PATH, tcp://HOST:PORT, inproc://NAME or utopia://HOST:PORT")) {
+            try DecoderEndpoint.resolve("foo")
+        }
+    }
+
     @Test("tcp and inproc endpoints pass through")
     func accepted() throws {
         #expect(try DecoderEndpoint.resolve("tcp://127.0.0.1:5555") == "tcp://127.0.0.1:5555")
