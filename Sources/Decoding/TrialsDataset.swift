@@ -62,6 +62,13 @@ public struct TrialsDataset: Equatable, Sendable {
             if let bad = context.samples.firstIndex(where: { !$0.isFinite }) {
                 throw DatasetError.inconsistent(file: "continuous.f32", reason: "value \(bad) (channel \(bad / context.length), sample \(bad % context.length)) is \(context.samples[bad]), not finite")
             }
+            for c in 0..<h.nChannels {
+                let row = context.samples[(c * context.length)..<((c + 1) * context.length)]
+                if let (bad, typical) = Self.firstImplausible(row) {
+                    throw DatasetError.inconsistent(file: "continuous.f32", reason: "value \(bad) (channel \(c), sample \(bad - c * context.length)) is \(context.samples[bad]), "
+                        + "over \(Int(Self.implausibleRatio)) times the channel's median magnitude (\(typical)): no amplifier records that; the file is damaged")
+                }
+            }
             guard context.onsets.count == h.nTrials else {
                 throw DatasetError.inconsistent(file: "onsets.i32", reason: "expected \(h.nTrials * 4) bytes (n_trials × 4), found \(context.onsets.count * 4)")
             }
@@ -79,6 +86,19 @@ public struct TrialsDataset: Equatable, Sendable {
             let perTrial = h.nChannels * h.nSamples
             throw DatasetError.inconsistent(file: "X.f32", reason: "value \(bad) (trial \(bad / perTrial), channel \((bad % perTrial) / h.nSamples), "
                 + "sample \(bad % h.nSamples)) is \(data[bad]), not finite")
+        }
+        for c in 0..<h.nChannels where context == nil {
+            var row: [Float] = []
+            row.reserveCapacity(h.nTrials * h.nSamples)
+            for t in 0..<h.nTrials {
+                let start = (t * h.nChannels + c) * h.nSamples
+                row += data[start..<(start + h.nSamples)]
+            }
+            if let (index, typical) = Self.firstImplausible(row[...]) {
+                let (t, s) = (index / h.nSamples, index % h.nSamples), bad = (t * h.nChannels + c) * h.nSamples + s
+                throw DatasetError.inconsistent(file: "X.f32", reason: "value \(bad) (trial \(t), channel \(c), sample \(s)) is \(data[bad]), "
+                    + "over \(Int(Self.implausibleRatio)) times the channel's median magnitude (\(typical)): no amplifier records that; the file is damaged")
+            }
         }
         if let context, let (t, c, s) = Self.firstDisagreement(data, context, h) {
             throw DatasetError.inconsistent(file: "X.f32", reason: "trial \(t), channel \(c), sample \(s) differs from continuous.f32 at onset \(context.onsets[t]) + \(s): "
@@ -98,6 +118,25 @@ public struct TrialsDataset: Equatable, Sendable {
         self.labels = labels
         self.stimulus = stimulus
         self.context = context
+    }
+
+    /// How many times its channel's median magnitude a finite sample may be:
+    /// past it (1e30 in a recording of tens of µV, or of raw volts with
+    /// offsets) it is a damaged file, not EEG, and the continuous filters
+    /// would spread it over every trial after it.
+    public static let implausibleRatio: Float = 1e6
+
+    /// The index in `row` (one channel's samples) of the first more than
+    /// ``implausibleRatio`` times the row's median magnitude, with that
+    /// median; nil when none is, or the median is 0 (a flat or sparse channel).
+    private static func firstImplausible(_ row: ArraySlice<Float>) -> (Int, Float)? {
+        guard !row.isEmpty else { return nil }
+        var magnitudes = row.map(abs)
+        let middle = magnitudes.count / 2
+        magnitudes.sort()
+        let typical = magnitudes[middle]
+        guard typical > 0, magnitudes[magnitudes.count - 1] > typical * implausibleRatio else { return nil }
+        return row.firstIndex { abs($0) > typical * implausibleRatio }.map { ($0, typical) }
     }
 
     /// The first (trial, channel, sample) at which `data` is not the cut of

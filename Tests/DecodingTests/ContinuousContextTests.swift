@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ContinuousContextTests {
     /// Two channels, 2,000 samples at 250 Hz: a 10 Hz wave on a large, drifting offset; trials at 300 and 1,200.
-    func dataset() throws -> TrialsDataset {
+    func dataset(setting spike: (index: Int, value: Float)? = nil) throws -> TrialsDataset {
         let n = 2000
         var samples: [Float] = []
         for c in 0..<2 {
@@ -14,9 +14,23 @@ import Testing
                 samples.append(Float(5000 + 125 * t + wave))
             }
         }
+        if let spike { samples[spike.index] = spike.value }
         let header = DatasetHeader(fs: 250, nTrials: 2, nChannels: 2, nSamples: 500, nClasses: 2)
         let v = [UInt8](repeating: 0, count: 500) + [UInt8](repeating: 1, count: 500)
         return try TrialsDataset(header: header, continuous: samples, length: n, onsets: [300, 1200], labels: [0, 1], stimulus: v)
+    }
+
+    @Test func aSampleNoAmplifierRecordsIsRefusedRatherThanFilteredIntoTheTrialsAfterIt() throws {
+        // Between the trials, on channel 1: the continuous filters would carry 1e30 into the second trial.
+        do {
+            _ = try dataset(setting: (2000 + 800, 1e30))
+            Issue.record("1e30 accepted")
+        } catch let error as DatasetError {
+            #expect("\(error)".hasPrefix("continuous.f32: value 2800 (channel 1, sample 800) is 1e+30, over 1000000 times the channel's median magnitude ("),
+                    "\(error)")
+        }
+        // An artifact a real amplifier records (a pop of 100 times the offset) is EEG, kept.
+        #expect(try dataset(setting: (2000 + 800, 5e5)).context?.samples[2800] == 5e5)
     }
 
     @Test func trialsAreCutFromTheContinuousRecording() throws {

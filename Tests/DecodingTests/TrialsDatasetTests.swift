@@ -83,6 +83,22 @@ import Testing
         }
     }
 
+    @Test func aSampleNoAmplifierRecordsIsRejectedInTrialsCutUpstream() throws {
+        let header = DatasetHeader(fs: 100, nTrials: 2, nChannels: 2, nSamples: 50, nClasses: 2)
+        var x = (0..<200).map { Float(10 * sin(Double($0))) }
+        x[150 + 7] = -3e29                  // trial 1, channel 1, sample 7
+        #expect(throws: DatasetError.self) {
+            try TrialsDataset(header: header, data: x, labels: [0, 1], stimulus: [UInt8](repeating: 1, count: 100))
+        }
+        do {
+            _ = try TrialsDataset(header: header, data: x, labels: [0, 1], stimulus: [UInt8](repeating: 1, count: 100))
+        } catch {
+            #expect("\(error)".hasPrefix("X.f32: value 157 (trial 1, channel 1, sample 7) is -3e+29, over 1000000 times"), "\(error)")
+        }
+        x[157] = -3e4                       // 3,000 times the channel's median magnitude: a real artifact, kept
+        #expect(try TrialsDataset(header: header, data: x, labels: [0, 1], stimulus: [UInt8](repeating: 1, count: 100)).data[157] == -3e4)
+    }
+
     @Test func labelOutsideTheClassesIsRejected() throws {
         try Self.expectError(file: "y.i32", containing: "class 7") { url in
             var y = [UInt8](try Data(contentsOf: url.appendingPathComponent("y.i32")))
