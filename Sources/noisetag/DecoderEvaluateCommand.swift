@@ -12,7 +12,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A trials dataset folder (Protocols/dataset.md); with several, each is evaluated and a table of them all ends the report.", valueName: "DIR"))
     var directories: [String]
 
-    @Option(help: ArgumentHelp("A trials dataset recorded while the user looked at none of the codes (e.g. `decoder simulate --idle`): every fold's decoder listens to it and its presses count as false (with one dataset).", valueName: "IDLE_DIR"))
+    @Option(help: ArgumentHelp("A trials dataset recorded while the user looked at none of the codes (e.g. `decoder simulate --idle`): every fold's decoder listens to it and its presses count as false, at most one an idle trial: a press ends it, as live (with one dataset).", valueName: "IDLE_DIR"))
     var idle: String?
 
     @Flag(help: "Print the report as JSON.")
