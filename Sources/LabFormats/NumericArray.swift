@@ -62,7 +62,9 @@ struct NumericArray: Sendable {
     /// (only a member that is needed must read). Throws when the archive
     /// cannot be read or a member extracted; `name` names the file in errors.
     /// Read from the file, not from memory: ZIPFoundation's in-memory
-    /// archive traps on some damaged archives.
+    /// archive traps on some damaged archives. A deflated member is inflated
+    /// from its own bytes (``ZipMemberLocation``): ZIPFoundation 0.9.20's
+    /// inflate never ends on a damaged stream that runs to the file's end.
     static func npzMembers(_ url: URL, name: String) throws -> [(key: String, bytes: [UInt8], array: Result<NumericArray, LabFormatError>)] {
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .read) } catch {
@@ -71,14 +73,25 @@ struct NumericArray: Sendable {
             throw LabFormatError(name, "not a readable .npz (zip) file: \(why)")
         }
         var members: [(key: String, bytes: [UInt8], array: Result<NumericArray, LabFormatError>)] = []
+        var file: [UInt8]?
         for entry in archive where entry.type == .file && entry.path.hasSuffix(".npy") {
-            var content = Data()
-            do {
-                _ = try archive.extract(entry, skipCRC32: false) { content.append($0) }
-            } catch {
-                throw LabFormatError("\(name): \(entry.path)", "cannot extract: \(error)")
-            }
             let subject = "\(name): \(entry.path)"
+            var content = Data()
+            if entry.isCompressed {
+                if file == nil { file = [UInt8]((try? Data(contentsOf: url)) ?? Data()) }
+                guard let bytes = file, let range = ZipMemberLocation.range(of: entry.path, in: bytes) else {
+                    throw LabFormatError(subject, "cannot extract: the zip directory does not say where its data lie, or they run past the file's end")
+                }
+                let crc: UInt32
+                (content, crc) = try Gzip.inflate(Data(bytes[range]), name: subject, stream: "deflate")
+                guard crc == entry.checksum else { throw LabFormatError(subject, "cannot extract: its checksum does not match its data") }
+            } else {
+                do {
+                    _ = try archive.extract(entry, skipCRC32: false) { content.append($0) }
+                } catch {
+                    throw LabFormatError(subject, "cannot extract: \(error)")
+                }
+            }
             let array: Result<NumericArray, LabFormatError>
             let bytes = [UInt8](content)
             do { array = .success(try NumericArray(npy: bytes, subject: subject)) } catch let error as LabFormatError {

@@ -132,6 +132,24 @@ import ZIPFoundation
         #expect(LabFixtures.message { _ = try EpochsImporter.read(damaged) }.hasPrefix("past-end.npz: "))
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aDeflatedArrayWhoseStreamRunsToTheFileEndIsOneLineNotAHang() throws {
+        // X.npy, the first member, opened with a stored block that asks for 65,535 bytes: the stream runs past
+        // the member into the rest of the archive and its end (ZIPFoundation 0.9.20 read on at the end for ever).
+        var bytes = [UInt8](try Data(contentsOf: try Self.standard()))
+        let data = 30 + 5 + Int(bytes[28]) | Int(bytes[29]) << 8     // the local header, "X.npy", its extra field
+        bytes.replaceSubrange(data..<(data + 5), with: [0x00, 0xFF, 0xFF, 0x00, 0x00])
+        let damaged = try LabFixtures.scratch("endless.npz", bytes)
+        #expect(LabFixtures.message { _ = try EpochsImporter.read(damaged) } == "endless.npz: X.npy: the deflate stream is cut short")
+        // Its directory's compressed size pointed past the file's end: said, not read.
+        let end = try #require((0...(bytes.count - 22)).reversed().first { bytes[$0..<($0 + 4)].elementsEqual([0x50, 0x4B, 0x05, 0x06]) })
+        let directory = Int(bytes[end + 16]) | Int(bytes[end + 17]) << 8 | Int(bytes[end + 18]) << 16 | Int(bytes[end + 19]) << 24
+        bytes.replaceSubrange((directory + 20)..<(directory + 24), with: XDFBuilder.le(UInt32(bytes.count)))
+        let past = try LabFixtures.scratch("past.npz", bytes)
+        #expect(LabFixtures.message { _ = try EpochsImporter.read(past) }
+            == "past.npz: X.npy: cannot extract: the zip directory does not say where its data lie, or they run past the file's end")
+    }
+
     /// The RMS about the mean of each run of 6 values (one channel of one trial of `microvolts`).
     static func rms(_ values: [Float]) -> Double {
         var squares = 0.0
