@@ -16,7 +16,7 @@ enum ZipMemberLocation {
         // The end-of-central-directory record: the last one in the final 22 + 65,535 bytes.
         var end = zip.count - 22
         while end >= max(0, zip.count - 22 - 65_535), number(end, 4) != 0x0605_4B50 { end -= 1 }
-        guard end >= 0, var count = number(end + 10, 2), var position = number(end + 16, 4) else { return nil }
+        guard end >= 0, number(end, 4) == 0x0605_4B50, var count = number(end + 10, 2), var position = number(end + 16, 4) else { return nil }
         if count == 0xFFFF || position == 0xFFFF_FFFF {
             // Zip64: a locator just before it points at the zip64 end record.
             guard number(end - 20, 4) == 0x0706_4B50, let record = number(end - 12, 8), number(record, 4) == 0x0606_4B50,
