@@ -65,8 +65,8 @@ public struct TrialsDataset: Equatable, Sendable {
             for c in 0..<h.nChannels {
                 let row = context.samples[(c * context.length)..<((c + 1) * context.length)]
                 if let (bad, typical) = Self.firstImplausible(row) {
-                    throw DatasetError.inconsistent(file: "continuous.f32", reason: "value \(bad) (channel \(c), sample \(bad - c * context.length)) is \(context.samples[bad]), "
-                        + "over \(Int(Self.implausibleRatio)) times the channel's median magnitude (\(typical)): no amplifier records that; the file is damaged")
+                    throw Self.implausible("continuous.f32", at: "value \(bad) (channel \(c), sample \(bad - c * context.length))",
+                                           context.samples[bad], typical)
                 }
             }
             guard context.onsets.count == h.nTrials else {
@@ -96,8 +96,7 @@ public struct TrialsDataset: Equatable, Sendable {
             }
             if let (index, typical) = Self.firstImplausible(row[...]) {
                 let (t, s) = (index / h.nSamples, index % h.nSamples), bad = (t * h.nChannels + c) * h.nSamples + s
-                throw DatasetError.inconsistent(file: "X.f32", reason: "value \(bad) (trial \(t), channel \(c), sample \(s)) is \(data[bad]), "
-                    + "over \(Int(Self.implausibleRatio)) times the channel's median magnitude (\(typical)): no amplifier records that; the file is damaged")
+                throw Self.implausible("X.f32", at: "value \(bad) (trial \(t), channel \(c), sample \(s))", data[bad], typical)
             }
         }
         if let context, let (t, c, s) = Self.firstDisagreement(data, context, h) {
@@ -137,6 +136,12 @@ public struct TrialsDataset: Equatable, Sendable {
         let typical = magnitudes[middle]
         guard typical > 0, magnitudes[magnitudes.count - 1] > typical * implausibleRatio else { return nil }
         return row.firstIndex { abs($0) > typical * implausibleRatio }.map { ($0, typical) }
+    }
+
+    /// The one line for a sample ``firstImplausible(_:)`` found in `file`.
+    private static func implausible(_ file: String, at place: String, _ value: Float, _ typical: Float) -> DatasetError {
+        .inconsistent(file: file, reason: "\(place) is \(value), over \(Int(implausibleRatio)) times the channel's median magnitude (\(typical)): "
+            + "no amplifier records that; the file is damaged")
     }
 
     /// The first (trial, channel, sample) at which `data` is not the cut of
