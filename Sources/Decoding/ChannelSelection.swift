@@ -9,14 +9,18 @@ public enum ChannelSelection: Sendable, Equatable {
     /// Every channel but these, in the recording's order.
     case drop([String])
 
+    /// Why the import leaves out a channel that holds no finite sample
+    /// (the reason ``indices(among:leftOut:)`` gives for a dead channel).
+    public static let deadReason = "it holds no finite sample"
+
     /// The 0-based indices, among `names`, of the channels selected. A name
     /// matches exactly, else without regard to case when that is unique;
     /// throws a ``ChannelSelectionError`` for a name that matches none (the
     /// recording's names listed), a name given twice, or no channel left.
-    /// A name among `dead` (channels the import left out, holding no finite
-    /// sample) is already out: dropping it is no error, keeping it one that
-    /// says why it is gone.
-    public func indices(among names: [String], dead: [String] = []) throws(ChannelSelectionError) -> [Int] {
+    /// A name among `leftOut` (channels the import left out, by name, with
+    /// why: no finite sample, another sample rate) is already out: dropping
+    /// it is no error, keeping it one that says why it is gone.
+    public func indices(among names: [String], leftOut: [String: String] = [:]) throws(ChannelSelectionError) -> [Int] {
         let listed: [String]
         switch self {
         case .keep(let l), .drop(let l): listed = l
@@ -24,9 +28,9 @@ public enum ChannelSelection: Sendable, Equatable {
         var found: [Int] = []
         for name in listed {
             if !names.contains(where: { $0.lowercased() == name.lowercased() }),
-               let gone = dead.first(where: { $0 == name }) ?? dead.first(where: { $0.lowercased() == name.lowercased() }) {
+               let gone = leftOut[name] != nil ? name : leftOut.keys.sorted().first(where: { $0.lowercased() == name.lowercased() }) {
                 if case .drop = self { continue }
-                throw ChannelSelectionError("channel \"\(gone)\" was left out on import: it holds no finite sample")
+                throw ChannelSelectionError("channel \"\(gone)\" was left out on import: \(leftOut[gone] ?? "")")
             }
             // A file may name two channels alike: dropping the name drops both; keeping it cannot say which.
             let twins = names.indices.filter { names[$0] == name }

@@ -4,9 +4,14 @@ extension TrialsDataset {
 
     /// The dataset with the channels that `selection` keeps, in its order:
     /// in the trials, in the continuous recording where there is one, and
-    /// in the header's names. Throws the selection's one-line error.
-    public func selectingChannels(_ selection: ChannelSelection) throws -> TrialsDataset {
-        let kept = try selection.indices(among: channelNames, dead: header.deadChannels ?? [])
+    /// in the header's names. `leftOut` names channels the import left out
+    /// besides the header's dead ones, with why (see
+    /// ``ChannelSelection/indices(among:leftOut:)``). Throws the selection's
+    /// one-line error.
+    public func selectingChannels(_ selection: ChannelSelection, leftOut: [String: String] = [:]) throws -> TrialsDataset {
+        var gone = leftOut
+        for name in header.deadChannels ?? [] { gone[name] = ChannelSelection.deadReason }
+        let kept = try selection.indices(among: channelNames, leftOut: gone)
         guard kept != Array(0..<header.nChannels) else { return self }
         let h = header, n = h.nSamples
         var selected = h

@@ -1,6 +1,15 @@
 import Decoding
 
 extension ContinuousRecording {
+    /// Every channel left out, dead or at another rate, with why: what
+    /// `--channels` and `--drop-channels` are told (see
+    /// ``ChannelSelection/indices(among:leftOut:)``).
+    public var leftOutChannels: [String: String] {
+        var gone = otherRateChannels
+        for name in deadChannels { gone[name] = ChannelSelection.deadReason }
+        return gone
+    }
+
     /// The recording with the channels an import keeps, and a warning
     /// where channels not in a voltage unit (``otherUnits``: skin
     /// conductance, respiration, a sensor's own scale) are concerned. With
@@ -17,7 +26,7 @@ extension ContinuousRecording {
         }
         var kept = self
         if let selection {
-            let chosen = ((try? selection.indices(among: channelNames, dead: deadChannels)) ?? []).map { channelNames[$0] }
+            let chosen = ((try? selection.indices(among: channelNames, leftOut: leftOutChannels)) ?? []).map { channelNames[$0] }
             let keptOthers = others.filter(chosen.contains)
             if !keptOthers.isEmpty {
                 kept.warnings.append("\(keptOthers.count) channel(s) not in a voltage unit kept in their own, as chosen: \(described(keptOthers))")

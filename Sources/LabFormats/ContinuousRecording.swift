@@ -22,6 +22,9 @@ public struct ContinuousRecording: Sendable, Equatable {
     /// Channels the importer left out because they hold no finite sample
     /// (each also named in a warning); not among ``channelNames``.
     public var deadChannels: [String] = []
+    /// Channels of the file the importer did not read, by name, with why
+    /// (an EDF signal at another sample rate); not among ``channelNames``.
+    public var otherRateChannels: [String: String] = [:]
     /// The unit of each channel whose unit is no voltage (µS, a sensor's
     /// own scale, none), by channel name; those channels are not EEG and an
     /// import leaves them out unless chosen (see ``keepingEEG(selection:)``).

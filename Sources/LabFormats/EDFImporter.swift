@@ -33,6 +33,7 @@ public enum EDFImporter {
         let bytes = try HeaderText.contents(url)
         let header = try EDFHeader(bytes, name: name)
         var warnings = header.warnings
+        var otherRate: [String: String] = [:]
         let signals = header.signals
         let bps = header.bytesPerSample
         let recordBytes = header.recordBytes
@@ -88,6 +89,10 @@ public enum EDFImporter {
         let dropped = data.filter { signals[$0].samplesPerRecord != spr }
         let fs = Double(spr) / header.recordDuration
         guard fs <= 1e6 else { throw LabFormatError(name, "sample rate \(format(fs)) Hz (\(spr) samples per \(format(header.recordDuration)) s record) is not believable") }
+        for s in dropped {
+            otherRate[signals[s].label] = "it is sampled at \(format(Double(signals[s].samplesPerRecord) / header.recordDuration)) Hz, "
+                + "and an import keeps one rate, \(format(fs)) Hz, that of most channels"
+        }
         if !dropped.isEmpty {
             warnings.append("\(name): \(dropped.count) signal(s) not at \(format(fs)) Hz dropped: "
                             + dropped.prefix(8).map { "\(signals[$0].label) (\(format(Double(signals[$0].samplesPerRecord) / header.recordDuration)) Hz)" }.joined(separator: ", ")
@@ -137,6 +142,10 @@ public enum EDFImporter {
             if HeaderText.microvoltsPer(signal.dimension) == nil { otherUnits[signal.label] = signal.dimension.isEmpty ? "no unit" : signal.dimension }
             let gain = signal.gain * toMicrovolts
             let offset = signal.physicalMinimum * toMicrovolts - signal.digitalMinimum * gain
+            for end in [signal.digitalMinimum, signal.digitalMaximum] where !Float(offset + gain * end).isFinite {
+                throw LabFormatError(name, "signal \(s + 1) (\(signal.label)): physical range \(signal.physicalMinimum) to \(signal.physicalMaximum)"
+                                     + (signal.dimension.isEmpty ? "" : " \(signal.dimension)") + " is beyond a 32-bit float (±3.4e38), cannot scale")
+            }
             var channel = [Float](repeating: 0, count: length)
             for r in 0..<records {
                 let from = start(ofRecord: r, signal: s)
@@ -164,6 +173,10 @@ public enum EDFImporter {
                 }
             }
             markers += triggers.markers
+            if let code = triggers.raisedAtStart {
+                warnings.append("\(name): Status was already \(code) at the first sample: a marker \"\(code)\" at 0.000 s "
+                                + "(a trigger raised before the recording began, or a port resting at that value)")
+            }
         }
         markers = markers.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }.map(\.element)
 
@@ -172,6 +185,7 @@ public enum EDFImporter {
                                             markers: markers, source: source(header, name: name),
                                             filtered: prefilters.isEmpty ? nil : prefilters.joined(separator: "; "), warnings: warnings)
         recording.otherUnits = otherUnits
+        recording.otherRateChannels = otherRate
         return recording
     }
 

@@ -136,10 +136,10 @@ struct RecordingImportOptions: ParsableArguments {
         let url = URL(fileURLWithPath: file)
         do {
             let kind = try LabFormat.resolve(recordingFile.format, url)
-            var (dataset, warnings) = try read(kind, url)
+            var (dataset, warnings, leftOut) = try read(kind, url)
             if let warning = recordingFile.formatWarning(read: kind) { warnings.insert(warning, at: 0) }
             if let selection = channelSelection {
-                do { dataset = try dataset.selectingChannels(selection) } catch let error as ChannelSelectionError {
+                do { dataset = try dataset.selectingChannels(selection, leftOut: leftOut) } catch let error as ChannelSelectionError {
                     throw CommandFailure("\(channels != nil ? "--channels" : "--drop-channels"): \(error)")
                 }
             }
@@ -151,12 +151,17 @@ struct RecordingImportOptions: ParsableArguments {
         }
     }
 
-    private func read(_ kind: LabFormat, _ url: URL) throws -> (TrialsDataset, [String]) {
+    /// The dataset, its warnings, and the file's channels the importer did
+    /// not read (with why) beyond the dataset's dead ones.
+    private func read(_ kind: LabFormat, _ url: URL) throws -> (TrialsDataset, [String], [String: String]) {
         switch kind {
-        case .savefile: return try SavefileImporter.readWithWarnings(url)
+        case .savefile:
+            let (dataset, warnings) = try SavefileImporter.readWithWarnings(url)
+            return (dataset, warnings, [:])
         case .npz, .mat:
             let codes = try self.codes.map { try CodesFile.read(URL(fileURLWithPath: $0)) }
-            return try EpochsImporter.read(url, units: units ?? .auto, codes: codes, codeRate: codeRate, classes: classes)
+            let (dataset, warnings) = try EpochsImporter.read(url, units: units ?? .auto, codes: codes, codeRate: codeRate, classes: classes)
+            return (dataset, warnings, [:])
         case .xdf, .bdf, .edf, .brainvision, .bids: break
         }
         let recording = try ContinuousRecording.read(url, format: kind, stream: recordingFile.stream, markers: recordingFile.markers)
@@ -165,7 +170,8 @@ struct RecordingImportOptions: ParsableArguments {
             var options = TrialCutOptions(trialStart: trialStart, label: label, codes: [], trialSeconds: trialSeconds)
             options.trialEnd = trialEnd
             options.labelAfterStart = labelAfter
-            return try StimulusTrialCutter.cut(recording, stimulus: stimulus, options: options)
+            let (dataset, warnings) = try StimulusTrialCutter.cut(recording, stimulus: stimulus, options: options)
+            return (dataset, warnings, recording.otherRateChannels)
         }
         guard let trialStart, let label, let codes else {
             throw CommandFailure("\(kind.rawValue) recordings are cut by markers: --trial-start, --label and --codes are needed")
@@ -174,6 +180,7 @@ struct RecordingImportOptions: ParsableArguments {
                                       codeRate: codeRate, classes: classes, trialSeconds: trialSeconds)
         options.trialEnd = trialEnd
         options.labelAfterStart = labelAfter
-        return try MarkerTrialCutter.cut(recording, options: options)
+        let (dataset, warnings) = try MarkerTrialCutter.cut(recording, options: options)
+        return (dataset, warnings, recording.otherRateChannels)
     }
 }

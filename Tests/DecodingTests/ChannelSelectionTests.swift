@@ -52,14 +52,23 @@ import Testing
 
     @Test func aChannelTheImportLeftOutAsDeadIsAlreadyDroppedAndCannotBeKept() throws {
         let d = try dataset(names: ["Oz", "EOG", "Pz"])
-        let dead = ["F8"]
-        #expect(try ChannelSelection.drop(["f8", "EOG"]).indices(among: d.channelNames, dead: dead) == [0, 2])
+        let dead = ["F8": ChannelSelection.deadReason]
+        #expect(try ChannelSelection.drop(["f8", "EOG"]).indices(among: d.channelNames, leftOut: dead) == [0, 2])
         #expect(throws: ChannelSelectionError("channel \"F8\" was left out on import: it holds no finite sample")) {
-            try ChannelSelection.keep(["Oz", "F8"]).indices(among: d.channelNames, dead: dead)
+            try ChannelSelection.keep(["Oz", "F8"]).indices(among: d.channelNames, leftOut: dead)
         }
         // A name neither present nor dead is still the error that lists the channels.
         #expect(throws: ChannelSelectionError("no channel named \"F9\" (the channels: Oz, EOG, Pz)")) {
-            try ChannelSelection.keep(["F9"]).indices(among: d.channelNames, dead: dead)
+            try ChannelSelection.keep(["F9"]).indices(among: d.channelNames, leftOut: dead)
         }
+    }
+
+    @Test func aChannelLeftOutForItsRateSaysSoWhenKeptAndIsNoErrorWhenDropped() throws {
+        let d = try dataset(names: ["Oz", "EOG", "Pz"])
+        let why = ["Temp": "it is sampled at 1 Hz, and an import keeps one rate, 256 Hz, that of most channels"]
+        #expect(throws: ChannelSelectionError("channel \"Temp\" was left out on import: it is sampled at 1 Hz, and an import keeps one rate, 256 Hz, that of most channels")) {
+            try d.selectingChannels(.keep(["Oz", "temp"]), leftOut: why)
+        }
+        #expect(try d.selectingChannels(.drop(["Temp", "EOG"]), leftOut: why).channelNames == ["Oz", "Pz"])
     }
 }

@@ -49,9 +49,9 @@ def assert_same_signal(ours, theirs_microvolts):
 
 
 def status_starts(raw, code):
-    """Samples where the Status low 16 bits change to `code` (never sample 0)."""
+    """Samples where the Status low 16 bits change to `code`, the value before the first sample counting as 0."""
     status = raw.get_data(picks=["Status"])[0].astype(np.int64) & 0xFFFF
-    changes = np.flatnonzero(np.diff(status) != 0) + 1
+    changes = np.flatnonzero(np.diff(np.concatenate([[0], status])) != 0)
     return [int(i) for i in changes if status[i] == code]
 
 
@@ -165,7 +165,7 @@ def test_inspect_lists_what_mne_reads(noisetag_bin):
     assert inventory["channels"] == [c for c in raw.ch_names if c != "Status"]
     raw.load_data()
     counts = {m["text"]: m["count"] for m in inventory["markers"]}
-    assert counts == {"254": len(status_starts(raw, 254)), "255": len(status_starts(raw, 255))} == {"254": 40, "255": 40}
+    assert counts == {"254": len(status_starts(raw, 254)), "255": len(status_starts(raw, 255))} == {"254": 40, "255": 41}
     path = os.path.join(FORMATS, "test_edf_overlapping_annotations.edf")
     code, inventory, _ = inspect(noisetag_bin, path)
     raw = mne.io.read_raw_edf(path)

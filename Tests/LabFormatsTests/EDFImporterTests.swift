@@ -32,11 +32,13 @@ import Testing
         #expect(Self.close(r.samples[0][0], -526.6094360351562))
         #expect(Self.close(r.samples[15][15359], -166.35939025878906))
         #expect(Self.close(r.samples[7][5000], 60.140628814697266))
-        #expect(r.markers.count == 80)
-        #expect(r.markers.prefix(3).map(\.sample) == [212, 414, 586])
-        #expect(r.markers.prefix(3).map(\.text) == ["254", "255", "254"])
+        // The port rests at 255 from the first sample: that is a marker at 0, and said.
+        #expect(r.markers.count == 81)
+        #expect(r.markers.prefix(4).map(\.sample) == [0, 212, 414, 586])
+        #expect(r.markers.prefix(4).map(\.text) == ["255", "254", "255", "254"])
         #expect(r.markers.last?.sample == 15304 && r.markers.last?.text == "255")
-        #expect(r.markers.first?.duration == 202.0 / 256)
+        #expect(r.markers.first?.duration == 212.0 / 256 && r.markers[1].duration == 202.0 / 256)
+        #expect(r.warnings == ["Newtest17-256.bdf: Status was already 255 at the first sample: a marker \"255\" at 0.000 s (a trigger raised before the recording began, or a port resting at that value)"])
     }
 
     @Test func edfPlusAnnotationsWithDurations() throws {
@@ -107,6 +109,10 @@ import Testing
         f.signals[0].digital = ("5", "5")
         #expect(ScratchFolder.message { _ = try EDFImporter.read(try f.write("flat.edf")) }
                 == "flat.edf: signal 1 (Oz): empty digital range, cannot scale")
+        f = Self.small()
+        f.signals[0].physical = ("-1e300", "1e300")  // a number, but no float holds its samples
+        #expect(ScratchFolder.message { _ = try EDFImporter.read(try f.write("huge.edf")) }
+                == "huge.edf: signal 1 (Oz): physical range -1e+300 to 1e+300 uV is beyond a 32-bit float (±3.4e38), cannot scale")
         f = Self.small()
         f.signals[0].physical.0 = "-8\n\u{1}6"  // bytes of a damaged header quoted in the error
         #expect(ScratchFolder.message { _ = try EDFImporter.read(try f.write("torn.edf")) }
@@ -208,6 +214,7 @@ import Testing
         let r = try EDFImporter.read(try f.write("rates.edf"))
         #expect(r.channelNames == ["Oz", "Pz"] && r.sampleRate == 4)
         #expect(r.warnings == ["rates.edf: 1 signal(s) not at 4 Hz dropped: Accel (1 Hz)"])
+        #expect(r.otherRateChannels == ["Accel": "it is sampled at 1 Hz, and an import keeps one rate, 4 Hz, that of most channels"])
     }
 
     @Test func bdfTwentyFourBitAndStatusLowSixteenBits() throws {
@@ -224,5 +231,21 @@ import Testing
         #expect(r.channelNames == ["A1"] && r.samples[0] == [-8388608, -1, 0, 8388607, 65536, -65536, 1, 2])
         #expect(r.markers.map(\.text) == ["5", "511"] && r.markers.map(\.sample) == [2, 5])
         #expect(r.markers.map(\.duration) == [0.5, 0.5])
+    }
+
+    @Test func aTriggerHighAtTheFirstSampleIsAMarkerThereAndSaid() throws {
+        var f = EDFTestFile(bdf: true, records: 2)
+        f.signals = [
+            .init(label: "A1", physical: ("-8388608", "8388607"), digital: ("-8388608", "8388607"), samplesPerRecord: 4,
+                  values: { _ in [0, 1, 2, 3] }),
+            .init(label: "Status", dimension: "Boolean", physical: ("-8388608", "8388607"), digital: ("-8388608", "8388607"),
+                  samplesPerRecord: 4, values: { r in
+                      // low 16 bits 5, 5, 0, 0 | 7, 7, 7, 7; the high byte set throughout (status bits)
+                      r == 0 ? [0x3C0005, 0x3C0005, 0x3C0000, 0x3C0000] : [0x3C0007, 0x3C0007, 0x3C0007, 0x3C0007] }),
+        ]
+        let r = try EDFImporter.read(try f.write("high.bdf"))
+        #expect(r.markers.map(\.text) == ["5", "7"] && r.markers.map(\.sample) == [0, 4])
+        #expect(r.markers.map(\.duration) == [0.5, nil])
+        #expect(r.warnings == ["high.bdf: Status was already 5 at the first sample: a marker \"5\" at 0.000 s (a trigger raised before the recording began, or a port resting at that value)"])
     }
 }
