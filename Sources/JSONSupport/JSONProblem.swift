@@ -31,6 +31,61 @@ public enum JSONProblem {
         }
     }
 
+    /// `error`, from decoding a `type` from `data`, in words, naming the
+    /// field where Foundation does not: when it reports corrupt data with
+    /// no field named (on Linux, a fraction, or a number beyond 64 bits,
+    /// where a whole number belongs), each field holding such a number is
+    /// set to 0 in turn, and the one whose repair lets `type` decode is
+    /// named; otherwise as ``describe(_:in:)``.
+    public static func describe<T: Decodable>(_ error: any Error, decoding type: T.Type, from data: Data,
+                                              with decoder: JSONDecoder = JSONDecoder()) -> String {
+        if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty,
+           let root = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) {
+            for (path, value) in numbers(in: root, at: []) where value.rounded() != value || abs(value) >= 9.2e18 {
+                guard let repaired = try? JSONSerialization.data(withJSONObject: setting(path, in: root), options: .fragmentsAllowed),
+                      (try? decoder.decode(type, from: repaired)) != nil else { continue }
+                let name = path.map { $0.key ?? "[\($0.index ?? 0)]" }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+                return value.rounded() != value ? "\"\(name)\" must be a whole number (it is \(value))"
+                                                : "\"\(name)\" is \(value), beyond a whole number's range (about ±9.2e18)"
+            }
+        }
+        return describe(error, in: data)
+    }
+
+    /// One step of a path into a JSON value: an object's key or an array's index.
+    private struct Step {
+        var key: String?
+        var index: Int?
+    }
+
+    /// Every number in a JSON value (as `JSONSerialization` reads it), with its path.
+    private static func numbers(in value: Any, at path: [Step]) -> [([Step], Double)] {
+        if let object = value as? [String: Any] {
+            return object.keys.sorted().flatMap { numbers(in: object[$0]!, at: path + [Step(key: $0)]) }
+        }
+        if let array = value as? [Any] {
+            return array.indices.flatMap { numbers(in: array[$0], at: path + [Step(index: $0)]) }
+        }
+        if value is Bool { return [] }
+        if let number = value as? NSNumber, number.doubleValue.isFinite { return [(path, number.doubleValue)] }
+        return []
+    }
+
+    /// `value` with the number at `path` set to 0.
+    private static func setting(_ path: [Step], in value: Any) -> Any {
+        guard let step = path.first else { return 0 }
+        let rest = Array(path.dropFirst())
+        if let key = step.key, var object = value as? [String: Any], let inner = object[key] {
+            object[key] = setting(rest, in: inner)
+            return object
+        }
+        if let index = step.index, var array = value as? [Any], array.indices.contains(index) {
+            array[index] = setting(rest, in: array[index])
+            return array
+        }
+        return value
+    }
+
     /// Where JSON text `data` stops being JSON (RFC 8259), with its line
     /// and column: empty, cut short inside an object, array or string, a
     /// bracket too many, a comma missing or one too many, a comment, text

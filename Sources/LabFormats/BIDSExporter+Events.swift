@@ -79,15 +79,20 @@ extension BIDSExporter {
             event.certainty = press.certainty
             events.append(event)
         }
+        // What ends with the EEG, a moment after its last packet (the session's last step, the decoder set idle
+        // as it closes), stands at that last sample rather than outside.
+        func endsWithTheEEG(_ milliseconds: Double) -> Bool {
+            eeg.times.last.map { milliseconds > $0 && milliseconds <= $0 + 2000 } ?? false
+        }
         for change in eeg.modeChanges {
             let type = "mode/\(change.mode)"
-            if let s = sample(change.time, type) { events.append(BIDSEvent(sample: s, trialType: type)) }
+            let last = change.mode == "idle" && change.time == eeg.modeChanges.last?.time && endsWithTheEEG(change.time)
+            if let s = last ? eeg.sampleCount - 1 : sample(change.time, type) { events.append(BIDSEvent(sample: s, trialType: type)) }
         }
         for step in recording.steps {
             for (type, time) in [("step_start/\(step.kind)", step.startTime), ("step_end/\(step.kind)", step.endTime)] {
-                // The session's last step ends as the EEG does, a moment after its last packet: its end is that last sample.
-                let endsWithTheEEG = type.hasPrefix("step_end/") && (eeg.times.last.map { time * 1000 > $0 && time * 1000 <= $0 + 2000 } ?? false)
-                guard let s = endsWithTheEEG ? eeg.sampleCount - 1 : sample(time * 1000, type) else { continue }
+                let last = type.hasPrefix("step_end/") && endsWithTheEEG(time * 1000)
+                guard let s = last ? eeg.sampleCount - 1 : sample(time * 1000, type) else { continue }
                 var event = BIDSEvent(sample: s, trialType: type)
                 event.step = step.step
                 event.stepName = step.name

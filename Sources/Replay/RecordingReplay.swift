@@ -36,14 +36,21 @@ public struct RecordingReplay {
         report.isRedecode = incoming != nil
         let lastTick = script.ticks.last?.time ?? -.infinity
         var notes = Set<String>()
-        for start in script.starts {
+        for (index, start) in script.starts.enumerated() {
             if let untilTrial, start.value.trial > untilTrial { break }
             var replay = TrialReplay(script: script, start: start)
             replay.overrides = overrides
             if let incoming { replay.incoming = incoming; replay.incomingAdvises = true }
             guard let logged = replay.loggedOutcome() else {
-                report.unfinishedTrial = start.value.trial
-                break
+                // Only the last trial may lack its end: still running, crashed, or the recording closed during it
+                // (then trials.jsonl, written at a trial's end, does not hold it either).
+                let next = script.starts.dropFirst(index + 1).first
+                if next == nil, script.isOpen || script.recordedTrials[start.value.trial] == nil {
+                    report.unfinishedTrial = start.value.trial
+                    break
+                }
+                report.trials.append(lostEnd(start, after: next.map { "trial \($0.value.trial) started after it" } ?? "the recording was closed"))
+                continue
             }
             let period = 1 / Double(max(1, rebuiltRate(at: start)))
             var comparison = TrialComparison(trial: start.value.trial, mode: start.value.mode.rawValue,
@@ -71,7 +78,43 @@ public struct RecordingReplay {
             for note in replay.notes where notes.insert(note).inserted { report.notes.append(note) }
             report.trials.append(comparison)
         }
+        if !script.isOpen { report.trials += lostStarts() }
         return report
+    }
+
+    /// A trial whose end `events.jsonl` lost: not replayable, with what
+    /// `trials.jsonl` logged of it as its outcome where it has the trial.
+    private func lostEnd(_ start: RecordingScript.Logged<NoiseTagEvent.TrialStart>, after: String) -> TrialComparison {
+        let record = script.recordedTrials[start.value.trial]
+        var logged = record.map(Self.outcome) ?? TrialOutcome(ending: "unknown")
+        logged.start = TrialReplay.summary(start.value)
+        var comparison = TrialComparison(trial: start.value.trial, mode: start.value.mode.rawValue,
+                                         target: start.value.target, controls: start.value.controls.count, logged: logged)
+        comparison.problem = "events.jsonl holds no end of it, though \(after)"
+            + (record == nil ? " (a line lost or damaged)" : " (trials.jsonl holds it: a line of events.jsonl lost or damaged)")
+        return comparison
+    }
+
+    /// Trials that `trials.jsonl` of a closed recording holds and
+    /// `events.jsonl` never started (its lines lost): not replayable.
+    private func lostStarts() -> [TrialComparison] {
+        let started = Set(script.starts.map(\.value.trial))
+        let from = script.starts.first?.time ?? -.infinity
+        return script.recordedTrials.values
+            .filter { !started.contains($0.trial) && $0.startTime >= from && untilTrial.map { [trial = $0.trial] in trial <= $0 } ?? true }
+            .sorted { $0.trial < $1.trial }
+            .map { record in
+                var comparison = TrialComparison(trial: record.trial, mode: record.mode, target: record.target,
+                                                 controls: record.controls.count, logged: Self.outcome(record))
+                comparison.problem = "trials.jsonl holds it, but events.jsonl never started it (its lines lost or damaged)"
+                return comparison
+            }
+    }
+
+    /// A trial's outcome as `trials.jsonl` logged it (no messages).
+    private static func outcome(_ record: RecordedTrial) -> TrialOutcome {
+        TrialOutcome(ending: record.ending, pressed: record.pressed, pressedObjectID: record.pressedObjectID,
+                     certainty: record.certainty, endTime: record.endTime, duration: record.endTime - record.startTime)
     }
 
     /// The frame rate the trial ran at (the setting as it stood at its start).

@@ -128,7 +128,9 @@ public struct RecordingScript: Sendable {
             if required { throw RecordingReadError(file: name, line: 0, reason: "missing or unreadable: replay needs it") }
             return nil
         }
-        if reader.endsWithPartialLine { notes.append("\(name): the last line was cut off (a crash); it is ignored") }
+        if reader.endsWithPartialLine {
+            notes.append("\(name): the last line was cut off (\(isOpen ? "a crash" : "damage: the recording was closed, so its lines were complete")); it is ignored")
+        }
         var all: [Substring] = []
         reader.forEachLine { all.append($0) }
         return all
@@ -196,7 +198,7 @@ public struct RecordingScript: Sendable {
             var what = "event line"
             func decode<T: Decodable>(_ type: T.Type) throws(RecordingReadError) -> T {
                 do { return try decoder.decode(type, from: data) } catch {
-                    throw RecordingReadError(file: name, line: number, reason: "unreadable \(what): \(Self.reason(error, in: data))")
+                    throw RecordingReadError(file: name, line: number, reason: "unreadable \(what): \(JSONProblem.describe(error, decoding: type, from: data, with: decoder))")
                 }
             }
             let head = try decode(EventHead.self)
@@ -259,7 +261,8 @@ public struct RecordingScript: Sendable {
                 let trial = try decoder.decode(RecordedTrial.self, from: Data(line.utf8))
                 recordedTrials[trial.trial] = trial
             } catch {
-                throw RecordingReadError(file: name, line: offset + 1, reason: "unreadable trial: \(Self.reason(error))")
+                let reason = JSONProblem.describe(error, decoding: RecordedTrial.self, from: Data(line.utf8), with: decoder)
+                throw RecordingReadError(file: name, line: offset + 1, reason: "unreadable trial: \(reason)")
             }
         }
     }
@@ -287,6 +290,9 @@ public struct RecordingScript: Sendable {
                   let time = Double(cells[t]) else {
                 throw RecordingReadError(file: name, line: offset + 1, reason: "not a frame row (index, deadline, time): '\(line.prefix(80))'")
             }
+            guard deadline.isFinite, time.isFinite else {
+                throw RecordingReadError(file: name, line: offset + 1, reason: "a time that is no number (deadline \(cells[d]), time \(cells[t])): not a row the engine wrote '\(line.prefix(80))'")
+            }
             // The engine numbers its frames upward on one clock: a row that goes back was damaged, not recorded.
             if let last = ticks.last, index <= last.index || time < last.time {
                 throw RecordingReadError(file: name, line: offset + 1,
@@ -306,6 +312,9 @@ public struct RecordingScript: Sendable {
             guard cells.count > max(t, dir, h), let time = Double(cells[t]) else {
                 throw RecordingReadError(file: name, line: offset + 1, reason: "not a message row (time, …, direction, id, hex): '\(line.prefix(80))'")
             }
+            guard time.isFinite else {
+                throw RecordingReadError(file: name, line: offset + 1, reason: "time \(cells[t]) is no number: not a row the engine wrote '\(line.prefix(80))'")
+            }
             guard let bytes = RecordingLine.bytes(hex: cells[h]), bytes.count >= 4 else {
                 throw RecordingReadError(file: name, line: offset + 1, reason: "the hex cell is not a Utopia frame: '\(cells[h].prefix(40))'")
             }
@@ -319,8 +328,4 @@ public struct RecordingScript: Sendable {
             }
         }
     }
-
-    // MARK: Helpers
-
-    static func reason(_ error: Error, in data: Data? = nil) -> String { JSONProblem.describe(error, in: data) }
 }

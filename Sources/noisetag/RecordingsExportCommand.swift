@@ -80,10 +80,14 @@ struct RecordingsExportCommand: ParsableCommand {
         print("read the cued trials back: noisetag dataset import '\(subjectFolder)' --out DATASET --trial-start '^target=\\d+$' --label '^target=(\\d+)$'")
     }
 
-    /// The folder RECORDING names: a path, else a session folder or a recording in the store.
+    /// The folder RECORDING names: a session folder (a path, else one in
+    /// the store), else a recording as `recordings show` takes it (a folder
+    /// whose name is not a recording's is refused there and here alike).
     private func resolve() throws -> URL {
         let path = (recording as NSString).expandingTildeInPath
-        if FileManager.default.fileExists(atPath: path) { return URL(fileURLWithPath: path, isDirectory: true) }
+        if FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("session.json")) {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
         if let session = recordings.sessionFolder(named: recording) { return session }
         return try recordings.recording(named: recording).url
     }

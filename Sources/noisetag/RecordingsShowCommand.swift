@@ -62,7 +62,10 @@ struct RecordingsShowCommand: ParsableCommand {
         if let first = s.spans.firstWallTime, let last = s.spans.lastWallTime {
             lines.insert("wall clock:         \(RecordingName.format(Date(timeIntervalSince1970: first))) to \(RecordingName.format(Date(timeIntervalSince1970: last)))", at: 6)
         }
-        if s.partialLines > 0 { lines.append("cut-off last lines: \(s.partialLines) (the recording ended by a crash)") }
+        if s.partialLines > 0 {
+            lines.append("cut-off last lines: \(s.partialLines) " + (s.state == RecordingEntry.State.closed.rawValue
+                ? "(damage: the recording was closed, so its lines were complete)" : "(the recording ended by a crash)"))
+        }
         lines += s.inconsistencies.map { "warning: \($0)" }
         return lines.joined(separator: "\n")
     }

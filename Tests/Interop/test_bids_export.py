@@ -197,6 +197,8 @@ def test_a_session_exports_as_one_run_with_its_steps_and_presses(noisetag_bin, d
     last_end = "step_end/%s" % steps[-1]["kind"]
     assert last_end in onsets and abs(max(onsets[last_end]) - (span - 1 / fs)) < 0.5 / fs, (last_end, onsets.get(last_end), span)
     assert not [line for line in report.splitlines() if "outside the EEG" in line and "step_end" in line], report
+    # So does the decoder's last MODECHANGE, to idle, as the session closes: on the last sample, not a warning.
+    assert not [line for line in report.splitlines() if "outside the EEG" in line and "mode/idle" in line], report
     # The kill left the EEG stopped until the resumed run's decoder started: filled, marked and reported.
     assert "BAD_gap" in onsets, sorted(onsets)
     assert "gap" in report, report
@@ -220,6 +222,14 @@ def test_export_failures_are_one_line(noisetag_bin, tmp_path):
     assert result.returncode == 1
     lines = result.stderr.decode().strip().splitlines()
     assert len(lines) == 1 and "no decoder-input.csv: the EEG was not recorded" in lines[0], lines
+
+    # A copy under a name that is no recording's: refused as recordings show refuses it (the name holds its times).
+    renamed = tmp_path / "my copy"
+    renamed.mkdir()
+    (renamed / "events.jsonl").write_text('{"time":1.0,"type":"recordingStarted","wall_time":1795624098.4}\n')
+    for command in (["recordings", "export", str(renamed), "--bids", str(tmp_path / "b"), "--subject", "01"], ["recordings", "show", str(renamed)]):
+        result = run(noisetag_bin, *command)
+        assert result.returncode == 1 and "my copy: a folder whose name is not a recording's" in result.stderr.decode(), command
 
     bad = run(noisetag_bin, "recordings", "export", str(external), "--bids", str(tmp_path / "b"), "--subject", "P-01")
     assert bad.returncode == 64

@@ -160,13 +160,25 @@ struct RecordingFilesTests {
         let closed = try #require(h.store.recordings().last)
         #expect(closed.state == .closed && closed.name.endReason == "App ended")
         #expect(RecordingSummary(closed).trials == 6 && RecordingSummary(closed).inconsistencies.isEmpty)
+        // In a closed recording every line was written once: one written twice is said too.
+        let trialLines = try String(contentsOf: closed.url.appendingPathComponent("trials.jsonl"), encoding: .utf8)
+        try (trialLines + trialLines.split(separator: "\n")[0] + "\n").write(to: closed.url.appendingPathComponent("trials.jsonl"), atomically: true, encoding: .utf8)
+        #expect(RecordingSummary(closed).inconsistencies == ["trials.jsonl holds 7 trial(s), events.jsonl logged 6 trial end(s)"])
+        // A time no clock keeps (a damaged number) is said and kept out of the spans.
+        var first = try #require(trialLines.split(separator: "\n").first.map(String.init))
+        first.replace(#/"end_time":[0-9.]+/#, with: "\"end_time\":1e308")
+        try (first + "\n" + trialLines.split(separator: "\n").dropFirst().joined(separator: "\n") + "\n")
+            .write(to: closed.url.appendingPathComponent("trials.jsonl"), atomically: true, encoding: .utf8)
+        let absurd = RecordingSummary(closed)
+        #expect(absurd.inconsistencies == ["a time beyond any clock the engine keeps (time 1e+308 s): such times are left out of the spans"])
+        #expect(absurd.spans.seconds! < 1e6 && absurd.spans.trialSeconds < 1e6)
         // A lost trials.jsonl, an emptied presses.csv and a damaged events line are said, not taken for a quiet session.
         try FileManager.default.removeItem(at: closed.url.appendingPathComponent("trials.jsonl"))
         try "time,wall_time,trial,control,object_id,source,certainty,target\n".write(to: closed.url.appendingPathComponent("presses.csv"), atomically: true, encoding: .utf8)
         let events = try String(contentsOf: closed.url.appendingPathComponent("events.jsonl"), encoding: .utf8)
         try ("{\"type\": broken\n" + events).write(to: closed.url.appendingPathComponent("events.jsonl"), atomically: true, encoding: .utf8)
         #expect(RecordingSummary(closed).inconsistencies == [
-            "events.jsonl: 1 line(s) cannot be read",
+            "events.jsonl: 1 row(s) cannot be read (line 1): left out",
             "trials.jsonl holds 0 trial(s), events.jsonl logged 6 trial end(s)",
             "presses.csv holds 0 press(es), events.jsonl logged 4",
         ])

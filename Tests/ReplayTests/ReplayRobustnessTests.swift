@@ -61,6 +61,32 @@ import Testing
         #expect(live.text().contains("(still being recorded)") && live.text().contains("trial 5 is still running; replayed up to"))
     }
 
+    @Test func aClosedRecordingThatLostEventLinesSaysWhichTrialsAndReplaysTheRest() throws {
+        let session = try ScriptedSession(seconds: 30)
+        let events = session.folder.appendingPathComponent("events.jsonl")
+        let all = try Self.lines(events)
+        let full = try RecordingScript(folder: session.folder)
+        // The session closed during its last trial: trials.jsonl holds the ended ones.
+        let ended = full.recordedTrials.keys.sorted()
+        #expect(!full.isOpen && ended.count >= 7 && ended == full.starts.dropLast().map(\.value.trial))
+        // Trial 3's trialEnded line lost: trial 3 is not replayable, every later trial replays.
+        try (all.filter { !($0.contains("\"type\":\"trialEnded\"") && $0.contains("\"trial\":3,")) }.joined(separator: "\n") + "\n")
+            .write(to: events, atomically: true, encoding: .utf8)
+        let lost = RecordingReplay(script: try RecordingScript(folder: session.folder)).run()
+        #expect(lost.trials.map(\.trial) == ended, "\(lost.text())")
+        #expect(lost.unreplayable == 1 && lost.identical == ended.count - 1 && lost.exitCode == 1)
+        #expect(lost.trials[2].problem == "events.jsonl holds no end of it, though trial 4 started after it (trials.jsonl holds it: a line of events.jsonl lost or damaged)")
+        #expect(lost.unfinishedTrial == full.starts.last?.value.trial)
+        // events.jsonl cut after trial 4's end: the trials trials.jsonl holds beyond it are not replayable.
+        let fourth = try #require(all.firstIndex { $0.contains("\"type\":\"trialEnded\"") && $0.contains("\"trial\":4,") })
+        try (all.prefix(fourth + 1).joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
+        let cut = RecordingReplay(script: try RecordingScript(folder: session.folder)).run()
+        #expect(cut.trials.map(\.trial) == ended, "\(cut.text())")
+        #expect(cut.identical == 4 && cut.unreplayable == ended.count - 4 && cut.exitCode == 1)
+        #expect(cut.trials[4].problem == "trials.jsonl holds it, but events.jsonl never started it (its lines lost or damaged)")
+        #expect(cut.text().hasSuffix("replayed \(ended.count) trials: 4 identical, 0 diverged, \(ended.count - 4) not replayable"))
+    }
+
     @Test func aLostLastFrameLineIsRebuiltFromTheTrialsEnd() throws {
         let session = try ScriptedSession(seconds: 12)
         let script = try RecordingScript(folder: session.folder)
@@ -122,10 +148,19 @@ import Testing
     @Test func unreadableLinesNameTheFileAndLine() throws {
         let session = try ScriptedSession(seconds: 8)
         let events = session.folder.appendingPathComponent("events.jsonl")
-        var lines = try Self.lines(events)
+        let original = try Self.lines(events)
+        var lines = original
         lines[6] = "{\"time\": not json"
         try (lines.joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
         #expect(throws: RecordingReadError(file: "events.jsonl", line: 7, reason: "unreadable event line: not JSON: an unexpected 'n' at line 1, column 10 (a value belongs here)")) {
+            _ = try RecordingScript(folder: session.folder)
+        }
+        // A trial number with a fraction: the field is named, not the fractions that belong where they are.
+        lines = original
+        let started = try #require(lines.firstIndex { $0.contains("\"type\":\"trialStarted\"") })
+        lines[started] = lines[started].replacingOccurrences(of: "\"trial\":1,", with: "\"trial\":1.5,")
+        try (lines.joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
+        #expect(throws: RecordingReadError(file: "events.jsonl", line: started + 1, reason: "unreadable trialStarted event: \"trial\" must be a whole number (it is 1.5)")) {
             _ = try RecordingScript(folder: session.folder)
         }
         let other = try ScriptedSession(seconds: 8)
@@ -151,6 +186,24 @@ import Testing
         try (frameRows.joined(separator: "\n") + "\n").write(to: frames, atomically: true, encoding: .utf8)
         do { _ = try RecordingScript(folder: other.folder); Issue.record("read a frame row that goes back") } catch {
             #expect(error.file == "frames.csv" && error.line == 41 && error.reason.hasPrefix("frame 1 at 3.0 s follows frame"))
+        }
+        // A time that is no number is damage too, in frames.csv and in decoder.csv (it was a divergence, or a row dropped).
+        frameRows[40] = try Self.lines(frames)[39]
+        let good = frameRows[40].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        frameRows[40] = ([good[0], "nan", "nan"] + good.dropFirst(3)).joined(separator: ",")
+        try (frameRows.joined(separator: "\n") + "\n").write(to: frames, atomically: true, encoding: .utf8)
+        do { _ = try RecordingScript(folder: other.folder); Issue.record("read a frame row timed NaN") } catch {
+            #expect(error.file == "frames.csv" && error.line == 41 && error.reason.hasPrefix("a time that is no number (deadline nan, time nan)"))
+        }
+        let thirdSession = try ScriptedSession(seconds: 8)
+        let third: URL = thirdSession.folder
+        let messages = third.appendingPathComponent("decoder.csv")
+        var messageRows = try Self.lines(messages)
+        let row = messageRows[4].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        messageRows[4] = (["nan"] + row.dropFirst()).joined(separator: ",")
+        try (messageRows.joined(separator: "\n") + "\n").write(to: messages, atomically: true, encoding: .utf8)
+        do { _ = try RecordingScript(folder: third); Issue.record("read a message row timed NaN") } catch {
+            #expect(error.file == "decoder.csv" && error.line == 5 && error.reason.hasPrefix("time nan is no number"))
         }
         try FileManager.default.removeItem(at: frames)
         do { _ = try RecordingScript(folder: other.folder); Issue.record("read without frames.csv") } catch {

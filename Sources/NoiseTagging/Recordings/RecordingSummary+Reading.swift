@@ -8,7 +8,20 @@ extension RecordingSummary {
         RecordingFileReader(folder.appendingPathComponent(file.rawValue))
     }
 
+    /// True for a time a recording can hold: engine seconds within ±10⁹
+    /// (32 years of a monotonic clock), Unix seconds from 1970 to 2100.
+    static func plausible(time: Double?, wall: Double? = nil) -> Bool {
+        (time.map { $0.isFinite && abs($0) <= 1e9 } ?? true) && (wall.map { $0.isFinite && (0...4.1e9).contains($0) } ?? true)
+    }
+
     mutating func see(time: Double?, wall: Double?) {
+        guard Self.plausible(time: time, wall: wall) else {
+            let shown = Self.plausible(time: time) ? "wall time \(wall ?? 0)" : "time \(time ?? 0)"
+            if !inconsistencies.contains(where: { $0.hasPrefix("a time beyond") }) {
+                inconsistencies.append("a time beyond any clock the engine keeps (\(shown) s): such times are left out of the spans")
+            }
+            return
+        }
         if let time {
             spans.firstTime = min(spans.firstTime ?? time, time)
             spans.lastTime = max(spans.lastTime ?? time, time)
@@ -25,18 +38,22 @@ extension RecordingSummary {
         if reader.endsWithPartialLine { partialLines += 1 }
         var list: [RecordedTrial] = []
         let decoder = JSONDecoder()
-        var unreadable = 0
+        var bad = BadRows()
+        bad.line = 0
         reader.forEachLine { line in
-            guard let trial = try? decoder.decode(RecordedTrial.self, from: Data(line.utf8)) else { unreadable += 1; return }
+            bad.line += 1
+            guard let trial = try? decoder.decode(RecordedTrial.self, from: Data(line.utf8)) else { bad.note(); return }
             list.append(trial)
         }
-        if unreadable > 0 { inconsistencies.append("\(RecordingFile.trials.rawValue): \(unreadable) line(s) cannot be read") }
+        note(bad, in: .trials)
         for trial in list {
             trials += 1
             trialsByMode[trial.mode, default: 0] += 1
             endings[trial.ending, default: 0] += 1
-            spans.trialSeconds += trial.endTime - trial.startTime
-            if let flicker = trial.flickerTime { spans.flickerSeconds += trial.endTime - flicker }
+            if Self.plausible(time: trial.startTime), Self.plausible(time: trial.endTime) {
+                spans.trialSeconds += trial.endTime - trial.startTime
+                if let flicker = trial.flickerTime, Self.plausible(time: flicker) { spans.flickerSeconds += trial.endTime - flicker }
+            }
             see(time: trial.startTime, wall: trial.startWallTime)
             see(time: trial.endTime, wall: trial.endWallTime)
         }
@@ -154,9 +171,11 @@ extension RecordingSummary {
     mutating func readEvents(_ url: URL) -> (trialsEnded: Int, presses: Int) {
         let reader = file(url, .events)
         if reader.endsWithPartialLine { partialLines += 1 }
-        var unreadable = 0, trialsEnded = 0, pressed = 0
+        var bad = BadRows(), trialsEnded = 0, pressed = 0
+        bad.line = 0
         reader.forEachLine { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { unreadable += 1; return }
+            bad.line += 1
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { bad.note(); return }
             see(time: object["time"] as? Double, wall: object["wall_time"] as? Double)
             switch object["type"] as? String {
             case "trialEnded": trialsEnded += 1
@@ -171,7 +190,7 @@ extension RecordingSummary {
             default: break
             }
         }
-        if unreadable > 0 { inconsistencies.append("\(RecordingFile.events.rawValue): \(unreadable) line(s) cannot be read") }
+        note(bad, in: .events)
         return (trialsEnded, pressed)
     }
 
@@ -185,13 +204,16 @@ extension RecordingSummary {
                 inconsistencies.append("\(RecordingFile.settings.rawValue): \(JSONProblem.notAnObject(of: "settings", error, in: data)): replay cannot start from it")
             }
         }
-        if logged.trialsEnded > trials {
+        // A closed recording wrote every line of both: any difference is damage (lines lost or written twice).
+        // An open one may have lost the last lines of either to a crash; fewer trials than ends is still damage.
+        let closed = state == RecordingEntry.State.closed.rawValue
+        if logged.trialsEnded > trials || closed && logged.trialsEnded < trials {
             inconsistencies.append("\(RecordingFile.trials.rawValue) holds \(trials) trial(s), \(RecordingFile.events.rawValue) logged \(logged.trialsEnded) trial end(s)")
         }
         if frames == 0, spans.flickerSeconds > 0, FileManager.default.fileExists(atPath: url.appendingPathComponent(RecordingFile.frames.rawValue).path) {
             inconsistencies.append("\(RecordingFile.frames.rawValue) holds no frame row, but the trials flickered for \(String(format: "%.3f", spans.flickerSeconds)) s")
         }
-        if logged.presses > presses {
+        if logged.presses > presses || closed && logged.presses < presses {
             inconsistencies.append("\(RecordingFile.presses.rawValue) holds \(presses) press(es), \(RecordingFile.events.rawValue) logged \(logged.presses)")
         }
     }
