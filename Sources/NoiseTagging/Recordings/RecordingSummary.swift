@@ -74,7 +74,8 @@ public struct RecordingSummary: Codable, Sendable {
     /// What does not add up, one sentence each: a file every recording
     /// writes that is missing, lines that cannot be read (not a cut-off
     /// last line), `trials.jsonl` or `presses.csv` holding fewer entries
-    /// than `events.jsonl` logged.
+    /// than `events.jsonl` logged (more, too, in a closed recording), a
+    /// time no clock keeps.
     public var inconsistencies: [String] = []
 
     /// Reads the recording `entry`.
