@@ -49,8 +49,9 @@ public struct RecordingSummary: Codable, Sendable {
     public var trials = 0
     public var trialsByMode: [String: Int] = [:]
     public var endings: [String: Int] = [:]
-    /// Accuracy by `training` (all training modes) and `Verify`.
-    public var accuracy: [String: Accuracy] = [:]
+    /// Accuracy by `training` (all training modes) and `Verify`: both keys
+    /// always, with zero counts where the recording has no such trial.
+    public var accuracy: [String: Accuracy] = ["training": Accuracy(), "Verify": Accuracy()]
     public var presses = 0
     public var pressesBySource: [String: Int] = [:]
     public var frames = 0
