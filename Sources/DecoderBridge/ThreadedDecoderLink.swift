@@ -69,6 +69,12 @@ public class ThreadedDecoderLink: WireDecoderLink, @unchecked Sendable {
     /// reconnection (a decoder or hub restarted on the same endpoint).
     public func receiveConnections() -> Int { exchange.drainConnections() }
 
+    /// Starts a new connection; each kind of link overrides it. Declared
+    /// here so that the engine's call through ``DecoderLink`` reaches the
+    /// override (a method only a subclass declares would leave the
+    /// protocol's default, which does nothing, in its place).
+    public func reconnect() {}
+
     /// The endpoint, for the engine's notices.
     public var endpointDescription: String? { endpoint }
 

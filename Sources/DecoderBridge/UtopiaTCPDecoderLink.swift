@@ -80,7 +80,7 @@ public final class UtopiaTCPDecoderLink: ThreadedDecoderLink, @unchecked Sendabl
     public var isConnected: Bool { loop.connected.load(ordering: .acquiring) }
 
     /// Drops the connection (if any) and connects again at once.
-    public func reconnect() {
+    override public func reconnect() {
         loop.reconnectRequested.store(true, ordering: .releasing)
         wake.signal()
     }

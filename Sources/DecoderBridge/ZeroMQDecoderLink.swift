@@ -81,8 +81,23 @@ public final class ZeroMQDecoderLink: ThreadedDecoderLink, @unchecked Sendable {
         let wake = try EventFD()
         let monitor = try ZeroMQHandshakeMonitor(watching: socket)
         try socket.connect(endpoint)
-        let loop = ZeroMQLinkLoop(socket: socket, monitor: monitor, wake: wake, exchange: exchange, context: context, ownsContext: shared == nil)
+        let loop = ZeroMQLinkLoop(socket: socket, endpoint: endpoint, monitor: monitor, wake: wake, exchange: exchange,
+                                  context: context, ownsContext: shared == nil)
+        self.loop = loop
         super.init(endpoint: endpoint, wake: wake, exchange: exchange, threadName: "noisetag-decoder-io") { loop.run() }
+    }
+
+    private let loop: ZeroMQLinkLoop
+
+    /// Drops the connection and connects again at once. libzmq retries a
+    /// connection that failed or closed by itself, but not one it ended for
+    /// a protocol error, such as a frame over
+    /// ``ZeroMQSocket/maximumMessageSize`` from the decoder: the engine's
+    /// next connection attempt (see ``DecoderLink/reconnect()``) then
+    /// starts a new one.
+    override public func reconnect() {
+        loop.reconnectRequested.store(true, ordering: .releasing)
+        wake.signal()
     }
 
     /// `seconds` as whole milliseconds for a socket option, at least 1.
@@ -96,14 +111,23 @@ public final class ZeroMQDecoderLink: ThreadedDecoderLink, @unchecked Sendable {
 /// The link's I/O thread: it owns the socket, and holds the exchange and the
 /// wake-up, never the link, so a link released without ``ThreadedDecoderLink/close()``
 /// closes from `deinit`.
-// @unchecked: `socket` is not Sendable; only the I/O thread touches it.
-private struct ZeroMQLinkLoop: @unchecked Sendable {
+// @unchecked: `socket` is not Sendable; only the I/O thread touches it. The link shares only the atomic.
+private final class ZeroMQLinkLoop: @unchecked Sendable {
     let socket: ZeroMQSocket
+    let endpoint: String
     let monitor: ZeroMQHandshakeMonitor
     let wake: EventFD
     let exchange: LinkExchange
     let context: ZeroMQContext
     let ownsContext: Bool
+    /// Set by ``ZeroMQDecoderLink/reconnect()``; the I/O thread takes it.
+    let reconnectRequested = Atomic<Bool>(false)
+
+    init(socket: ZeroMQSocket, endpoint: String, monitor: ZeroMQHandshakeMonitor, wake: EventFD, exchange: LinkExchange,
+         context: ZeroMQContext, ownsContext: Bool) {
+        (self.socket, self.endpoint, self.monitor, self.wake) = (socket, endpoint, monitor, wake)
+        (self.exchange, self.context, self.ownsContext) = (exchange, context, ownsContext)
+    }
 
     func run() {
         var pending = Deque<[UInt8]>()
@@ -115,6 +139,10 @@ private struct ZeroMQLinkLoop: @unchecked Sendable {
             exchange.endWait()
             if ready[1].readable { wake.drain() }
             if ready[2].readable { exchange.countConnections(monitor.drainHandshakes()) }
+            // A connection is made again only where the old one was ended: never two to one decoder.
+            if reconnectRequested.exchange(false, ordering: .acquiringAndReleasing), (try? socket.disconnect(endpoint)) != nil {
+                try? socket.connect(endpoint)
+            }
             flushOutbound(&pending)
             readInbound()
         }

@@ -16,7 +16,7 @@ public final class ZeroMQSocket {
     let context: ZeroMQContext
     private var closed = false
 
-    /// Creates a socket with linger 0 and a 64 KiB maximum message size.
+    /// Creates a socket with linger 0 and a 16 MiB maximum message size.
     public init(context: ZeroMQContext = .shared, type: Kind) throws(ZeroMQError) {
         guard let handle = zmq_socket(context.handle, type.rawValue) else { throw .last("zmq_socket") }
         self.handle = handle
@@ -26,8 +26,12 @@ public final class ZeroMQSocket {
         try setOption(ZMQ_MAXMSGSIZE, int64: Int64(Self.maximumMessageSize))
     }
 
-    /// Largest message accepted, bytes (64 KiB).
-    public static let maximumMessageSize = 65_536
+    /// Largest ZeroMQ frame accepted, bytes (16 MiB): one Utopia message
+    /// is at most 65,539 bytes, and a frame may hold several
+    /// (Protocols/decoder-bridge.md §2); the cap keeps a runaway peer from
+    /// filling the memory. libzmq drops the connection of a peer that
+    /// sends a larger frame.
+    public static let maximumMessageSize = 16 << 20
 
     deinit { close() }
 
@@ -96,6 +100,12 @@ public final class ZeroMQSocket {
     /// Connects to `endpoint` (libzmq keeps reconnecting by itself).
     public func connect(_ endpoint: String) throws(ZeroMQError) {
         guard zmq_connect(handle, endpoint) == 0 else { throw .last("zmq_connect", endpoint: endpoint) }
+    }
+
+    /// Ends the connection to `endpoint` made by ``connect(_:)``, and
+    /// libzmq's retries of it.
+    public func disconnect(_ endpoint: String) throws(ZeroMQError) {
+        guard zmq_disconnect(handle, endpoint) == 0 else { throw .last("zmq_disconnect", endpoint: endpoint) }
     }
 
     /// Sends one frame; `more` marks a multi-frame message. Returns false

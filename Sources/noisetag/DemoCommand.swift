@@ -67,7 +67,7 @@ struct DemoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Calibration trials, 5...1000 (sets nGenericTrainTrials).")
     var calibrationTrials: Int?
 
-    @Option(help: "Scripted trials (headless): train, test or verify (default test).")
+    @Option(help: "Scripted trials (headless): train, test or verify (default test). train calibrates for nGenericTrainTrials (10), then switches to test, which ends the calibration and starts the decoder's fit: give more --trials than that to see its result.")
     var mode: DemoMode?
 
     @Option(parsing: .unconditional, help: "Scripted trials (headless): trials to run before exiting (default 10).")

@@ -125,6 +125,18 @@ final class TestHub {
         }
     }
 
+    @Test func theEnginesReconnectDropsTheConnectionAndMakesANewOne() throws {
+        try withConnectedLink { hub, link in
+            #expect(eventually { link.isConnected })
+            let first = try #require(hub.client)
+            (link as any DecoderLink).reconnect()      // through the protocol, as the engine calls it
+            #expect(try hub.accept(), "a new connection")
+            var chunk = [UInt8](repeating: 0, count: 16)
+            #expect(eventually { (try? first.receive(into: &chunk)) == 0 }, "the old one was closed")
+            first.close()
+        }
+    }
+
     @Test func withNoHubEveryMessageIsListedAsNotSent() throws {
         let port = try freeLoopbackPort()
         let link = try UtopiaTCPDecoderLink(endpoint: "utopia://127.0.0.1:\(port)", reconnectInterval: 0.05)

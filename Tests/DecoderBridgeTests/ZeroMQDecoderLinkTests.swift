@@ -67,6 +67,33 @@ struct ZeroMQDecoderLinkTests {
         #expect(link.statistics.connections == 2)
     }
 
+    @Test("a decoder's frame of 65,539 bytes or more arrives; after one over the cap ends the connection, reconnect() makes a new one")
+    func largeFramesAndReconnect() throws {
+        try withConnectedLink { link, decoder in
+            // The largest message the protocol allows, and a frame of two of them (decoder-bridge.md §2).
+            let largest = UtopiaMessage.log(Log(timestamp: 1, message: String(repeating: "a", count: 65_531)))
+            try decoder.send(UtopiaCodec.encode(largest) + UtopiaCodec.encode(largest))
+            var received: [WireMessage] = []
+            #expect(eventually { received += link.receiveWire(); return received.count == 2 })
+            #expect(received.map(\.bytes.count) == [65_539, 65_539])
+            // A frame over the socket's cap: libzmq ends the connection for good (a protocol error).
+            try decoder.send([UInt8](repeating: 0x4C, count: ZeroMQSocket.maximumMessageSize + 1))
+            usleep(300_000)
+            let hello = UtopiaMessage.heartbeat(Heartbeat(timestamp: 9))
+            link.send(hello)
+            #expect(try decoder.receive(timeout: 0.5) == nil, "the connection is gone")
+            _ = link.receiveConnections()
+            (link as any DecoderLink).reconnect()      // as the engine calls it
+            var frame: [UInt8]?
+            for _ in 0..<100 where frame == nil {
+                link.send(hello)
+                frame = try decoder.receive(timeout: 0.02)
+            }
+            #expect(frame == UtopiaCodec.encode(hello))
+            #expect(link.receiveConnections() == 1, "the new connection is reported, so the engine greets the decoder again")
+        }
+    }
+
     @Test("several messages in one frame are all delivered, in order")
     func concatenated() throws {
         try withConnectedLink { link, decoder in

@@ -32,9 +32,10 @@ public protocol DecoderLink: AnyObject {
     /// Starts a new attempt to reach the decoder. The engine calls it when an
     /// attempt got no answer within `timeoutConnecting` and
     /// `timeInBetweenAttemptsToConnect` has passed since (only on a link that
-    /// ``monitorsLiveness``). Default: nothing, for links that retry by
-    /// themselves (ZeroMQ reconnects on its own, at the interval it was given)
-    /// or need no connection.
+    /// ``monitorsLiveness``). Default: nothing, for links that need no
+    /// connection. (The ZeroMQ link starts its connection again: libzmq
+    /// retries one that failed by itself, but not one it ended for a
+    /// protocol error.)
     func reconnect()
     /// Where the link reaches its decoder (an endpoint such as
     /// `ipc:///run/user/1000/noisetag/decoder.sock` or `utopia://host:port`),

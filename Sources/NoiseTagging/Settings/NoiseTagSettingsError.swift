@@ -24,7 +24,8 @@ public enum NoiseTagSettingsError: Error, Equatable, CustomStringConvertible {
             func withArticle(_ noun: String) -> String { ("aeiou".contains(noun.prefix(1)) ? "an " : "a ") + noun }
             return "\(title): expected \(withArticle(expected)), got \(withArticle(got))"
         case .outOfRange(let title, let value, let allowed):
-            return "\(title): \(value) is outside \(allowed)"
+            // NaN is outside no range: it is no number at all.
+            return "\(title): \(value) " + (value.lowercased() == "nan" ? "is not a number (allowed: \(allowed))" : "is outside \(allowed)")
         case .badFormat(let title, let value, let expected):
             return "\(title): '\(value)' is not \(expected)"
         case .fileUnreadable(let path, let reason):
