@@ -18,6 +18,9 @@ public enum FileProblem {
             }
             path.deleteLastPathComponent()
         }
+        // The nearest folder that exists is writable: the one below it is missing.
+        let parent = url.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: parent.path) { return "no folder \(parent.path)" }
         return systemReason(error)
     }
 

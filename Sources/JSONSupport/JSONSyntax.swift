@@ -8,6 +8,26 @@ enum JSONSyntax {
 
     /// The first fault in `bytes`, or nil when they are one JSON value.
     /// Deeper nesting than `maximumDepth` is left to the reader.
+    /// The offset of the first byte of `bytes` that starts no valid UTF-8
+    /// sequence (RFC 3629), or nil when all of it is UTF-8.
+    static func firstNonUTF8(_ bytes: [UInt8]) -> Int? {
+        var i = 0
+        while i < bytes.count {
+            let length: Int
+            switch bytes[i] {
+            case 0x00...0x7F: i += 1; continue
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return i
+            }
+            // The standard library's rules for the one sequence: continuation bytes, overlongs, surrogates.
+            guard i + length <= bytes.count, String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil else { return i }
+            i += length
+        }
+        return nil
+    }
+
     static func problem(in bytes: [UInt8], maximumDepth: Int = 512) -> String? {
         var i = 0
         var open: [UInt8] = []
@@ -19,6 +39,10 @@ enum JSONSyntax {
         }
         func shown(_ byte: UInt8) -> String { byte >= 0x20 && byte < 0x7F ? "'\(Character(UnicodeScalar(byte)))'" : "byte \(byte)" }
         func unclosed() -> String { "not JSON: it ends inside an unclosed \(open.last == UInt8(ascii: "{") ? "object" : "array") (cut short?)" }
+        // JSON text is UTF-8 (RFC 8259 §8.1): a Latin-1 é is a byte no reader here takes, and says so.
+        if let bad = firstNonUTF8(bytes) {
+            return "not UTF-8 text: byte 0x\(String(bytes[bad], radix: 16, uppercase: true)) at \(place(bad)) is no UTF-8 (JSON is UTF-8: save the file as UTF-8)"
+        }
 
         while true {
             while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }

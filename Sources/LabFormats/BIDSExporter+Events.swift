@@ -62,9 +62,18 @@ extension BIDSExporter {
                 events.append(event)
             }
         }
+        // Flickers no trial line names: a trial cut by a kill. Its recording is the one whose decoder input
+        // holds it; in a session, its step (none: a step run again, so "interrupted"); it ends where the EEG did.
         for (index, flicker) in eeg.flickers.enumerated() where !used.contains(index) {
             guard let s = sample(flicker.start, "trial") else { continue }
-            events.append(BIDSEvent(sample: s, samples: length(from: s, to: flicker.end), trialType: "trial"))
+            var samples = length(from: s, to: flicker.end)
+            if let gap = eeg.gaps.first(where: { $0.sample > s && $0.sample < s + samples }) { samples = gap.sample - s }
+            var event = BIDSEvent(sample: s, samples: samples, trialType: "trial")
+            if session, let folder = recording.inputStarts.last(where: { $0.milliseconds <= flicker.start })?.folder {
+                event.recording = folder + 1
+                event.setStep(recording.step(holdingTrialAt: flicker.start / 1000, in: folder), inSession: session)
+            }
+            events.append(event)
         }
         for (index, press) in recording.presses.enumerated() {
             let type = "press/\(press.source)"

@@ -46,6 +46,10 @@ public struct EngineRecording: Sendable {
     /// ``presses`` comes from: a session resumed in a new engine numbers its
     /// trials from 1 again, so a trial is its folder and its number.
     public var trialFolders: [Int] = [], pressFolders: [Int] = []
+    /// Each folder's decoder input by the engine time (ms) of its first
+    /// record, in time order: where a flicker that no trial line names
+    /// (a trial cut by a kill) was recorded.
+    var inputStarts: [(folder: Int, milliseconds: Double)] = []
     /// A session's finished steps (empty for a lone recording).
     public var steps: [StepResult]
     /// Unix seconds minus engine seconds, when a line gave both.
@@ -98,6 +102,10 @@ public struct EngineRecording: Sendable {
         }
         inputs.sort { ($0.records.first?.time ?? .infinity) < ($1.records.first?.time ?? .infinity) }
         recording.records = inputs.flatMap(\.records)
+        recording.inputStarts = inputs.compactMap { input in
+            guard let first = input.records.first, let index = recording.folders.firstIndex(of: input.folder) else { return nil }
+            return (index, first.time * 1000)
+        }
         if zip(recording.records, recording.records.dropFirst()).contains(where: { $1.time < $0.time }) {
             recording.warnings.append("\(name): the folders' decoder inputs overlap in time; taken in time order")
             recording.records = recording.records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)

@@ -123,6 +123,12 @@ public struct SessionProtocol: Sendable, Equatable {
             // At least 5: the decoder cross-validates its fit in 5 folds (the demo asks as many).
             guard let trials = try r.integer("trials", in: 5...500) else { throw r.error("trials", "is missing (the number of cued trials, 5 or more)") }
             let trialSeconds = try r.seconds("trialSeconds")
+            // It becomes the engine's trialDurationGenericTrain: held to that setting's range here, not refused at run time.
+            if let trialSeconds {
+                do { try NoiseTagSettings().set(value: .double(trialSeconds), for: .trialDurationGenericTrain) } catch {
+                    throw r.error("trialSeconds", "\(error)")
+                }
+            }
             let layout = try r.string("layout") ?? "keyboard"
             guard layout == "keyboard" else { throw r.error("layout", "\"\(layout)\" is not a layout (\"keyboard\": the 28-key speller)") }
             parsed = .calibration(trials: trials, trialSeconds: trialSeconds, layout: layout)
@@ -135,6 +141,10 @@ public struct SessionProtocol: Sendable, Equatable {
             let word = try r.object["untilWord"] == nil ? nil : r.spellable("untilWord")
             if seconds == nil, word == nil { throw r.error(nil, "needs \"seconds\", \"untilWord\" or both") }
             let text = try r.object["text"] == nil ? (word ?? "HELLO WORLD") : r.spellable("text")
+            if seconds == nil, let word, !text.indices.contains(where: { SessionStep.endsWithWord(String(text[...$0]), word) }) {
+                throw r.error("text", "the simulated participant types \"\(text)\", which never ends in the word \"\(word)\", "
+                              + "and no seconds are given: the step would never end (give seconds, or a text that types the word)")
+            }
             parsed = .freeSpell(seconds: seconds, untilWord: word, text: text)
         case "noControl":
             try r.allow(common + ["seconds"])
@@ -160,7 +170,7 @@ public struct SessionProtocol: Sendable, Equatable {
             }
         }
         let name = try r.string("name") ?? (kind == "break" ? "break \(number)" : kind)
-        guard !name.isEmpty else { throw r.error("name", "is empty") }
+        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw r.error("name", "is empty") }
         return SessionStep(name: name, kind: parsed, settings: settings)
     }
 

@@ -35,17 +35,18 @@ public struct SessionReportPage: Sendable {
         body += fact("Participant", m.participant)
         body += fact("Protocol", r.protocolName + " (" + m.protocolFile + ")")
         body += fact("Started", dateTime(m.startedWallTime))
-        let finished = r.steps.count
+        let finished = Set(r.steps.map(\.number)).count     // a step tried twice (a failed check run again) is one
         let unfinished = r.isRunning ? "the session is still running" : "the session stopped early"
         body += fact("Steps", "\(finished) finished" + (r.protocolSteps.map { $0 > finished ? " of \($0): \(unfinished)" : " of \($0)" } ?? ""))
         let between = SessionRun.secondsBetween(r.runs)
-        if let first = r.steps.first, let last = r.steps.last {
-            body += fact("Duration", duration(last.startTime + last.duration - first.startTime)
+        if let last = r.steps.last {
+            // From the session's start (not its first finished step's) to the last step's end.
+            body += fact("Duration", duration(last.startWallTime + last.duration - m.startedWallTime)
                          + (between > 0 ? ", of which \(duration(between)) between runs" : ""))
         }
         if r.runs.count > 1 {
             let times = r.runs.count == 2 ? "once" : "\(r.runs.count - 1) times"
-            body += fact("Runs", "\(r.runs.count): stopped and resumed \(times); a step cut short ran again in full")
+            body += fact("Runs", "\(r.runs.count): stopped and resumed \(times); each run went on from the first step not yet done")
         }
         body += fact("Participant type", m.simulated
                      ? "simulated (headless run, seed \(m.seed)" + (m.snr.map { String(format: ", SNR %g", $0) } ?? "") + ")"

@@ -43,8 +43,11 @@ extension SessionScenario {
             switch continueOn {
             case .seconds: phase = .instructions(until: now + (seconds ?? 0))
             case .key:
+                // A key continues; `seconds`, when given, is the most the text stays (as session check says).
                 let reads = participant != nil && participantPressesKeys
-                phase = .instructions(until: reads ? now + SimulatedParticipant.readingSeconds(text) : nil)
+                let read = reads ? now + SimulatedParticipant.readingSeconds(text) : .infinity
+                let until = min(read, seconds.map { now + $0 } ?? .infinity)
+                phase = .instructions(until: until.isFinite ? until : nil)
             }
         case .signalCheck(let seconds, _, _, _):
             beginSignalCheck(seconds: seconds, attempt: 1)
@@ -128,8 +131,7 @@ extension SessionScenario {
         var rows: [JSONValue] = []
         var good = 0
         for channel in 0..<channels {
-            let values = quality.compactMap { $0.count > channel ? $0[channel] : nil }.sorted()
-            let median = values.isEmpty ? 1 : values[values.count / 2]
+            let median = SignalQualityTrace.median(quality.compactMap { $0.count > channel ? $0[channel] : nil }) ?? 1
             let limit = criteria.limit(channel: channel + 1)
             let passed = median <= limit
             if passed { good += 1 }

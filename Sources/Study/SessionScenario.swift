@@ -207,7 +207,7 @@ public final class SessionScenario {
         case .spelling(let until):
             participant?.look(at: neededKeyObjectID())
             let text = spellingText
-            if case .freeSpell(_, let word?, _) = currentStep?.kind, keyboard.typed.hasSuffix(word) {
+            if case .freeSpell(_, let word?, _) = currentStep?.kind, SessionStep.endsWithWord(keyboard.typed, word) {
                 close("done")
             } else if case .freeSpell = currentStep?.kind, now >= until {
                 close("done")
@@ -240,7 +240,7 @@ public final class SessionScenario {
         guard ending == nil, let step = currentStep else { return false }
         let now = controller.clock.now
         switch (phase, step.kind) {
-        case (.instructions(nil), .instructions):
+        case (.instructions, .instructions(_, .key, _)):
             endStep("done", measures: ["seconds": .number(now - startTime)])
             return true
         case (.resting, .rest(_, true)) where key == 13 || key == 10:

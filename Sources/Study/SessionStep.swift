@@ -37,6 +37,14 @@ public struct SessionStep: Sendable, Equatable {
     }
 
     /// The step kinds and their fields.
+    /// True when `typed` ends in `word` as a word: the whole text, or
+    /// after a space (typing THIS does not end a step waiting for HI).
+    public static func endsWithWord(_ typed: String, _ word: String) -> Bool {
+        guard typed.hasSuffix(word) else { return false }
+        let before = typed.dropLast(word.count)
+        return before.isEmpty || before.last == " "
+    }
+
     public enum Kind: Sendable, Equatable {
         /// Text on screen; continue on a key or after seconds.
         case instructions(text: String, continueOn: Continue, seconds: Double?)

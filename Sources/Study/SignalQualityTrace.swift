@@ -57,15 +57,23 @@ public struct SignalQualityTrace: Sendable, Equatable {
         }
     }
 
-    /// Per channel, the median noise fraction between `from` and `to` (nil where none).
+    /// Per channel, the median noise fraction of what arrived after `from`
+    /// and up to `to` (nil where none): a step's own, as a signal check
+    /// judges it (one that arrived in the tick the step began came before it).
     public func medians(from start: Double, to end: Double) -> [Double?] {
-        let inside = samples.filter { $0.time >= start && $0.time <= end }
+        let inside = samples.filter { $0.time > start && $0.time <= end }
         return (0..<channels).map { c in
-            let values = inside.compactMap { c < $0.quality.count && $0.quality[c].isFinite ? $0.quality[c] : nil }.sorted()
-            guard !values.isEmpty else { return nil }
-            let mid = values.count / 2
-            return values.count % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2
+            Self.median(inside.compactMap { c < $0.quality.count && $0.quality[c].isFinite ? $0.quality[c] : nil })
         }
+    }
+
+    /// The median of `values` (the mean of the middle two of an even
+    /// count); nil for none. The one median of signal checks and reports.
+    public static func median(_ values: [Double]) -> Double? {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return nil }
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
     }
 
     /// The `in` rows with id `Q`: `time,wall_time,in,Q,hex`. Only those rows are

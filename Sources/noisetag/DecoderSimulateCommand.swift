@@ -41,7 +41,7 @@ struct DecoderSimulateCommand: ParsableCommand {
         guard trials >= 1 else { throw ValidationError("--trials: must be at least 1, got \(trials)") }
         guard snr >= 0, snr.isFinite else { throw ValidationError("--snr: must be a non-negative number, got \(snr)") }
         guard latency >= 0, latency.isFinite else { throw ValidationError("--latency: must be a non-negative number of ms, got \(latency)") }
-        guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds: must be positive, got \(seconds)") }
+        guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds: must be a finite number above 0, got \(seconds)") }
         // The trials and the continuous recording they are cut from, as float32, before anything is allocated.
         let settings = SimulationSettings(), simulation = DatasetSimulation(classes: classes, trials: 1, seed: seed)
         let bytes = Double(trials) * Double(settings.channels) * (seconds + simulation.gapDuration) * settings.sampleRate * 4 * 2

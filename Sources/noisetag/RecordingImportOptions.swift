@@ -74,9 +74,9 @@ struct RecordingImportOptions: ParsableArguments {
                 throw ValidationError("\(option) \"\(list)\": an empty name (give names separated by commas)")
             }
         }
-        guard codeRate > 0, codeRate.isFinite else { throw ValidationError("--code-rate: must be positive, got \(codeRate)") }
+        guard codeRate > 0, codeRate.isFinite else { throw ValidationError("--code-rate: must be a finite number above 0, got \(codeRate)") }
         if let classes, classes < 2 { throw ValidationError("--classes: must be at least 2, got \(classes)") }
-        if let trialSeconds, !(trialSeconds > 0 && trialSeconds.isFinite) { throw ValidationError("--trial-seconds: must be positive, got \(trialSeconds)") }
+        if let trialSeconds, !(trialSeconds > 0 && trialSeconds.isFinite) { throw ValidationError("--trial-seconds: must be a finite number above 0, got \(trialSeconds)") }
         if trialSeconds != nil, trialEnd != nil { throw ValidationError("--trial-seconds and --trial-end both set the trial length: give one or the other") }
         for (option, pattern) in [("--trial-start", trialStart), ("--label", label), ("--trial-end", trialEnd)] {
             if let pattern, (try? Regex(pattern)) == nil { throw ValidationError("\(option): not a regular expression: \(pattern)") }

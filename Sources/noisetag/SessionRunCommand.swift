@@ -25,7 +25,7 @@ struct SessionRunCommand: ParsableCommand {
         --resume SESSION continues a session folder at the first step without a result (a \
         step cut short by Ctrl-C or a crash runs again; a signal check that stopped the \
         session is checked again). Exits 0 when every step ran, 1 when a step stopped the \
-        session or something failed (one line names it), 2 after --max-seconds, 130 on Ctrl-C.
+        session or something failed (one line names it), 2 after --max-seconds, 130 on Ctrl-C or SIGTERM.
         """)
 
     @Argument(help: ArgumentHelp("The protocol (JSON; Protocols/session.md). Not with --resume.", valueName: "PROTOCOL"))
@@ -76,7 +76,7 @@ struct SessionRunCommand: ParsableCommand {
             }
         }
         if let problem = SessionFolder.problem(withParticipant: participant) { throw ValidationError("--participant: \(problem)") }
-        guard snr > 0, snr.isFinite else { throw ValidationError("--snr must be positive") }
+        guard snr > 0, snr.isFinite else { throw ValidationError("--snr \(snr): must be a finite number above 0") }
         try limit.check()
         if headless, user == .none { throw ValidationError("--headless needs the simulated participant (--user simulated)") }
     }

@@ -159,7 +159,7 @@ def test_missing_marker_options_are_usage_exit_64(noisetag_bin, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--code-rate", "-60"], "--code-rate: must be positive, got -60.0"),
+    (["--code-rate", "-60"], "--code-rate: must be a finite number above 0, got -60.0"),
     (["--trial-seconds", "2", "--trial-end", "^stop_trial"], "--trial-seconds and --trial-end both set the trial length"),
     (["--trial-end", "("], "--trial-end: not a regular expression: ("),
 ])

@@ -169,6 +169,6 @@ def test_bad_input_is_one_line_and_exit_1(noisetag_bin, session, tmp_path):
     err = bad(noisetag_bin, str(copy), "--out", str(tmp_path / "r.html"))
     assert "steps.jsonl:2: not a step result" in err, err
     # An --out that cannot be written: in a missing folder, or a folder itself.
-    assert "cannot be written" in bad(noisetag_bin, session, "--out", str(tmp_path / "missing" / "r.html"), "--skip-calibration")
+    assert "cannot be written (no folder %s)" % (tmp_path / "missing") in bad(noisetag_bin, session, "--out", str(tmp_path / "missing" / "r.html"), "--skip-calibration")
     assert "cannot be written" in bad(noisetag_bin, session, "--out", str(tmp_path), "--skip-calibration")
     assert not os.path.exists(os.path.join(session, "report.html"))

@@ -40,4 +40,11 @@ import JSONSupport
         #expect(problem(#"{"a": "b"#) == "not JSON: it ends inside a string (cut short?)")
         #expect(problem(" \n ") == "the file is empty")
     }
+
+    @Test func textThatIsNotUTF8IsNamedByItsByte() {
+        #expect(JSONProblem.syntax(in: Data([0x7B, 0x22, 0x6E, 0x22, 0x3A, 0x22, 0xE9, 0x22, 0x7D])) // {"n":"é"} in Latin-1
+                == "not UTF-8 text: byte 0xE9 at line 1, column 7 is no UTF-8 (JSON is UTF-8: save the file as UTF-8)")
+        #expect(problem(#"{"n": "é ✓ 𝄞"}"#) == nil)
+        #expect(JSONProblem.syntax(in: Data([0x5B, 0xED, 0xA0, 0x80, 0x5D])) != nil, "a UTF-16 surrogate is no UTF-8")
+    }
 }

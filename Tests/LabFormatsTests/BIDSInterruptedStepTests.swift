@@ -38,6 +38,25 @@ import Testing
         let other = try BIDSExporter.export(recording, to: dir.appendingPathComponent("bids"), options: .init(subject: "P03"))
         #expect(other.warnings.contains("the session's participant is P01, exported as sub-P03 (SessionParticipant in the _eeg.json keeps P01)"))
     }
+
+    @Test func aTrialCutByAKillKeepsItsRecordingAndSaysInterrupted() throws {
+        let dir = try BIDSExporterTests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var builder = RecordingFolderBuilder()
+        builder.build()
+        // Killed during its trial (no end in its name, no trials.jsonl line), then resumed in a new engine.
+        let (session, again) = try builder.writeSession(in: dir, first: "2026-11-25 16.28.14 +0000 App started",
+                                                        second: "2026-11-25 16.28.16 +0000 App started – App ended 2026-11-25 16.29.40 +0000")
+        try Data().write(to: session.appendingPathComponent("2026-11-25 16.28.14 +0000 App started/trials.jsonl"))
+        try Data().write(to: again.appendingPathComponent("trials.jsonl"))
+        try Data(#"{"format":"noisetag-session/1","participant":"P01","protocol":{},"seed":1,"simulated":true,"started_wall_time":1795425241.7}"#.utf8)
+            .write(to: session.appendingPathComponent("session.json"))
+        try Data().write(to: session.appendingPathComponent("steps.jsonl"))
+        let report = try BIDSExporter.export(try EngineRecording.read(session), to: dir.appendingPathComponent("bids"), options: .init(subject: "P01"))
+        let events = try BIDSExporterTests.table(dir.appendingPathComponent("bids/sub-P01/eeg/sub-P01_task-cvep_events.tsv"))
+        let cut = try #require(events.first { $0["trial_type"] == "trial" && $0["sample"] == "120" }, "\(report.warnings)")
+        #expect([cut["recording"], cut["trial"], cut["outcome"]] == ["1", "n/a", "interrupted"])
+    }
 }
 
 /// BIDS gives a subject's data in sessions throughout or not at all.

@@ -96,6 +96,14 @@ import Testing
          "p.json: step 1 (signalCheck): field \"channelMaxNoise\": \"01\" is not a channel number (1, 2, …)"),
         ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2, \"name\": \"rest\"}, {\"kind\": \"break\", \"seconds\": 2, \"name\": \"rest\"}]}",
          "p.json: step 2 (break): field \"name\": \"rest\" is already the name of an earlier step (give each step its own name)"),
+        // The engine's range, not a run that silently keeps the default.
+        ("{\"steps\": [{\"kind\": \"calibration\", \"trials\": 5, \"trialSeconds\": 0.05}]}",
+         "p.json: step 1 (calibration): field \"trialSeconds\": trialDurationGenericTrain: 0.05 is outside 0.1...60.0"),
+        ("{\"steps\": [{\"kind\": \"freeSpell\", \"untilWord\": \"DONE\", \"text\": \"HI\"}]}",
+         "p.json: step 1 (freeSpell): field \"text\": the simulated participant types \"HI\", which never ends in the word \"DONE\", and no seconds are given: the step would never end (give seconds, or a text that types the word)"),
+        ("{\"steps\": [{\"kind\": \"freeSpell\", \"untilWord\": \"HI\", \"text\": \"CHI\"}]}",
+         "p.json: step 1 (freeSpell): field \"text\": the simulated participant types \"CHI\", which never ends in the word \"HI\", and no seconds are given: the step would never end (give seconds, or a text that types the word)"),
+        ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2, \"name\": \"  \"}]}", "p.json: step 1 (break): field \"name\": is empty"),
     ])
     func aBadProtocolIsOneLineNamingTheStepAndTheField(json: String, expected: String) {
         #expect(Self.problem(json) == expected)
@@ -132,6 +140,10 @@ import Testing
         do { try FileManager.default.createDirectory(at: below, withIntermediateDirectories: true); Issue.record("made a folder in a file") } catch {
             #expect(FileProblem.whyNotWritten(below, error) == "\(file.path) is a file, not a folder")
         }
+        let missing = root.appendingPathComponent("missing/r.html")
+        do { try Data().write(to: missing); Issue.record("wrote into a missing folder") } catch {
+            #expect(FileProblem.whyNotWritten(missing, error) == "no folder \(root.path)/missing")
+        }
         let fifo = root.appendingPathComponent("pipe")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let writer = Thread { try? Data("{\"a\": 1}".utf8).write(to: fifo) }
@@ -156,5 +168,10 @@ import Testing
         let folder = FileManager.default.temporaryDirectory
         let error = #expect(throws: SessionProtocolError.self) { try SessionProtocol.load(from: folder) }
         #expect(error?.description == "\(folder.path): a folder, not a file")
+    }
+
+    @Test func untilWordEndsAStepAsAWordOnly() {
+        #expect(SessionStep.endsWithWord("HI", "HI") && SessionStep.endsWithWord("SAY HI", "HI"))
+        #expect(!SessionStep.endsWithWord("CHI", "HI") && !SessionStep.endsWithWord("HI ", "HI") && !SessionStep.endsWithWord("H", "HI"))
     }
 }

@@ -257,6 +257,7 @@ import LabFormats
         let (folder, root) = try Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }
         try folder.append(Self.result(1, "calibration", start: 1000, end: 1040))
+        try folder.append(Self.result(2, "copySpell", start: 1100, end: 1110))   // a step tried twice is one step
         try folder.append(Self.result(2, "copySpell", start: 1200, end: 1231))
         // Stopped at 16:45:00, resumed at 16:47:18 in a new engine (a recording that starts with "App started").
         for name in ["2026-11-25 16.43.53 +0000 App started – training 2026-11-25 16.44.00 +0000",
@@ -268,7 +269,8 @@ import LabFormats
         #expect(report.runs.count == 2 && SessionRun.secondsBetween(report.runs) == 138)
         let html = SessionReportPage(report: report).html
         #expect(html.contains("<dt>Duration</dt><dd>3:51, of which 2:18 between runs</dd>"))
-        #expect(html.contains("<dt>Runs</dt><dd>2: stopped and resumed once; a step cut short ran again in full</dd>"))
+        #expect(html.contains("<dt>Steps</dt><dd>2 finished of 6: the session stopped early</dd>"), "\(html.prefix(900))")
+        #expect(html.contains("<dt>Runs</dt><dd>2: stopped and resumed once; each run went on from the first step not yet done</dd>"))
     }
 
     @Test func aSessionStoppedEarlySaysSoAndAZeroTrainingSessionExplainsTheMissingCalibration() throws {
