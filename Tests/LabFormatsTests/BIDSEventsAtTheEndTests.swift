@@ -10,8 +10,7 @@ import UtopiaProtocol
         let dir = try BIDSExporterTests.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         for (after, name) in [(0.5, "2026-11-25 10.00.00 +0000 idle"), (3.0, "2026-11-25 10.00.01 +0000 later")] {
-            var builder = RecordingFolderBuilder()
-            builder.build()
+            var builder = RecordingFolderBuilder.built()
             builder.add(.modeChange(ModeChange(timestamp: builder.stamp(builder.seconds + after), newMode: "idle")), at: builder.seconds + after)
             let recording = try EngineRecording.read(try builder.write(in: dir, name: name))
             let report = try BIDSExporter.export(recording, to: dir.appendingPathComponent("bids-\(after)"), options: .init(subject: "01"))

@@ -159,8 +159,7 @@ struct RecordingFolderBuilder {
     @Test func aRecordingExportsEventsChannelsAndItsStimulus() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        var builder = RecordingFolderBuilder()
-        builder.build()
+        let builder = RecordingFolderBuilder.built()
         let folder = try builder.write(in: dir)
         let recording = try EngineRecording.read(folder)
         let report = try BIDSExporter.export(recording, to: dir.appendingPathComponent("bids"), options: .init(subject: "01"))
@@ -207,8 +206,7 @@ struct RecordingFolderBuilder {
     @Test func theImportReadsTheTrialsBackWithoutCodes() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        var builder = RecordingFolderBuilder()
-        builder.build()
+        let builder = RecordingFolderBuilder.built()
         let recording = try EngineRecording.read(try builder.write(in: dir))
         _ = try BIDSExporter.export(recording, to: dir.appendingPathComponent("bids"), options: .init(subject: "01", session: "2"))
         let subject = dir.appendingPathComponent("bids/sub-01")
@@ -247,12 +245,10 @@ struct RecordingFolderBuilder {
     }
 
     @Test func aSessionIsOneRunWithItsSteps() throws {
-        let dir = try Self.scratch()
+        let builder = RecordingFolderBuilder.built()
+        let (dir, session, later) = try builder.scratchSession(first: "2026-11-25 16.28.14 +0000 App started – training 2026-11-25 16.28.15 +0000",
+                                                               second: "2026-11-25 16.28.15 +0000 training – App ended 2026-11-25 16.29.40 +0000")
         defer { try? FileManager.default.removeItem(at: dir) }
-        var builder = RecordingFolderBuilder()
-        builder.build()
-        let (session, later) = try builder.writeSession(in: dir, first: "2026-11-25 16.28.14 +0000 App started – training 2026-11-25 16.28.15 +0000",
-                                                        second: "2026-11-25 16.28.15 +0000 training – App ended 2026-11-25 16.29.40 +0000")
         // The session resumed in a new engine, whose trials are numbered from 1 again: a Verify trial cueing object 1, pressed.
         let t = { (s: Double) in String(format: "%.6f", builder.base + s) }
         try Data((#"{"controls":["a","b"],"cue_time":\#(t(3.6)),"end_time":\#(t(5.2)),"end_wall_time":1795624103.6,"ending":"pressed-brain","flicker_time":\#(t(4.0)),"mode":"Verify","object_ids":[0,1,2],"pause_time":\#(t(3.8)),"pressed":"a","pressed_object_id":1,"start_time":\#(t(3.6)),"start_wall_time":1795624102.0,"target":"a","target_object_id":1,"trial":1}"# + "\n").utf8)
@@ -300,8 +296,7 @@ struct RecordingFolderBuilder {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         #expect(ScratchFolder.message { _ = try EngineRecording.read(empty) }
             == "empty: not a recording (no events.jsonl, settings.json or decoder-input.csv) nor a session folder (no session.json)")
-        var builder = RecordingFolderBuilder()
-        builder.build()
+        let builder = RecordingFolderBuilder.built()
         let external = try builder.write(in: dir, name: "2026-11-25 10.00.00 +0000 App started", decoderInput: false)
         #expect(ScratchFolder.message { _ = try EngineRecording.read(external) }
             == "2026-11-25 10.00.00 +0000 App started: no decoder-input.csv: the EEG was not recorded (an external decoder ran; only the embedded decoder of noisetag demo records the EEG it consumed)")

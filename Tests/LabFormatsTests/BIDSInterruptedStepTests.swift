@@ -8,14 +8,12 @@ import Testing
 /// calibration trial of the finished step.
 @Suite struct BIDSInterruptedStepTests {
     @Test func anInterruptedAttemptsTrialsKeepTheirTrialRowOnlyAndSayInterrupted() throws {
-        let dir = try BIDSExporterTests.scratch()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        var builder = RecordingFolderBuilder()
-        builder.build()
+        let builder = RecordingFolderBuilder.built()
         // The stopped attempt's recording holds the trial cueing object 2 (flicker from 1.2 s); the resumed
         // engine's calibration, finished, cues object 1 and flickers from 4.0 s.
-        let (session, again) = try builder.writeSession(in: dir, first: "2026-11-25 16.28.14 +0000 App started – App ended 2026-11-25 16.28.15 +0000",
-                                                        second: "2026-11-25 16.28.16 +0000 App started – App ended 2026-11-25 16.29.40 +0000")
+        let (dir, session, again) = try builder.scratchSession(first: "2026-11-25 16.28.14 +0000 App started – App ended 2026-11-25 16.28.15 +0000",
+                                                               second: "2026-11-25 16.28.16 +0000 App started – App ended 2026-11-25 16.29.40 +0000")
+        defer { try? FileManager.default.removeItem(at: dir) }
         let t = { (s: Double) in String(format: "%.6f", builder.base + s) }
         try Data((#"{"controls":["a","b"],"cue_time":\#(t(3.6)),"end_time":\#(t(5.2)),"end_wall_time":1795624103.6,"ending":"completed","flicker_time":\#(t(4.0)),"mode":"TrainGeneric","object_ids":[0,1,2],"pause_time":\#(t(3.8)),"start_time":\#(t(3.6)),"start_wall_time":1795624102.0,"target":"a","target_object_id":1,"trial":1}"# + "\n").utf8)
             .write(to: again.appendingPathComponent("trials.jsonl"))
@@ -40,13 +38,11 @@ import Testing
     }
 
     @Test func aTrialCutByAKillKeepsItsRecordingAndSaysInterrupted() throws {
-        let dir = try BIDSExporterTests.scratch()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        var builder = RecordingFolderBuilder()
-        builder.build()
+        let builder = RecordingFolderBuilder.built()
         // Killed during its trial (no end in its name, no trials.jsonl line), then resumed in a new engine.
-        let (session, again) = try builder.writeSession(in: dir, first: "2026-11-25 16.28.14 +0000 App started",
-                                                        second: "2026-11-25 16.28.16 +0000 App started – App ended 2026-11-25 16.29.40 +0000")
+        let (dir, session, again) = try builder.scratchSession(first: "2026-11-25 16.28.14 +0000 App started",
+                                                               second: "2026-11-25 16.28.16 +0000 App started – App ended 2026-11-25 16.29.40 +0000")
+        defer { try? FileManager.default.removeItem(at: dir) }
         try Data().write(to: session.appendingPathComponent("2026-11-25 16.28.14 +0000 App started/trials.jsonl"))
         try Data().write(to: again.appendingPathComponent("trials.jsonl"))
         try Data(#"{"format":"noisetag-session/1","participant":"P01","protocol":{},"seed":1,"simulated":true,"started_wall_time":1795425241.7}"#.utf8)
@@ -64,8 +60,7 @@ import Testing
     @Test func aSubjectIsExportedWithSessionsThroughoutOrWithout() throws {
         let dir = try BIDSExporterTests.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        var builder = RecordingFolderBuilder()
-        builder.build()
+        let builder = RecordingFolderBuilder.built()
         let recording = try EngineRecording.read(try builder.write(in: dir))
         let bids = dir.appendingPathComponent("bids")
         _ = try BIDSExporter.export(recording, to: bids, options: .init(subject: "01", session: "1"))
