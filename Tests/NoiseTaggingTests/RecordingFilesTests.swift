@@ -182,6 +182,8 @@ struct RecordingFilesTests {
             "trials.jsonl holds 0 trial(s), events.jsonl logged 6 trial end(s)",
             "presses.csv holds 0 press(es), events.jsonl logged 4",
         ])
+        // No trial left to score: both accuracy keys stay, at zero (as the text prints both).
+        #expect(RecordingSummary(closed).accuracy == ["training": .init(), "Verify": .init()])
         // A settings snapshot replay cannot read is said too.
         try "{\"certaintyRequiredForPress\": 0.9, garbage!!".write(to: closed.url.appendingPathComponent("settings.json"), atomically: true, encoding: .utf8)
         let said = RecordingSummary(closed).inconsistencies

@@ -170,6 +170,11 @@ import Testing
         #expect(error?.description == "\(folder.path): a folder, not a file")
     }
 
+    @Test func signalChecksAndReportsTakeOneMedian() {
+        #expect(SignalQualityTrace.median([0.9, 0.1, 0.5]) == 0.5 && SignalQualityTrace.median([0.4, 0.2, 0.8, 0.6]) == 0.5)
+        #expect(SignalQualityTrace.median([]) == nil)
+    }
+
     @Test func untilWordEndsAStepAsAWordOnly() {
         #expect(SessionStep.endsWithWord("HI", "HI") && SessionStep.endsWithWord("SAY HI", "HI"))
         #expect(!SessionStep.endsWithWord("CHI", "HI") && !SessionStep.endsWithWord("HI ", "HI") && !SessionStep.endsWithWord("H", "HI"))

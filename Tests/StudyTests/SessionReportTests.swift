@@ -273,6 +273,26 @@ import LabFormats
         #expect(html.contains("<dt>Runs</dt><dd>2: stopped and resumed once; each run went on from the first step not yet done</dd>"))
     }
 
+    @Test func runsAreTimedByTheirRecordingsEventsAKilledRunToo() throws {
+        let (folder, root) = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // A closed run, a run killed (no end in its name) and the run that resumed it; events to the millisecond.
+        let runs = [("2026-11-25 16.43.53 +0000 App started – App ended 2026-11-25 16.45.00 +0000", 1_795_625_033.25, 1_795_625_100.5),
+                    ("2026-11-25 16.45.07 +0000 App started", 1_795_625_107.75, 1_795_625_150.0),
+                    ("2026-11-25 16.45.56 +0000 App started – App ended 2026-11-25 16.47.00 +0000", 1_795_625_156.5, 1_795_625_220.0)]
+        for (name, first, last) in runs {
+            let url = folder.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            let lines = [#"{"time":1.0,"type":"recordingStarted","wall_time":\#(first)}"#, #"{"time":2.0,"type":"trialsRunning","value":true,"wall_time":\#(last)}"#]
+            try (lines.joined(separator: "\n") + "\n").write(to: url.appendingPathComponent("events.jsonl"), atomically: true, encoding: .utf8)
+        }
+        let found = try SessionReport(folder: SessionFolder.open(folder.url), fittingCalibrations: false).runs
+        #expect(found.map(\.start.timeIntervalSince1970) == runs.map(\.1))
+        #expect(found.map { $0.end?.timeIntervalSince1970 } == runs.map(\.2))
+        // 7.25 s after the first run, 6.5 s after the killed one (its last event): both counted.
+        #expect(SessionRun.secondsBetween(found) == 13.75)
+    }
+
     @Test func aSessionStoppedEarlySaysSoAndAZeroTrainingSessionExplainsTheMissingCalibration() throws {
         let (folder, root) = try Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -68,6 +68,17 @@ import TestSupport
         #expect(!results[3].recordings.isEmpty)
     }
 
+    @Test func instructionsOnAKeyLastAtMostTheirSeconds() throws {
+        // The simulated reader would take 8 s over this text; the step's seconds end it first.
+        let text = String(repeating: "Read this slowly. ", count: 20)
+        let json = #"{"steps": [{"kind": "instructions", "text": "\#(text)", "continueOn": "key", "seconds": 0.4}]}"#
+        let (scenario, folder, root, _) = try Self.run(json)
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(scenario.ending == .completed)
+        let result = try #require(try folder.results().first)
+        #expect(result.outcome == "done" && result.duration < 1, "\(result.duration)")
+    }
+
     @Test func aSessionStoppedMidStepLeavesThatStepWithoutAResultAndResumesThere() throws {
         let (scenario, folder, root, _) = try Self.run("""
         {"steps": [{"kind": "break", "name": "first", "seconds": 0.2}, {"kind": "break", "name": "second", "seconds": 30}]}
