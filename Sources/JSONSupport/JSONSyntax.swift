@@ -6,8 +6,6 @@
 enum JSONSyntax {
     private enum Expect { case value(afterComma: Bool, allowClose: Bool), key(afterComma: Bool, allowClose: Bool), colon, commaOrClose }
 
-    /// The first fault in `bytes`, or nil when they are one JSON value.
-    /// Deeper nesting than `maximumDepth` is left to the reader.
     /// The offset of the first byte of `bytes` that starts no valid UTF-8
     /// sequence (RFC 3629), or nil when all of it is UTF-8.
     static func firstNonUTF8(_ bytes: [UInt8]) -> Int? {
@@ -28,6 +26,8 @@ enum JSONSyntax {
         return nil
     }
 
+    /// The first fault in `bytes`, or nil when they are one JSON value.
+    /// Deeper nesting than `maximumDepth` is left to the reader.
     static func problem(in bytes: [UInt8], maximumDepth: Int = 512) -> String? {
         var i = 0
         var open: [UInt8] = []

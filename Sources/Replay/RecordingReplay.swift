@@ -101,7 +101,7 @@ public struct RecordingReplay {
         let started = Set(script.starts.map(\.value.trial))
         let from = script.starts.first?.time ?? -.infinity
         return script.recordedTrials.values
-            .filter { !started.contains($0.trial) && $0.startTime >= from && untilTrial.map { [trial = $0.trial] in trial <= $0 } ?? true }
+            .filter { !started.contains($0.trial) && $0.startTime >= from && $0.trial <= (untilTrial ?? .max) }
             .sorted { $0.trial < $1.trial }
             .map { record in
                 var comparison = TrialComparison(trial: record.trial, mode: record.mode, target: record.target,

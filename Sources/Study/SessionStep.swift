@@ -36,7 +36,6 @@ public struct SessionStep: Sendable, Equatable {
         public func limit(channel: Int) -> Double { channelMaxNoise[channel] ?? maxNoise }
     }
 
-    /// The step kinds and their fields.
     /// True when `typed` ends in `word` as a word: the whole text, or
     /// after a space (typing THIS does not end a step waiting for HI).
     public static func endsWithWord(_ typed: String, _ word: String) -> Bool {
@@ -45,6 +44,7 @@ public struct SessionStep: Sendable, Equatable {
         return before.isEmpty || before.last == " "
     }
 
+    /// The step kinds and their fields.
     public enum Kind: Sendable, Equatable {
         /// Text on screen; continue on a key or after seconds.
         case instructions(text: String, continueOn: Continue, seconds: Double?)
