@@ -63,7 +63,7 @@ struct RecordingsShowCommand: ParsableCommand {
             lines.insert("wall clock:         \(RecordingName.format(Date(timeIntervalSince1970: first))) to \(RecordingName.format(Date(timeIntervalSince1970: last)))", at: 6)
         }
         if s.partialLines > 0 {
-            lines.append("cut-off last lines: \(s.partialLines) " + (s.state == RecordingEntry.State.closed.rawValue
+            lines.append("cut-off last lines: \(s.partialLines) " + (s.isClosed
                 ? "(damage: the recording was closed, so its lines were complete)" : "(the recording ended by a crash)"))
         }
         lines += s.inconsistencies.map { "warning: \($0)" }

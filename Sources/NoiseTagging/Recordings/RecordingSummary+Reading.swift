@@ -206,14 +206,13 @@ extension RecordingSummary {
         }
         // A closed recording wrote every line of both: any difference is damage (lines lost or written twice).
         // An open one may have lost the last lines of either to a crash; fewer trials than ends is still damage.
-        let closed = state == RecordingEntry.State.closed.rawValue
-        if logged.trialsEnded > trials || closed && logged.trialsEnded < trials {
+        if logged.trialsEnded > trials || isClosed && logged.trialsEnded < trials {
             inconsistencies.append("\(RecordingFile.trials.rawValue) holds \(trials) trial(s), \(RecordingFile.events.rawValue) logged \(logged.trialsEnded) trial end(s)")
         }
         if frames == 0, spans.flickerSeconds > 0, FileManager.default.fileExists(atPath: url.appendingPathComponent(RecordingFile.frames.rawValue).path) {
             inconsistencies.append("\(RecordingFile.frames.rawValue) holds no frame row, but the trials flickered for \(String(format: "%.3f", spans.flickerSeconds)) s")
         }
-        if logged.presses > presses || closed && logged.presses < presses {
+        if logged.presses > presses || isClosed && logged.presses < presses {
             inconsistencies.append("\(RecordingFile.presses.rawValue) holds \(presses) press(es), \(RecordingFile.events.rawValue) logged \(logged.presses)")
         }
     }

@@ -41,6 +41,9 @@ public struct RecordingSummary: Codable, Sendable {
     public var folder: String
     /// `closed`, `open` or `crashed`.
     public var state: String
+    /// True when the recording closed normally: every line of every file
+    /// was written whole, so a cut or missing one is damage, not a crash.
+    public var isClosed: Bool { state == RecordingEntry.State.closed.rawValue }
     public var start: String
     public var startReason: String
     @NullWhenAbsent public var end: String?
