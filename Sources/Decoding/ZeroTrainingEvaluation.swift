@@ -89,9 +89,11 @@ public struct ZeroTrainingEvaluation: Sendable {
 
         /// Fits the supervised decoder on `calibration`; false, with the reason
         /// kept for after trial `trial`, when the labels hold too little to fit.
+        /// True when `labels` can be fitted at all: two trials, two classes.
+        func fittable(_ labels: [Int]) -> Bool { labels.count >= 2 && Set(labels).count >= 2 }
         func fitSupervised(selecting: Bool, after trial: Int) throws -> Bool {
             let labels = calibration.map(\.label)
-            guard Set(labels).count >= 2, calibration.count >= 2 else {
+            guard fittable(labels) else {
                 fitProblems.append("after trial \(trial): no supervised fit, \(calibration.count) labelled trial(s) of \(Set(labels).count) class(es)")
                 return false
             }
@@ -167,7 +169,7 @@ public struct ZeroTrainingEvaluation: Sendable {
                 calibration = learner.labels.enumerated().map { ($0.offset, $0.element) }
                 if learner.trials.count >= zeroTrainTrials {
                     handedOver = try fitSupervised(selecting: true, after: i + 1)
-                } else if interimFits, calibration.count >= 2, Set(calibration.map(\.label)).count >= 2 {
+                } else if interimFits, fittable(calibration.map(\.label)) {
                     _ = try? fit(labels: calibration.map(\.label), selecting: false)
                 }
             } else if let selected, refitEvery > 0 {
