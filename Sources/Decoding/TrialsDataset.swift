@@ -247,7 +247,7 @@ public struct TrialsDataset: Equatable, Sendable {
         do {
             header = try JSONDecoder().decode(DatasetHeader.self, from: headerData)
         } catch {
-            throw DatasetError.unreadable(file: "header.json", reason: JSONProblem.describe(error, in: headerData))
+            throw DatasetError.unreadable(file: "header.json", reason: JSONProblem.describe(error, decoding: DatasetHeader.self, from: headerData))
         }
         let x = try load("X.f32", in: directory)
         let y = try load("y.i32", in: directory)

@@ -93,7 +93,7 @@ public struct SessionFolder: Sendable {
         for (index, line) in lines.enumerated() where !line.isEmpty {
             let result: StepResult
             do { result = try JSONDecoder().decode(StepResult.self, from: Data(line.utf8)) } catch {
-                throw Failure(description: "\(fileURL.path):\(index + 1): not a step result (\(JSONProblem.describe(error, in: Data(line.utf8))))")
+                throw Failure(description: "\(fileURL.path):\(index + 1): not a step result (\(JSONProblem.describe(error, decoding: StepResult.self, from: Data(line.utf8))))")
             }
             // A session writes its results in protocol order (a failed signal check may repeat its step), each once.
             if let stepCount, !(1...max(1, stepCount)).contains(result.step) {

@@ -88,6 +88,12 @@ import LabFormats
         // A line without its step says which field, not a decoder's dump.
         try Data("{\"kind\": \"break\"}\n".utf8).write(to: file)
         do { _ = try folder.results() } catch { #expect(error.description.hasSuffix(#"steps.jsonl:1: not a step result (no "step" field)"#)) }
+        // A fraction where the step number belongs is named, not three other fields.
+        var fractional = Self.result(1, "signalCheck", "passed").jsonLine
+        fractional = fractional.replacingOccurrences(of: #""step":1"#, with: #""step":1.5"#)
+        try Data((fractional + "\n").utf8).write(to: file)
+        let failure = #expect(throws: SessionFolder.Failure.self) { try folder.results() }
+        #expect(failure?.description.hasSuffix(#"steps.jsonl:1: not a step result ("step" must be a whole number (it is 1.5))"#) == true)
         // Results the session cannot have written: a line twice, a step the protocol lacks, steps out of order.
         let one = Self.result(1, "signalCheck", "passed"), two = Self.result(2, "calibration")
         for (lines, message) in [([one, two, two], "steps.jsonl:3: the same result as the line before it: a line written twice"),
