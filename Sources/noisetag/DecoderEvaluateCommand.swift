@@ -7,7 +7,7 @@ import Foundation
 struct DecoderEvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
-        abstract: "Cross-validate the reference decoder: accuracy, ITR and predicted error at 0.5, 1, 2 and 4 s.")
+        abstract: "Cross-validate the reference decoder: accuracy, ITR (over the read-out alone, no pause between trials) and predicted error at 0.5, 1, 2 and 4 s.")
 
     @Argument(help: ArgumentHelp("A trials dataset folder (Protocols/dataset.md); with several, each is evaluated and a table of them all ends the report.", valueName: "DIR"))
     var directories: [String]
@@ -172,9 +172,10 @@ struct DecoderEvaluateCommand: ParsableCommand {
             throw CommandFailure("--line-frequency \(lineFrequency) Hz is at or above half its sample rate (\(RateText.format(dataset.header.fs)) Hz): no notch can be placed there")
         }
         var evaluation = OfflineEvaluation()
-        // Trials shorter than the longest length reported also get a row at their whole length, as a live calibration reports.
+        // Trials shorter than the longest length reported (by a sample or more) also get a row at their whole length, as a live
+        // calibration reports: a "4 s" trial cut at 3.98 s is read out there.
         let whole = Double(dataset.header.nSamples) / dataset.header.fs
-        if whole < (evaluation.lengths.max() ?? 0) - 0.05 {
+        if Int(((evaluation.lengths.max() ?? 0) * dataset.header.fs).rounded()) > dataset.header.nSamples {
             evaluation.lengths = evaluation.lengths.filter { $0 < whole - 0.05 } + [(whole * 1000).rounded(.down) / 1000]
         }
         evaluation.folds = folds
@@ -236,6 +237,10 @@ struct DecoderEvaluateCommand: ParsableCommand {
 
     /// `v` with `digits` decimals: how the text reports print every figure.
     private static func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
+    /// A read-out length: one decimal for the usual ones (0.5, 4.0), every digit for a whole trial's (3.975).
+    private static func length(_ seconds: Double) -> String {
+        abs((seconds * 10).rounded() - seconds * 10) < 1e-9 ? f(seconds, 1) : String(format: "%g", seconds)
+    }
 
     /// One line of a text table: each cell left-aligned in its column width,
     /// then the last cell as it is, two spaces between columns.
@@ -248,7 +253,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
     static func text(_ candidates: [CandidateEvaluation], selection r: EvaluationReport) -> String {
         let lengths = r.rows.map(\.seconds)
         var out = "every candidate as a fixed setting, same folds: accuracy at "
-            + lengths.map { f($0, 1) }.joined(separator: " / ") + " s, mean\n"
+            + lengths.map(length).joined(separator: " / ") + " s, mean\n"
         func mean(_ accuracies: [Double]) -> Double { accuracies.isEmpty ? 0 : accuracies.reduce(0, +) / Double(accuracies.count) }
         func cells(_ accuracies: [Double]) -> String { (accuracies + [mean(accuracies)]).map { f($0) }.joined(separator: "  ") }
         func curve(_ c: CandidateEvaluation) -> [Double] { c.rows.map(\.accuracy) }
@@ -290,7 +295,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
         out += "\(f(r.pressedFraction * r.pressAccuracy * 100, 1)) %), "
         out += "\(f(z.classificationAccuracy(from: handOver) * 100, 1)) % right at \(at) s"
         if let four = r.rows.first(where: { $0.seconds == 4 }) ?? r.rows.last {
-            out += " (supervised: \(f(four.accuracy * 100, 1)) % at \(f(four.seconds, 1)) s)"
+            out += " (supervised: \(f(four.accuracy * 100, 1)) % at \(length(four.seconds)) s)"
         }
         return out + "\n"
     }
@@ -301,7 +306,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             + "; \(r.folds) chronological folds\n"
         out += "length_s  accuracy  itr_bpm  predicted_err  actual_err\n"
         for line in r.rows {
-            out += row([(f(line.seconds, 1), 8), (f(line.accuracy), 8), (f(line.itr, 1), 7), (f(line.predictedError), 13)],
+            out += row([(length(line.seconds), 8), (f(line.accuracy), 8), (f(line.itr, 1), 7), (f(line.predictedError), 13)],
                        f(line.actualError))
         }
         let missing = OfflineEvaluation().lengths.filter { length in !r.rows.contains { $0.seconds == length } }

@@ -94,6 +94,15 @@ def test_evaluate_says_why_a_length_has_no_row(noisetag_bin, tmp_path):
     run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(short), "--fixed"], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     assert "\nchance 0.250 (1 in 4); no row at 4.0 s: longer than the trials\n" in run.stdout, run.stdout
+    # Trials a few samples short of 4 s are read out at their whole length, which the table shows to the sample.
+    almost = tmp_path / "almost"
+    made = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", str(almost), "--trials", "20", "--classes", "4",
+                           "--seconds", "3.972"], capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(almost), "--fixed"], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    lengths = [line.split()[0] for line in run.stdout.split("length_s", 1)[1].splitlines()[1:5]]
+    assert lengths == ["0.5", "1.0", "2.0", "3.972"], run.stdout
 
 
 def test_a_broken_dataset_is_one_line_and_exit_1(noisetag_bin, dataset, tmp_path):
