@@ -141,6 +141,7 @@ public struct CalibrationJob: Sendable {
     /// ```
     public func chooseSettings() throws -> SettingsSelection.Outcome {
         let h = dataset.header
+        try Preprocessor.check(sampleRate: h.fs)
         let bands = self.bands
         var selection = SettingsSelection()
         selection.candidates = selection.candidates.filter {

@@ -101,6 +101,7 @@ public struct OfflineEvaluation: Sendable {
         let dataset = try recorded.decimated(toAtMost: maximumRate)
         let idle = try recordedIdle?.decimated(toAtMost: maximumRate)
         let h = dataset.header
+        try Preprocessor.check(sampleRate: h.fs)
         guard h.nTrials >= folds, folds >= 2 else {
             throw ReconvolutionError.notEnoughData("\(h.nTrials) trials for \(folds) folds")
         }

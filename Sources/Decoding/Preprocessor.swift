@@ -39,6 +39,15 @@ public struct Preprocessor: Sendable {
         filter = f
     }
 
+    /// Refuses a sample rate that leaves nothing above the high-pass (half
+    /// the rate must lie above it): its error names the rate, not the EEG.
+    public static func check(sampleRate: Double, highPass: Double = 3) throws(ReconvolutionError) {
+        guard sampleRate / 2 > highPass else {
+            throw .unusableSetting("a sample rate of \(RateText.format(sampleRate)) Hz leaves nothing above the decoder's "
+                                   + "\(RateText.format(highPass)) Hz high-pass (half the rate must lie above it)")
+        }
+    }
+
     /// Filters a whole trial (channels × samples), primed with its first
     /// sample so that the trial's offset causes no transient.
     public func apply(toTrial trial: [[Double]]) -> [[Double]] {

@@ -60,6 +60,7 @@ public struct ZeroTrainingEvaluation: Sendable {
     public func run(_ recorded: TrialsDataset) throws -> ZeroTrainingOutcome {
         let dataset = try recorded.decimated(toAtMost: maximumRate)
         let h = dataset.header
+        try Preprocessor.check(sampleRate: h.fs)
         guard h.nTrials >= 2 else { throw ReconvolutionError.notEnoughData("\(h.nTrials) trial(s)") }
         let mains = OfflineEvaluation.mains(lineFrequency, of: dataset)
         var bands: [Double?: [[[Double]]]] = [:]

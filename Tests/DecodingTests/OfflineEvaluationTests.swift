@@ -60,6 +60,16 @@ import Testing
         }
     }
 
+    @Test func aRateWithNothingAboveTheHighPassIsNamedNotTheEEG() throws {
+        let recorded = try DatasetSimulation(classes: 3, trials: 10, seed: 1).record()
+        var header = recorded.header
+        header.fs = 5
+        let slow = try TrialsDataset(header: header, data: recorded.data, labels: recorded.labels, stimulus: recorded.stimulus)
+        let message = "a sample rate of 5 Hz leaves nothing above the decoder's 3 Hz high-pass (half the rate must lie above it)"
+        #expect(throws: ReconvolutionError.unusableSetting(message)) { try OfflineEvaluation().run(slow) }
+        #expect(throws: ReconvolutionError.unusableSetting(message)) { try ZeroTrainingEvaluation().run(slow) }
+    }
+
     @Test func foldsAreChronologicalBlocks() {
         let blocks = (0..<5).map { OfflineEvaluation.block($0, of: 5, count: 23) }
         #expect(blocks.flatMap { Array($0) } == Array(0..<23))
