@@ -112,7 +112,10 @@ public struct RecordingInventory: Sendable, Equatable, Encodable {
         inventory.samples = recording.sampleCount
         inventory.markerCount = recording.markers.count
         inventory.markers = groups(recording.markers)
-        inventory.warnings = recording.warnings
+        // The channels stay listed, for --channels to name; what the import leaves out by unit is said as it says it.
+        do { inventory.warnings = try recording.keepingEEG(selection: nil).warnings } catch {
+            inventory.warnings = recording.warnings + ["\(error)"]
+        }
         return inventory
     }
 

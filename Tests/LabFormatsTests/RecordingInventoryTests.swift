@@ -56,6 +56,12 @@ import Testing
         #expect(chosen.markers.map(\.count) == [10, 15, 10, 20, 15, 1])
     }
 
+    @Test func channelsTheImportLeavesOutByUnitAreListedAndWarnedOf() throws {
+        let inventory = try RecordingInventory.read(LabFixtures.url("formats/brainvision/test.vhdr"))
+        #expect(inventory.channels.count == 32 && inventory.channels.contains("CP5"))
+        #expect(inventory.warnings.contains { $0.hasPrefix("6 channel(s) not in a voltage unit left out: CP5 (BS), CP6 (µS), HL") })
+    }
+
     @Test func aSavefileGivesItsTrials() throws {
         let inventory = try RecordingInventory.read(LabFixtures.url("mindaffectBCI_exampledata.txt"))
         #expect(inventory.format == .savefile && inventory.trials == 10 && inventory.classes == 9)
