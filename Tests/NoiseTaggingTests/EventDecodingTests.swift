@@ -58,6 +58,12 @@ struct EventDecodingTests {
         #expect(try Self.decode(line) == NoiseTagEvent(time: 2.5, kind: .noPress(trial: 7)))
     }
 
+    @Test("a format-1 recording's recordingStarted, which has no format field, reads as format 1")
+    func formatOneRecordingStarted() throws {
+        let line = #"{"time":1,"type":"recordingStarted","folder":"x","reason":"App started","wall_time":1}"#
+        #expect(try Self.decode(line) == NoiseTagEvent(time: 1, kind: .recordingStarted(folder: "x", reason: "App started", format: 1)))
+    }
+
     @Test("an unknown type or a missing field is an error naming it")
     func badLinesAreErrors() {
         #expect { try Self.decode(#"{"time":1,"type":"teleported"}"#) } throws: { "\($0)".contains("unknown event type 'teleported'") }

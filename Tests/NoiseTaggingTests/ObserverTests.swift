@@ -23,6 +23,34 @@ struct ObserverTests {
         #expect(!flicker.isEmpty && flicker.allSatisfy { $0.objIDs == [0, 1, 2, 3, 4] && $0.states.count == 5 })
     }
 
+    @Test("a handler removed by another during a call is not called for it; one added is first called by the next")
+    func removalDuringACallTakesEffectAtOnce() {
+        let h = EngineHarness()
+        var heard: [String] = []
+        var second: NoiseTagEventStream.Token?
+        var third: NoiseTagEventStream.Token?
+        _ = h.controller.events.subscribe { _ in
+            heard.append("first")
+            if let token = second { h.controller.events.unsubscribe(token); second = nil }
+            if third == nil { third = h.controller.events.subscribe { _ in heard.append("third") } }
+        }
+        second = h.controller.events.subscribe { _ in heard.append("second") }
+        h.controller.events.emit(NoiseTagEvent(time: 0, kind: .feedbackEnded))
+        #expect(heard == ["first"])
+        h.controller.events.emit(NoiseTagEvent(time: 0, kind: .feedbackEnded))
+        #expect(heard == ["first", "first", "third"])
+        var frames = 0
+        var removed = false
+        var later: NoiseTagController.ObserverToken?
+        _ = h.controller.observeFrames { _ in
+            if let token = later, !removed { h.controller.removeObserver(token); removed = true }
+        }
+        later = h.controller.observeFrames { _ in frames += 1 }
+        h.start()
+        h.run(for: 0.1)
+        #expect(removed && frames == 0)
+    }
+
     @Test("messages both ways are reported in order")
     func traffic() {
         let h = EngineHarness()

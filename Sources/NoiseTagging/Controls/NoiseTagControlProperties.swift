@@ -2,7 +2,8 @@
 public final class NoiseTagControlProperties {
     /// A name for the control in events, recordings and the verify-mode target list.
     public var identifier: String?
-    /// A fixed Utopia object ID (1…255) instead of the next free one.
+    /// A fixed Utopia object ID (1…255) instead of the next free one; above
+    /// 127 no prediction can name it (a signed byte), only a touch presses it.
     public var customUtopiaObjectID: Int?
     /// False keeps the control out of flickering (it shows its default look).
     public var participatesInFlickering: Bool

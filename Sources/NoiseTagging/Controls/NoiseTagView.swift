@@ -15,8 +15,10 @@ open class NoiseTagView {
     /// Creates an empty container.
     public init(isHidden: Bool = false) { self.isHidden = isHidden }
 
-    /// Adds a control to this container.
+    /// Adds a control to the end of this container. A control is in one
+    /// container at a time: one already in a container (this one too) moves.
     public func add(_ control: any NoiseTagControl) {
+        control.noiseTagging.container?.remove(control)
         control.noiseTagging.container = self
         controls.append(control)
     }
@@ -27,10 +29,24 @@ open class NoiseTagView {
         if control.noiseTagging.container === self { control.noiseTagging.container = nil }
     }
 
-    /// Adds a child container.
+    /// Adds a child container at the end. A view has one superview: one
+    /// already in a container (this one too) moves. No effect when `view` is
+    /// this view or holds it, which would make the tree a loop.
     public func addSubview(_ view: NoiseTagView) {
+        var above: NoiseTagView? = self
+        while let ancestor = above {
+            if ancestor === view { return }
+            above = ancestor.superview
+        }
+        view.removeFromSuperview()
         view.superview = self
         subviews.append(view)
+    }
+
+    /// Takes this view out of its container (no effect if it has none).
+    public func removeFromSuperview() {
+        superview?.subviews.removeAll { $0 === self }
+        superview = nil
     }
 
     /// True when this view or one above it is hidden.

@@ -18,7 +18,9 @@ public protocol DecoderLink: AnyObject {
     /// Every message received since the last call, oldest first.
     func receive() -> [UtopiaMessage]
     /// True when the engine should watch heartbeats on this link and treat
-    /// silence as a lost decoder. Default: false (an in-process decoder).
+    /// silence as a lost decoder; only then does it send heartbeats, and
+    /// SUBSCRIBE with the current mode once the decoder answers. Default:
+    /// false (an in-process decoder, told a mode when the app sets one).
     var monitorsLiveness: Bool { get }
     /// Descriptions of received frames that could not be used (malformed),
     /// since the last call. Default: none.

@@ -70,6 +70,6 @@ extension NoiseTagController {
     }
 
     private func observe(_ traffic: DecoderTraffic) {
-        for handler in trafficObservers.handlers { handler(traffic) }
+        for id in trafficObservers.ids { trafficObservers.handler(id)?(traffic) }
     }
 }

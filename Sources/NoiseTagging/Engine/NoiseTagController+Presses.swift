@@ -24,9 +24,10 @@ extension NoiseTagController {
             reportRefused(.touchNotTaken(control: name, reason: "the control is disabled or hidden"))
             return false
         }
+        // Between trials a control has only its custom ID, and one out of range (refused at trial start) is none.
+        let custom = control.noiseTagging.customUtopiaObjectID.flatMap { CodeAssignment.validIDs.contains($0) ? $0 : nil }
         let entry = trial?.entry(for: control)
-            ?? FlickerEntry(control: control, objectID: control.noiseTagging.customUtopiaObjectID ?? 0,
-                            actions: control.noiseTagging.actions)
+            ?? FlickerEntry(control: control, objectID: custom ?? 0, actions: control.noiseTagging.actions)
         press(entry, source: .touch, certainty: nil)
         return true
     }

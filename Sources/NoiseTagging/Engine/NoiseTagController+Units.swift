@@ -84,6 +84,14 @@ extension NoiseTagController {
                 emit(.notice("controls of the current unit share an identifier (" + shared.map { "'\($0)'" }.joined(separator: ", ")
                              + "): presses, events and recordings cannot tell them apart"))
             }
+            // A prediction names its object in a signed byte: IDs above 127 flicker but only a touch can press them.
+            let flickering = current.view.allControls.filter(\.noiseTagging.participatesInFlickering)
+            let slots = (try? CodeAssignment.assign(flickering, codeCount: flickering.count, reversed: false)) ?? []
+            let unreachable = zip(flickering, slots).filter { $0.1.objectID > CodeAssignment.predictableIDs.upperBound }
+            if let first = unreachable.first {
+                emit(.notice("\(unreachable.count) control(s) of the current unit get an object ID above 127 ('\(first.0.noiseTagName)': "
+                             + "\(first.1.objectID)): a decoder's prediction names objects 1...127 only, so they flicker but only a touch presses them"))
+            }
         }
         // Only this update's own block.
         _ = blocks.removeLatest(.update)

@@ -221,7 +221,7 @@ public final class NoiseTagController: @unchecked Sendable {
             let record = FrameRecord(index: frame.index, deadline: frame.deadline, time: now,
                                      missed: frame.missed, trial: trial?.number, phase: trial?.phase,
                                      objIDs: sent ? stimulus.objIDs : [], states: sent ? stimulus.states : [])
-            for handler in frameObservers.handlers { handler(record) }
+            for id in frameObservers.ids { frameObservers.handler(id)?(record) }
         }
     }
 

@@ -37,7 +37,7 @@ public enum NoiseTagError: Error, Equatable, CustomStringConvertible {
         case .updateWithoutUnit: return "updateControls(updateCode:)"
         case .unblockWithoutBlock: return "unblockTrials()"
         case .invalidBlockDuration: return "blockTrials(forDuration:)"
-        case .touchNotTaken: return "press(_:source:)"
+        case .touchNotTaken: return "touchPress(_:)"
         case .modeChangeRefused: return "set(mode:waitTillDecoderConfirms:withExplanation:)"
         case .tickInsideTick: return "tick(frame:)"
         case .stackChangeInsideUpdate(let call): return call

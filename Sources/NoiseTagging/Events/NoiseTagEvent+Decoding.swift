@@ -2,7 +2,9 @@ import Foundation
 
 /// Reads an event back from its flat JSON form (``NoiseTagEvent/jsonLine``,
 /// or an `events.jsonl` line of a recording, whose extra `wall_time` is
-/// ignored), so an app or a QA script can load its own event log.
+/// ignored), so an app or a QA script can load its own event log. A
+/// `recordingStarted` without `format` is format 1 (``RecordingFormat``);
+/// that format's `settingChanged` lines, which lack `source`, do not read.
 extension NoiseTagEvent: Decodable {
     /// Reads `time`, `type` and the kind's fields; an unknown `type` or a
     /// missing field is a `DecodingError` that names it.
@@ -50,7 +52,7 @@ extension NoiseTagEvent.Kind {
         case "decoderConnection": self = .decoderConnection(state: try value("state"), alarm: try value("alarm"))
         case "decoderProblem": self = .decoderProblem(try value("value"))
         case "lifecycle": self = .lifecycle(try value("value"))
-        case "recordingStarted": self = .recordingStarted(folder: try value("folder"), reason: try value("reason"), format: try value("format"))
+        case "recordingStarted": self = .recordingStarted(folder: try value("folder"), reason: try value("reason"), format: try optional("format") ?? 1)
         case "recordingEnded": self = .recordingEnded(folder: try value("folder"), reason: try value("reason"))
         case "recordingProblem":
             self = .recordingProblem(path: try value("path"), reason: try value("reason"), loggingOff: try value("loggingOff"))

@@ -45,6 +45,6 @@ public final class NoiseTagEventStream {
     public func emit(_ event: NoiseTagEvent) {
         let entered = access.enter()
         defer { access.leave(entered) }
-        for handler in subscribers.handlers { handler(event) }
+        for id in subscribers.ids { subscribers.handler(id)?(event) }
     }
 }

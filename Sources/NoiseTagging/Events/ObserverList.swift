@@ -22,10 +22,15 @@ struct ObserverList<Argument> {
         entries.removeAll { $0.id == id }
     }
 
-    /// The handlers in the order they were added. Iterate it with `for`:
-    /// the loop reads the list once, so a handler may add or remove handlers
-    /// (they take effect from the next call) without overlapping that read.
-    var handlers: LazyMapSequence<[(id: Int, handler: (Argument) -> Void)], (Argument) -> Void> {
-        entries.lazy.map(\.handler)
+    /// The ids of the handlers added so far, in order: one call's list. Call
+    /// through ``handler(_:)`` on the list as it stands, so that a handler
+    /// removed by another during the call is not called, and one added during
+    /// it is first called by the next:
+    /// `for id in list.ids { list.handler(id)?(argument) }`, reading `list` anew each time.
+    var ids: [Int] { entries.map(\.id) }
+
+    /// The handler added with `id`, or nil once it is removed.
+    func handler(_ id: Int) -> ((Argument) -> Void)? {
+        entries.first { $0.id == id }?.handler
     }
 }

@@ -7,6 +7,10 @@
 public enum CodeAssignment {
     /// The object IDs a control may have.
     public static let validIDs = 1...255
+    /// The object IDs a decoder's prediction can name (PREDICTEDTARGETPROB's
+    /// `Yest` is a signed byte): a control above them flickers, and a touch
+    /// presses it, but the brain cannot.
+    public static let predictableIDs = 1...127
 
     /// One control's object ID and code index.
     public struct Slot: Equatable, Sendable {
