@@ -1,5 +1,6 @@
 import CZeroMQ
 import Foundation
+import IOThreads
 import Synchronization
 
 /// A libzmq context: one per process is enough; sockets keep it alive.
@@ -35,7 +36,7 @@ public final class ZeroMQContext: @unchecked Sendable {
         return terminated.withLock { terminated in
             guard !terminated else { return true }
             guard open == 0 else {
-                FileHandle.standardError.write(Data(("ZeroMQContext.terminate(): \(open) socket\(open == 1 ? " is" : "s are") still open after \(seconds) s; "
+                FileHandle.standardError.writeIfOpen(Data(("ZeroMQContext.terminate(): \(open) socket\(open == 1 ? " is" : "s are") still open after \(seconds) s; "
                     + "close every link and stop every decoder made in this context first (the context is left as it is)\n").utf8))
                 return false
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IOThreads
 
 /// `noisetag bench bridge`: the decoder bridge's latency and throughput over ipc.
 struct BenchBridgeCommand: ParsableCommand {
@@ -39,7 +40,7 @@ struct BenchBridgeCommand: ParsableCommand {
         do {
             result = try BridgeBenchmark(samples: samples, burst: burst, objects: objects).run()
         } catch {
-            FileHandle.standardError.write(Data("noisetag bench bridge: \(error)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag bench bridge: \(error)\n".utf8))
             throw ExitCode.failure
         }
         if json {

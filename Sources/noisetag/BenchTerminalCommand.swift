@@ -1,6 +1,7 @@
-import NoiseTagging
 import ArgumentParser
 import Foundation
+import IOThreads
+import NoiseTagging
 
 /// `noisetag bench terminal [--controls 36,255] [--frames N] [--output null|pty] [--json]`:
 /// time to draw and encode the terminal screen of brain buttons, bytes per
@@ -46,7 +47,7 @@ struct BenchTerminalCommand: ParsableCommand {
     func run() throws {
         let sink: TerminalBenchmarkSink
         do { sink = try TerminalBenchmarkSink(kind: TerminalBenchmarkSink.Kind(rawValue: output)!) } catch {
-            FileHandle.standardError.write(Data("noisetag bench terminal: \(error)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag bench terminal: \(error)\n".utf8))
             throw ExitCode.failure
         }
         let codebook = try BenchCodebook.writeTemporaryFile()

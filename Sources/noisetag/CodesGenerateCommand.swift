@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IOThreads
 import NoiseTagging
 
 /// `noisetag codes generate`: writes an m-sequence or Gold codebook in the
@@ -50,7 +51,7 @@ struct CodesGenerateCommand: ParsableCommand {
     func run() throws {
         let codebook = try generate()
         for taps in try polynomials() where !MSequence.isMaximalLength(taps: taps) {
-            FileHandle.standardError.write(Data(
+            FileHandle.standardError.writeIfOpen(Data(
                 "warning: --poly \(Self.digits(taps)) is not primitive: its sequence is not an m-sequence\n".utf8))
         }
         let comments = ["noisetag codes generate --kind \(kind.rawValue) --poly \(try polynomials().map(Self.digits).joined(separator: ","))"

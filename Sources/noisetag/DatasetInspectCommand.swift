@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IOThreads
 import LabFormats
 import UtopiaProtocol
 
@@ -53,7 +54,7 @@ struct DatasetInspectCommand: ParsableCommand {
             text = Self.report(inventory, file: file, chosen: chosen)
         }
         // Written unbuffered: what could be read comes before the line that says what could not.
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.writeIfOpen(Data((text + "\n").utf8))
         if let problem = inventory.problem { throw CommandFailure(problem) }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import DecoderBridge
 import DecoderService
 import Foundation
+import IOThreads
 import Simulation
 import UtopiaProtocol
 import ZeroMQTransport
@@ -52,7 +53,7 @@ struct DecoderAmplifierCommand: ParsableCommand {
         StopSignal.install()
         var acquisition = SimulatedAcquisition(simulation, now: MonotonicClock.milliseconds())
         let output = FileHandle.standardOutput
-        output.write(Data("amplifier connecting to \(to) (it streams once connected): 8 channels at 250 Hz, subject \(subject.seed), SNR \(subject.snr), user \(user)\n".utf8))
+        output.writeIfOpen(Data("amplifier connecting to \(to) (it streams once connected): 8 channels at 250 Hz, subject \(subject.seed), SNR \(subject.snr), user \(user)\n".utf8))
         var lastBeat = -Double.infinity
         var connected = false
         var packets = 0
@@ -61,10 +62,10 @@ struct DecoderAmplifierCommand: ParsableCommand {
             if link.isConnected != connected {
                 connected = link.isConnected
                 if connected { link.send(.dataHeader(acquisition.header)) }
-                output.write(Data("amplifier \(connected ? "connected to" : "lost") the hub\n".utf8))
+                output.writeIfOpen(Data("amplifier \(connected ? "connected to" : "lost") the hub\n".utf8))
             }
             for message in link.receive() { acquisition.hear(message) }
-            for problem in link.receiveProblems() { output.write(Data("amplifier: \(problem)\n".utf8)) }
+            for problem in link.receiveProblems() { output.writeIfOpen(Data("amplifier: \(problem)\n".utf8)) }
             for packet in acquisition.packets(upTo: now) {
                 link.send(.dataPacket(packet))
                 packets += 1
@@ -76,6 +77,6 @@ struct DecoderAmplifierCommand: ParsableCommand {
             }
             usleep(10_000)
         }
-        output.write(Data("amplifier stopped: \(packets) packets sent\n".utf8))
+        output.writeIfOpen(Data("amplifier stopped: \(packets) packets sent\n".utf8))
     }
 }

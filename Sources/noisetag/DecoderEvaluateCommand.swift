@@ -1,6 +1,7 @@
 import ArgumentParser
 import Decoding
 import Foundation
+import IOThreads
 
 /// `noisetag decoder evaluate`: 5-fold chronological cross-validation of the
 /// reference decoder on a trials dataset.
@@ -142,7 +143,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
                 // Each line names its folder (once: most errors already start with it, or with the idle dataset's).
                 let named = [directory, idle].compactMap { $0 }.contains { "\(error)".hasPrefix($0) }
                 let line = named ? "\(error)" : "\(directory): \(error)"
-                FileHandle.standardError.write(Data("noisetag decoder evaluate: \(line)\n".utf8))
+                FileHandle.standardError.writeIfOpen(Data("noisetag decoder evaluate: \(line)\n".utf8))
             }
         }
         if json, !objects.isEmpty {
@@ -158,7 +159,7 @@ struct DecoderEvaluateCommand: ParsableCommand {
             do { try Data(svg.utf8).write(to: URL(fileURLWithPath: plot)) } catch {
                 throw CommandFailure("--plot \(plot): cannot write: \((error as NSError).localizedDescription)")
             }
-            (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data("wrote \(plot)\n".utf8))
+            (json ? FileHandle.standardError : FileHandle.standardOutput).writeIfOpen(Data("wrote \(plot)\n".utf8))
         }
         if evaluated.count < directories.count { throw ExitCode.failure }
     }

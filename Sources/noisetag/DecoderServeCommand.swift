@@ -3,6 +3,7 @@ import DecoderBridge
 import DecoderService
 import Decoding
 import Foundation
+import IOThreads
 import Simulation
 import ZeroMQTransport
 #if canImport(Glibc)
@@ -137,26 +138,26 @@ struct DecoderServeCommand: ParsableCommand {
         let server: DecoderServer
         do {
             server = try DecoderServer(endpoint: resolved, settings: settings, curve: curveKeys,
-                                       log: { line in output.write(Data((line + "\n").utf8)) }, utopiaListener: utopia)
+                                       log: { line in output.writeIfOpen(Data((line + "\n").utf8)) }, utopiaListener: utopia)
         } catch {
             throw CommandFailure("cannot bind the decoder endpoint \(resolved): \(error)")
         }
-        output.write(Data("decoder listening on \(resolved)\(curve ? " with CURVE" : "")\(simulate ? " (simulated amplifier, user \(gaze))" : "")\n".utf8))
+        output.writeIfOpen(Data("decoder listening on \(resolved)\(curve ? " with CURVE" : "")\(simulate ? " (simulated amplifier, user \(gaze))" : "")\n".utf8))
         if let utopia {
             // --utopia-port 0: the port the system chose.
             let utopiaPort = utopia.localPort ?? utopiaPort ?? 0
-            output.write(Data("decoder listening for Utopia clients on \(utopiaHost):\(utopiaPort)\n".utf8))
+            output.writeIfOpen(Data("decoder listening for Utopia clients on \(utopiaHost):\(utopiaPort)\n".utf8))
             if !["127.0.0.1", "::1", "localhost"].contains(utopiaHost) {
-                FileHandle.standardError.write(Data("noisetag decoder: warning: the Utopia port \(utopiaHost):\(utopiaPort) is plain, unauthenticated TCP that other machines can reach\n".utf8))
+                FileHandle.standardError.writeIfOpen(Data("noisetag decoder: warning: the Utopia port \(utopiaHost):\(utopiaPort) is plain, unauthenticated TCP that other machines can reach\n".utf8))
             }
         }
         if curveKeys == nil, let warning = DecoderEndpoint.plainNetworkWarning(for: resolved) {
-            FileHandle.standardError.write(Data("noisetag decoder: warning: \(warning)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag decoder: warning: \(warning)\n".utf8))
         }
         while !StopSignal.requested { usleep(50_000) }
         server.stop()
         let stats = server.statistics
-        output.write(Data("decoder stopped: \(stats.received) messages received, \(stats.malformedFrames) malformed, \(stats.predictions) predictions, \(stats.calibrations) calibrations\n".utf8))
+        output.writeIfOpen(Data("decoder stopped: \(stats.received) messages received, \(stats.malformedFrames) malformed, \(stats.predictions) predictions, \(stats.calibrations) calibrations\n".utf8))
     }
 }
 
@@ -169,7 +170,7 @@ extension DecoderServeCommand {
         do {
             let (pair, created) = try folder.loadOrCreateKeyPair(named: "decoder")
             let clients = try folder.authorizedKeys()
-            output.write(Data("""
+            output.writeIfOpen(Data("""
                 decoder public key: \(pair.publicKey.z85)
                   \(created ? "new key pair written to" : "key pair from") \(folder.secretKeyFile(named: "decoder").path) \
                 (public key also in \(folder.publicKeyFile(named: "decoder").lastPathComponent)); engines connect with \

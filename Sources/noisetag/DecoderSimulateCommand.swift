@@ -1,6 +1,7 @@
 import ArgumentParser
 import Decoding
 import Foundation
+import IOThreads
 import Simulation
 
 /// `noisetag decoder simulate`: records a trials dataset (Protocols/dataset.md)
@@ -63,7 +64,7 @@ struct DecoderSimulateCommand: ParsableCommand {
             let h = dataset.header
             print("wrote \(destination.out): \(h.nTrials) trials × \(h.nChannels) channels × \(h.nSamples) samples at \(Int(h.fs)) Hz, \(h.nClasses) classes")
         } catch {
-            FileHandle.standardError.write(Data("noisetag decoder simulate: \(error)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag decoder simulate: \(error)\n".utf8))
             throw ExitCode.failure
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DecoderService
 import Decoding
 import Foundation
+import IOThreads
 import UtopiaProtocol
 import ZeroMQTransport
 
@@ -100,7 +101,7 @@ struct DecoderStreamCommand: ParsableCommand {
         var playback: RecordingPlayback
         do { playback = try RecordingPlayback(dataset: dataset, settings: settings) } catch { throw CommandFailure("\(file): \(error)") }
         let output = FileHandle.standardOutput
-        func say(_ line: String) { if !json { output.write(Data((line + "\n").utf8)) } }
+        func say(_ line: String) { if !json { output.writeIfOpen(Data((line + "\n").utf8)) } }
         say("streaming \(file) to \(resolved) at \(speed == 1 ? "its own pace" : "\(String(format: "%g", speed)) × its pace"): "
             + "\(h.nTrials) trials of \(String(format: "%.2f", Double(h.nSamples) / h.fs)) s, \(h.nClasses) classes, "
             + "\(h.nChannels) channels at \(RateText.format(h.fs)) Hz"

@@ -1,11 +1,12 @@
-import ZeroMQTransport
 import ArgumentParser
 import DecoderBridge
 import DecoderService
 import Demo
 import Foundation
+import IOThreads
 import NoiseTagging
 import TerminalUI
+import ZeroMQTransport
 
 /// `noisetag demo`: type by brain on a keyboard of flickering buttons,
 /// full-screen in the terminal or headless.
@@ -206,7 +207,7 @@ extension DemoCommand {
         if !headless {
             // Checked before anything starts, so a bad terminal leaves no recording behind.
             do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) } catch {
-                FileHandle.standardError.write(Data("noisetag demo: \(error); run noisetag demo --headless to run without a terminal\n".utf8))
+                FileHandle.standardError.writeIfOpen(Data("noisetag demo: \(error); run noisetag demo --headless to run without a terminal\n".utf8))
                 throw ExitCode.failure
             }
         }
@@ -214,7 +215,7 @@ extension DemoCommand {
         do { session = try DemoSession(options: options, settings: engineSettings) } catch { throw CommandFailure("\(error)") }
         defer { session.close() }
         if session.decoder != nil, let warning = DecoderEndpoint.plainNetworkWarning(for: session.endpoint) {
-            FileHandle.standardError.write(Data("noisetag demo: warning: the embedded decoder: \(warning)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag demo: warning: the embedded decoder: \(warning)\n".utf8))
         }
         if !headless {
             // The terminal is restored when run returns: the summary and the recordings go to the shell.
@@ -223,7 +224,7 @@ extension DemoCommand {
             session.close()
             if let summary = demo.summary { printSummary(summary) }
             printRecordings(session)
-            if status == 2 { FileHandle.standardError.write(Data("noisetag demo: stopped after --max-seconds \(limit.maxSeconds) s\n".utf8)) }
+            if status == 2 { FileHandle.standardError.writeIfOpen(Data("noisetag demo: stopped after --max-seconds \(limit.maxSeconds) s\n".utf8)) }
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -233,13 +234,13 @@ extension DemoCommand {
             throw ExitCode(130)
         case .timedOut(let summary):
             printSummary(summary)
-            FileHandle.standardError.write(Data("noisetag demo: the goal was not confirmed within \(seconds) s\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag demo: the goal was not confirmed within \(seconds) s\n".utf8))
             throw ExitCode(2)
         case .finished(let summary):
             printSummary(summary)
             guard options.simulatedUser, decoder == nil else { return }
             guard summary.reachedAccuracy(0.9) else {
-                FileHandle.standardError.write(Data("noisetag demo: fewer than 90 % of the brain presses were correct\n".utf8))
+                FileHandle.standardError.writeIfOpen(Data("noisetag demo: fewer than 90 % of the brain presses were correct\n".utf8))
                 throw ExitCode.failure
             }
         }
@@ -263,7 +264,7 @@ extension DemoCommand {
             let folder = CurveKeyFolder.standard()
             let (pair, created) = try folder.loadOrCreateKeyPair(named: "engine")
             if !eventsJson {
-                FileHandle.standardOutput.write(Data(("engine public key: \(pair.publicKey.z85) (\(created ? "new, " : "")in "
+                FileHandle.standardOutput.writeIfOpen(Data(("engine public key: \(pair.publicKey.z85) (\(created ? "new, " : "")in "
                     + "\(folder.publicKeyFile(named: "engine").path)); the decoder's authorized_keys must list it\n").utf8))
             }
             return CurveClientKeys(keyPair: pair, serverKey: serverKey)
@@ -277,12 +278,12 @@ extension DemoCommand {
         let folders = session.closedRecordingFolders
         guard !folders.isEmpty else { return }
         let text = "recordings in \(recordings.store.root.path):\n" + folders.map { "  \($0)\n" }.joined()
-        (eventsJson ? FileHandle.standardError : FileHandle.standardOutput).write(Data(text.utf8))
+        (eventsJson ? FileHandle.standardError : FileHandle.standardOutput).writeIfOpen(Data(text.utf8))
     }
 
     private func printSummary(_ summary: DemoSummary) {
         let text = (["summary:"] + summary.lines.map { "  " + $0 }).joined(separator: "\n") + "\n"
-        (eventsJson ? FileHandle.standardError : FileHandle.standardOutput).write(Data(text.utf8))
+        (eventsJson ? FileHandle.standardError : FileHandle.standardOutput).writeIfOpen(Data(text.utf8))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import IOThreads
 import NoiseTagging
 
 /// Runs the engine in real time on a frame loop until a number of trials
@@ -45,7 +46,7 @@ final class HeadlessRunner {
         let show: (NoiseTagEvent) -> Void = { event in
             Self.sayIfRecordingIsOff(event)
             let line = eventsJSON ? event.jsonLine : Self.summary(of: event).map { String(format: "%8.3f ", event.time) + $0 }
-            if let line { output.write(Data((line + "\n").utf8)) }
+            if let line { output.writeIfOpen(Data((line + "\n").utf8)) }
         }
         early.forEach(show)
         controller.events.subscribe { [unowned self] event in
@@ -91,7 +92,7 @@ final class HeadlessRunner {
             controller.trialsAreRunning = false
             return .interrupted
         case .timedOut:
-            FileHandle.standardError.write(Data("noisetag demo: \(ended) of \(trials) trials ended within --max-seconds \(maxSeconds)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag demo: \(ended) of \(trials) trials ended within --max-seconds \(maxSeconds)\n".utf8))
             return .timedOut
         case .finished:
             if let refusal { return .refused(refusal) }
@@ -104,7 +105,7 @@ final class HeadlessRunner {
     /// (Protocols/recordings-reading.md): the demo runs on without it.
     static func sayIfRecordingIsOff(_ event: NoiseTagEvent) {
         if case .recordingProblem(let path, let reason, true) = event.kind {
-            FileHandle.standardError.write(Data("noisetag demo: recording is off: \(reason) (\(path)); the demo runs on without recording\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag demo: recording is off: \(reason) (\(path)); the demo runs on without recording\n".utf8))
         }
     }
 

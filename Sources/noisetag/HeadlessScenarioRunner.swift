@@ -1,6 +1,7 @@
 import Decoding
 import Demo
 import Foundation
+import IOThreads
 import NoiseTagging
 
 /// `noisetag demo --headless` without `--decoder`: the demo's walk-through
@@ -24,9 +25,9 @@ final class HeadlessScenarioRunner {
         let show: (NoiseTagEvent) -> Void = { event in
             HeadlessRunner.sayIfRecordingIsOff(event)
             if eventsJSON {
-                output.write(Data((event.jsonLine + "\n").utf8))
+                output.writeIfOpen(Data((event.jsonLine + "\n").utf8))
             } else if let line = Self.line(for: event, scenario: scenario) {
-                output.write(Data((String(format: "%8.3f ", event.time) + line + "\n").utf8))
+                output.writeIfOpen(Data((String(format: "%8.3f ", event.time) + line + "\n").utf8))
             }
         }
         session.startupEvents.forEach(show)
@@ -35,7 +36,7 @@ final class HeadlessScenarioRunner {
 
     private func say(_ text: String) {
         guard !eventsJSON else { return }
-        output.write(Data((String(format: "%8.3f ", session.controller.clock.now) + text + "\n").utf8))
+        output.writeIfOpen(Data((String(format: "%8.3f ", session.controller.clock.now) + text + "\n").utf8))
     }
 
     /// Runs until the goal is confirmed, `maxSeconds` pass, or SIGINT/SIGTERM.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DecoderService
 import Foundation
+import IOThreads
 import NoiseTagging
 import Replay
 
@@ -87,7 +88,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             script = try RecordingScript(folder: folder)
         } catch {
-            FileHandle.standardError.write(Data("noisetag replay: \(shown(folder))/\(error.description)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag replay: \(shown(folder))/\(error.description)\n".utf8))
             throw ExitCode(2)
         }
         var replay = RecordingReplay(script: script)
@@ -100,7 +101,7 @@ struct ReplayCommand: ParsableCommand {
                 replay.incoming = redecoded.incoming
                 redecodeNotes = redecoded.notes
             } catch {
-                FileHandle.standardError.write(Data("noisetag replay: \(shown(folder))/\(error.description)\n".utf8))
+                FileHandle.standardError.writeIfOpen(Data("noisetag replay: \(shown(folder))/\(error.description)\n".utf8))
                 throw ExitCode(2)
             }
         }
@@ -110,7 +111,7 @@ struct ReplayCommand: ParsableCommand {
             report.notes.append(SettingOverrides.betweenTrialsNote(parameterSweep.title))
         }
         if let problem = Self.nothingToReplay(script) {
-            FileHandle.standardError.write(Data("noisetag replay: \(shown(folder)): \(problem)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag replay: \(shown(folder)): \(problem)\n".utf8))
             throw ExitCode(2)
         }
         if let parameterSweep {
@@ -121,7 +122,7 @@ struct ReplayCommand: ParsableCommand {
                 do { try Data(svg.utf8).write(to: URL(fileURLWithPath: plot)) } catch {
                     throw CommandFailure("--plot \(plot): cannot write: \(error.localizedDescription)")
                 }
-                (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data("wrote \(plot)\n".utf8))
+                (json ? FileHandle.standardError : FileHandle.standardOutput).writeIfOpen(Data("wrote \(plot)\n".utf8))
             }
             if report.unreplayable > 0 { throw ExitCode(1) }  // as for one what-if: not every trial could be replayed
             return
@@ -148,21 +149,21 @@ struct ReplayCommand: ParsableCommand {
         var isFolder: ObjCBool = false
         let path = (recording as NSString).expandingTildeInPath
         if let problem = RecordingsOption.sessionFolderProblem(recording) {
-            FileHandle.standardError.write(Data("noisetag replay: \(problem)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag replay: \(problem)\n".utf8))
             throw ExitCode(2)
         }
         if recording.contains("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             // A recording copied under another name replays; a folder holding none of its files is no recording.
             let files = [RecordingFile.events, .settings, .frames].map(\.rawValue)
             guard files.contains(where: { FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent($0)) }) else {
-                FileHandle.standardError.write(Data("noisetag replay: \(recording): not a recording: it holds none of \(files.joined(separator: ", ")) (Protocols/recordings.md)\n".utf8))
+                FileHandle.standardError.writeIfOpen(Data("noisetag replay: \(recording): not a recording: it holds none of \(files.joined(separator: ", ")) (Protocols/recordings.md)\n".utf8))
                 throw ExitCode(2)
             }
             return URL(fileURLWithPath: path, isDirectory: true)
         }
         do { return try recordings.recording(named: recording).url } catch let failure as CommandFailure {
             // A recording that cannot be found is one that cannot be read: exit 2, as the help says.
-            FileHandle.standardError.write(Data("noisetag replay: \(failure)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag replay: \(failure)\n".utf8))
             throw ExitCode(2)
         }
     }

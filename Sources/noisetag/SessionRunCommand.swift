@@ -3,6 +3,7 @@ import DecoderService
 import Decoding
 import Demo
 import Foundation
+import IOThreads
 import JSONSupport
 import LabFormats
 import NoiseTagging
@@ -146,7 +147,7 @@ struct SessionRunCommand: ParsableCommand {
     private func checkTerminal() throws {
         guard !headless else { return }
         do { _ = try TerminalSession.colorMode(environment: ProcessInfo.processInfo.environment) } catch {
-            FileHandle.standardError.write(Data("noisetag session run: \(error); run with --headless to run without a terminal\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag session run: \(error); run with --headless to run without a terminal\n".utf8))
             throw ExitCode.failure
         }
     }
@@ -175,7 +176,7 @@ struct SessionRunCommand: ParsableCommand {
         StopSignal.install()
         let controller = scenario.session.controller
         let out = FileHandle.standardOutput
-        func say(_ text: String) { out.write(Data((String(format: "%9.3f ", controller.clock.now) + text + "\n").utf8)) }
+        func say(_ text: String) { out.writeIfOpen(Data((String(format: "%9.3f ", controller.clock.now) + text + "\n").utf8)) }
         say("session: \(scenario.plan.name), participant \(folder.manifest.participant), \(CountText.format(scenario.plan.steps.count, "step"))")
         say("session folder: \(folder.url.path)")
         scenario.onResult = { result in say("step \(result.step) \(result.name): \(result.outcome) after \(String(format: "%.1f", result.duration)) s"

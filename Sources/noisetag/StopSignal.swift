@@ -19,7 +19,7 @@ enum StopSignal {
     static func install() {
         guard stopSignalPipe == nil else { return }
         do { stopSignalPipe = try SignalPipe() } catch {
-            FileHandle.standardError.write(Data("noisetag: cannot catch SIGINT and SIGTERM (\(error)): they end the process at once\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag: cannot catch SIGINT and SIGTERM (\(error)): they end the process at once\n".utf8))
         }
     }
 

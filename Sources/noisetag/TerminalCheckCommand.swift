@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IOThreads
 import NoiseTagging
 import TerminalUI
 
@@ -67,10 +68,10 @@ struct TerminalCheckCommand: ParsableCommand {
                 return code
             }
         } catch let error as TerminalError {
-            FileHandle.standardError.write(Data("noisetag terminal-check: \(error)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag terminal-check: \(error)\n".utf8))
             throw ExitCode.failure
         } catch let error as DeliberateFailure {
-            FileHandle.standardError.write(Data("noisetag terminal-check: \(error)\n".utf8))
+            FileHandle.standardError.writeIfOpen(Data("noisetag terminal-check: \(error)\n".utf8))
             throw ExitCode.failure
         }
         if status != 0 { throw ExitCode(status) }

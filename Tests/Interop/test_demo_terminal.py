@@ -206,3 +206,26 @@ def test_full_screen_demo_stops_after_max_seconds(noisetag_bin, tmux, tmp_path):
     assert "EXIT=2" in screen and "stopped after --max-seconds 3.0 s" in screen, screen
     assert not tmux.alternate_screen()
     assert any("App ended" in name for name in os.listdir(recordings)), os.listdir(recordings)
+
+
+def test_a_closed_terminal_ends_the_demo_cleanly(noisetag_bin, tmux, tmp_path):
+    # The terminal goes away (a window closed, an SSH link dropped): SIGHUP, then every write to it fails.
+    # The demo ends by its own path (exit 129), the recording closed, and writes no crash report.
+    recordings, status, errors = tmp_path / "rec", tmp_path / "status", tmp_path / "stderr"
+    wrapper = tmp_path / "wrap.py"
+    wrapper.write_text("import signal, subprocess, sys\n"
+                       "signal.signal(signal.SIGHUP, signal.SIG_IGN)\n"
+                       "err = open(sys.argv[2], 'w')\n"
+                       "p = subprocess.Popen(sys.argv[3:], stderr=err,\n"
+                       "                     preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))\n"
+                       "open(sys.argv[1], 'w').write(str(p.wait()))\n")
+    tmux.start(100, 30, "env TERM=xterm-256color COLORTERM=truecolor python3 '%s' '%s' '%s' '%s' demo --signal-check 0 "
+               "--recordings '%s'" % (wrapper, status, errors, noisetag_bin, recordings))
+    assert tmux.wait(lambda: "trial 1" in tmux.capture(), 30), tmux.capture()
+    tmux.run("kill-session", "-t", "t")
+    deadline = time.time() + 20
+    while time.time() < deadline and not (status.exists() and status.read_text()):
+        time.sleep(0.1)
+    assert status.read_text() == "129", (status.read_text(), errors.read_text())
+    assert "Fatal error" not in errors.read_text(), errors.read_text()
+    assert any("App ended" in name for name in os.listdir(recordings)), os.listdir(recordings)

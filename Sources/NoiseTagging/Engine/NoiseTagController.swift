@@ -1,4 +1,5 @@
 import Foundation
+import IOThreads
 import UtopiaProtocol
 
 /// The app's singleton controller (see ``NoiseTagging``): units, trials,
@@ -276,7 +277,7 @@ public final class NoiseTagController: @unchecked Sendable {
         if let token = consoleToken { events.unsubscribe(token); consoleToken = nil }
         guard on else { return }
         consoleToken = events.subscribe { event in
-            FileHandle.standardError.write(Data((event.jsonLine + "\n").utf8))
+            FileHandle.standardError.writeIfOpen(Data((event.jsonLine + "\n").utf8))
         }
     }
 }
