@@ -35,6 +35,8 @@ public final class DemoScreen: TerminalScene {
     private let keyboardLayout: ButtonLayout
     private var channelsShown = 0
     private var popupLayout: (popup: ConfirmationPopup, layout: ButtonLayout)?
+    /// Puts arrow and function keys back together, so that none of their bytes presses a letter key.
+    private var keyDecoder = TerminalKeyDecoder()
 
     static let background = TerminalTheme.background, text = TerminalTheme.text, dim = TerminalTheme.dim
     static let accent = TerminalTheme.accent, good = TerminalTheme.good, warning = TerminalTheme.warning
@@ -60,6 +62,7 @@ public final class DemoScreen: TerminalScene {
 
     /// Draws the frame.
     public func draw(on screen: TerminalScreen, missedFrames: Int) {
+        _ = keyDecoder.flush()      // an Esc on its own does nothing here
         if let panel {
             panel.draw(on: screen, missedFrames: missedFrames)
             return
@@ -114,12 +117,20 @@ public final class DemoScreen: TerminalScene {
 
     // MARK: Keys
 
-    /// Answers the demo's keys (see the footer); `q` and Ctrl-C end the run in the runner.
+    /// Answers the demo's keys (see the footer); `q` and Ctrl-C end the run
+    /// in the runner. Arrow and function keys' sequences are read whole and
+    /// do nothing (their last byte is no letter key).
     public func handle(key: UInt8) {
         if let panel {
             panel.handle(key: key)
             return
         }
+        for decoded in keyDecoder.feed(key) {
+            if case .byte(let byte) = decoded { handle(byte: byte) }
+        }
+    }
+
+    private func handle(byte key: UInt8) {
         let controller = scenario.controller
         // Upper-case A stays a touch key; +, -, = and a go to the signal view while it shows.
         if showsSignal || isSignalStage, key != UInt8(ascii: "A"), signalView.handle(key: key) { return }

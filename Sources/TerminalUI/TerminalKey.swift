@@ -7,7 +7,7 @@
 ///     if key == .up { moveSelectionUp() }
 /// }
 /// ```
-enum TerminalKey: Equatable, Sendable {
+public enum TerminalKey: Equatable, Sendable {
     /// A byte that starts no escape sequence (a letter, Enter, Backspace…).
     case byte(UInt8)
     /// Cursor up: `ESC [ A` (or `ESC O A` in application cursor mode).

@@ -14,7 +14,7 @@
 /// for byte in [0x1B, 0x5B, 0x42, 0x6A] as [UInt8] { keys += decoder.feed(byte) }   // [.down, .byte(0x6A)]
 /// if let escape = decoder.flush() { keys.append(escape) }                           // nothing pending
 /// ```
-struct TerminalKeyDecoder: Sendable {
+public struct TerminalKeyDecoder: Sendable {
     /// Where in a sequence the decoder is.
     private enum State: Sendable {
         case idle
@@ -32,17 +32,17 @@ struct TerminalKeyDecoder: Sendable {
     private var state = State.idle
 
     /// True while an ESC waits for the byte that says whether it starts a sequence.
-    var isEscapePending: Bool {
+    public var isEscapePending: Bool {
         if case .escape = state { return true }
         return false
     }
 
     /// Creates a decoder with nothing pending.
-    init() {}
+    public init() {}
 
     /// Takes one byte; returns the keys it completes (none, one, or a lone
     /// Esc and the byte after it).
-    mutating func feed(_ byte: UInt8) -> [TerminalKey] {
+    public mutating func feed(_ byte: UInt8) -> [TerminalKey] {
         switch state {
         case .idle:
             if byte == 0x1B {
@@ -86,7 +86,7 @@ struct TerminalKeyDecoder: Sendable {
     /// Ends a pending lone ESC: returns ``TerminalKey/escape`` if one was
     /// waiting, nil otherwise. A sequence already under way (`ESC [` read)
     /// keeps waiting for its final byte.
-    mutating func flush() -> TerminalKey? {
+    public mutating func flush() -> TerminalKey? {
         guard case .escape = state else { return nil }
         state = .idle
         return .escape

@@ -120,6 +120,10 @@ struct DemoScreenTests {
         let demo = DemoScreen(scenario: rig.scenario, showsDecoderEEG: true, snapshot: { Self.twoChannels() })
         rig.scenario.start()
         #expect(rig.run(seconds: 100) { rig.scenario.stage == .spelling && rig.controller.trialInProgress })
+        // Up, Down, F1 and Page Up press nothing: their last bytes (A, B, P, ~) are no touch.
+        for sequence in ["\u{1b}[A", "\u{1b}[B", "\u{1b}OP", "\u{1b}[5~"] { for byte in sequence.utf8 { demo.handle(key: byte) } }
+        rig.run(seconds: 0.05)
+        #expect(rig.keyboard.typed == "" && !rig.events.contains { if case .press = $0.kind { return true } else { return false } })
         demo.handle(key: UInt8(ascii: "Q"))
         rig.run(seconds: 0.05)
         #expect(rig.keyboard.typed == "Q")
