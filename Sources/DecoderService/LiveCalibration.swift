@@ -41,6 +41,7 @@ struct LiveCalibration: Sendable {
     mutating func assembleIfDue(from trials: inout TrialCutter, sampleRate: Double?, into outbox: inout DecoderOutbox) {
         guard let requested = requestedAt, !trials.isWaitingForEEG || outbox.now - requested > 3000 else { return }
         trials.dropWaiting(into: &outbox)
+        trials.dropShortCalibrationTrials(sampleRate: sampleRate ?? 250, into: &outbox)
         requestedAt = nil
         guard trials.calibration.count >= 2 else {
             noModel("calibration: \(trials.calibration.count) trial(s) collected, at least 2 are needed: no model fitted",

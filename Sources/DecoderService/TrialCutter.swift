@@ -101,6 +101,21 @@ struct TrialCutter: Sendable {
         finishedPredictions.removeAll()
     }
 
+    /// Leaves out the calibration trials under half the median length (a
+    /// trial stopped early: trials paused, a touch press), each logged: a
+    /// calibration dataset keeps one length, so one such trial would cut
+    /// every other to its length.
+    mutating func dropShortCalibrationTrials(sampleRate: Double, into outbox: inout DecoderOutbox) {
+        let counts = calibration.map(\.sampleCount).sorted()
+        guard counts.count >= 2 else { return }
+        let median = counts[counts.count / 2]
+        for (index, trial) in calibration.enumerated() where trial.sampleCount * 2 < median {
+            outbox.log(String(format: "calibration trial %d left out: %.2f s of flicker, under half the others' %.2f s (stopped early)",
+                              index + 1, Double(trial.sampleCount) / sampleRate, Double(median) / sampleRate))
+        }
+        calibration.removeAll { $0.sampleCount * 2 < median }
+    }
+
     /// Replaces the calibration with trials the decoder labelled itself (zero training).
     mutating func replaceCalibration(with trials: [CalibrationTrial]) {
         calibration = trials

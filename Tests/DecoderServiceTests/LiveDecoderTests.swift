@@ -182,6 +182,18 @@ import UtopiaProtocol
         #expect(results.first?.summary.contains("one class only") == true && results.first?.accuracy.isNaN == true)
     }
 
+    @Test func aCalibrationTrialStoppedEarlyIsLeftOutRatherThanCuttingEveryTrialToItsLength() {
+        var session = VirtualSession(settings: Self.simulated(.target))
+        session.mode("Calibration.supervised")
+        for k in 0..<5 { session.trial(seconds: k == 2 ? 0.2 : 2, cued: k % 4 + 1) }
+        session.mode("idle")
+        session.wait(200)
+        #expect(session.logs().contains("decoder: calibration trial 3 left out: 0.22 s of flicker, under half the others' 2.02 s (stopped early)"),
+                "\(session.logs())")
+        let results = session.sent.compactMap { if case .calibrationResult(let r) = $0 { return r } else { return nil } }
+        #expect(results.count == 1 && results.first?.fitted == true && results.first?.trials == 4)
+    }
+
     @Test func aCalibrationOfOneTrialSaysNoModelCame() {
         var session = VirtualSession(settings: Self.simulated(.target))
         session.mode("Calibration.supervised")
