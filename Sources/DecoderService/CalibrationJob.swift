@@ -152,8 +152,9 @@ public struct CalibrationJob: Sendable {
     }
 
     /// The cross-validation ``run()`` logs: `chosen`'s settings in 5
-    /// chronological folds (``OfflineEvaluation``) on the raw dataset, read
-    /// out at `lengths` (nil: 0.5, 1, 2 and 4 s where shorter than the
+    /// chronological folds (``OfflineEvaluation``) on the trials the fit
+    /// uses (``filteredTrials``, the live filters' output, where given),
+    /// read out at `lengths` (nil: 0.5, 1, 2 and 4 s where shorter than the
     /// trials, and the whole trial). Needs at least 5 trials.
     public func crossValidation(of chosen: FitCandidate, lengths: [Double]? = nil) throws -> EvaluationReport {
         let h = dataset.header
@@ -165,7 +166,8 @@ public struct CalibrationJob: Sendable {
         evaluation.idlePressesPerMinute = settings.idlePressesPerMinute
         evaluation.updateInterval = settings.predictionInterval
         evaluation.candidate = chosen
-        let seconds = (Double(h.nSamples) / h.fs * 10).rounded(.down) / 10
+        evaluation.preprocessed = filteredTrials
+        let seconds = (Double(h.nSamples) / h.fs * 1000).rounded(.down) / 1000
         evaluation.lengths = lengths ?? ([0.5, 1, 2, 4].filter { $0 < seconds - 0.05 } + [seconds])
         return try evaluation.run(dataset)
     }

@@ -8,8 +8,17 @@ import UtopiaProtocol
 /// quality assessed for SIGNALQUALITY and the signal view. Started anew by
 /// each DATAHEADER.
 struct ContinuousPreprocessing: Sendable {
-    /// Mains frequency (Hz) the filter notches and the quality measures.
-    let lineFrequency: Double
+    /// Mains frequency (Hz) the filter notches and the quality measures:
+    /// the one given, or the one found (``findMainsIfDue(trialUnderWay:into:)``).
+    private(set) var lineFrequency: Double
+    /// The frequency assumed until one is found, and kept when none is.
+    private let givenLineFrequency: Double
+    /// True when the mains is found from the EEG (none was given).
+    private let findsLineFrequency: Bool
+    /// True until the mains was looked for in the current EEG.
+    private var finding = false
+    /// True once the mains was found: its harmonics are notched too, as offline.
+    private var harmonics = false
     /// The re-reference applied to each block before the filter.
     let reference: ChannelReference
     /// Seconds between SIGNALQUALITY reports.
@@ -27,8 +36,15 @@ struct ContinuousPreprocessing: Sendable {
     private var nonFinite = NonFiniteSamples()
     private var lastQualityAt = -Double.infinity
 
-    init(lineFrequency: Double, reference: ChannelReference = .asRecorded, qualityInterval: Double) {
+    /// Seconds of EEG the mains is found from, at most: it is looked for
+    /// sooner when a trial gets under way (after ``shortestFinding``).
+    static let findingSeconds = 10.0
+    static let shortestFinding = 2.0
+
+    init(lineFrequency: Double, findsLineFrequency: Bool = false, reference: ChannelReference = .asRecorded, qualityInterval: Double) {
         self.lineFrequency = lineFrequency
+        givenLineFrequency = lineFrequency
+        self.findsLineFrequency = findsLineFrequency
         self.reference = reference
         self.qualityInterval = qualityInterval
     }
@@ -48,7 +64,10 @@ struct ContinuousPreprocessing: Sendable {
         let channels = Int(header.channelCount)
         let rate = Double(header.sampleRate)
         let bands = FitCandidate.standardBands
-        filters = bands.map { Preprocessor(sampleRate: rate, channels: channels, lineFrequency: lineFrequency, lowPass: $0).filter }
+        lineFrequency = givenLineFrequency
+        harmonics = false
+        finding = findsLineFrequency
+        filters = makeFilters(sampleRate: rate, channels: channels)
         filterPrimed = false
         history = SampleHistory(channels: channels, bands: bands)
         quality = SignalQualityEstimator(channels: channels, sampleRate: rate, lineFrequency: lineFrequency)
@@ -83,6 +102,39 @@ struct ContinuousPreprocessing: Sendable {
         history?.forget(before: horizon)
         if !nonFinite.isEmpty { nonFinite.forget(before: samplesReceived - (history?.count ?? 0)) }
         return horizon
+    }
+
+    /// One filter per band of ``FitCandidate/standardBands``, at the current mains.
+    private func makeFilters(sampleRate: Double, channels: Int) -> [SOSFilter] {
+        FitCandidate.standardBands.map {
+            Preprocessor(sampleRate: sampleRate, channels: channels, lineFrequency: lineFrequency, lowPass: $0, harmonics: harmonics).filter
+        }
+    }
+
+    /// Looks for the mains in the EEG so far, once, as `decoder evaluate`
+    /// does in a recording (``MainsDetector``): after ``findingSeconds``, or
+    /// sooner (after ``shortestFinding``) when a trial is under way. Found,
+    /// the filters notch it and its harmonics and filter the kept EEG again
+    /// from its start, so every sample a trial or fit uses went through one
+    /// filter; not found, the given frequency stays. Either way a LOG says so.
+    mutating func findMainsIfDue(trialUnderWay: Bool, into outbox: inout DecoderOutbox) {
+        guard finding, let rate = sampleRate, let raw = history?.raw else { return }
+        let seconds = Double(samplesReceived) / rate
+        guard seconds >= Self.findingSeconds || (trialUnderWay && seconds >= Self.shortestFinding) else { return }
+        finding = false
+        guard let found = MainsDetector.detect(raw, sampleRate: rate) else {
+            outbox.log(String(format: "no mains found in the first %.1f s of EEG: the notch stays at %g Hz", seconds, lineFrequency))
+            return
+        }
+        lineFrequency = found
+        harmonics = true
+        filters = makeFilters(sampleRate: rate, channels: raw.count)
+        let referenced = reference.apply(to: raw)
+        for b in filters!.indices { filters![b].prime(with: referenced.map { $0.first ?? 0 }) }
+        history?.replaceFiltered(filters!.indices.map { filters![$0].process(referenced) })
+        quality = SignalQualityEstimator(channels: raw.count, sampleRate: rate, lineFrequency: found)
+        quality?.append(raw)
+        outbox.log(String(format: "mains found at %g Hz in the first %.1f s of EEG: notched with its harmonics", found, seconds))
     }
 
     /// Sends SIGNALQUALITY when `qualityInterval` has passed since the

@@ -102,10 +102,14 @@ extension DecoderServerSettings: Codable {
         }
     }
 
-    /// Writes every key of the file (`calibrationFolder` as a path or null); not `simulation`.
+    /// Writes every key of the file (`calibrationFolder` as a path or null;
+    /// `lineFrequency` only when fixed); not `simulation`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
-        for number in Self.numbers() { try container.encode(self[keyPath: number.path], forKey: Key(number.key)) }
+        // A found mains is no setting: `lineFrequency` is written only when it is fixed.
+        for number in Self.numbers() where number.key != "lineFrequency" || !findsLineFrequency {
+            try container.encode(self[keyPath: number.path], forKey: Key(number.key))
+        }
         for integer in Self.integers() { try container.encode(self[keyPath: integer.path], forKey: Key(integer.key)) }
         try container.encode(reference.rawValue, forKey: Key(Self.referenceKey))
         if let calibrationFolder {

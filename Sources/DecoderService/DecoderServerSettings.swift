@@ -28,8 +28,16 @@ public struct DecoderServerSettings: Equatable, Sendable {
     /// calibration (``CalibratedDecoder``): the lower, the stricter the
     /// threshold and the later the presses.
     public var idlePressesPerMinute = 0.1
-    /// Mains frequency of the notch filter and the signal-quality estimate, Hz.
-    public var lineFrequency = 50.0
+    /// Mains frequency of the notch filter and the signal-quality estimate,
+    /// Hz. Setting it (a settings file's `lineFrequency`, `--line-frequency`)
+    /// fixes it; by default it is the frequency assumed until the mains is
+    /// found (``findsLineFrequency``).
+    public var lineFrequency = 50.0 { didSet { findsLineFrequency = false } }
+    /// True (until ``lineFrequency`` is set) to find the mains, 50 or 60 Hz,
+    /// in the first seconds of each EEG stream and notch it with its
+    /// harmonics, as `decoder evaluate` does in a recording; the notch
+    /// stays at ``lineFrequency`` where none stands out.
+    public var findsLineFrequency = true
     /// The channels' re-reference before the filter (none: as recorded).
     public var reference = ChannelReference.asRecorded
     /// Prediction trials a decoder without a calibration learns unsupervised

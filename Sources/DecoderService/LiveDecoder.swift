@@ -76,7 +76,8 @@ public struct LiveDecoder: Sendable {
     public init(settings: DecoderServerSettings, now: Double, recordingInput: Bool = false) {
         self.settings = settings
         acquisition = EEGAcquisition(simulation: settings.simulation, now: now, recordingInput: recordingInput)
-        signal = ContinuousPreprocessing(lineFrequency: settings.lineFrequency, reference: settings.reference,
+        signal = ContinuousPreprocessing(lineFrequency: settings.lineFrequency, findsLineFrequency: settings.findsLineFrequency,
+                                         reference: settings.reference,
                                          qualityInterval: settings.qualityInterval)
         calibration = LiveCalibration(settings: settings)
         prediction = LivePrediction(interval: settings.predictionInterval)
@@ -144,6 +145,7 @@ public struct LiveDecoder: Sendable {
     public mutating func advance(now: Double) -> [UtopiaMessage] {
         outbox.now = now
         for accepted in acquisition.simulatedPackets(upTo: now) { ingest(accepted) }
+        signal.findMainsIfDue(trialUnderWay: trials.openTrial != nil || trials.isWaitingForEEG, into: &outbox)
         trials.cut(from: signal.history, sampleRate: signal.sampleRate, into: &outbox)
         let finished = trials.takeFinishedPredictions()
         if !finished.isEmpty, zeroTraining.learn(finished, hasModel: calibration.model != nil, calibrationAbsent: calibration.isAbsent,

@@ -45,6 +45,14 @@ struct SampleHistory: Sendable {
         }
     }
 
+    /// Replaces every band's samples (bands × channels × samples, as many
+    /// as kept): the kept raw EEG filtered again.
+    mutating func replaceFiltered(_ filtered: [[[Double]]]) {
+        precondition(filtered.count == bands.count && filtered.allSatisfy { $0.count == channels && $0.allSatisfy { $0.count == times.count } },
+                     "one band of every channel's kept samples")
+        bandFiltered = filtered
+    }
+
     /// Drops samples older than `time`, once at least `batch` of them are due.
     mutating func forget(before time: Double, batch: Int = 2_000) {
         let cut = firstIndex(atOrAfter: time)

@@ -48,6 +48,11 @@ public struct OfflineEvaluation: Sendable {
     public var maximumRate = 256.0
     /// The low-pass edge when ``selection`` is nil (nil: none).
     public var lowPass: Double?
+    /// The dataset's trials already preprocessed, by band (low-pass edge),
+    /// as the live decoder's continuous filters gave them: used as they are
+    /// for those bands (at the recorded rate only) instead of filtering each
+    /// trial, so a calibration's cross-validation scores what its model saw.
+    public var preprocessed: [Double?: [[[Double]]]]?
 
     /// The one candidate evaluated when ``selection`` is nil: ``lowPass``
     /// and ``settings`` together.
@@ -106,7 +111,7 @@ public struct OfflineEvaluation: Sendable {
             throw ReconvolutionError.notEnoughData("\(h.nTrials) trials for \(folds) folds")
         }
         let mains = Self.mains(lineFrequency, of: dataset)
-        var bands: [Double?: [[[Double]]]] = [:]
+        var bands: [Double?: [[[Double]]]] = h.fs == recorded.header.fs ? preprocessed ?? [:] : [:]
         var idleBands: [Double?: [[[Double]]]] = [:]
         func preprocessor(_ lowPass: Double?) -> Preprocessor {
             Preprocessor(sampleRate: h.fs, channels: h.nChannels, lineFrequency: mains.frequency,

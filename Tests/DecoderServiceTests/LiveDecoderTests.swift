@@ -117,10 +117,12 @@ import UtopiaProtocol
         #expect(Set(bands.keys) == Set(FitCandidate.standardBands))
         let filtered = try #require(bands[nil])
         #expect(filtered.count == 3 && filtered[0].count == 8 && filtered[0][0].count == calibration.dataset.header.nSamples)
+        // The simulated amplifier's 50 Hz mains was found as the first trial got under way (no line frequency was given).
+        #expect(session.logs().contains { $0.hasPrefix("decoder: mains found at 50 Hz in the first ") }, "\(session.logs())")
         // Filtered alone, a trial starts with the filters' start-up (the
         // mains notch rings for ~0.2 s); the live filter had run for seconds
         // before. Once that has died away both agree.
-        let alone = Preprocessor(sampleRate: 250, channels: 8).apply(toTrial: calibration.dataset.trial(0))
+        let alone = Preprocessor(sampleRate: 250, channels: 8, harmonics: true).apply(toTrial: calibration.dataset.trial(0))
         func rms(_ x: ArraySlice<Double>) -> Double { (x.reduce(0) { $0 + $1 * $1 } / Double(x.count)).squareRoot() }
         let startDifference = rms(zip(filtered[0][0].prefix(50), alone[0].prefix(50)).map { $0 - $1 }[...])
         let lateDifference = rms(zip(filtered[0][0].suffix(100), alone[0].suffix(100)).map { $0 - $1 }[...])
@@ -128,13 +130,36 @@ import UtopiaProtocol
         #expect(lateDifference < 0.05 * rms(filtered[0][0].suffix(100)))
         // The low-passed band is the same trials through the live 3-30 Hz filter.
         let lowPassed = try #require(bands[30])
-        let aloneLow = Preprocessor(sampleRate: 250, channels: 8, lowPass: 30).apply(toTrial: calibration.dataset.trial(0))
+        let aloneLow = Preprocessor(sampleRate: 250, channels: 8, lowPass: 30, harmonics: true).apply(toTrial: calibration.dataset.trial(0))
         #expect(rms(zip(lowPassed[0][0].suffix(100), aloneLow[0].suffix(100)).map { $0 - $1 }[...]) < 0.05 * rms(lowPassed[0][0].suffix(100)))
         // It chooses among what it scores live: the grid in both live bands (its
         // trials show each code once, so no candidate has an average to blend).
         let outcome = try calibration.chooseSettings()
         #expect(outcome.rankings.count == FitCandidate.standardGrid.filter { $0.settings.templateBlend == 0 }.count)
         #expect(Set(outcome.rankings.map(\.candidate.lowPass)) == Set(FitCandidate.standardBands))
+    }
+
+    @Test(.tags(.heavy), .heavyComputation) func theMainsIsFoundLiveAsOfflineUnlessAFrequencyIsGiven() {
+        var sixty = Self.simulated(.target)
+        sixty.simulation?.amplifier.lineFrequency = 60
+        sixty.simulation?.amplifier.lineAmplitude = 20
+        var session = VirtualSession(settings: sixty)
+        session.wait(11_000)
+        #expect(session.logs().contains("decoder: mains found at 60 Hz in the first 10.0 s of EEG: notched with its harmonics"),
+                "\(session.logs())")
+        // Given, it is kept: nothing is looked for.
+        var given = sixty
+        given.lineFrequency = 50
+        #expect(!given.findsLineFrequency)
+        var fixed = VirtualSession(settings: given)
+        fixed.wait(11_000)
+        #expect(!fixed.logs().contains { $0.contains("mains") }, "\(fixed.logs())")
+        // None standing out: the notch stays where it was, and the log says so.
+        var quiet = Self.simulated(.target)
+        quiet.simulation?.amplifier.lineAmplitude = 0
+        var silent = VirtualSession(settings: quiet)
+        silent.wait(11_000)
+        #expect(silent.logs().contains("decoder: no mains found in the first 10.0 s of EEG: the notch stays at 50 Hz"), "\(silent.logs())")
     }
 
     /// The settings' idle-press budget reaches the calibration: on the same
