@@ -131,7 +131,8 @@ public struct RecordingPlayback: Sendable {
             let line = log.message
             if line.contains("the simulated amplifier is in use") { throw .simulatedDecoder(endpoint: "the endpoint") }
             if line.contains("STIMULUSEVENT timestamp went back") { throw .laterStamps(seconds: duration * (1 - 1 / settings.speed) / 1000) }
-            if ["calibration", "cross-validated", "decoding curve", "recommended certainty"].contains(where: line.contains),
+            // What the decoder says of its calibration and its filters (not its per-trial and signal-quality chatter).
+            if ["calibration", "cross-validat", "decoding curve", "recommended certainty", "mains"].contains(where: line.contains),
                !line.contains("forgotten") {
                 base.calibrationLog.append(line)
                 progress.append(line)

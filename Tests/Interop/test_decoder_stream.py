@@ -81,6 +81,32 @@ def test_the_mindaffect_recording_calibrates_on_half_and_predicts_the_rest(noise
     assert any("cross-validated accuracy" in line for line in decoder.lines)
 
 
+def test_a_60_hz_mains_is_found_live_as_offline(noisetag_bin, decoder, tmp_path):
+    # The MindAffect session with a 60 Hz hum added to its continuous recording and trials alike: no line
+    # frequency given, the live decoder finds it as decoder evaluate does, notches it, and presses right.
+    import numpy as np
+    folder = tmp_path / "ma60"
+    made = subprocess.run([noisetag_bin, "dataset", "import", FIXTURE, "--out", str(folder)], capture_output=True, text=True,
+                          timeout=120)
+    assert made.returncode == 0, made.stderr
+    header = json.loads((folder / "header.json").read_text())
+    channels, length, rate = header["n_channels"], header["n_continuous"], header["fs"]
+    continuous = np.fromfile(folder / "continuous.f32", dtype="<f4").reshape(channels, length)
+    t = np.arange(length) / rate
+    continuous += (40 * np.sin(2 * np.pi * 60 * t) * (1 + 0.3 * np.sin(2 * np.pi * 0.1 * t))).astype("<f4")
+    continuous.astype("<f4").tofile(folder / "continuous.f32")
+    onsets = np.fromfile(folder / "onsets.i32", dtype="<i4")
+    n = header["n_samples"]
+    np.stack([continuous[:, o:o + n] for o in onsets]).astype("<f4").tofile(folder / "X.f32")
+    run = stream(noisetag_bin, str(folder), "--speed", "20", "--endpoint", decoder.endpoint, "--json")
+    assert run.returncode == 0, run.stderr + "\n".join(decoder.lines[-20:])
+    report = json.loads(run.stdout)
+    assert any(line.startswith("decoder: mains found at 60 Hz in the first ") for line in report["calibrationLog"]), \
+        report["calibrationLog"]
+    check_consistent(report, trials=10, calibrating=5)
+    assert report["presses"] >= 3 and report["correct"] == report["presses"], report
+
+
 def test_channels_left_out_at_import_never_reach_the_decoder(noisetag_bin, decoder):
     run = stream(noisetag_bin, FIXTURE, "--speed", "20", "--endpoint", decoder.endpoint, "--json", "--drop-channels", "4")
     assert run.returncode == 0, run.stderr + "\n".join(decoder.lines[-20:])
