@@ -17,6 +17,8 @@ public enum PlaybackError: Error, CustomStringConvertible, Sendable, Equatable {
     case fitTimeout(seconds: Double)
     /// The socket failed.
     case socket(String)
+    /// Stopped by a signal; the decoder was sent a RESET.
+    case interrupted
 
     /// The line to print.
     public var description: String {
@@ -29,8 +31,11 @@ public enum PlaybackError: Error, CustomStringConvertible, Sendable, Equatable {
         case .simulatedDecoder(let endpoint):
             return "the decoder at \(endpoint) runs its simulated amplifier (--simulate) and ignores streamed EEG: start it without --simulate"
         case .laterStamps(let seconds):
-            return "the decoder ignores the stream's STIMULUSEVENTs: it has seen later timestamps (a session or stream that ended "
-                + "less than \(Int(seconds.rounded(.up))) s ago; a faster stream's stamps start that far in the past); restart the decoder or wait"
+            return "the decoder ignores the stream's STIMULUSEVENTs: it has seen later timestamps, from another client (a session or "
+                + "a stream) sending it stimuli now (a faster stream's stamps start up to \(Int(seconds.rounded(.up))) s in the past); "
+                + "stop that client, or stream into a decoder of its own"
+        case .interrupted:
+            return "stopped by a signal: the decoder was sent a RESET and forgets this stream's calibration"
         case .noModel(let line): return "the decoder fitted no model: \(line)"
         case .fitTimeout(let seconds):
             return "the decoder sent no certainty threshold within \(Self.seconds(seconds)) s of the end of calibration: its fit did not finish"

@@ -15,10 +15,12 @@ public enum RecordingPlayer {
     /// Plays `playback` into the decoder at `endpoint` (resolved: `ipc://`,
     /// `tcp://`, or `inproc://` with the decoder's `context`); `progress`
     /// hears the decoder's calibration lines and each prediction trial's
-    /// outcome as they come. Returns the report.
+    /// outcome as they come. Returns the report. Once `stopRequested` says
+    /// so (a signal), the decoder is sent a RESET, so that it forgets this
+    /// stream's calibration, and ``PlaybackError/interrupted`` is thrown.
     public static func run(_ playback: inout RecordingPlayback, endpoint: String, context: ZeroMQContext? = nil,
                            connectTimeout: Double = 5, silenceTimeout: Double = 3,
-                           progress: ((String) -> Void)? = nil) throws(PlaybackError) -> PlaybackReport {
+                           progress: ((String) -> Void)? = nil, stopRequested: () -> Bool = { false }) throws(PlaybackError) -> PlaybackReport {
         let own = context == nil ? ZeroMQContext() : nil
         guard let context = context ?? own else { throw .socket("no ZeroMQ context") }
         let socket: ZeroMQSocket
@@ -71,6 +73,13 @@ public enum RecordingPlayer {
                 for line in playback.takeProgress() { progress?(line) }
                 try link.flush()
                 if playback.isFinished, link.pending.isEmpty { break }
+                if stopRequested() {
+                    // The decoder forgets this stream's trials, so that the next client's calibration is its own.
+                    link.queue([.reset(Reset(timestamp: MonotonicClock.utopiaTimestamp(milliseconds: now)))])
+                    let end = MonotonicClock.milliseconds() + 250
+                    while !link.pending.isEmpty, MonotonicClock.milliseconds() < end { try link.flush(); usleep(2_000) }
+                    throw .interrupted
+                }
                 usleep(2_000)
                 heard = try link.receive()
             }

@@ -29,8 +29,10 @@ struct DecoderStreamCommand: ParsableCommand {
         resolution (its shortest, 0.01 s, keeps it up to --speed 10; faster, presses come later \
         in recording time). \
         Faster than real time, the stamps start in the past so that none is ahead of the clock at \
-        the end (the decoder ignores a STIMULUSEVENT older than one it saw): a second fast stream \
-        into the same decoder needs that long, or a restarted decoder.
+        the end (the decoder ignores a STIMULUSEVENT older than one it saw): the stream's RESET \
+        restarts the decoder's stimulus clock, so streams follow one another freely, but two at once \
+        into one decoder cannot. SIGINT, SIGTERM or SIGHUP stops the stream with a RESET, so the \
+        decoder forgets its calibration trials (exit 130).
         """)
 
     @Argument(help: ArgumentHelp("A trials dataset folder, or a recording (a file, or a BIDS folder).", valueName: "FILE"))
@@ -109,7 +111,13 @@ struct DecoderStreamCommand: ParsableCommand {
         for warning in warnings { say("warning: \(warning)") }
         say("calibration on trials " + playback.report.calibrationTrials.map(String.init).joined(separator: " "))
         let report: PlaybackReport
-        do { report = try RecordingPlayer.run(&playback, endpoint: resolved, progress: json ? nil : say) } catch { throw CommandFailure("\(error)") }
+        StopSignal.install()
+        do {
+            report = try RecordingPlayer.run(&playback, endpoint: resolved, progress: json ? nil : say, stopRequested: { StopSignal.requested })
+        } catch .interrupted {
+            FileHandle.standardError.writeIfOpen(Data("noisetag decoder stream: \(PlaybackError.interrupted)\n".utf8))
+            throw ExitCode(130)
+        } catch { throw CommandFailure("\(error)") }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

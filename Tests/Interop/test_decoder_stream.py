@@ -189,3 +189,21 @@ def test_a_decoder_that_dies_midway_is_one_line_and_exit_1(noisetag_bin, decoder
         if player.poll() is None:
             player.kill()
             player.wait(5)
+
+
+def test_a_stream_stopped_by_a_signal_resets_the_decoder(noisetag_bin, decoder):
+    # Stopped mid-calibration, the stream tells the decoder RESET: the next client does not get a model fitted
+    # on another recording's trials.
+    process = subprocess.Popen([noisetag_bin, "decoder", "stream", FIXTURE, "--speed", "4", "--calibration-trials", "9",
+                                "--endpoint", decoder.endpoint], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_for_text(decoder.lines, "EEG: 4 channels", 20), decoder.lines
+        time.sleep(6)
+        process.send_signal(2)
+        out, err = process.communicate(timeout=20)
+    finally:
+        stop_process(process)
+    assert process.returncode == 130, (out, err)
+    assert err.strip().splitlines()[-1] == ("noisetag decoder stream: stopped by a signal: the decoder was sent a RESET "
+                                            "and forgets this stream's calibration"), err
+    assert wait_for_text(decoder.lines, "RESET: calibration data and model forgotten", 10), decoder.lines[-10:]
