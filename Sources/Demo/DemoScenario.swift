@@ -196,7 +196,11 @@ public final class DemoScenario {
     /// True when the decoder recommended its ceiling (1 − 10⁻⁶): no lower
     /// certainty kept presses honest and idle presses rare on this
     /// calibration (too few or too short trials), so Test will hardly press.
-    public var thresholdAtCeiling: Bool { (reports.thresholds.last ?? 0) >= 0.99999 }
+    public var thresholdAtCeiling: Bool { (reports.thresholds.last ?? 0) >= Self.decoderCeiling }
+
+    /// The reference decoder's highest recommendation, 1 − 10⁻⁶, as
+    /// CERTAINTYTHRESHOLD's float32 carries it (0.99999899…).
+    static let decoderCeiling = Double(Float(1 - 1e-6))
 
     /// The label of the control with object ID `objectID` in the top unit, if any.
     public func label(ofObject objectID: Int) -> String? {

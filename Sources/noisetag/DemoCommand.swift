@@ -218,10 +218,16 @@ extension DemoCommand {
             FileHandle.standardError.writeIfOpen(Data("noisetag demo: warning: the embedded decoder: \(warning)\n".utf8))
         }
         if !headless {
-            // The terminal is restored when run returns: the summary and the recordings go to the shell.
+            // The terminal is restored when run returns: the summary, the recordings and a recording turned off go to the shell.
+            var recordingOff = session.startupEvents
+            let token = session.controller.events.subscribe { event in
+                if case .recordingProblem(_, _, true) = event.kind { recordingOff.append(event) }
+            }
             let demo = TerminalDemo(session: session)
             let status = try demo.run(maxSeconds: limit.maxSeconds)
             session.close()
+            session.controller.events.unsubscribe(token)
+            for event in recordingOff { HeadlessRunner.sayIfRecordingIsOff(event) }
             if let summary = demo.summary { printSummary(summary) }
             printRecordings(session)
             if status == 2 { FileHandle.standardError.writeIfOpen(Data("noisetag demo: stopped after --max-seconds \(limit.maxSeconds) s\n".utf8)) }

@@ -84,15 +84,17 @@ struct DemoScreenTests {
         #expect(rig.run(seconds: 60) { if case .results = rig.scenario.stage { return true }; return false })
     }
 
-    @Test("A ceiling threshold (too little calibration) is called out on the results screen")
-    func ceilingThreshold() throws {
+    @Test("A ceiling threshold (too little calibration) is called out on the results screen; one just below it is not",
+          arguments: [(Float(0.999999), true), (Float(0.999995), false)])
+    func ceilingThreshold(threshold: Float, atCeiling: Bool) throws {
         let rig = try DemoRig(goal: "HI")
-        rig.decoder.threshold = 0.999999
+        rig.decoder.threshold = threshold
         let demo = DemoScreen(scenario: rig.scenario, showsDecoderEEG: false, snapshot: { .empty })
         rig.scenario.start()
         #expect(rig.run(seconds: 60) { if case .results = rig.scenario.stage { return true }; return false })
-        #expect(rig.scenario.thresholdAtCeiling)
-        #expect(Self.draw(demo).contains { $0.contains("too little calibration for a safe threshold: r calibrates again") })
+        #expect(rig.scenario.thresholdAtCeiling == atCeiling)
+        #expect(Self.draw(demo).contains { $0.contains("too little calibration for a safe threshold: r calibrates again") } == atCeiling)
+        guard atCeiling else { return }
         // Not rounded up to a certain-looking 1.0000.
         #expect(Self.draw(demo).contains { $0.contains("certainty required for a press: 0.999999") })
         #expect([0.99, 0.99999, 0.999994, 1, 0].map(CertaintyText.format) == ["0.9900", "0.99999", "0.999994", "1.0000", "0.0000"])

@@ -229,3 +229,19 @@ def test_a_closed_terminal_ends_the_demo_cleanly(noisetag_bin, tmux, tmp_path):
     assert status.read_text() == "129", (status.read_text(), errors.read_text())
     assert "Fatal error" not in errors.read_text(), errors.read_text()
     assert any("App ended" in name for name in os.listdir(recordings)), os.listdir(recordings)
+
+
+def test_an_unwritable_recordings_folder_is_said_and_nothing_is_listed(noisetag_bin, tmux, tmp_path):
+    # A file where the recordings folder should be: the full-screen demo runs on, says on standard error that
+    # recording is off, as the headless one does, and lists no recording that does not exist.
+    blocker, errors = tmp_path / "afile", tmp_path / "stderr"
+    blocker.write_text("")
+    tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile")
+    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    tmux.keys("env TERM=xterm-256color COLORTERM=truecolor '%s' demo --max-seconds 3 --recordings '%s' 2>'%s'; echo EXIT=$?\n"
+              % (noisetag_bin, blocker, errors))
+    assert tmux.wait(lambda: re.search(r"EXIT=\d", tmux.capture()), 20), tmux.capture()
+    screen = tmux.capture()
+    assert "EXIT=2" in screen and "recordings in" not in screen, screen
+    assert "noisetag demo: recording is off: " in errors.read_text(), errors.read_text()
+    assert blocker.read_text() == ""
