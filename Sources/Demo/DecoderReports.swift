@@ -56,6 +56,9 @@ public final class DecoderReports {
             leading = (Int(prediction.objID), certainty.isFinite ? min(max(certainty, 0), 1) : 0)
         case (.out, .newTarget):
             leading = nil
+        case (.out, .modeChange(let change)) where change.newMode.hasPrefix("Calibration"):
+            // Calibration goes on (after a pause, whose idle had the decoder fit on the trials so far): that fit is void.
+            markCalibrationStart()
         default:
             break
         }
