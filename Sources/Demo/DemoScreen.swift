@@ -259,6 +259,15 @@ public final class DemoScreen: TerminalScene {
         }
     }
 
+    /// "0.5 s 20 %, 1.0 s 60 %, 4.2 s 100 %" as one line that fits 80
+    /// columns: "accuracy at 0.5/1/4.2 s: 20/60/100 %".
+    static func curve(_ points: String) -> String {
+        let pairs = points.components(separatedBy: ", ").map { $0.split(separator: " ") }
+        guard !pairs.isEmpty, pairs.allSatisfy({ $0.count == 4 && $0[1] == "s" && $0[3] == "%" }) else { return "accuracy by trial length: " + points }
+        let seconds = pairs.map { String(format: "%g", Double($0[0]) ?? 0) }
+        return "accuracy at " + seconds.joined(separator: "/") + " s: " + pairs.map { String($0[2]) }.joined(separator: "/") + " %"
+    }
+
     private func drawResults(on screen: TerminalScreen, in region: CellRect) {
         let reports = scenario.reports
         let threshold = scenario.controller.settings.doubleFor(.certaintyRequiredForPress)
@@ -267,8 +276,9 @@ public final class DemoScreen: TerminalScene {
         lines.append("certainty required for a press: " + CertaintyText.format(threshold)
                      + (reports.thresholds.isEmpty ? " (setting)" : " (recommended by the decoder)"))
         for line in reports.calibrationSummary {
-            if line.hasPrefix("decoding curve: ") { lines.append("accuracy by trial length: " + line.dropFirst(16)) }
-            if let latency = line.range(of: "latency ") {
+            if line.hasPrefix("decoding curve: ") { lines.append(Self.curve(String(line.dropFirst(16)))) }
+            // The fit's own line ("calibration: 10 trials of 4.2 s, 9 classes; latency 40 ms; …"), not the choice's settings.
+            if let latency = line.range(of: "; latency ") {
                 lines.append("stimulus-to-response latency: " + line[latency.upperBound...].prefix { $0 != ";" })
             }
         }

@@ -179,4 +179,10 @@ struct DemoScreenTests {
         #expect(rig.run(seconds: 5) { rig.controller.trialInProgress })
         #expect(Self.draw(demo)[1].contains("Calibration: trial 2 of"))
     }
+
+    @Test func theResultsBoxFitsTheDecodingCurveOnOneLine() {
+        #expect(DemoScreen.curve("0.5 s 20 %, 1.0 s 60 %, 2.0 s 80 %, 4.0 s 100 %, 4.2 s 100 %")
+                == "accuracy at 0.5/1/2/4/4.2 s: 20/60/80/100/100 %")
+        #expect(DemoScreen.curve("whatever else") == "accuracy by trial length: whatever else")
+    }
 }
