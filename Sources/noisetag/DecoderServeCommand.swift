@@ -92,12 +92,7 @@ struct DecoderServeCommand: ParsableCommand {
         guard (0...100).contains(displayJitter) else { throw ValidationError("--jitter must be 0...100 ms") }
         if let predictionInterval, !(0.01...5).contains(predictionInterval) { throw ValidationError("--prediction-interval must be 0.01...5 s") }
         if let lineFrequency, !(lineFrequency > 0 && lineFrequency < 1000) { throw ValidationError("--line-frequency \(lineFrequency): must be above 0 and below 1000 Hz") }
-        if let endpoint, !endpoint.isEmpty, !endpoint.hasPrefix("ipc://") {
-            do { _ = try DecoderEndpoint.resolve(endpoint, acceptingHub: false) } catch { throw ValidationError("--endpoint: \(error)") }
-        }
-        if curve, let endpoint, endpoint.trimmingCharacters(in: .whitespaces).hasPrefix("inproc://") {
-            throw ValidationError("--curve needs a tcp:// or ipc:// endpoint; inproc:// has no security handshake")
-        }
+        if let endpoint { try EndpointOption.check(endpoint, option: "--endpoint", acceptingHub: false) }
     }
 
     /// Where the simulated user looks (`--user`, default target).

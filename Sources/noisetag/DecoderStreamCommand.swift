@@ -61,13 +61,13 @@ struct DecoderStreamCommand: ParsableCommand {
     func validate() throws {
         guard speed.isFinite, speed >= 1 else { throw ValidationError("--speed \(speed): must be at least 1") }
         if let calibrationTrials, calibrationTrials < 2 { throw ValidationError("--calibration-trials \(calibrationTrials): the decoder fits on at least 2") }
-        if let certainty, !(certainty > 0 && certainty < 1) { throw ValidationError("--certainty \(certainty): must be between 0 and 1") }
+        if let certainty, !(certainty > 0 && certainty < 1) { throw ValidationError("--certainty \(certainty): must be above 0 and below 1") }
         guard fitTimeout.isFinite, fitTimeout > 0 else { throw ValidationError("--fit-timeout \(fitTimeout): must be a finite number above 0") }
         if let endpoint {
             if endpoint.trimmingCharacters(in: .whitespaces).hasPrefix("utopia://") {
                 throw ValidationError("--endpoint \(endpoint): stream connects to a ZeroMQ decoder (ipc://, tcp://), not a Utopia hub")
             }
-            do { _ = try DecoderEndpoint.resolve(endpoint) } catch { throw ValidationError("--endpoint: \(error)") }
+            try EndpointOption.check(endpoint, option: "--endpoint")
         }
         if isTrialsDataset {
             if source.anyGiven { throw ValidationError("\(file) is a trials dataset: the import options apply to recordings only") }

@@ -102,9 +102,7 @@ struct DemoCommand: ParsableCommand {
         try limit.check()
         guard connectTimeout >= 0, connectTimeout.isFinite else { throw ValidationError("--connect-timeout must be >= 0") }
         // A malformed endpoint is a wrong argument; a missing ipc:// folder is found at run time.
-        if let decoder, !decoder.isEmpty, !decoder.hasPrefix("ipc://") {
-            do { _ = try DecoderEndpoint.resolve(decoder) } catch { throw ValidationError("--decoder: \(error)") }
-        }
+        if let decoder { try EndpointOption.check(decoder, option: "--decoder") }
         if let problem = DemoOptions.problem(withGoal: spelled) { throw ValidationError("--goal: \(problem)") }
         if decoderSettings != nil, headless && scriptedTrials || decoder != nil {
             throw ValidationError("--decoder-settings sets the embedded decoder of the walk-through; an external decoder (--decoder, or scripted trials) reads its own")
@@ -122,10 +120,7 @@ struct DemoCommand: ParsableCommand {
             throw ValidationError("--calibration-trials must be 5...1000 (the decoder cross-validates in 5 folds), got \(calibrationTrials)")
         }
         if let decoderKey {
-            guard let decoder else { throw ValidationError("--decoder-key needs --decoder ENDPOINT: the embedded decoder runs in this process") }
-            if decoder.trimmingCharacters(in: .whitespaces).hasPrefix("inproc://") {
-                throw ValidationError("--decoder-key needs a tcp:// or ipc:// decoder; inproc:// has no security handshake")
-            }
+            guard decoder != nil else { throw ValidationError("--decoder-key needs --decoder ENDPOINT: the embedded decoder runs in this process") }
             if decoderKey.count == CurveKey.z85Count {
                 do { _ = try CurveKey(z85: decoderKey) } catch { throw ValidationError("--decoder-key: \(error)") }
             } else if !FileManager.default.fileExists(atPath: decoderKey) {

@@ -149,6 +149,20 @@ def test_wrong_arguments_get_the_usage_text_and_exit_64(noisetag_bin, args):
     assert "Usage: noisetag" in result.stderr.decode(errors="replace")
 
 
+@pytest.mark.parametrize("args, message", [
+    (["decoder", "--endpoint", "inproc://x"], "--endpoint inproc://x: inproc:// reaches only within one process"),
+    (["decoder", "stream", "x.txt", "--endpoint", "inproc://x"], "--endpoint inproc://x: inproc:// reaches only within one process"),
+    (["demo", "--headless", "--decoder", "inproc://x"], "--decoder inproc://x: inproc:// reaches only within one process"),
+    (["decoder", "--endpoint", ""], "--endpoint: empty (leave it out for the default)"),
+    (["decoder", "stream", "x.txt", "--endpoint", " "], "--endpoint: empty (leave it out for the default)"),
+    (["decoder", "stream", "x.txt", "--certainty", "1"], "--certainty 1.0: must be above 0 and below 1"),
+])
+def test_endpoints_no_other_process_reaches_are_refused_by_name(noisetag_bin, args, message):
+    result = run(noisetag_bin, *args)
+    assert result.returncode == 64, result.stderr
+    assert message in result.stderr.decode(errors="replace"), result.stderr
+
+
 def test_decoder_with_a_wrong_user_script_is_a_usage_error(noisetag_bin):
     result = run(noisetag_bin, "decoder", "--simulate", "--user", "sideways")
     assert result.returncode == 64, result.stderr
