@@ -176,8 +176,9 @@ public struct LiveDecoder: Sendable {
         learnerScoresTrial = mode == .prediction && learnerScores
         acquisition.newTrial(at: stamp, calibrating: mode == .calibration)
         if mode == .prediction, !zeroTraining.handedOver, calibration.isAbsent || zeroTraining.active {
-            outbox.log("prediction trial without a calibrated model: learning without labels (zero training, "
-                       + "\(zeroTraining.learnedCount) of \(settings.zeroTrainTrials) trials learned)")
+            outbox.log("prediction trial in zero training: learning without labels (\(zeroTraining.learnedCount) of "
+                       + "\(settings.zeroTrainTrials) trials learned; "
+                       + (calibration.model == nil ? "no model yet" : "an interim model fitted on them scores it") + ")")
         }
     }
 
