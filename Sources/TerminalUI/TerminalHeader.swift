@@ -106,10 +106,11 @@ public struct TerminalHeader: Equatable {
                 let color = cell == mark ? Self.thresholdMark : (cell < filled ? barColor : Self.dim)
                 line.put(character, color)
             }
-            // Near 1, four digits without the leading zero (".9951/.9921"), to fit 80 columns.
+            // Near 1, four digits without the leading zero (".9951/.9921"), to fit 80 columns; cut, not
+            // rounded, so that a certainty or threshold below 1 never reads "1.0000".
             if limit >= 0.99 {
                 func compact(_ value: Double) -> String {
-                    let digits = Self.fixed(value, 4)
+                    let digits = Self.fixed(value < 1 ? (value * 10_000).rounded(.down) / 10_000 : value, 4)
                     return digits.hasPrefix("0.") ? String(digits.dropFirst()) : digits
                 }
                 text(" " + compact(certainty) + "/" + compact(limit))

@@ -52,6 +52,10 @@ struct HeaderFooterTests {
                        threshold: 0.9984, missedFrames: 0).draw(on: screen, row: 0)
         #expect(text(screen, row: 0).contains(" L ████░|░░ .9900"))
         #expect(abs(TerminalHeader.barPosition(of: 0.99) - 0.5) < 1e-9)
+        // Below 1 is never shown as 1: the demo's ceiling threshold reads .9999, not 1.0000.
+        TerminalHeader(mode: "Test", trial: 1, phase: "flicker", decoder: "connected", leading: ("L", 0.99999),
+                       threshold: 0.999999, missedFrames: 0).draw(on: screen, row: 0)
+        #expect(text(screen, row: 0).contains(" .9999/.9999"), "\(text(screen, row: 0))")
         #expect(TerminalHeader.barPosition(of: 1) == 1 && TerminalHeader.barPosition(of: .nan) == 0)
     }
 
