@@ -67,7 +67,7 @@ public final class UtopiaTCPDecoderLink: ThreadedDecoderLink, @unchecked Sendabl
                                   connectTimeout: self.connectTimeout, maximumPayloadLength: maximumPayloadLength,
                                   wake: wake, exchange: exchange)
         self.loop = loop
-        super.init(endpoint: endpoint, wake: wake, exchange: exchange, threadName: "noisetag-utopia-io") { loop.run() }
+        super.init(endpoint: endpoint, wake: wake, exchange: exchange, threadName: "nt-utopia-io") { loop.run() }
     }
 
     /// Makes the link from the `decoderEndpoint` setting's reconnection settings.

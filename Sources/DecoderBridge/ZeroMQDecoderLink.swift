@@ -84,7 +84,7 @@ public final class ZeroMQDecoderLink: ThreadedDecoderLink, @unchecked Sendable {
         let loop = ZeroMQLinkLoop(socket: socket, endpoint: endpoint, monitor: monitor, wake: wake, exchange: exchange,
                                   context: context, ownsContext: shared == nil)
         self.loop = loop
-        super.init(endpoint: endpoint, wake: wake, exchange: exchange, threadName: "noisetag-decoder-io") { loop.run() }
+        super.init(endpoint: endpoint, wake: wake, exchange: exchange, threadName: "nt-decoder-io") { loop.run() }
     }
 
     private let loop: ZeroMQLinkLoop

@@ -93,7 +93,7 @@ public final class DecoderServer: @unchecked Sendable {
                                      inputSink: inputSink)
         self.loop = loop
         loop.state.withLock { $0.running = true }
-        thread = IOThread(name: "noisetag-decoder-server") { loop.run() }
+        thread = IOThread(name: "nt-decoder") { loop.run() }
     }
 
     deinit { stop() }
@@ -185,11 +185,11 @@ private final class DecoderServerLoop: @unchecked Sendable {
     func startFit(_ job: CalibrationJob) {
         fits.enter()
         let thread = Thread { [mailbox, wake, fits] in
+            IOThread.nameCurrentThread("nt-decoder-fit")
             mailbox.post(job.run())
             wake.signal()
             fits.leave()
         }
-        thread.name = "noisetag-decoder-fit"
         thread.start()
     }
 

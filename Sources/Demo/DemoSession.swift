@@ -103,11 +103,9 @@ public final class DemoSession {
         scenario.zeroTraining = options.zeroTrain
         let reports = reports
         controller.observeDecoderTraffic { reports.hear($0) }
-        let closed = recordingsClosed, root = options.recordings.root
+        let closed = recordingsClosed
         controller.events.subscribe { event in
-            // A recording that could not be written (an unwritable root) ends too, but left no folder to list.
-            if case .recordingEnded(let folder, _) = event.kind,
-               FileManager.default.fileExists(atPath: root.appendingPathComponent(folder).path) { closed.names.append(folder) }
+            if case .recordingEnded(let folder, _) = event.kind { closed.names.append(folder) }
         }
         var early: [NoiseTagEvent] = []
         let token = controller.events.subscribe { early.append($0) }

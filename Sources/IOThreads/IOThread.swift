@@ -13,22 +13,30 @@ import Foundation
 ///
 /// ```swift
 /// let loop = ReadLoop(socket: socket, wake: wake)     // what the thread works on
-/// let thread = IOThread(name: "noisetag-decoder-io") { loop.run() }
+/// let thread = IOThread(name: "nt-decoder-io") { loop.run() }
 /// …
 /// loop.requestStop(); wake.signal(); thread.join()
 /// ```
 public final class IOThread: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts a thread called `name` (as `top` and `gdb` show it) that runs `body`.
+    /// Starts a thread called `name` (as `top -H`, `ps -L` and gdb show it:
+    /// Linux keeps its first 15 bytes) that runs `body`.
     public init(name: String, body: @escaping @Sendable () -> Void) {
         let finished = finished
         let thread = Thread {
+            Self.nameCurrentThread(name)
             body()
             finished.signal()
         }
-        thread.name = name
         thread.start()
+    }
+
+    /// Names the calling thread for the system's tools, cut to the 15 bytes
+    /// Linux keeps (a longer name is refused whole, and the thread keeps the
+    /// process's name).
+    public static func nameCurrentThread(_ name: String) {
+        Thread.current.name = String(decoding: name.utf8.prefix(15), as: UTF8.self)
     }
 
     /// Waits until the body has returned; at once when it has. Any thread may

@@ -20,8 +20,9 @@ private func forwardSignal(_ number: Int32) {
     errno = savedErrno
 }
 
-/// The self-pipe trick: SIGINT, SIGTERM, SIGHUP and SIGWINCH are turned
-/// into bytes that the owning thread reads when it is ready (a terminal
+/// The self-pipe trick: SIGINT, SIGTERM, SIGHUP and SIGWINCH (and, when
+/// asked, SIGTSTP and SIGCONT) are turned into bytes that the owning
+/// thread reads when it is ready (a terminal
 /// at its next frame, an app between ticks), so everything else (closing
 /// a recording, restoring the terminal, reading the new size) happens on
 /// that thread and not in the handler. Uninstalling puts the
@@ -39,8 +40,8 @@ public final class SignalPipe {
     private var previous: [(Int32, sigaction)] = []
     private var installed = true
 
-    /// Opens the pipe and installs the handlers. Only one pipe can be open per process.
-    public init() throws(SignalPipeError) {
+    /// Opens the pipe and installs the handlers for `signals`. Only one pipe can be open per process.
+    public init(catching signals: [TerminalSignal] = TerminalSignal.standard) throws(SignalPipeError) {
         var ends: [Int32] = [-1, -1]
         // C boundary: pipe(2) fills the two descriptors.
         guard pipe(&ends) == 0 else { throw .systemCall(name: "pipe", errno: errno) }
@@ -56,7 +57,7 @@ public final class SignalPipe {
             close(writeEnd)
             throw .alreadyOpen
         }
-        for signal in TerminalSignal.allCases {
+        for signal in signals {
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = forwardSignal

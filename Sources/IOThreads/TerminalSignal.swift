@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// The signals a ``SignalPipe`` catches: the three that end a program (or
-/// a terminal session) and the one that reports a new window size.
+/// a terminal session), the one that reports a new window size, and, for a
+/// full-screen session alone, the two of job control.
 public enum TerminalSignal: Int32, Sendable, CaseIterable {
     /// SIGINT (Ctrl-C when the terminal is not in raw mode, or `kill -INT`).
     case interrupt = 2
@@ -15,6 +16,14 @@ public enum TerminalSignal: Int32, Sendable, CaseIterable {
     case terminate = 15
     /// SIGWINCH: the window changed size.
     case windowChanged = 28
+    /// SIGTSTP: a stop asked for (`kill -TSTP`; Ctrl-Z where the terminal is
+    /// not raw). Caught only where the owner puts the terminal back first.
+    case suspend = 20
+    /// SIGCONT: going on after a stop (`fg`).
+    case continued = 18
+
+    /// The signals a pipe catches unless told otherwise: the ending ones and SIGWINCH.
+    public static let standard: [TerminalSignal] = [.interrupt, .hangup, .terminate, .windowChanged]
 
     /// The signal's number on this system.
     public var number: Int32 {
@@ -23,6 +32,8 @@ public enum TerminalSignal: Int32, Sendable, CaseIterable {
         case .hangup: return SIGHUP
         case .terminate: return SIGTERM
         case .windowChanged: return SIGWINCH
+        case .suspend: return SIGTSTP
+        case .continued: return SIGCONT
         }
     }
 
@@ -32,8 +43,8 @@ public enum TerminalSignal: Int32, Sendable, CaseIterable {
         self = match
     }
 
-    /// True for the signals that end a session (all but SIGWINCH).
-    public var endsSession: Bool { self != .windowChanged }
+    /// True for the signals that end a session (SIGINT, SIGHUP, SIGTERM).
+    public var endsSession: Bool { [.interrupt, .hangup, .terminate].contains(self) }
 
     /// The shell's exit status for a program ended by this signal: 128 + its number.
     public var exitCode: Int32 { 128 + number }

@@ -17,8 +17,12 @@ public enum TerminalInput: Equatable, Sendable {
     case key(UInt8)
     /// The window has a new size.
     case resized(TerminalSize)
-    /// SIGINT, SIGTERM or SIGHUP arrived.
+    /// A signal arrived: SIGINT, SIGTERM or SIGHUP (ending), SIGTSTP (a
+    /// stop asked for), or SIGCONT (the session continued after a stop).
     case signal(TerminalSignal)
+
+    /// True for Ctrl-Z (byte 26) and SIGTSTP: a stop asked for.
+    public var asksToSuspend: Bool { self == .key(26) || self == .signal(.suspend) }
 
     /// True for `q`, Ctrl-C (byte 3) and the signals that end a session
     /// (upper-case `Q` is a key like any other: the demo types it by touch).

@@ -28,6 +28,12 @@ public final class TerminalRunner {
                                      output: session.output)
     }
 
+    /// The whole frame on the next draw, at the window's size now (after a stop).
+    private func redraw() {
+        driver.screen.resize(to: session.size)
+        driver.screen.invalidate()
+    }
+
     /// Runs frames until the session ends or `shouldStop` returns true;
     /// returns the exit status (0 for `q` or a stop, 130 for Ctrl-C,
     /// 128 + n for signal n).
@@ -36,9 +42,24 @@ public final class TerminalRunner {
         while !shouldStop() {
             for input in session.readInput() {
                 if input.endsSession { return input.exitCode }
+                if input.asksToSuspend {
+                    // Ctrl-Z or SIGTSTP: trials stop (a trial cut by the stop would mislead the decoder), the terminal is
+                    // the shell's until `fg`, then the frame is drawn whole; trials go on as before.
+                    guard session.canSuspend else { continue }
+                    let controller = driver.loop.controller
+                    if visible {
+                        Self.blockTrials(true, of: controller)
+                        controller.tick()       // the trial under way ends now, not after the stop
+                    }
+                    session.suspend()
+                    redraw()
+                    if visible { Self.blockTrials(false, of: controller) }
+                    continue
+                }
                 switch input {
                 case .resized(let size): driver.screen.resize(to: size)
                 case .key(let byte): scene.handle(key: byte)
+                case .signal(.continued): redraw()
                 case .signal: break
                 }
             }

@@ -15,7 +15,8 @@ import IOThreads
 /// because SIGINT, SIGTERM and SIGHUP only post a byte to a
 /// ``SignalPipe`` that ``readInput()`` turns into ``TerminalInput/signal(_:)`` —
 /// the signals too, once the owner's loop returns. In raw mode Ctrl-C is
-/// the key byte 3, not a signal.
+/// the key byte 3 and Ctrl-Z the byte 26, not signals; SIGTSTP arrives as
+/// ``TerminalInput/signal(_:)`` for the owner to call ``suspend()``.
 ///
 /// Frames go to the terminal through ``output``, a ``FrameOutput`` on a
 /// separate non-blocking descriptor of the same terminal (so the shell's
@@ -45,6 +46,8 @@ public final class TerminalSession {
     private let inputDescriptor: Int32 = STDIN_FILENO
     private let outputDescriptor: Int32
     private var original: termios
+    /// The raw mode the session sets, again after a stop.
+    private var rawMode = termios()
     private let signals: SignalPipe
     private var isActive = true
 
@@ -81,7 +84,7 @@ public final class TerminalSession {
         outputDescriptor = descriptor
         output = FrameOutput(fileDescriptor: descriptor)
         do {
-            signals = try SignalPipe()
+            signals = try SignalPipe(catching: TerminalSignal.allCases)
         } catch {
             close(descriptor)
             switch error {
@@ -97,6 +100,7 @@ public final class TerminalSession {
             controlCharacters[Int(VMIN)] = 1
             controlCharacters[Int(VTIME)] = 0
         }
+        rawMode = raw
         // C boundary: tcsetattr(3) reads the termios struct.
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else {
             let error = errno
@@ -139,12 +143,17 @@ public final class TerminalSession {
     public func readInput() -> [TerminalInput] {
         var inputs: [TerminalInput] = []
         for signal in signals.drain() {
-            if signal == .windowChanged {
+            switch signal {
+            case .windowChanged:
                 if let newSize = Self.windowSize(of: outputDescriptor), newSize != size {
                     size = newSize
                     inputs.append(.resized(newSize))
                 }
-            } else {
+            case .continued:
+                // Stopped and continued from outside (SIGSTOP, or a stop before the handler ran): the shell had the terminal.
+                reenter()
+                inputs.append(.signal(.continued))
+            default:
                 inputs.append(.signal(signal))
             }
         }
@@ -183,6 +192,41 @@ public final class TerminalSession {
     }
 
     deinit { restore() }
+
+    /// True when a stop can be resumed: the process runs as a job of a
+    /// shell with job control (its own process group in the foreground,
+    /// not the session's leader), so `fg` brings it back. Run straight in a
+    /// terminal window it is not, and Ctrl-Z should not stop it for good.
+    public var canSuspend: Bool {
+        // C boundary: getpgrp(2), getsid(2), tcgetpgrp(3) read process ids.
+        getpgrp() != getsid(0) && tcgetpgrp(inputDescriptor) == getpgrp()
+    }
+
+    /// Stops the process as SIGTSTP would, the terminal put back meanwhile
+    /// (main screen, cursor, the shell's mode); once continued (`fg`), raw
+    /// mode and the alternate screen are back: draw the next frame whole
+    /// (``TerminalScreen/invalidate()``). Returns at once where the stop
+    /// could not be resumed (``canSuspend``).
+    public func suspend() {
+        guard isActive, canSuspend else { return }
+        if !output.drain(timeout: 1) { output.discardPending() }
+        output.writeAll(Self.leaveSequence, timeout: 1)
+        var saved = original
+        // C boundary: tcsetattr(3) reads the saved termios struct; kill(2) stops this process until SIGCONT.
+        _ = tcsetattr(inputDescriptor, TCSADRAIN, &saved)
+        _ = kill(getpid(), SIGSTOP)
+        reenter()
+    }
+
+    /// Raw mode and the alternate screen again, and the window's size now.
+    private func reenter() {
+        guard isActive else { return }
+        var raw = rawMode
+        // C boundary: tcsetattr(3) reads the termios struct.
+        _ = tcsetattr(inputDescriptor, TCSAFLUSH, &raw)
+        output.writeAll(Self.enterSequence, timeout: 1)
+        if let newSize = Self.windowSize(of: outputDescriptor) { size = newSize }
+    }
 
     /// The window size of a terminal descriptor (TIOCGWINSZ), nil when unknown.
     static func windowSize(of descriptor: Int32) -> TerminalSize? {

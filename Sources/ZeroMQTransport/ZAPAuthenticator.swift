@@ -161,7 +161,7 @@ public final class ZAPAuthenticator: @unchecked Sendable {
                 usleep(5_000)
             }
         }
-        thread = IOThread(name: "noisetag-zap") { [self] in run() }
+        thread = IOThread(name: "nt-zap") { [self] in run() }
     }
 
     private func stop() {

@@ -33,7 +33,7 @@ final class BenchDecoder: @unchecked Sendable {
         try router.set(.receiveHighWaterMark(0))
         try router.bind(endpoint)
         arrivals = Array(repeating: 0, count: capacity)
-        thread = IOThread(name: "noisetag-bench-decoder") { [self] in self.serve() }
+        thread = IOThread(name: "nt-bench-dec") { [self] in self.serve() }
     }
 
     func setMode(_ newMode: Mode) {

@@ -274,9 +274,13 @@ extension DemoCommand {
         }
     }
 
-    /// Where the session's recordings went (nothing when none was written).
+    /// Where the session's recordings went (nothing when none was written:
+    /// a recording that could not be written ended too, but left no folder).
     private func printRecordings(_ session: DemoSession) {
-        let folders = session.closedRecordingFolders
+        let root = recordings.store.root
+        let folders = session.closedRecordingFolders.filter {
+            FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+        }
         guard !folders.isEmpty else { return }
         let text = "recordings in \(recordings.store.root.path):\n" + folders.map { "  \($0)\n" }.joined()
         (eventsJson ? FileHandle.standardError : FileHandle.standardOutput).writeIfOpen(Data(text.utf8))

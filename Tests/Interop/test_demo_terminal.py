@@ -245,3 +245,24 @@ def test_an_unwritable_recordings_folder_is_said_and_nothing_is_listed(noisetag_
     assert "EXIT=2" in screen and "recordings in" not in screen, screen
     assert "noisetag demo: recording is off: " in errors.read_text(), errors.read_text()
     assert blocker.read_text() == ""
+
+
+def test_ctrl_z_suspends_and_fg_brings_the_demo_back_whole(noisetag_bin, tmux, tmp_path):
+    # Ctrl-Z in a shell with job control: the terminal goes back to the shell (main screen, its own mode), the
+    # trial under way stops; `fg` brings the full screen back, drawn whole, and the demo goes on to quit with q.
+    recordings = tmp_path / "rec"
+    tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile -i")
+    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    # No `; echo` after it: bash goes on with a list when its job stops; `fg` gives the job's status instead.
+    tmux.keys("env TERM=xterm-256color COLORTERM=truecolor '%s' demo --signal-check 0 --recordings '%s'\n"
+              % (noisetag_bin, recordings))
+    assert tmux.wait(lambda: "Calibration: trial 1 of" in tmux.capture(), 30), tmux.capture()
+    tmux.run("send-keys", "-t", "t", "C-z")
+    assert tmux.wait(lambda: "Stopped" in tmux.capture() and not tmux.alternate_screen(), 10), tmux.capture()
+    tmux.keys("fg; echo EXIT=$?\n")
+    assert tmux.wait(lambda: tmux.alternate_screen() and keyboard_rows(tmux.capture()) == KEY_ROWS, 10), tmux.capture()
+    assert tmux.wait(lambda: "Calibration: trial" in tmux.capture(), 30), tmux.capture()
+    tmux.keys("q")
+    assert tmux.wait(lambda: re.search(r"EXIT=\d", tmux.capture()), 20), tmux.capture()
+    assert "EXIT=0" in tmux.capture() and not tmux.alternate_screen(), tmux.capture()
+    assert any("App ended" in name for name in os.listdir(recordings)), os.listdir(recordings)

@@ -77,7 +77,7 @@ final class RecordingWriter: @unchecked Sendable {
         self.store = store
         self.limits = limits
         state.withLock { $0.running = true }
-        thread = IOThread(name: "noisetag recordings writer") { [self] in self.run() }
+        thread = IOThread(name: "nt-rec-writer") { [self] in self.run() }
     }
 
     // MARK: Engine side
