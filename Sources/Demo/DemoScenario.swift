@@ -196,6 +196,11 @@ public final class DemoScenario {
     /// True when the decoder recommended its ceiling (1 − 10⁻⁶): no lower
     /// certainty kept presses honest and idle presses rare on this
     /// calibration (too few or too short trials), so Test will hardly press.
+    /// Why no trial can start (a trial start the engine refused: too few
+    /// codes for the controls, clashing IDs), once one was; nil before.
+    /// The walk-through cannot go on: its runner ends it with this reason.
+    public private(set) var cannotGoOn: String?
+
     public var thresholdAtCeiling: Bool { (reports.thresholds.last ?? 0) >= Self.decoderCeiling }
 
     /// The reference decoder's highest recommendation, 1 − 10⁻⁶, as
@@ -291,6 +296,8 @@ public final class DemoScenario {
             }
         case .refused(let call, let reason):
             note("\(call) refused: \(reason)")
+            // The codebook has too few codes for the keyboard (or IDs clash): the walk-through cannot go on.
+            if call == "trial start", cannotGoOn == nil { cannotGoOn = reason }
         case .selectionRevised(let revision):
             summaryCounts.revisions += 1
             note("trial \(revision.trial) was probably \(revision.control)" + (revision.pressed.map { " (pressed: \($0))" } ?? ""))

@@ -46,8 +46,10 @@ public final class TerminalDemo {
             let status = runner.run(screen) {
                 session.scenario.step()
                 timedOut = maxSeconds > 0 && session.controller.clock.now - start >= maxSeconds
-                return timedOut
+                return timedOut || session.scenario.cannotGoOn != nil
             }
+            // No trial can start (``DemoScenario/cannotGoOn``): 1, its reason for the caller to print.
+            if status == 0, session.scenario.cannotGoOn != nil { return 1 }
             return timedOut && status == 0 ? 2 : status
         }
     }

@@ -270,7 +270,8 @@ public enum BIDSExporter {
                 """, readme))
         }
         let participants = root.appendingPathComponent("participants.tsv")
-        var lines = (try? String(contentsOf: participants, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        // Any line ending (a spreadsheet on Windows writes CRLF, one Character to Swift, which a split on "\n" never cuts).
+        var lines = (try? String(contentsOf: participants, encoding: .utf8))?.split(whereSeparator: \.isNewline).map(String.init) ?? []
         if lines.isEmpty { lines = ["participant_id"] }
         if !lines.dropFirst().contains(where: { $0.split(separator: "\t").first.map(String.init) == "sub-\(subject)" }) {
             let width = lines[0].split(separator: "\t").count

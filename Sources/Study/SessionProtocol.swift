@@ -275,6 +275,10 @@ struct FieldReader {
                 let text = "\(error)"
                 throw self.error("settings", text.contains(name) ? text : "\(name): \(text)")
             }
+            // The engine would keep the codes in use and only report a bad file: checked here, where the protocol is.
+            if name == NoiseTagSettingTitles.filenameNoiseTags.rawValue, case .text(let codes) = setting, !codes.isEmpty {
+                do { _ = try CodebookFile(contentsOfFile: codes) } catch { throw self.error("settings", "\(name): \(error)") }
+            }
             settings[name] = setting
         }
         if settings["recordingsEnabled"] == .bool(false) {

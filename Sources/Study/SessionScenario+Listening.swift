@@ -26,6 +26,9 @@ extension SessionScenario {
             selections[trial]?.pressed = press.control
             selections[trial]?.source = press.source.rawValue
             selections[trial]?.certainty = press.certainty
+        case .refused("trial start", let reason) where ending == nil:
+            // The codebook has too few codes, IDs clash…: no trial of the session can start, so waiting helps nothing.
+            ending = .stopped("no trial can start: \(reason)")
         case .selectionRevised:
             revisions += 1
         case .trialEnded(let end):

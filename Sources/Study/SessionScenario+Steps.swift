@@ -127,11 +127,12 @@ extension SessionScenario {
     func judgeSignal(attempt: Int) {
         guard case .signalCheck(let seconds, let criteria, let onFailure, let attempts)? = currentStep?.kind else { return }
         let now = controller.clock.now
-        let channels = quality.map(\.count).max() ?? 0
+        let readings = SignalQualityTrace.dataReadings(quality)
+        let channels = readings.map(\.count).max() ?? 0
         var rows: [JSONValue] = []
         var good = 0
         for channel in 0..<channels {
-            let median = SignalQualityTrace.median(quality.compactMap { $0.count > channel ? $0[channel] : nil }) ?? 1
+            let median = SignalQualityTrace.median(readings.compactMap { $0.count > channel ? $0[channel] : nil }) ?? 1
             let limit = criteria.limit(channel: channel + 1)
             let passed = median <= limit
             if passed { good += 1 }
@@ -140,9 +141,16 @@ extension SessionScenario {
         }
         let needed = criteria.minimumGoodChannels ?? max(channels, 1)
         let passed = channels > 0 && good >= needed
-        let measures: [String: JSONValue] = ["attempts": .number(Double(attempt)), "seconds": .number(now - startTime),
+        var measures: [String: JSONValue] = ["attempts": .number(Double(attempt)), "seconds": .number(now - startTime),
                                              "goodChannels": .number(Double(good)), "neededChannels": .number(Double(needed)),
                                              "channels": .array(rows)]
+        // A limit for a channel the amplifier lacks (counted from 0? a typing slip?) judged nothing: the result says so.
+        let unused = criteria.channelMaxNoise.keys.filter { $0 > channels }.sorted()
+        if channels > 0, !unused.isEmpty {
+            let list = unused.map(String.init).joined(separator: ", ")
+            measures["unusedChannelLimits"] = .array(unused.map { .number(Double($0)) })
+            note("signal check: channelMaxNoise names channel \(list), but the amplifier has \(channels) channels (1-\(channels)): that limit judged nothing")
+        }
         if passed {
             endStep("passed", measures: measures)
             return

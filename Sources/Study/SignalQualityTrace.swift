@@ -61,10 +61,20 @@ public struct SignalQualityTrace: Sendable, Equatable {
     /// and up to `to` (nil where none): a step's own, as a signal check
     /// judges it (one that arrived in the tick the step began came before it).
     public func medians(from start: Double, to end: Double) -> [Double?] {
-        let inside = samples.filter { $0.time > start && $0.time <= end }
+        let inside = Self.dataReadings(samples.filter { $0.time > start && $0.time <= end }.map(\.quality))
         return (0..<channels).map { c in
-            Self.median(inside.compactMap { c < $0.quality.count && $0.quality[c].isFinite ? $0.quality[c] : nil })
+            Self.median(inside.compactMap { c < $0.count && $0[c].isFinite ? $0[c] : nil })
         }
+    }
+
+    /// `readings` (noise fractions per channel, in time order) from the
+    /// first that holds any signal: the leading ones of 1 on every channel
+    /// are a decoder's word that no EEG has reached it yet (the reference
+    /// decoder's "no data" for its first second), not noise measured; all
+    /// of them stay when no later one holds signal (a dead amplifier).
+    public static func dataReadings(_ readings: [[Double]]) -> [[Double]] {
+        guard let first = readings.firstIndex(where: { $0.contains { $0 < 1 } }) else { return readings }
+        return Array(readings[first...])
     }
 
     /// The median of `values` (the mean of the middle two of an even

@@ -223,6 +223,10 @@ extension DemoCommand {
             session.close()
             session.controller.events.unsubscribe(token)
             for event in recordingOff { HeadlessRunner.sayIfRecordingIsOff(event) }
+            if let reason = session.scenario.cannotGoOn {
+                FileHandle.standardError.writeIfOpen(Data("noisetag demo: no trial can start: \(reason)\n".utf8))
+                throw ExitCode.failure
+            }
             if let summary = demo.summary { printSummary(summary) }
             printRecordings(session)
             if status == 2 { FileHandle.standardError.writeIfOpen(Data("noisetag demo: stopped after --max-seconds \(limit.maxSeconds) s\n".utf8)) }
@@ -233,6 +237,8 @@ extension DemoCommand {
         switch HeadlessScenarioRunner(session: session, eventsJSON: eventsJson, maxSeconds: seconds).run() {
         case .interrupted:
             throw ExitCode(130)
+        case .cannotGoOn(let reason):
+            throw CommandFailure("no trial can start: \(reason)")
         case .timedOut(let summary):
             printSummary(summary)
             FileHandle.standardError.writeIfOpen(Data("noisetag demo: the goal was not confirmed within \(seconds) s\n".utf8))

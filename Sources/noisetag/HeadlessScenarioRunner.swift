@@ -14,7 +14,7 @@ final class HeadlessScenarioRunner {
     private let output = FileHandle.standardOutput
 
     /// How a run ended.
-    enum Outcome { case finished(DemoSummary), timedOut(DemoSummary), interrupted }
+    enum Outcome { case finished(DemoSummary), timedOut(DemoSummary), interrupted, cannotGoOn(String) }
 
     init(session: DemoSession, eventsJSON: Bool, maxSeconds: Double) {
         self.session = session
@@ -72,8 +72,9 @@ final class HeadlessScenarioRunner {
                     say("stage: \(stage)")
                 }
             }
-            return scenario.stage != .finished
+            return scenario.stage != .finished && scenario.cannotGoOn == nil
         }
+        if let reason = scenario.cannotGoOn { return .cannotGoOn(reason) }
         switch ending {
         case .stopped: return .interrupted
         case .timedOut: return .timedOut(scenario.summary(missedFrames: loop.missedFrames))

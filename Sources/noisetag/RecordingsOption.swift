@@ -35,7 +35,12 @@ struct RecordingsOption: ParsableArguments {
             let shown = several.prefix(3).map { "'\($0.folderName)'" }.joined(separator: ", ")
             throw CommandFailure("'\(text)' begins \(several.count) recordings in \(store.root.path) (\(shown)\(several.count > 3 ? ", …" : "")): give more of the name")
         }
-        if let session = sessionFolder(named: text), let problem = Self.sessionFolderProblem(session.path) { throw CommandFailure(problem) }
+        let sessions = sessionFolders(matching: text)
+        if sessions.count > 1 {
+            let shown = sessions.prefix(3).map { "'\($0.lastPathComponent)'" }.joined(separator: ", ")
+            throw CommandFailure("'\(text)' begins \(sessions.count) session folders in \(store.root.path) (\(shown)\(sessions.count > 3 ? ", …" : "")): give more of the name")
+        }
+        if let session = sessions.first, let problem = Self.sessionFolderProblem(session.path) { throw CommandFailure(problem) }
         var isFolder: ObjCBool = false
         let inStore = store.root.appendingPathComponent(text).path
         if let path = [(text as NSString).expandingTildeInPath, inStore].first(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) }) {
@@ -49,11 +54,17 @@ struct RecordingsOption: ParsableArguments {
     /// The session folder (one holding `session.json`) in the store whose
     /// name is `text` or, alone, begins with it; nil when there is none.
     func sessionFolder(named text: String) -> URL? {
+        let matching = sessionFolders(matching: text)
+        return matching.count == 1 ? matching[0] : nil
+    }
+
+    /// The session folders in the store named `text`, or else every one whose name begins with it, by name.
+    func sessionFolders(matching text: String) -> [URL] {
         let root = store.root
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         let sessions = names.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).appendingPathComponent("session.json").path) }
-        let matching = sessions.contains(text) ? [text] : sessions.filter { $0.hasPrefix(text) }
-        return matching.count == 1 ? root.appendingPathComponent(matching[0], isDirectory: true) : nil
+        let matching = sessions.contains(text) ? [text] : sessions.filter { $0.hasPrefix(text) }.sorted()
+        return matching.map { root.appendingPathComponent($0, isDirectory: true) }
     }
 
     /// The answer for `path` when it is a session folder, which holds

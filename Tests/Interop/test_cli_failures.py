@@ -229,3 +229,37 @@ def test_a_second_decoder_on_the_same_socket_is_refused_and_sigterm_ends_the_fir
         if first.poll() is None:
             first.kill()
             first.wait(5)
+
+
+@pytest.mark.parametrize("command", [["recordings", "show"], ["recordings", "export", "--bids", "out", "--subject", "P02"]])
+def test_a_name_start_that_begins_several_session_folders_says_so(noisetag_bin, tmp_path, command):
+    # Two sessions of one participant started in the same second: the start of their names is ambiguous, not missing.
+    for name in ["2026-12-07 21.02.05 P02", "2026-12-07 21.02.05 P02 (2)"]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "session.json").write_text("{}")
+    result = run(noisetag_bin, command[0], command[1], "2026-12-07 21.02", "--recordings", str(tmp_path), *command[2:])
+    assert result.returncode == 1, result.stderr
+    line = one_line_failure(result)
+    assert "'2026-12-07 21.02' begins 2 session folders in %s ('2026-12-07 21.02.05 P02', " % tmp_path in line, line
+    assert line.endswith(": give more of the name"), line
+
+
+def test_a_codebook_too_small_for_the_keyboard_ends_the_walk_through_at_once(noisetag_bin, tmp_path):
+    # Five codes for 28 keys: no trial can ever start, so the demo says why and which codebook, and exits 1 (it waited
+    # for --max-seconds). A settings file naming a codebook that does not load is refused before anything starts.
+    codes, settings = tmp_path / "five.txt", tmp_path / "settings.json"
+    made = run(noisetag_bin, "codes", "generate", "--kind", "mseq", "--count", "5", "--out", str(codes))
+    assert made.returncode == 0, made.stderr
+    settings.write_text(json.dumps({"filenameNoiseTags": str(codes)}))
+    env = dict(os.environ, NOISETAG_HOME=str(tmp_path / "home"))
+    result = subprocess.run([noisetag_bin, "demo", "--headless", "--signal-check", "0", "--settings", str(settings)],
+                            stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert ("no trial can start: 28 flickering controls, but the codebook has only 5 codes (%s)" % codes
+            in result.stderr.decode()), result.stderr
+    settings.write_text(json.dumps({"filenameNoiseTags": str(tmp_path / "missing.txt")}))
+    env["NOISETAG_HOME"] = str(tmp_path / "other")
+    result = subprocess.run([noisetag_bin, "demo", "--headless", "--settings", str(settings)],
+                            stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=60)
+    line = one_line_failure(result, "key 'filenameNoiseTags'", "missing.txt")
+    assert not (tmp_path / "other" / "recordings").exists(), line

@@ -203,6 +203,18 @@ struct RecordingFolderBuilder {
         for s in [0, 1, 299, 599] { #expect(abs(back.samples[1][s] - RecordingFolderBuilder.value(1, s)) <= Float(report.scales[1].step)) }
     }
 
+    @Test func aParticipantsFileWithCRLFEndingsGainsItsRowAndStaysATable() throws {
+        // A spreadsheet on Windows saves CRLF: the subject already there is found, a new one gets its row.
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let participants = dir.appendingPathComponent("participants.tsv")
+        try Data("participant_id\tage\r\nsub-P03\t30\r\n".utf8).write(to: participants)
+        _ = try BIDSExporter.datasetFiles(dir, subject: "P03")
+        #expect(try String(contentsOf: participants, encoding: .utf8) == "participant_id\tage\r\nsub-P03\t30\r\n")
+        _ = try BIDSExporter.datasetFiles(dir, subject: "C")
+        #expect(try String(contentsOf: participants, encoding: .utf8) == "participant_id\tage\nsub-P03\t30\nsub-C\tn/a\n")
+    }
+
     @Test func theImportReadsTheTrialsBackWithoutCodes() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -169,11 +169,10 @@ struct FrameSchedulerTests {
     @Test("more flickering controls than codes: reported, no trial")
     func engineReportsTooFewCodes() throws {
         let (h, dir) = try harness(buttons: 5)
-        _ = dir
         h.start()
         h.run(for: 1)
         #expect(h.trialStarts.isEmpty)
-        #expect(h.refusals == ["5 flickering controls, but the codebook has only 4 codes"])
+        #expect(h.refusals == ["5 flickering controls, but the codebook has only 4 codes (\(dir.url.appendingPathComponent("codes.txt").path))"])
     }
 
     @Test("disabled, hidden and non-participating controls show their default colours")

@@ -153,7 +153,10 @@ struct SettingsTests {
             ("range.json", "{\"framesPerBit\": 3, \"nGenericTrainTrials\": 0}", "key 'nGenericTrainTrials': nGenericTrainTrials: 0 is outside 1...1000"),
             ("type.json", "{\"disableNoClicks\": \"maybe\", \"framesPerBit\": 4}", "key 'disableNoClicks': disableNoClicks: expected a bool, got a text"),
             ("twice.json", "{\"framesPerBit\": 3,\n \"framesPerBit\": 4}", "\"framesPerBit\" is given twice in one object (line 2)"),
+            // A codebook file that would not load: the engine made from these settings would keep the built-in codes.
+            ("codes.json", "{\"filenameNoiseTags\": \"\(dir.url.path)/ragged.txt\"}", "key 'filenameNoiseTags': \(dir.url.path)/ragged.txt:1:5: "),
         ]
+        try "0 1 0 1\n1 0 1\n".write(to: dir.url.appendingPathComponent("ragged.txt"), atomically: true, encoding: .utf8)
         for (name, text, reason) in cases {
             let file = dir.url.appendingPathComponent(name)
             try text.write(to: file, atomically: true, encoding: .utf8)

@@ -111,6 +111,12 @@ import Testing
 
     /// What counts as a key set twice: only two equal keys of one object;
     /// text in values, keys of other objects and escapes do not fool it.
+    @Test func aCodebookFileInTheSettingsIsCheckedWithTheProtocol() throws {
+        let missing = "/no/such/codes.txt"
+        let problem = try #require(Self.problem(#"{"settings": {"filenameNoiseTags": "\#(missing)"}, "steps": [{"kind": "break", "seconds": 1}]}"#))
+        #expect(problem.hasPrefix("p.json: field \"settings\": filenameNoiseTags: ") && problem.contains(missing), "\(problem)")
+    }
+
     @Test func aKeyTwiceIsFoundOnlyWithinOneObject() {
         #expect(JSONProblem.duplicateKey(in: Data(#"{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}]}"#.utf8)) == nil)
         #expect(JSONProblem.duplicateKey(in: Data(#"{"a": "\"a\": {", "b": "}", "c": ["a", "a"]}"#.utf8)) == nil)

@@ -103,6 +103,31 @@ import TestSupport
         #expect(why.contains("so no check can pass"))
     }
 
+    @Test func aSignalCheckFirstInASessionJudgesTheEEGNotTheDecodersNoDataAndNamesALimitForNoChannel() throws {
+        // The decoder says "no data" (1 on every channel) until its first second of EEG: those readings are
+        // not noise. A limit for channel 9 of 8 judged nothing, and the result says so.
+        let (_, folder, root, _) = try Self.run("""
+        {"steps": [{"kind": "signalCheck", "seconds": 2.5, "maxNoise": 0.95, "channelMaxNoise": {"9": 0.5}, "onFailure": "continue"}]}
+        """)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try #require(try folder.results().first)
+        #expect(result.outcome == "passed", "\(result.measures)")
+        #expect(result.measures["unusedChannelLimits"] == .array([.number(9)]))
+        #expect(SignalQualityTrace.dataReadings([[1, 1], [1, 1], [0.4, 1], [1, 1]]) == [[0.4, 1], [1, 1]])
+        #expect(SignalQualityTrace.dataReadings([[1, 1], [1, 1]]) == [[1, 1], [1, 1]])
+    }
+
+    @Test func aCodebookTooSmallForTheKeyboardStopsTheSessionSayingWhich() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("five-codes-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try CodebookFile(codebook: try Codebook(codes: (0..<5).map { k in (0..<8).map { UInt8(($0 + k) % 2) } })).write(toFile: file.path)
+        let (scenario, _, root, _) = try Self.run("""
+        {"settings": {"filenameNoiseTags": "\(file.path)"}, "steps": [{"kind": "calibration", "trials": 5}]}
+        """)
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(scenario.ending == .stopped("no trial can start: 28 flickering controls, but the codebook has only 5 codes (\(file.path))"))
+    }
+
     @Test func theSimulatedParticipantAnswersFromItsSeed() {
         let item = QuestionnaireItem(id: "a", question: "Q", style: .likert, scale: 5, labels: [])
         let choice = QuestionnaireItem(id: "b", question: "Q", style: .choice, scale: 3, labels: ["x", "y", "z"])

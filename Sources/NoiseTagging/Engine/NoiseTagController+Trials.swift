@@ -55,9 +55,12 @@ extension NoiseTagController {
             slots = try CodeAssignment.assign(controls, codeCount: loadedCodebook.count,
                                               reversed: settings.boolFor(.assignNoiseTagsInReversedOrder))
         } catch {
-            if lastAssignmentError != error.description {
-                lastAssignmentError = error.description
-                emit(.refused(call: "trial start", reason: error.description))
+            // Too few codes: which codebook, so that a file named in a settings file is found.
+            var reason = error.description
+            if case .notEnoughCodes = error { reason += " (\(loadedCodebookSource == "built-in" ? "the built-in codebook" : loadedCodebookSource))" }
+            if lastAssignmentError != reason {
+                lastAssignmentError = reason
+                emit(.refused(call: "trial start", reason: reason))
             }
             return
         }

@@ -231,6 +231,13 @@ public final class NoiseTagSettings {
                 throw .badValueInFile(path: url.path, key: key, reason: error.description)
             }
         }
+        // A codebook file is checked with the rest: an engine made from these settings would otherwise keep the
+        // built-in codes before anyone listens for the report (a later change is reported and keeps the codes in use).
+        if let (_, value) = checked.first(where: { $0.0 == .filenameNoiseTags }), case .text(let codes) = value, !codes.isEmpty {
+            do { _ = try CodebookFile(contentsOfFile: codes) } catch {
+                throw .badValueInFile(path: url.path, key: NoiseTagSettingTitles.filenameNoiseTags.rawValue, reason: "\(error)")
+            }
+        }
         let entered = access.enter()
         defer { access.leave(entered) }
         for (title, value) in checked {
