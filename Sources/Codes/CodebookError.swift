@@ -57,6 +57,13 @@ public struct CodebookError: Error, Hashable, Sendable, CustomStringConvertible 
         return place.isEmpty ? explanation : place.joined(separator: ":") + ": " + explanation
     }
 
+    /// A cell as the message quotes it: control characters escaped, and at
+    /// most its first 40 characters (a binary file read as text is one
+    /// cell of thousands).
+    static func quoted(_ cell: String) -> String {
+        cell.count <= 40 ? cell.debugDescription : String(cell.prefix(40)).debugDescription + " (\(cell.count) characters)"
+    }
+
     private var explanation: String {
         switch reason {
         case .fileNotFound: return "no such file"
@@ -67,11 +74,11 @@ public struct CodebookError: Error, Hashable, Sendable, CustomStringConvertible 
         // A cell is quoted with its control characters escaped (String's own debugDescription), so
         // a damaged file's escape sequence cannot reach the terminal or break the line.
         case .nonNumericCell(let cell) where Double(cell)?.isInfinite == true && !cell.lowercased().contains("inf"):
-            return "cell \(cell.debugDescription) is a number too large to hold (expected a number such as 0 or 1)"
-        case .nonNumericCell(let cell): return "non-numeric cell \(cell.debugDescription) (expected a number such as 0 or 1)"
+            return "cell \(Self.quoted(cell)) is a number too large to hold (expected a number such as 0 or 1)"
+        case .nonNumericCell(let cell): return "non-numeric cell \(Self.quoted(cell)) (expected a number such as 0 or 1)"
         case .decreasingStimulusTime(let previous, let found):
             return "stimulus time \(Self.format(found)) is smaller than the previous one (\(Self.format(previous))); is the stimulus-time row missing?"
-        case .invalidState(let cell): return "invalid state \(cell.debugDescription) (expected a whole number from 0 to 255)"
+        case .invalidState(let cell): return "invalid state \(Self.quoted(cell)) (expected a whole number from 0 to 255)"
         case .raggedRow(let expected, let found):
             return "ragged row: \(found) states but the stimulus-time row has \(expected)"
         case .noCodes: return "no codes: nothing follows the stimulus-time row"

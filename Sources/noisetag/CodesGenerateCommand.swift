@@ -1,4 +1,5 @@
 import ArgumentParser
+import Decoding
 import Foundation
 import IOThreads
 import NoiseTagging
@@ -56,7 +57,7 @@ struct CodesGenerateCommand: ParsableCommand {
         }
         let comments = ["noisetag codes generate --kind \(kind.rawValue) --poly \(try polynomials().map(Self.digits).joined(separator: ","))"
                             + (seed.map { " --seed \($0)" } ?? ""),
-                        "\(codebook.count) codes of \(codebook.length) states"]
+                        "\(CountText.format(codebook.count, "code")) of \(codebook.length) states"]
         let file = CodebookFile(codebook: codebook, stimulusRate: rate, comments: comments)
         if let out {
             try file.write(toFile: out)

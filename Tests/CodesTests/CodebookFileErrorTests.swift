@@ -38,6 +38,9 @@ struct CodebookFileErrorTests {
         #expect(try #require(parseError("0 17\n0 1e400\n")).description
             == "bad.txt:2:3: cell \"1e400\" is a number too large to hold (expected a number such as 0 or 1)")
         #expect(try #require(parseError("0 17\n0 inf\n")).description.contains("non-numeric cell \"inf\""))
+        // A binary file read as text is one cell of thousands: its first 40 characters and its length.
+        let long = try #require(parseError("0 17\n0 " + String(repeating: "x", count: 100_000) + "\n"))
+        #expect(long.description == "bad.txt:2:3: non-numeric cell \"\(String(repeating: "x", count: 40))\" (100000 characters) (expected a number such as 0 or 1)")
     }
 
     @Test(arguments: ["", "# only a comment\n\n   \n", "\r\n\r\n"])
