@@ -86,21 +86,21 @@ def test_evaluate_text_names_latency_and_threshold(noisetag_bin, dataset):
     assert "\nchance 0.111 (1 in 9)\n" in run.stdout, run.stdout
 
 
-def test_evaluate_says_why_a_length_has_no_row(noisetag_bin, tmp_path):
-    short = tmp_path / "short"
-    made = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", str(short), "--trials", "20", "--classes", "4",
-                           "--seconds", "2.1"], capture_output=True, text=True, timeout=120)
+def evaluated_trials_of(noisetag_bin, folder, seconds):
+    """`decoder evaluate --fixed` of 20 simulated trials of `seconds`, 4 classes."""
+    made = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", str(folder), "--trials", "20", "--classes", "4",
+                           "--seconds", seconds], capture_output=True, text=True, timeout=120)
     assert made.returncode == 0, made.stderr
-    run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(short), "--fixed"], capture_output=True, text=True, timeout=600)
+    run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(folder), "--fixed"], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
+    return run
+
+
+def test_evaluate_says_why_a_length_has_no_row(noisetag_bin, tmp_path):
+    run = evaluated_trials_of(noisetag_bin, tmp_path / "short", "2.1")
     assert "\nchance 0.250 (1 in 4); no row at 4.0 s: longer than the trials\n" in run.stdout, run.stdout
     # Trials a few samples short of 4 s are read out at their whole length, which the table shows to the sample.
-    almost = tmp_path / "almost"
-    made = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", str(almost), "--trials", "20", "--classes", "4",
-                           "--seconds", "3.972"], capture_output=True, text=True, timeout=120)
-    assert made.returncode == 0, made.stderr
-    run = subprocess.run([noisetag_bin, "decoder", "evaluate", str(almost), "--fixed"], capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
+    run = evaluated_trials_of(noisetag_bin, tmp_path / "almost", "3.972")
     lengths = [line.split()[0] for line in run.stdout.split("length_s", 1)[1].splitlines()[1:5]]
     assert lengths == ["0.5", "1.0", "2.0", "3.972"], run.stdout
 

@@ -22,6 +22,12 @@ KEY_ROWS = [["A", "B", "C", "D", "E", "F", "G"], ["H", "I", "J", "K", "L", "M", 
             ["O", "P", "Q", "R", "S", "T", "U"], ["V", "W", "X", "Y", "Z", "space", "del"]]
 
 
+def shell(tmux, *options):
+    """A bash prompt (PROMPT$) in a 100×30 pane, to run the demo from as a user would."""
+    tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile " + " ".join(options))
+    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+
+
 def keyboard_rows(text):
     return [words for words in (line.split() for line in text.split("\n")) if words in KEY_ROWS]
 
@@ -38,9 +44,7 @@ def test_terminal_demo_under_tmux(noisetag_bin, tmux, tmp_path):
     settings = tmp_path / "settings.json"
     settings.write_text(json.dumps(QUICK_SETTINGS))
     recordings = tmp_path / "rec"
-    command = ("env PS1='PROMPT$ ' bash --norc --noprofile")
-    tmux.start(100, 30, command)
-    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    shell(tmux)
     tmux.keys("S=$(stty -g); env TERM=xterm-256color COLORTERM=truecolor '%s' demo --signal-check 3 "
               "--calibration-trials 5 --settings '%s' --recordings '%s'; echo EXIT=$?; "
               "[ \"$(stty -g)\" = \"$S\" ] && echo TTY=same || echo TTY=changed\n" % (noisetag_bin, settings, recordings))
@@ -169,8 +173,7 @@ def test_terminal_demo_with_an_external_decoder(noisetag_bin, tmux, tmp_path, so
     try:
         settings = tmp_path / "settings.json"
         settings.write_text(json.dumps(QUICK_SETTINGS))
-        tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile")
-        assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+        shell(tmux)
         tmux.keys("env TERM=xterm-256color COLORTERM=truecolor '%s' demo --decoder '%s' --signal-check 2 "
                   "--calibration-trials 5 --settings '%s' --recordings '%s'; echo EXIT=$?\n"
                   % (noisetag_bin, endpoint, settings, tmp_path / "rec"))
@@ -197,8 +200,7 @@ def test_full_screen_demo_stops_after_max_seconds(noisetag_bin, tmux, tmp_path):
     # --max-seconds bounds the full-screen demo as it bounds the headless one: exit 2, the terminal
     # restored, the recording ended properly.
     recordings = tmp_path / "rec"
-    tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile")
-    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    shell(tmux)
     tmux.keys("env TERM=xterm-256color COLORTERM=truecolor '%s' demo --max-seconds 3 --recordings '%s'; echo EXIT=$?\n"
               % (noisetag_bin, recordings))
     assert tmux.wait(lambda: re.search(r"EXIT=\d", tmux.capture()), 20), tmux.capture()
@@ -236,8 +238,7 @@ def test_an_unwritable_recordings_folder_is_said_and_nothing_is_listed(noisetag_
     # recording is off, as the headless one does, and lists no recording that does not exist.
     blocker, errors = tmp_path / "afile", tmp_path / "stderr"
     blocker.write_text("")
-    tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile")
-    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    shell(tmux)
     tmux.keys("env TERM=xterm-256color COLORTERM=truecolor '%s' demo --max-seconds 3 --recordings '%s' 2>'%s'; echo EXIT=$?\n"
               % (noisetag_bin, blocker, errors))
     assert tmux.wait(lambda: re.search(r"EXIT=\d", tmux.capture()), 20), tmux.capture()
@@ -251,8 +252,7 @@ def test_ctrl_z_suspends_and_fg_brings_the_demo_back_whole(noisetag_bin, tmux, t
     # Ctrl-Z in a shell with job control: the terminal goes back to the shell (main screen, its own mode), the
     # trial under way stops; `fg` brings the full screen back, drawn whole, and the demo goes on to quit with q.
     recordings = tmp_path / "rec"
-    tmux.start(100, 30, "env PS1='PROMPT$ ' bash --norc --noprofile -i")
-    assert tmux.wait(lambda: "PROMPT$" in tmux.capture(), 10)
+    shell(tmux, "-i")
     # No `; echo` after it: bash goes on with a list when its job stops; `fg` gives the job's status instead.
     tmux.keys("env TERM=xterm-256color COLORTERM=truecolor '%s' demo --signal-check 0 --recordings '%s'\n"
               % (noisetag_bin, recordings))
