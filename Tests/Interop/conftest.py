@@ -72,6 +72,16 @@ def noisetag_bin():
     return os.path.join(bin_path, "noisetag")
 
 
+@pytest.fixture(scope="session")
+def dataset(noisetag_bin, tmp_path_factory):
+    """A seeded simulated trials dataset (9 classes, 45 trials) for the decoder's command-line tests."""
+    folder = str(tmp_path_factory.mktemp("sim") / "sim9")
+    run = subprocess.run([noisetag_bin, "decoder", "simulate", "--out", folder, "--classes", "9", "--trials", "45",
+                          "--seed", "4"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return folder
+
+
 @pytest.fixture
 def socket_folder():
     folder = tempfile.mkdtemp(prefix="nt-", dir="/tmp")  # mode 0700; /tmp keeps the socket path short
