@@ -57,6 +57,7 @@ public struct SessionProtocol: Sendable, Equatable {
         top.object = object
         try top.allow(["name", "description", "settings", "steps"])
         let name = try top.string("name") ?? "session"
+        try top.checkName(name)
         let description = try top.string("description")
         let settings = try top.settings()
         guard let stepsValue = object["steps"] else { throw top.error("steps", "is missing (a list of steps)") }
@@ -170,7 +171,7 @@ public struct SessionProtocol: Sendable, Equatable {
             }
         }
         let name = try r.string("name") ?? (kind == "break" ? "break \(number)" : kind)
-        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw r.error("name", "is empty") }
+        try r.checkName(name)
         return SessionStep(name: name, kind: parsed, settings: settings)
     }
 
@@ -324,12 +325,23 @@ struct FieldReader {
         return items
     }
 
+    /// A protocol's or step's name: not blank, and on one line with no
+    /// control character (it heads the run's lines, the report and the BIDS events).
+    func checkName(_ name: String) throws(SessionProtocolError) {
+        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw error("name", "is empty") }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw error("name", "\(name.debugDescription) holds a control character (a tab, a line break, an escape): a name is one line of text")
+        }
+    }
+
     func strings(_ field: String) throws(SessionProtocolError) -> [String]? {
         guard let value = object[field] else { return nil }
         guard let list = value.array else { throw error(field, "must be an array of strings, not \(value.typeName)") }
         var texts: [String] = []
         for item in list {
-            guard let text = item.string, !text.isEmpty else { throw error(field, "must hold non-empty strings only") }
+            guard let text = item.string, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw error(field, "must hold texts that are not blank")
+            }
             texts.append(text)
         }
         return texts

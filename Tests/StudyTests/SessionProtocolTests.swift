@@ -104,6 +104,11 @@ import Testing
         ("{\"steps\": [{\"kind\": \"freeSpell\", \"untilWord\": \"HI\", \"text\": \"CHI\"}]}",
          "p.json: step 1 (freeSpell): field \"text\": the simulated participant types \"CHI\", which never ends in the word \"HI\", and no seconds are given: the step would never end (give seconds, or a text that types the word)"),
         ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2, \"name\": \"  \"}]}", "p.json: step 1 (break): field \"name\": is empty"),
+        ("{\"name\": \"\", \"steps\": [{\"kind\": \"break\", \"seconds\": 2}]}", "p.json: field \"name\": is empty"),
+        ("{\"steps\": [{\"kind\": \"break\", \"seconds\": 2, \"name\": \"look\\naway\"}]}",
+         "p.json: step 1 (break): field \"name\": \"look\\naway\" holds a control character (a tab, a line break, an escape): a name is one line of text"),
+        ("{\"steps\": [{\"kind\": \"questionnaire\", \"items\": [{\"id\": \"a\", \"question\": \"Q\", \"type\": \"choice\", \"choices\": [\" \", \"b\"]}]}]}",
+         "p.json: step 1 (questionnaire): field \"items[1].choices\": must hold texts that are not blank"),
     ])
     func aBadProtocolIsOneLineNamingTheStepAndTheField(json: String, expected: String) {
         #expect(Self.problem(json) == expected)
