@@ -209,7 +209,7 @@ public struct TrialsDataset: Equatable, Sendable {
         do {
             try fm.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw DatasetError.unreadable(file: directory.path, reason: "cannot create the folder: \(FileProblem.whyNotWritten(directory, error))")
+            throw DatasetError.unreadable(file: directory.path, reason: "cannot create the folder: \(FileProblem.whyNotWritten(directory, error, folder: true))")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -5,13 +5,14 @@ import Foundation
 /// where a folder must be, a read-only file system, a folder it may not
 /// write), else the system's reason without Foundation's error domains.
 public enum FileProblem {
-    /// Why `url` could not be created or written, after `error`.
-    public static func whyNotWritten(_ url: URL, _ error: any Error) -> String {
+    /// Why `url` could not be created or written, after `error`; with
+    /// `folder`, `url` was to be a folder (so a file there is the reason).
+    public static func whyNotWritten(_ url: URL, _ error: any Error, folder: Bool = false) -> String {
         var path = url
         while path.path != "/", !path.path.isEmpty {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) {
-                if !isFolder.boolValue, path != url { return "\(path.path) is a file, not a folder" }
+                if !isFolder.boolValue, path != url || folder { return "\(path.path) is a file, not a folder" }
                 if isOnReadOnlyFileSystem(path.path) { return "\(path.path) is on a read-only file system" }
                 if !FileManager.default.isWritableFile(atPath: path.path) { return "\(path.path): permission denied" }
                 break

@@ -119,7 +119,7 @@ public enum BIDSExporter {
             throw LabFormatError(existing.path, "already exists: remove it, or export with another --session, --task or --run")
         }
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw LabFormatError(root.path, "cannot create \(folder.path): \(FileProblem.whyNotWritten(folder, error))")
+            throw LabFormatError(root.path, "cannot create \(folder.path): \(FileProblem.whyNotWritten(folder, error, folder: true))")
         }
         guard FileManager.default.isWritableFile(atPath: folder.path) else { throw LabFormatError(folder.path, "not writable") }
 

@@ -37,7 +37,7 @@ public struct SessionFolder: Sendable {
             suffix += 1
         }
         do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-            throw Failure(description: "\(url.path): cannot be created (\(FileProblem.whyNotWritten(url, error)))")
+            throw Failure(description: "\(url.path): cannot be created (\(FileProblem.whyNotWritten(url, error, folder: true)))")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

@@ -106,7 +106,7 @@ struct SessionRunCommand: ParsableCommand {
             try checkTerminal()
             let root = recordings.store.root
             do { try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("recordings folder \(root.path): cannot be created (\(FileProblem.whyNotWritten(root, error)))")
+                throw CommandFailure("recordings folder \(root.path): cannot be created (\(FileProblem.whyNotWritten(root, error, folder: true)))")
             }
             let manifest = SessionManifest(participant: participant, protocolFile: protocolFile ?? "", protocol: plan.json,
                                            startedWallTime: Date().timeIntervalSince1970, seed: seed, simulated: user == .simulated,

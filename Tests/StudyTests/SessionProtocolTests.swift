@@ -151,6 +151,10 @@ import Testing
         do { try FileManager.default.createDirectory(at: below, withIntermediateDirectories: true); Issue.record("made a folder in a file") } catch {
             #expect(FileProblem.whyNotWritten(below, error) == "\(file.path) is a file, not a folder")
         }
+        // The folder to make is itself a file.
+        do { try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true); Issue.record("made a folder over a file") } catch {
+            #expect(FileProblem.whyNotWritten(file, error, folder: true) == "\(file.path) is a file, not a folder")
+        }
         let missing = root.appendingPathComponent("missing/r.html")
         do { try Data().write(to: missing); Issue.record("wrote into a missing folder") } catch {
             #expect(FileProblem.whyNotWritten(missing, error) == "no folder \(root.path)/missing")
