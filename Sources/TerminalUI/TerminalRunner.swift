@@ -52,6 +52,7 @@ public final class TerminalRunner {
                         controller.tick()       // the trial under way ends now, not after the stop
                     }
                     session.suspend()
+                    driver.loop.resume()
                     redraw()
                     if visible { Self.blockTrials(false, of: controller) }
                     continue

@@ -21,6 +21,24 @@ struct FrameLoopRunTests {
         #expect(frames.framesRun == 10 && seen == 10)
     }
 
+    @Test("after a stop the user made (a suspended process) the frames go on from now; the stop's frames are not missed")
+    func resumeAfterAStop() {
+        let h = EngineHarness()
+        let frames = loop(h)
+        frames.run(frames: 5)
+        h.clock.advance(by: 2)          // the process was stopped for two seconds
+        frames.resume()
+        frames.run(frames: 5)
+        #expect(frames.missedFrames == 0 && frames.framesRun == 10)
+        // Without it, the two seconds are 119 frames skipped and one late.
+        let other = EngineHarness()
+        let plain = loop(other)
+        plain.run(frames: 5)
+        other.clock.advance(by: 2)
+        plain.run(frames: 5)
+        #expect(plain.missedFrames > 100)
+    }
+
     @Test("a press in the last frame: frames go on until its feedback has ended")
     func feedbackPlaysOut() throws {
         let h = try EngineHarness { try $0.set(value: .double(0.3), for: .touchFeedbackDuration) }

@@ -64,6 +64,14 @@ public final class FrameLoop {
         return timing
     }
 
+    /// Goes on after a stop the user made (a suspended process): the next
+    /// frame is due now, and the frames of the stop are not missed ones
+    /// (nothing was to be shown meanwhile).
+    public func resume() {
+        guard start != nil else { return }
+        start = controller.clock.now - Double(nextIndex) * period
+    }
+
     /// Runs `count` frames.
     public func run(frames count: Int) {
         for _ in 0..<max(count, 0) { step() }
