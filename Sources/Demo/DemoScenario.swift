@@ -193,14 +193,14 @@ public final class DemoScenario {
         return summary
     }
 
-    /// True when the decoder recommended its ceiling (1 − 10⁻⁶): no lower
-    /// certainty kept presses honest and idle presses rare on this
-    /// calibration (too few or too short trials), so Test will hardly press.
     /// Why no trial can start (a trial start the engine refused: too few
     /// codes for the controls, clashing IDs), once one was; nil before.
     /// The walk-through cannot go on: its runner ends it with this reason.
     public private(set) var cannotGoOn: String?
 
+    /// True when the decoder recommended its ceiling (1 − 10⁻⁶): no lower
+    /// certainty kept presses honest and idle presses rare on this
+    /// calibration (too few or too short trials), so Test will hardly press.
     public var thresholdAtCeiling: Bool { (reports.thresholds.last ?? 0) >= Self.decoderCeiling }
 
     /// The reference decoder's highest recommendation, 1 − 10⁻⁶, as
