@@ -277,8 +277,8 @@ struct FieldReader {
                 throw self.error("settings", text.contains(name) ? text : "\(name): \(text)")
             }
             // The engine would keep the codes in use and only report a bad file: checked here, where the protocol is.
-            if name == NoiseTagSettingTitles.filenameNoiseTags.rawValue, case .text(let codes) = setting, !codes.isEmpty {
-                do { _ = try CodebookFile(contentsOfFile: codes) } catch { throw self.error("settings", "\(name): \(error)") }
+            if let title = NoiseTagSettingTitles(name: name), let problem = NoiseTagSettings.codebookProblem(title, setting) {
+                throw self.error("settings", "\(name): \(problem)")
             }
             settings[name] = setting
         }

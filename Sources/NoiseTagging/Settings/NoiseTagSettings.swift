@@ -225,18 +225,14 @@ public final class NoiseTagSettings {
             guard let title = NoiseTagSettingTitles(name: key) else {
                 throw .badValueInFile(path: url.path, key: key, reason: "unknown setting title")
             }
-            do {
-                checked.append((title, try Self.validated(object[key]!, for: title)))
-            } catch {
+            let value: NoiseTagSettingValue
+            do { value = try Self.validated(object[key]!, for: title) } catch {
                 throw .badValueInFile(path: url.path, key: key, reason: error.description)
             }
-        }
-        // A codebook file is checked with the rest: an engine made from these settings would otherwise keep the
-        // built-in codes before anyone listens for the report (a later change is reported and keeps the codes in use).
-        if let (_, value) = checked.first(where: { $0.0 == .filenameNoiseTags }), case .text(let codes) = value, !codes.isEmpty {
-            do { _ = try CodebookFile(contentsOfFile: codes) } catch {
-                throw .badValueInFile(path: url.path, key: NoiseTagSettingTitles.filenameNoiseTags.rawValue, reason: "\(error)")
-            }
+            // A codebook file is checked with the rest: an engine made from these settings would otherwise keep the
+            // built-in codes before anyone listens for the report (a later change is reported and keeps the codes in use).
+            if let problem = Self.codebookProblem(title, value) { throw .badValueInFile(path: url.path, key: key, reason: problem) }
+            checked.append((title, value))
         }
         let entered = access.enter()
         defer { access.leave(entered) }
@@ -244,6 +240,16 @@ public final class NoiseTagSettings {
             userSet.insert(title)
             store(value, for: title)
         }
+    }
+
+    /// Why the codebook file `value` names for `filenameNoiseTags` would not
+    /// load, or nil (another title, the built-in book, a good file): what
+    /// settings that are files (a settings file, a session protocol) check
+    /// before an engine starts on them.
+    public static func codebookProblem(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue) -> String? {
+        guard title == .filenameNoiseTags, case .text(let path) = value, !path.isEmpty else { return nil }
+        do { _ = try CodebookFile(contentsOfFile: path) } catch { return "\(error)" }
+        return nil
     }
 
     // MARK: Internals
