@@ -2,9 +2,12 @@
 /// (sample by sample) or vectorized (channel by channel), each value
 /// multiplied by its channel's scale (resolution × unit to µV).
 enum BrainVisionData {
-    /// Channels × samples from a `DataFormat=BINARY` file's bytes.
+    /// Channels × samples from a `DataFormat=BINARY` file's bytes. A header's
+    /// `DataPoints` (samples per channel) is checked against them: a
+    /// vectorized file holding fewer is refused (each channel's block would
+    /// start in the wrong place), a multiplexed one is read with a warning.
     static func binary(_ bytes: [UInt8], header: BrainVisionHeader, scales: [Double], vectorized: Bool,
-                       name: String, warnings: inout [String]) throws -> [[Float]] {
+                       dataPoints: Int?, name: String, warnings: inout [String]) throws -> [[Float]] {
         let format = (header.value("Binary Infos", "BinaryFormat") ?? "INT_16").uppercased()
         let size: Int
         switch format {
@@ -16,9 +19,18 @@ enum BrainVisionData {
         let bigEndian = header.value("Binary Infos", "UseBigEndianOrder")?.uppercased() == "YES"
         let channels = scales.count
         let frame = size * channels
-        let n = bytes.count / frame
+        var n = bytes.count / frame
         guard n > 0 else { throw LabFormatError(name, "holds no complete sample (\(bytes.count) bytes, \(frame) per sample of \(channels) channels)") }
-        if bytes.count % frame != 0 {
+        if let points = dataPoints, points != n {
+            let held = "holds \(n) samples of \(channels) channels (\(bytes.count) bytes of \(format)), the header's DataPoints says \(points)"
+            if n < points, vectorized {
+                throw LabFormatError(name, "\(held): cut short, and a VECTORIZED file cut short cannot be read (every channel's block after the first would start in the wrong place)")
+            }
+            // Vectorized, each channel's block is DataPoints long; multiplexed, every whole sample is read.
+            let said = n < points ? "cut short? the \(n) read" : vectorized ? "the first \(points) of each channel's block read, the rest ignored" : "all \(n) read"
+            if vectorized { n = points }
+            warnings.append("\(name): \(held): \(said)")
+        } else if bytes.count % frame != 0 {
             warnings.append("\(name): \(bytes.count % frame) bytes after the last whole sample ignored (\(format), \(channels) channels)")
         }
         func word(_ offset: Int) -> UInt64 {

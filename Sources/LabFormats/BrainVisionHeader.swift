@@ -15,6 +15,9 @@ struct BrainVisionHeader {
     var firstLine: String
     /// `sections[section][key]`, section and key as written (keys are case-sensitive in files; looked up leniently).
     var sections: [String: [String: String]] = [:]
+    /// Every `key=value` line of each section in file order, keys lowercased:
+    /// a key written twice (two markers numbered alike) is here twice.
+    var entries: [String: [(key: String, value: String)]] = [:]
     /// `; Data created by …` comment's program, when there is one.
     var program: String?
 
@@ -36,7 +39,9 @@ struct BrainVisionHeader {
                 continue
             }
             guard section != "comment", !t.isEmpty, let eq = t.firstIndex(of: "=") else { continue }
-            sections[section, default: [:]][HeaderText.trimmed(t[..<eq]).lowercased()] = String(t[t.index(after: eq)...])
+            let key = HeaderText.trimmed(t[..<eq]).lowercased(), value = String(t[t.index(after: eq)...])
+            sections[section, default: [:]][key] = value
+            entries[section, default: []].append((key, value))
         }
     }
 

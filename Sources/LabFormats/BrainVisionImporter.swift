@@ -37,7 +37,18 @@ public enum BrainVisionImporter {
         }
         let folder = url.deletingLastPathComponent()
         let base = url.deletingPathExtension().lastPathComponent
-        func sibling(_ file: String) -> URL { folder.appendingPathComponent(file.replacingOccurrences(of: "$b", with: base)) }
+        // A file as named (absolute, or relative to the header); when that is not there, its
+        // name alone beside the header (a folder copied from another machine), with a warning.
+        func sibling(_ file: String) -> URL {
+            let named = file.replacingOccurrences(of: "$b", with: base)
+            let written = named.hasPrefix("/") ? URL(fileURLWithPath: named) : folder.appendingPathComponent(named)
+            let alone = named.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? named
+            let beside = folder.appendingPathComponent(alone)
+            guard !FileManager.default.fileExists(atPath: written.path), alone != named,
+                  FileManager.default.fileExists(atPath: beside.path) else { return written }
+            warnings.append("\(name): \(named) is not there; read \(alone) beside the header")
+            return beside
+        }
 
         let dataFile = try required("Common Infos", "DataFile")
         let countText = try required("Common Infos", "NumberOfChannels")
@@ -60,7 +71,7 @@ public enum BrainVisionImporter {
 
         let dataURL = sibling(dataFile)
         guard FileManager.default.fileExists(atPath: dataURL.path) else {
-            throw LabFormatError(name, "its data file \(dataURL.lastPathComponent) is missing (looked in \(folder.path))")
+            throw LabFormatError(name, "its data file \(dataFile.replacingOccurrences(of: "$b", with: base)) is missing (looked for \(dataURL.path))")
         }
         var scales: [Double] = []
         var otherUnits: [String: String] = [:]
@@ -71,11 +82,18 @@ public enum BrainVisionImporter {
         }
         let format = (header.value("Common Infos", "DataFormat") ?? "BINARY").uppercased()
         let vectorized = orientation == "VECTORIZED"
+        var dataPoints: Int?
+        if let text = header.value("Common Infos", "DataPoints"), !text.isEmpty {
+            guard let points = HeaderText.integer(text), points >= 1 else {
+                throw LabFormatError(name, "DataPoints is not a whole number above 0: \"\(text)\"")
+            }
+            dataPoints = points
+        }
         var samples: [[Float]]
         switch format {
         case "BINARY":
             samples = try BrainVisionData.binary(try HeaderText.contents(dataURL), header: header, scales: scales,
-                                                 vectorized: vectorized, name: dataURL.lastPathComponent, warnings: &warnings)
+                                                 vectorized: vectorized, dataPoints: dataPoints, name: dataURL.lastPathComponent, warnings: &warnings)
         case "ASCII":
             samples = try BrainVisionData.ascii(try HeaderText.read(dataURL), header: header, scales: scales,
                                                 vectorized: vectorized, name: dataURL.lastPathComponent)
@@ -94,7 +112,7 @@ public enum BrainVisionImporter {
                 markers = try self.markers(BrainVisionHeader(try HeaderText.read(markerURL)), fs: fs,
                                            name: markerURL.lastPathComponent, warnings: &warnings)
             } else {
-                warnings.append("\(name): its marker file \(markerURL.lastPathComponent) is missing; no markers")
+                warnings.append("\(name): its marker file \(markerFile.replacingOccurrences(of: "$b", with: base)) is missing (looked for \(markerURL.path)); no markers")
             }
         } else {
             warnings.append("\(name): names no MarkerFile; no markers")
@@ -109,10 +127,15 @@ public enum BrainVisionImporter {
 
     /// The markers of a .vmrk's `[Marker Infos]`, in position order.
     static func markers(_ file: BrainVisionHeader, fs: Double, name: String, warnings: inout [String]) throws -> [RecordingMarker] {
-        let entries = (file.sections["marker infos"] ?? [:]).compactMap { key, value -> (Int, String)? in
+        // Every Mk line, in number order (a number written twice keeps both, in file order).
+        let entries = (file.entries["marker infos"] ?? []).compactMap { key, value -> (Int, String)? in
             guard key.hasPrefix("mk"), let n = Int(key.dropFirst(2)) else { return nil }
             return (n, value)
-        }.sorted { $0.0 < $1.0 }
+        }.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+        let twice = Set(zip(entries.dropFirst(), entries).filter { $0.0 == $1.0 }.map { $0.0.0 }).sorted()
+        if !twice.isEmpty {
+            warnings.append("\(name): marker number(s) written twice, both markers kept: " + twice.prefix(8).map { "Mk\($0)" }.joined(separator: ", "))
+        }
         var markers: [RecordingMarker] = []
         var unreadable: [String] = []
         for (n, entry) in entries {

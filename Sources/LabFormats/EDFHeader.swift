@@ -17,8 +17,8 @@ struct EDFHeader {
         /// Byte offset of this signal's samples within a data record.
         var offsetInRecord = 0
 
-        /// An "EDF Annotations" (or "BDF Annotations") signal holding TALs.
-        var isAnnotations: Bool { label == "EDF Annotations" || label == "BDF Annotations" }
+        /// An "EDF Annotations" (or "BDF Annotations", in any case) signal holding TALs.
+        var isAnnotations: Bool { ["edf annotations", "bdf annotations"].contains(label.lowercased()) }
         /// BioSemi's trigger channel.
         var isStatus: Bool { label.lowercased() == "status" }
         /// Physical value per digital step; negative for an inverted physical range.
@@ -128,7 +128,8 @@ struct EDFHeader {
             guard let spr = HeaderText.integer(field(8, i)), spr >= 0, spr <= maxSamplesPerRecord else {
                 throw LabFormatError(name, "\(which): samples per data record is not a whole number from 0 to \(maxSamplesPerRecord): \"\(field(8, i))\"")
             }
-            return Signal(label: label, dimension: field(2, i), physicalMinimum: try number(3, "physical minimum"),
+            // An unlabelled signal is named by its number, as --channels counts them.
+            return Signal(label: label.isEmpty ? "\(i + 1)" : label, dimension: field(2, i), physicalMinimum: try number(3, "physical minimum"),
                           physicalMaximum: try number(4, "physical maximum"), digitalMinimum: try number(5, "digital minimum"),
                           digitalMaximum: try number(6, "digital maximum"), prefilter: field(7, i), samplesPerRecord: spr)
         }

@@ -114,6 +114,10 @@ public enum EpochsImporter {
             for key in file.texts.keys { skipped[key] = "a MATLAB text, not a numeric array" }
             return (file.arrays, skipped, file.texts, "MAT-file")
         }
+        guard head.starts(with: [0x50, 0x4B]) else {
+            // Neither magic: say so, rather than a zip reader's complaint about a file that is no zip.
+            throw LabFormatError(name, "neither a MAT-file (level 5: its first bytes are \"MATLAB\") nor a NumPy .npz (a zip archive: \"PK\"): is it another format? (dataset inspect tells)")
+        }
         var arrays: [String: NumericArray] = [:], unread: [String: String] = [:], texts: [String: [String]] = [:]
         for (key, bytes, array) in try NumericArray.npzMembers(url, name: name) {
             // Arrays beside the four (channel names, events, …) may be of any dtype: only a needed one must read.

@@ -57,15 +57,23 @@ enum HeaderText {
         return Int(v)
     }
 
-    /// Micro-volts per one of `unit` for voltage units (V, mV, µV, uV, nV),
-    /// nil for any other unit.
+    /// Micro-volts per one of `unit` for voltage units (V, mV, µV, uV, nV,
+    /// or written out: volts … nanovolts), nil for any other unit.
     static func microvoltsPer(_ unit: String) -> Double? {
         switch unit.replacingOccurrences(of: "\u{3BC}", with: "\u{B5}") {
         case "V", "v": 1e6
         case "mV", "mv": 1e3
         case "\u{B5}V", "uV", "uv", "\u{B5}v": 1
         case "nV", "nv": 1e-3
-        default: nil
+        default:
+            // Written out, as LSL's channel metadata often gives them.
+            switch unit.lowercased() {
+            case "volt", "volts": 1e6
+            case "millivolt", "millivolts": 1e3
+            case "microvolt", "microvolts": 1
+            case "nanovolt", "nanovolts": 1e-3
+            default: nil
+            }
         }
     }
 }

@@ -109,6 +109,10 @@ public enum MarkerTrialCutter {
         let fs = recording.sampleRate
         if let seconds = options.trialSeconds {
             guard seconds.isFinite, seconds > 0 else { throw LabFormatError("--trial-seconds", "must be positive, got \(seconds)") }
+            // Longer than the recording: no trial fits (and the sample count may be past Int).
+            guard seconds * fs <= Double(recording.sampleCount) else {
+                throw LabFormatError("--trial-seconds", "\(seconds) s is longer than the whole recording (\(format(Double(recording.sampleCount) / fs)) s): no trial fits")
+            }
             let samples = Int((seconds * fs).rounded())
             guard samples > 0 else { throw LabFormatError("--trial-seconds", "\(seconds) s is shorter than a sample at \(RateText.format(fs)) Hz") }
             return (samples, nil)

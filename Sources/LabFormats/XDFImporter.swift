@@ -56,8 +56,19 @@ public enum XDFImporter {
         if eeg.omittedStamps > 0, eeg.header.nominalRate <= 0 {
             warnings.append("\(eeg.omittedStamps) EEG sample(s) came without a time stamp and the stream has no nominal rate")
         }
-        var labels = eeg.header.labels.isEmpty ? (1...eeg.header.channelCount).map { "\($0)" } : eeg.header.labels
+        // A channel without a label is named by its number, as --channels counts them.
+        var labels = (1...eeg.header.channelCount).map { c in eeg.header.labels.count >= c && !eeg.header.labels[c - 1].isEmpty ? eeg.header.labels[c - 1] : "\(c)" }
         var samples = eeg.values
+        // Channels in a voltage unit are scaled to µV, as every importer gives them; a channel in
+        // another unit is kept apart (left out of the EEG, with a warning); none given: as recorded.
+        var otherUnits: [String: String] = [:]
+        for (c, unit) in eeg.header.units.enumerated() where !unit.isEmpty {
+            if let scale = HeaderText.microvoltsPer(unit) {
+                if scale != 1 { samples[c] = samples[c].map { Float(Double($0) * scale) } }
+            } else {
+                otherUnits[labels[c]] = unit
+            }
+        }
         let repair = try SampleRepair.interpolateNonFinite(&samples, names: &labels, rate: clock.rate, subject: subject)
         warnings += repair.warnings
         let times = corrected(marks)
@@ -74,6 +85,7 @@ public enum XDFImporter {
         var recording = ContinuousRecording(sampleRate: clock.rate, channelNames: labels, samples: samples, markers: recordingMarkers,
                                             source: source, warnings: warnings, deadChannels: repair.dead, gaps: repair.gaps)
         recording.skips = clock.skips
+        recording.otherUnits = otherUnits
         return recording
     }
 

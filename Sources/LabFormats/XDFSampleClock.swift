@@ -1,4 +1,5 @@
 import Foundation
+import Decoding
 
 /// The sample clock of a regular-rate stream fitted from its time stamps:
 /// the stamps are split where they jump back (a clock reset) or skip ahead
@@ -42,11 +43,14 @@ struct XDFSampleClock: Sendable {
         guard stamps.allSatisfy(\.isFinite) else { throw LabFormatError(subject, "the EEG stream has a time stamp that is not a finite number") }
         let steps = zip(stamps.dropFirst(), stamps).map { $0 - $1 }.sorted()
         let median = steps.isEmpty ? 0 : steps[steps.count / 2]
-        let nominalPeriod = nominalRate > 0 ? 1 / nominalRate : median
+        // A sender that stamps each chunk once gives most steps 0: the mean step is the period then.
+        let span = stamps.count > 1 ? (stamps[stamps.count - 1] - stamps[0]) / Double(stamps.count - 1) : 0
+        let nominalPeriod = nominalRate > 0 ? 1 / nominalRate : (median > 0 ? median : span)
         guard nominalPeriod > 0 else { throw LabFormatError(subject, "the EEG stream has no nominal rate and its time stamps do not advance") }
+        var warnings: [String] = []
+        let stamps = Self.unchunked(stamps, period: nominalPeriod, warnings: &warnings)
         let threshold = Self.breakThreshold(nominalRate: 1 / nominalPeriod)
         var starts = [0]
-        var warnings: [String] = []
         var skips: [ContinuousRecording.Skip] = []
         for i in 1..<max(stamps.count, 1) {
             let step = stamps[i] - stamps[i - 1]
@@ -84,6 +88,24 @@ struct XDFSampleClock: Sendable {
         self.segments = segments
         self.warnings = warnings
         self.skips = skips
+    }
+
+    /// `stamps` where at least half the samples repeat the stamp before them
+    /// (a sender that stamps each chunk once, as LSL's `push_chunk` stamps a
+    /// chunk's last sample): each sample of a run of equal stamps is put
+    /// `period`s before the run's last, which keeps the stamp; with a warning.
+    /// Other streams are returned as they are.
+    static func unchunked(_ stamps: [Double], period: Double, warnings: inout [String]) -> [Double] {
+        let repeated = zip(stamps.dropFirst(), stamps).filter { $0 == $1 }.count
+        guard stamps.count > 2, repeated * 2 >= stamps.count else { return stamps }
+        var spread = stamps
+        var last = stamps.count - 1
+        for i in stride(from: stamps.count - 2, through: 0, by: -1) {
+            if stamps[i] != stamps[i + 1] { last = i }
+            spread[i] = stamps[i] - Double(last - i) * period
+        }
+        warnings.append("EEG time stamps repeat: \(repeated) of \(stamps.count) samples share the stamp before them (a sender that stamps each chunk once); each stamp is taken as its chunk's last sample's, the others \(RateText.format(1 / period)) Hz apart before it")
+        return spread
     }
 
     /// The sample at or after each of `times` (in time order of arrival) and

@@ -31,6 +31,9 @@ struct XDFStreamHeader: Sendable, Equatable {
     var format: Format
     /// `<desc><channels><channel><label>`, in order; empty when absent.
     var labels: [String]
+    /// `<desc><channels><channel><unit>`, in the labels' order ("" where a
+    /// channel gives none); empty when the labels are.
+    var units: [String] = []
 
     /// Parses the header XML; `subject` names the file and stream in errors.
     init(xml: String, subject: String) throws {
@@ -47,17 +50,20 @@ struct XDFStreamHeader: Sendable, Equatable {
             throw LabFormatError(subject, "stream \"\(name)\" header has no valid <channel_format> (float32, double64, int8…int64 or string)")
         }
         self.format = format
-        var labels: [String] = []
+        var labels: [String] = [], units: [String] = []
         if let channels = Self.element("channels", in: xml, raw: true) {
             var rest = Substring(channels)
             while let open = rest.range(of: "<channel>") {
                 let after = rest[open.upperBound...]
                 guard let close = after.range(of: "</channel>") else { break }
-                labels.append(Self.element("label", in: String(after[..<close.lowerBound])) ?? "")
+                let channel = String(after[..<close.lowerBound])
+                labels.append(Self.element("label", in: channel) ?? "")
+                units.append(Self.element("unit", in: channel) ?? "")
                 rest = after[close.upperBound...]
             }
         }
         self.labels = labels.count == count ? labels : []
+        self.units = labels.count == count ? units : []
     }
 
     /// The text of the first `<tag>…</tag>` in `xml`, trimmed and unescaped

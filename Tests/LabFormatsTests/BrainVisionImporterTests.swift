@@ -166,7 +166,9 @@ import Testing
     @Test func missingMarkerFileIsAWarning() throws {
         let url = try Self.write(Self.header(), data: Self.le([Int16(1), 2]))
         let r = try BrainVisionImporter.read(url)
-        #expect(r.markers.isEmpty && r.warnings == ["rec.vhdr: its marker file rec.vmrk is missing; no markers"])
+        #expect(r.markers.isEmpty && r.warnings.count == 1)
+        #expect(r.warnings.first?.hasPrefix("rec.vhdr: its marker file rec.vmrk is missing (looked for /") == true)
+        #expect(r.warnings.first?.hasSuffix("/rec.vmrk); no markers") == true)
     }
 
     @Test func malformedHeadersAreOneLineErrors() throws {
@@ -191,5 +193,53 @@ import Testing
         let url = try Self.write(Self.header(), data: Self.le([Int16(1), 2, 3]), markers: "")
         let r = try BrainVisionImporter.read(url)
         #expect(r.sampleCount == 1 && r.warnings == ["rec.eeg: 2 bytes after the last whole sample ignored (INT_16, 2 channels)"])
+    }
+
+    @Test func dataPointsDisagreeingWithTheFileIsSaid() throws {
+        // Two channels, vectorized: A = 1 2 3 4, B = 5 6 7 8, cut to 3 samples' worth of bytes.
+        let whole = Self.le([Int16(1), 2, 3, 4, 5, 6, 7, 8])
+        let cut = try Self.write(Self.header(orientation: "VECTORIZED", channels: ["Ch1=A,,1,µV", "Ch2=B,,1,µV"])
+                                    .replacingOccurrences(of: "SamplingInterval=4000", with: "SamplingInterval=4000\nDataPoints=4"),
+                                 data: Array(whole.prefix(12)), markers: "")
+        // Read as 3 samples a channel, B would start at A's fourth sample: refused.
+        #expect(ScratchFolder.message { _ = try BrainVisionImporter.read(cut) }
+                == "rec.eeg: holds 3 samples of 2 channels (12 bytes of INT_16), the header's DataPoints says 4: cut short, and a VECTORIZED file cut short cannot be read (every channel's block after the first would start in the wrong place)")
+        // Multiplexed, a cut loses only the end: read, with a warning.
+        let multiplexed = try Self.write(Self.header(channels: ["Ch1=A,,1,µV", "Ch2=B,,1,µV"])
+                                            .replacingOccurrences(of: "SamplingInterval=4000", with: "SamplingInterval=4000\nDataPoints=4"),
+                                         data: Array(whole.prefix(12)), markers: "")
+        let r = try BrainVisionImporter.read(multiplexed)
+        #expect(r.samples == [[1, 3, 5], [2, 4, 6]])
+        #expect(r.warnings == ["rec.eeg: holds 3 samples of 2 channels (12 bytes of INT_16), the header's DataPoints says 4: cut short? the 3 read"])
+        // Vectorized with DataPoints below the file: each block is DataPoints long.
+        let longer = try Self.write(Self.header(orientation: "VECTORIZED", channels: ["Ch1=A,,1,µV", "Ch2=B,,1,µV"])
+                                        .replacingOccurrences(of: "SamplingInterval=4000", with: "SamplingInterval=4000\nDataPoints=3"),
+                                    data: Self.le([Int16(1), 2, 3, 5, 6, 7, 9, 9]), markers: "")
+        #expect(try BrainVisionImporter.read(longer).samples == [[1, 2, 3], [5, 6, 7]])
+    }
+
+    @Test func aDataFileNamedByAPathElsewhereIsFoundOrNamed() throws {
+        let url = try Self.write(Self.header(), data: Self.le([Int16(1), 2]), markers: "")
+        let dir = url.deletingLastPathComponent()
+        // An absolute path is read as written.
+        let sub = dir.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try Data(Self.le([Int16(7), 8])).write(to: sub.appendingPathComponent("elsewhere.eeg"))
+        try Data(Self.header().replacingOccurrences(of: "DataFile=$b.eeg", with: "DataFile=\(sub.path)/elsewhere.eeg").utf8).write(to: url)
+        #expect(try BrainVisionImporter.read(url).samples == [[0.7], [0.016]])
+        // A path from another machine (Windows): the file of that name beside the header, with a warning.
+        try Data(Self.header().replacingOccurrences(of: "DataFile=$b.eeg", with: "DataFile=C:\\Data\\rec.eeg").utf8).write(to: url)
+        let moved = try BrainVisionImporter.read(url)
+        #expect(moved.samples == [[0.1], [0.004]] && moved.warnings == ["rec.vhdr: C:\\Data\\rec.eeg is not there; read rec.eeg beside the header"])
+        // Neither there: the message names the path as written and where it looked.
+        try Data(Self.header().replacingOccurrences(of: "DataFile=$b.eeg", with: "DataFile=/nowhere/gone.eeg").utf8).write(to: url)
+        #expect(ScratchFolder.message { _ = try BrainVisionImporter.read(url) } == "rec.vhdr: its data file /nowhere/gone.eeg is missing (looked for /nowhere/gone.eeg)")
+    }
+
+    @Test func twoMarkersNumberedAlikeAreBothKept() throws {
+        let markers = "Brain Vision Data Exchange Marker File, Version 1.0\n[Marker Infos]\nMk1=Stimulus,S  1,1,1,0\nMk2=Stimulus,S  2,2,1,0\nMk2=Stimulus,S  3,3,1,0\n"
+        let r = try BrainVisionImporter.read(try Self.write(Self.header(), data: Self.le([Int16(1), 2, 3, 4, 5, 6]), markers: markers))
+        #expect(r.markers.map(\.text) == ["Stimulus/S  1", "Stimulus/S  2", "Stimulus/S  3"])
+        #expect(r.warnings == ["rec.vmrk: marker number(s) written twice, both markers kept: Mk2"])
     }
 }

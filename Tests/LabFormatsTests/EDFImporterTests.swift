@@ -169,6 +169,19 @@ import Testing
                               RecordingMarker(sample: 6, seconds: 1.5, text: "label=2")])
     }
 
+    @Test func anAnnotationSignalInLowerCaseAndAnUnlabelledSignalAreRead() throws {
+        var f = Self.small(records: 2)
+        f.reserved = "EDF+C"
+        f.signals.append(.init(label: "", physical: ("-32768", "32767"), samplesPerRecord: 4, values: { _ in [1, 2, 3, 4] }))
+        var lower = EDFTestFile.annotations(20) { r in EDFTestFile.timeKeeping("\(r)") + (r == 1 ? EDFTestFile.tal("1.5", nil, "start") : "") }
+        lower.label = "EDF annotations"
+        f.signals.append(lower)
+        let r = try EDFImporter.read(try f.write())
+        // The unlabelled signal is named by its number, so --channels 2 can choose it; the markers are not lost.
+        #expect(r.channelNames == ["Oz", "2"])
+        #expect(r.markers == [RecordingMarker(sample: 6, seconds: 1.5, text: "start")])
+    }
+
     @Test func discontinuousRecordsArePlacedAtTheirOnsets() throws {
         var f = Self.small(records: 3)
         f.reserved = "EDF+D"

@@ -50,7 +50,7 @@ struct EDFTestFile {
         let width = bdf ? 3 : 2
         for r in 0..<records {
             for s in signals {
-                if s.label.hasSuffix("Annotations") {
+                if s.label.lowercased().hasSuffix("annotations") {
                     var tal = Array(s.tals(r).utf8)
                     tal += [UInt8](repeating: 0, count: max(0, s.samplesPerRecord * width - tal.count))
                     b += tal.prefix(s.samplesPerRecord * width)

@@ -117,6 +117,9 @@ import ZIPFoundation
         #expect(message(truncated).contains(": X: ") && message(truncated).contains("truncated"))
         let notZip = try LabFixtures.scratch("broken.npz", [0x50, 0x4B, 0x03, 0x04, 1, 2, 3])
         #expect(message(notZip).hasPrefix("broken.npz: not a readable .npz (zip) file"))
+        // An EDF given as epochs (--format mat) is named as neither kind, not as a broken zip.
+        let edf = try LabFixtures.scratch("rec.mat", Array("0       patient".utf8))
+        #expect(message(edf).hasPrefix("rec.mat: neither a MAT-file (level 5: its first bytes are \"MATLAB\") nor a NumPy .npz"))
         #expect(message(URL(fileURLWithPath: "/nonexistent/e.npz")) == "/nonexistent/e.npz: no such file")
         #expect(try LabFormat.detect(try Self.standard()) == .npz)
     }

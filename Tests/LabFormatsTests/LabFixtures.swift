@@ -41,8 +41,10 @@ struct XDFBuilder {
 
     mutating func fileHeader() { chunk(tag: 1, Array("<?xml version=\"1.0\"?><info><version>1.0</version></info>".utf8)) }
 
-    mutating func stream(_ id: UInt32, name: String, type: String, channels: Int, rate: Double, format: String, labels: [String] = []) {
-        let desc = labels.isEmpty ? "<desc/>" : "<desc><channels>" + labels.map { "<channel><label>\($0)</label><unit>uV</unit><type>EEG</type></channel>" }.joined() + "</channels></desc>"
+    mutating func stream(_ id: UInt32, name: String, type: String, channels: Int, rate: Double, format: String, labels: [String] = [],
+                         units: [String]? = nil) {
+        let units = units ?? labels.map { _ in "uV" }
+        let desc = labels.isEmpty ? "<desc/>" : "<desc><channels>" + zip(labels, units).map { "<channel><label>\($0)</label><unit>\($1)</unit><type>EEG</type></channel>" }.joined() + "</channels></desc>"
         let xml = "<?xml version=\"1.0\"?><info><name>\(name)</name><type>\(type)</type><channel_count>\(channels)</channel_count><nominal_srate>\(rate)</nominal_srate><channel_format>\(format)</channel_format><created_at>1</created_at>\(desc)</info>"
         chunk(tag: 2, Self.le(id) + Array(xml.utf8))
     }

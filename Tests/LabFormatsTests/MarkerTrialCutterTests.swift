@@ -39,6 +39,16 @@ import Testing
         #expect(try withDead.selectingChannels(.drop(["F8"])).header.nChannels == 2)
     }
 
+    @Test func aTrialLongerThanTheRecordingIsOneLineNotATrap() {
+        // 1e18 s is more samples than an Int holds: it is refused before it is counted.
+        for seconds in [11.0, 1e18, 1.79e308] {
+            let options = Self.standard.with(trialSeconds: seconds)
+            #expect(throws: LabFormatError("--trial-seconds", "\(seconds) s is longer than the whole recording (10.000 s): no trial fits")) {
+                try MarkerTrialCutter.cut(recording(), options: options)
+            }
+        }
+    }
+
     @Test func withoutTrialSecondsTheShortestGapIsTheLength() throws {
         let options = Self.standard
         #expect(try MarkerTrialCutter.cut(recording(), options: options).dataset.header.nSamples == 300)

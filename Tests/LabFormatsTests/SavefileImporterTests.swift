@@ -195,4 +195,36 @@ import Testing
         #expect(warnings.contains { $0.hasPrefix("1 line(s) of no Utopia message type ignored: DATAPACKEX (line \(packet + 2))") }, "\(warnings)")
         #expect(warnings.contains { $0 == "1 line(s) that are no savefile message ignored (line \(packet + 3))" }, "\(warnings)")
     }
+
+    @Test func aLostOrRepeatedStimulusEventLineKeepsEveryClass() throws {
+        // A STIMULUSEVENT line lost or written twice shifts every later frame of its trial by one:
+        // the trial still shows its class's code, not a new class (it had made 18 classes of 9).
+        let text = try String(contentsOf: LabFixtures.url("mindaffectBCI_exampledata.txt"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let events = lines.indices.filter { lines[$0].contains("t:STIMULUSEVENT") }
+        let (intact, _) = try SavefileImporter.readWithWarnings(LabFixtures.url("mindaffectBCI_exampledata.txt"))
+        var lost = lines, twice = lines, cut = lines
+        lost.remove(at: events[100])
+        twice.insert(lines[events[100]], at: events[100])
+        // Twelve lines cut in half across the session: each trial loses a frame or two.
+        for k in stride(from: 60, to: events.count, by: events.count / 12).prefix(12) { cut[events[k]] = String(lines[events[k]].prefix(40)) }
+        for (name, edited) in [("lost", lost), ("twice", twice), ("cut", cut)] {
+            let (d, _) = try SavefileImporter.readWithWarnings(try LabFixtures.scratch("\(name).txt", Array(edited.joined(separator: "\n").utf8)))
+            #expect(d.header.nClasses == 9 && d.labels == intact.labels, "\(name): \(d.header.nClasses) classes, labels \(d.labels)")
+        }
+    }
+
+    @Test func codesThatDifferMoreThanALostFrameAreTwoClasses() {
+        let code: [UInt8] = (0..<200).map { UInt8(($0 * 7 + $0 / 3) % 5 < 2 ? 1 : 0) }
+        var classes = StimulusClasses(frames: 200)
+        #expect(classes.classify(code) == 0)
+        #expect(classes.classify(Array(code.dropFirst(60)) + Array(repeating: 0, count: 60)) == 1)  // another phase: another code
+        #expect(classes.classify(Array(code[..<90]) + Array(code[91...]) + [0]) == 0)  // one frame lost
+        #expect(classes.classify(Array(code[..<90]) + [code[90]] + Array(code[90...])) == 0)  // one frame twice
+        var flipped = code
+        for i in stride(from: 5, to: 200, by: 20) { flipped[i] ^= 1 }  // ten flips, 5 %: beyond 2 %
+        #expect(classes.classify(flipped) == 2)
+        #expect(StimulusClasses.editDistance([1, 0, 1, 1], [1, 1, 1, 1], atMost: 3) == 1)
+        #expect(StimulusClasses.editDistance([], [], atMost: 0) == 0)
+    }
 }

@@ -168,4 +168,33 @@ import Testing
         let r = try XDFImporter.read(url)
         #expect(r.warnings.isEmpty && abs(r.sampleRate - 100) < 0.1)
     }
+
+    @Test func chunksStampedOnceAreSpreadNotSkips() throws {
+        // 100 Hz sent in chunks of 50 samples, each sample of a chunk carrying the chunk's last sample's stamp:
+        // no sample is missing (it had been refused, every trial "in a skip").
+        let stamp: (Int) -> Double = { 1000 + Double($0 / 50 * 50 + 49) / 100 }
+        let r = try XDFImporter.read(try LabFixtures.scratch("chunks.xdf", XDFBuilder.simple(stamp: stamp, markers: [(1001, "a"), (1003.37, "b")])))
+        #expect(r.skips.isEmpty && abs(r.sampleRate - 100) < 1e-6)
+        #expect(r.markers.map(\.sample) == [100, 337])
+        #expect(r.warnings == ["EEG time stamps repeat: 490 of 500 samples share the stamp before them (a sender that stamps each chunk once); each stamp is taken as its chunk's last sample's, the others 100 Hz apart before it"])
+        // A chunk lost is still a skip of its length.
+        let lost = try XDFImporter.read(try LabFixtures.scratch("lost.xdf", XDFBuilder.simple(stamp: { stamp($0 < 200 ? $0 : $0 + 50) })))
+        #expect(lost.skips.count == 1 && lost.skips[0].sample == 200 && abs(lost.skips[0].seconds - 0.5) < 1e-6)
+    }
+
+    @Test func channelUnitsAreScaledToMicrovoltsAndOtherUnitsKeptApart() throws {
+        var b = XDFBuilder()
+        b.fileHeader()
+        b.stream(1, name: "amp", type: "EEG", channels: 3, rate: 100, format: "float32", labels: ["Oz", "", "T"], units: ["volts", "mV", "degC"])
+        b.stream(2, name: "cues", type: "Markers", channels: 1, rate: 0, format: "string")
+        b.samples(1, stamps: (0..<100).map { 1000 + Double($0) / 100 }, rows: (0..<100).map { _ in [1.5e-5, 0.02, 36.6] })
+        b.strings(2, stamps: [1000.5], texts: ["start"])
+        let r = try XDFImporter.read(try LabFixtures.scratch("units.xdf", b.bytes))
+        // Volts and millivolts become µV, as EDF and BrainVision channels do; an unlabelled channel is named by its number.
+        #expect(r.channelNames == ["Oz", "2", "T"])
+        #expect(abs(r.samples[0][0] - 15) < 1e-4 && abs(r.samples[1][0] - 20) < 1e-4 && r.samples[2][0] == 36.6)
+        #expect(r.otherUnits == ["T": "degC"])
+        let kept = try r.keepingEEG(selection: nil)
+        #expect(kept.channelNames == ["Oz", "2"])
+    }
 }
