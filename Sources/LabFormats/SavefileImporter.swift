@@ -261,6 +261,14 @@ public enum SavefileImporter {
             labels.append(Int32(target))
             if !instances.contains(where: { $0.trial == t && $0.k == target }) { instances.append((t, 0, target)) }
         }
+        // More classes than any trial shows: trials whose codes match none of the first trial's
+        // (a trial that lost its first STIMULUSEVENT lines runs a frame behind, like a shifted code).
+        let shown = trials.map { $0.objects.count }.max() ?? 0
+        if classes.codes.count > shown {
+            let first = Set(instances.filter { $0.trial == 0 }.map(\.k))
+            let apart = trials.indices.filter { t in instances.contains { $0.trial == t && !first.contains($0.k) } }.map { "\($0 + 1)" }
+            warnings.append("\(classes.codes.count) classes, though no trial shows more than \(shown) codes: trial(s) \(apart.prefix(8).joined(separator: ", "))\(apart.count > 8 ? ", …" : "") show codes the first trial does not (a new codebook, or a trial whose first STIMULUSEVENT lines were lost?)")
+        }
         // Per trial and sample, the index of the last event at or before the sample's time.
         let shownEvent: [[Int]] = trials.indices.map { t in
             var e = 0

@@ -29,10 +29,12 @@ struct SavefileTrial: Sendable {
 }
 
 /// The classes of a set of trials: distinct code sequences (by frame), where
-/// two sequences that differ by at most 2 % of their frames (at least 2) are
-/// the same class: frames flipped, or dropped or repeated (a lost
-/// STIMULUSEVENT line shifts every later frame by one, which frame by frame
-/// would differ in half of them), as `LiveDecoder` groups them live.
+/// two sequences differing in at most 2 % of their frames (at least 2) are
+/// the same class, as `LiveDecoder` groups them live: frames flipped, or a
+/// STIMULUSEVENT line lost or written twice mid-trial, which shifts every
+/// later frame by one (frame by frame, half of them would differ). The
+/// first frames must line up: codes that are shifts of one another (an
+/// m-sequence codebook) stay apart.
 struct StimulusClasses: Sendable {
     /// One representative frame sequence per class.
     var codes: [[UInt8]] = []
@@ -42,45 +44,51 @@ struct StimulusClasses: Sendable {
     /// Classes over the first `frames` frames.
     init(frames: Int) { self.frames = frames }
 
-    /// The class of `sequence` (its first ``frames`` frames), added when new.
+    /// Frames at the start in which no frame may be lost or added.
+    var aligned: Int { min(8, frames / 10) }
+
+    /// The class of `sequence` (its first ``frames`` frames), added when new:
+    /// the nearest frame by frame, else the nearest with frames lost or added.
     mutating func classify(_ sequence: [UInt8]) -> Int {
         let code = Array(sequence.prefix(frames))
         let tolerance = max(2, frames / 50)
-        var best: (k: Int, cost: Int)?
-        for (k, known) in codes.enumerated() {
-            let cost = Self.editDistance(known, code, atMost: min(best?.cost ?? .max, tolerance + 1) - 1)
-            if cost <= tolerance, cost < (best?.cost ?? .max) { best = (k, cost) }
+        if let best = codes.indices.min(by: { distance(codes[$0], code) < distance(codes[$1], code) }),
+           distance(codes[best], code) <= tolerance {
+            return best
         }
-        if let best { return best.k }
+        let shifted = codes.indices.map { Self.editDistance(codes[$0], code, atMost: tolerance, aligned: aligned) }
+        if let best = shifted.indices.min(by: { shifted[$0] < shifted[$1] }), shifted[best] <= tolerance { return best }
         codes.append(code)
         return codes.count - 1
     }
 
-    /// The fewest frames flipped, dropped or repeated that turn `a` into `b`,
-    /// where what one runs on past the other's end is free (a sequence that
-    /// lost a frame ends one frame later in the other); `limit + 1` once it
-    /// exceeds `limit`.
-    static func editDistance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int {
-        let band = max(0, limit)
-        let over = band + 1
-        // Rows over a, columns over b, only |i − j| ≤ band.
+    private func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        zip(a, b).reduce(abs(a.count - b.count)) { $0 + ($1.0 == $1.1 ? 0 : 1) }
+    }
+
+    /// The fewest frames flipped, lost or added that turn `a` into `b`, none
+    /// lost or added in the first `aligned` frames, and what one runs on past
+    /// the other's end free (a sequence that lost a frame ends a frame later
+    /// in the other); `limit + 1` once past `limit`.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int, aligned: Int = 0) -> Int {
+        let band = max(0, limit), over = band + 1
+        guard !a.isEmpty, !b.isEmpty else { return min(over, abs(a.count - b.count) > band ? over : 0) }
+        // Rows over a, columns over b; only cells with |i − j| ≤ band.
         var previous = [Int](repeating: over, count: b.count + 1)
         var current = previous
-        for j in 0...min(b.count, band) { previous[j] = j }
-        var best = a.isEmpty || b.isEmpty ? 0 : over
-        if b.count <= band { best = min(best, previous[b.count]) }
-        if a.isEmpty { return min(best, over) }
+        previous[0] = 0
+        var best = over
         for i in 1...a.count {
             let low = max(0, i - band), high = min(b.count, i + band)
             if low > high { break }
             for j in max(0, low - 1)...min(b.count, high + 1) { current[j] = over }
-            if low == 0 { current[0] = i }
             for j in max(1, low)...max(1, high) where j <= high {
-                let flip = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(over, flip, previous[j] + 1, current[j - 1] + 1)
+                var cost = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                if i > aligned, j > aligned { cost = min(cost, previous[j] + 1, current[j - 1] + 1) }
+                current[j] = min(over, cost)
             }
             if high == b.count { best = min(best, current[b.count]) }
-            if i == a.count { best = min(best, current[low...high].min() ?? over) }
+            if i == a.count { best = min(best, current[max(1, low)...high].min() ?? over) }
             swap(&previous, &current)
         }
         return min(best, over)

@@ -215,7 +215,7 @@ import Testing
     }
 
     @Test func codesThatDifferMoreThanALostFrameAreTwoClasses() {
-        let code: [UInt8] = (0..<200).map { UInt8(($0 * 7 + $0 / 3) % 5 < 2 ? 1 : 0) }
+        let code: [UInt8] = (0..<200).map { UInt8(truncatingIfNeeded: (UInt32($0) &* 2_654_435_761) >> 13) & 1 }
         var classes = StimulusClasses(frames: 200)
         #expect(classes.classify(code) == 0)
         #expect(classes.classify(Array(code.dropFirst(60)) + Array(repeating: 0, count: 60)) == 1)  // another phase: another code
@@ -224,6 +224,8 @@ import Testing
         var flipped = code
         for i in stride(from: 5, to: 200, by: 20) { flipped[i] ^= 1 }  // ten flips, 5 %: beyond 2 %
         #expect(classes.classify(flipped) == 2)
+        // An m-sequence codebook's neighbour, the same code two frames on: another class, not a lost frame.
+        #expect(classes.classify(Array(code.dropFirst(2)) + [0, 0]) == 3)
         #expect(StimulusClasses.editDistance([1, 0, 1, 1], [1, 1, 1, 1], atMost: 3) == 1)
         #expect(StimulusClasses.editDistance([], [], atMost: 0) == 0)
     }
