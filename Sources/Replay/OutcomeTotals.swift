@@ -16,7 +16,8 @@ public struct OutcomeTotals: Equatable, Sendable {
     public var meanSelectionTime: Double?
     /// Mean number of flickering controls in the pressed trials.
     public var meanControls: Double?
-    /// Seconds spent in the counted trials, pressed or not.
+    /// Seconds spent in the counted trials, pressed or not (an unfinished
+    /// one: the logged trial's time, which it ran at least).
     public var trialSeconds = 0.0
 
     /// Adds up `outcomes`: each trial's comparison (for mode, target and controls) and the outcome to count.
@@ -24,7 +25,8 @@ public struct OutcomeTotals: Equatable, Sendable {
         var seconds = 0.0, controls = 0.0
         for (trial, outcome) in outcomes where !Self.isTraining(trial.mode) {
             trials += 1
-            trialSeconds += outcome?.duration ?? 0
+            // A what-if trial left unfinished (the recording moved on while it ran) took at least the logged trial's time.
+            trialSeconds += outcome?.duration ?? trial.logged.duration ?? 0
             guard let outcome, outcome.isPress else { continue }
             presses += 1
             seconds += outcome.duration ?? 0

@@ -55,7 +55,8 @@ public struct SettingOverrides: Sendable {
             do { try scratch.set(value: value, for: title) } catch { throw ReplayOptionError("--set '\(text)': \(error)") }
             values[title] = scratch.value(for: title)
         }
-        for title in Self.betweenTrials where given[title] != nil {
+        // Given by --set or in the --with-settings file alike.
+        for title in Self.betweenTrials.sorted(by: { $0.rawValue < $1.rawValue }) where values[title] != nil {
             notes.append(Self.betweenTrialsNote(title))
         }
     }

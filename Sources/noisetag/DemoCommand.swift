@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codes
 import DecoderBridge
 import DecoderService
 import Demo
@@ -74,7 +75,7 @@ struct DemoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Scripted trials (headless): trials to run before exiting (default 10).")
     var trials: Int?
 
-    @Option(parsing: .unconditional, help: "Scripted trials (headless): number of buttons, 1...255 (default 9).")
+    @Option(parsing: .unconditional, help: "Scripted trials (headless): number of buttons, 1...255 (default 9), at most the codebook's codes (65 built in; more: filenameNoiseTags in --settings).")
     var controls: Int?
 
     @Flag(help: "Print every engine event as one JSON object per line, as a subscriber gets them (the app's own calls are left out: the recording's events.jsonl has them).")
@@ -149,6 +150,12 @@ struct DemoCommand: ParsableCommand {
         let endpoint: String
         do { endpoint = try DecoderEndpoint.resolve(decoder ?? engineSettings.textFor(.decoderEndpoint)) } catch {
             throw CommandFailure("\(error)")
+        }
+        // Said before any decoder is waited for: a button without a code of its own can never flicker.
+        let book = engineSettings.textFor(.filenameNoiseTags)
+        if let codes = book.isEmpty ? Codebook.standard.codes.count : (try? CodebookFile(contentsOfFile: book))?.codebook.codes.count,
+           (controls ?? 9) > codes {
+            throw CommandFailure("--controls \(controls ?? 9): the codebook \(book.isEmpty ? "built in" : book) has \(codes) codes, one a button (a larger one: filenameNoiseTags in --settings)")
         }
         let curveKeys = try engineCurveKeys()
         let link: any BridgeLink

@@ -45,6 +45,39 @@ struct TrialEndingTests {
         #expect(h.presses.isEmpty)
     }
 
+    @Test("a prediction stamped on another clock, minutes before the trial, is reported once, not dropped unheard")
+    func predictionOnAnotherClock() {
+        let h = EngineHarness()
+        h.start()
+        h.run(until: 200)
+        let long = h.clock.utopiaTimestamp &- 150_000
+        for _ in 0..<3 { h.link.deliver(.predictedTargetProb(PredictedTargetProb(timestamp: long, objID: 1, errorProbability: 0))) }
+        h.run(for: 0.5)
+        #expect(h.presses.isEmpty)
+        let problems = h.kinds.compactMap { if case .decoderProblem(let text) = $0 { text } else { nil } }
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("PREDICTEDTARGETPROB ignored: stamped \(long) ms, ") == true)
+        #expect(problems.first?.contains("a decoder stamps its predictions with the newest STIMULUSEVENT's timestamp") == true)
+    }
+
+    @Test("a distribution naming an object not on screen, or object 0 in Test, is ignored and reported as a P would be")
+    func distributionsAreChecked() throws {
+        for (ids, said) in [([UInt8(9), 3], "object 9 is not on screen in trial 1"), ([0, 3], "object 0 stands for the cued target")] {
+            let h = try EngineHarness {
+                try $0.set(value: .double(3), for: .maxTestTrialDuration)
+                try $0.set(value: .bool(true), for: .disableNoClicks)
+            }
+            h.start()
+            h.run(until: 1)
+            h.link.deliver(.predictedTargetDist(PredictedTargetDist(timestamp: h.clock.utopiaTimestamp, objIDs: ids, probabilities: [0.9, 0.1])))
+            h.run(until: 3)
+            // The timeout presses nothing: the distribution was not kept (object 3 had been pressed at 0.1).
+            #expect(h.presses.isEmpty)
+            let problems = h.kinds.compactMap { if case .decoderProblem(let text) = $0 { text } else { nil } }
+            #expect(problems.count == 1 && problems.first?.contains(said) == true, "\(problems)")
+        }
+    }
+
     @Test("ending 1 by touch: the trial ends pressed-touch")
     func touchPress() {
         let h = EngineHarness()

@@ -45,6 +45,11 @@ import UtopiaProtocol
             if let end = r.endTime { #expect(end <= starts[k + 1] + 1e-9, "trial \(trial.trial) ended at \(end), after \(starts[k + 1])") }
         }
         #expect(never.trials.dropLast().contains { $0.replayed?.ending == "unfinished" })
+        // Its time still counts in the ITR's time per press: at least the logged trial's (it had counted 0 s).
+        let counted = never.trials.filter { !$0.mode.hasPrefix("Train") }
+        let least = counted.reduce(0.0) { $0 + ($1.replayed?.duration ?? $1.logged.duration ?? 0) }
+        #expect(never.replayedTotals.trialSeconds == least)
+        #expect(never.replayedTotals.trialSeconds >= never.loggedTotals.trialSeconds - 1e-9)
     }
 
     @Test func aRedecodesThresholdAdviceStandsAtEachTrialsStart() throws {
@@ -121,11 +126,13 @@ import UtopiaProtocol
         #expect(refusal { _ = try ParameterSweep(parsing: "recordingsEnabled=0:1:1") }.hasSuffix("is not a number setting"))
         // A settings file's mode and recording switches are left out, and said; a what-if that cannot act is said.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("overrides-\(UUID().uuidString).json")
-        try #"{"mode": "Verify", "recordingsEnabled": true, "minTrialDuration": 0.5}"#.write(to: file, atomically: true, encoding: .utf8)
+        try #"{"mode": "Verify", "recordingsEnabled": true, "minTrialDuration": 0.5, "feedbackDuration": 2}"#.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let fromFile = try SettingOverrides(file: file.path, sets: ["timeInBetweenTrials=10"])
-        #expect(fromFile.values.keys.sorted { $0.rawValue < $1.rawValue } == [.minTrialDuration, .timeInBetweenTrials])
+        #expect(fromFile.values.keys.sorted { $0.rawValue < $1.rawValue } == [.feedbackDuration, .minTrialDuration, .timeInBetweenTrials])
+        // A between-trials setting in the file is said as one given by --set is.
         #expect(fromFile.notes == ["--with-settings: mode, recordingsEnabled left out: a replay follows the recording's modes and never records or prints",
+                                   "feedbackDuration acts only between trials, and replay starts each trial at its logged start: no outcome can change with it",
                                    "timeInBetweenTrials acts only between trials, and replay starts each trial at its logged start: no outcome can change with it"])
     }
 }

@@ -6,8 +6,11 @@ extension NoiseTagController {
         switch message {
         case .predictedTargetProb(let prediction):
             // Yest −1 is no prediction; object 0 stands for the cued target in training and Verify, where it presses nothing.
-            guard let trial, trial.phase == .flicker, prediction.objID > 0 || (prediction.objID == 0 && !trial.mode.cuesTarget),
-                  isNotOlder(prediction.timestamp, than: trial.startStamp) else { return }
+            guard let trial, trial.phase == .flicker, prediction.objID > 0 || (prediction.objID == 0 && !trial.mode.cuesTarget) else { return }
+            guard isNotOlder(prediction.timestamp, than: trial.startStamp) else {
+                reportIfClockApart(prediction.timestamp, "PREDICTEDTARGETPROB", in: trial)
+                return
+            }
             if let problem = problem(with: prediction, in: trial) {
                 // Once per trial: a decoder that sends such a P sends it at every update.
                 if !trial.reportedPredictionProblem { emit(.decoderProblem(problem)) }
@@ -16,12 +19,13 @@ extension NoiseTagController {
             }
             trial.latestPrediction = (Int(prediction.objID), 1 - Double(prediction.errorProbability))
         case .predictedTargetDist(let dist):
-            guard let trial, trial.phase == .flicker,
-                  isNotOlder(dist.timestamp, than: trial.startStamp) else { return }
-            if let (id, p) = zip(dist.objIDs, dist.probabilities).first(where: { !($0.1.isFinite && (0...1).contains($0.1)) }) {
-                if !trial.reportedPredictionProblem {
-                    emit(.decoderProblem("PREDICTEDTARGETDIST ignored: its probability \(p) for object \(id) is not a probability (0 … 1)"))
-                }
+            guard let trial, trial.phase == .flicker else { return }
+            guard isNotOlder(dist.timestamp, than: trial.startStamp) else {
+                reportIfClockApart(dist.timestamp, "PREDICTEDTARGETDIST", in: trial)
+                return
+            }
+            if let problem = problem(with: dist, in: trial) {
+                if !trial.reportedPredictionProblem { emit(.decoderProblem(problem)) }
                 trial.reportedPredictionProblem = true
                 return
             }
@@ -89,6 +93,37 @@ extension NoiseTagController {
             return "\(name) ignored: no such object on screen in trial \(trial.number) (objects \(shown))"
         }
         return nil
+    }
+
+    /// Why the current trial's distribution cannot be taken, or nil: checked
+    /// as a `P` is, entry by entry (object 0 is the cued target's mirror in
+    /// calibration and Verify trials, where it is left out).
+    private func problem(with dist: PredictedTargetDist, in trial: Trial) -> String? {
+        for (id, p) in zip(dist.objIDs, dist.probabilities) {
+            guard p.isFinite, (0...1).contains(p) else {
+                return "PREDICTEDTARGETDIST ignored: its probability \(p) for object \(id) is not a probability (0 … 1)"
+            }
+            if id == 0, trial.mode.cuesTarget { continue }
+            guard id != 0 else {
+                return "PREDICTEDTARGETDIST ignored: object 0 stands for the cued target in calibration and Verify trials and is never pressed; give the objects' own IDs (1 … 255)"
+            }
+            guard trial.entry(objectID: Int(id)) != nil else {
+                let shown = trial.entries.map { String($0.objectID) }.joined(separator: ", ")
+                return "PREDICTEDTARGETDIST ignored: object \(id) is not on screen in trial \(trial.number) (objects \(shown))"
+            }
+        }
+        return nil
+    }
+
+    /// Reports, once per trial, a prediction stamped over a minute before the
+    /// trial's first STIMULUSEVENT: not a late one from the trial before but
+    /// a decoder whose clock is not the engine's (its stamps must copy the
+    /// newest STIMULUSEVENT's).
+    private func reportIfClockApart(_ stamp: Int32, _ name: String, in trial: Trial) {
+        let behind = Int64(trial.startStamp &- stamp)
+        guard behind > 60_000, !trial.reportedPredictionProblem else { return }
+        trial.reportedPredictionProblem = true
+        emit(.decoderProblem("\(name) ignored: stamped \(stamp) ms, \(behind / 1000) s before trial \(trial.number)'s first STIMULUSEVENT (\(trial.startStamp) ms); a decoder stamps its predictions with the newest STIMULUSEVENT's timestamp, on the engine's clock"))
     }
 
     /// Wrapping int32 millisecond comparison: true when `stamp` is at or after `reference`.
