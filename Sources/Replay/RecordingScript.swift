@@ -205,7 +205,12 @@ public struct RecordingScript: Sendable {
             what = "\(head.type) event"
             switch head.type {
             case "trialStarted":
-                starts.append(Logged(order: offset, line: number, time: head.time, value: try decode(NoiseTagEvent.TrialStart.self)))
+                let start = try decode(NoiseTagEvent.TrialStart.self)
+                // The engine numbers each trial once: a second start is a line written twice (or edited).
+                if let first = starts.first(where: { $0.value.trial == start.trial }) {
+                    throw RecordingReadError(file: name, line: number, reason: "trial \(start.trial) starts a second time (first at line \(first.line)): a line written twice?")
+                }
+                starts.append(Logged(order: offset, line: number, time: head.time, value: start))
             case "trialEnded":
                 ends.append(Logged(order: offset, line: number, time: head.time, value: try decode(NoiseTagEvent.TrialEnd.self)))
             case "press":

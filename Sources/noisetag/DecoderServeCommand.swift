@@ -67,7 +67,7 @@ struct DecoderServeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds between predictions (default 0.1).")
     var predictionInterval: Double?
 
-    @Option(parsing: .unconditional, help: "Mains frequency to notch, Hz (50 or 60). Default: found in the first seconds of the EEG (up to 10 s, or 2 s when a trial starts) and notched with its harmonics, 50 Hz where none stands out.")
+    @Option(parsing: .unconditional, help: "Mains frequency to notch, Hz (50 or 60 for mains; any above 0 and below 1000 Hz is taken). Default: found in the first seconds of the EEG (up to 10 s, or 2 s when a trial starts) and notched with its harmonics, 50 Hz where none stands out.")
     var lineFrequency: Double?
 
     @Option(help: "Re-reference the channels before filtering: none (as recorded, the default) or average (common average).")

@@ -163,6 +163,13 @@ import Testing
         #expect(throws: RecordingReadError(file: "events.jsonl", line: started + 1, reason: "unreadable trialStarted event: \"trial\" must be a whole number (it is 1.5)")) {
             _ = try RecordingScript(folder: session.folder)
         }
+        // A trialStarted line written twice: named, not replayed as one more identical trial.
+        lines = original
+        lines.insert(lines[started], at: started + 1)
+        try (lines.joined(separator: "\n") + "\n").write(to: events, atomically: true, encoding: .utf8)
+        #expect(throws: RecordingReadError(file: "events.jsonl", line: started + 2, reason: "trial 1 starts a second time (first at line \(started + 1)): a line written twice?")) {
+            _ = try RecordingScript(folder: session.folder)
+        }
         let other = try ScriptedSession(seconds: 8)
         let decoder = other.folder.appendingPathComponent("decoder.csv")
         var rows = try Self.lines(decoder)
