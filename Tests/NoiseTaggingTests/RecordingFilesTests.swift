@@ -217,6 +217,11 @@ struct RecordingFilesTests {
         for name in ["decoder.csv", "frames.csv", "presses.csv"] {
             #expect(damaged.inconsistencies.contains("\(name): 1 row(s) cannot be read (line 3): left out"), "\(damaged.inconsistencies)")
         }
+        // A row with one cell too many is that row alone (it had made every presses.csv row unreadable).
+        try rewrite("presses.csv") { rows in var r = rows; r[2] = r[1] + ["abc"]; return r }
+        let wide = RecordingSummary(closed)
+        #expect(wide.presses == damaged.presses)
+        #expect(wide.inconsistencies.contains("presses.csv: 1 row(s) cannot be read (line 3): left out"), "\(wide.inconsistencies)")
         // A header without a column the reader needs: said, and the file not read.
         try rewrite("frames.csv") { rows in var r = rows; r[0] = r[0].map { $0 == "missed" ? "late" : $0 }; return r }
         #expect(RecordingSummary(closed).inconsistencies.contains { $0.hasPrefix("frames.csv: the header has no 'missed' column") })

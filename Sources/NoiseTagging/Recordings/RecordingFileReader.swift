@@ -37,15 +37,19 @@ public struct RecordingFileReader {
         }
     }
 
-    /// The cells of every complete line, the header row first, parsed as
-    /// CSV (RFC 4180 quoting) by SwiftCSV; a line cut off by a crash is left
-    /// out. Empty when the file is missing or does not parse.
+    /// The cells of every complete line, the header row first, each line
+    /// parsed as CSV (RFC 4180 quoting) by SwiftCSV (one that does not parse:
+    /// one cell, its text); a line cut off by a crash is left out. Empty when
+    /// the file is missing.
     public func csvRows() -> [[String]] {
         guard let end = data.lastIndex(of: 0x0A) else { return [] }
-        // Up to and with the last line break: SwiftCSV drops an empty last cell at the end of its input.
-        let text = String(decoding: data[data.startIndex...end], as: UTF8.self)
-        guard let table = try? EnumeratedCSV(string: text, delimiter: .comma, loadColumns: false) else { return [] }
-        return [table.header] + table.rows
+        // Line by line (no cell the recorder writes holds a line break): a row of the wrong width
+        // stays that one row, where SwiftCSV read as one table would misread the rows around it.
+        // Each with its line break: SwiftCSV drops an empty last cell at the end of its input.
+        return data[data.startIndex..<end].split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            let text = String(decoding: line, as: UTF8.self) + "\n"
+            return (try? EnumeratedCSV(string: text, delimiter: .comma, loadColumns: false))?.header ?? [text]
+        }
     }
 
     /// Number of complete lines.
