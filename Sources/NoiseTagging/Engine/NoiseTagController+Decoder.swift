@@ -116,14 +116,14 @@ extension NoiseTagController {
     }
 
     /// Reports, once per trial, a prediction stamped over a minute before the
-    /// trial's first STIMULUSEVENT: not a late one from the trial before but
+    /// trial started (its NEWTARGET): not a late one from the trial before but
     /// a decoder whose clock is not the engine's (its stamps must copy the
     /// newest STIMULUSEVENT's).
     private func reportIfClockApart(_ stamp: Int32, _ name: String, in trial: Trial) {
         let behind = Int64(trial.startStamp &- stamp)
         guard behind > 60_000, !trial.reportedPredictionProblem else { return }
         trial.reportedPredictionProblem = true
-        emit(.decoderProblem("\(name) ignored: stamped \(stamp) ms, \(behind / 1000) s before trial \(trial.number)'s first STIMULUSEVENT (\(trial.startStamp) ms); a decoder stamps its predictions with the newest STIMULUSEVENT's timestamp, on the engine's clock"))
+        emit(.decoderProblem("\(name) ignored: stamped \(stamp) ms, \(behind / 1000) s before trial \(trial.number) started (its NEWTARGET, \(trial.startStamp) ms); a decoder stamps its predictions with the newest STIMULUSEVENT's timestamp, on the engine's clock"))
     }
 
     /// Wrapping int32 millisecond comparison: true when `stamp` is at or after `reference`.

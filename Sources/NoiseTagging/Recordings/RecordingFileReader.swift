@@ -1,5 +1,4 @@
 import Foundation
-import SwiftCSV
 
 /// Reads a recording file line by line. A last line without its line break
 /// (cut off by a crash) is not a line: it is counted, not returned.
@@ -38,17 +37,15 @@ public struct RecordingFileReader {
     }
 
     /// The cells of every complete line, the header row first, each line
-    /// parsed as CSV (RFC 4180 quoting) by SwiftCSV (one that does not parse:
+    /// parsed as CSV (RFC 4180 quoting) by `CSVRow.cells(of:)` (one that does not parse:
     /// one cell, its text); a line cut off by a crash is left out. Empty when
     /// the file is missing.
     public func csvRows() -> [[String]] {
         guard let end = data.lastIndex(of: 0x0A) else { return [] }
-        // Line by line (no cell the recorder writes holds a line break): a row of the wrong width
-        // stays that one row, where SwiftCSV read as one table would misread the rows around it.
-        // Each with its line break: SwiftCSV drops an empty last cell at the end of its input.
+        // Line by line (every record the recorder writes is one line, CSVRow): a row of the wrong
+        // width stays that one row, where SwiftCSV read as one table would misread the rows around it.
         return data[data.startIndex..<end].split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            let text = String(decoding: line, as: UTF8.self) + "\n"
-            return (try? EnumeratedCSV(string: text, delimiter: .comma, loadColumns: false))?.header ?? [text]
+            CSVRow.cells(of: Substring(decoding: line, as: UTF8.self))
         }
     }
 
