@@ -90,18 +90,23 @@ struct ContinuousPreprocessing: Sendable {
         // would then copy every channel's 30 s, block after block.
         quality?.append(asSent ?? block.samples)
         if let asSent { nonFinite.record(asSent, first: samplesReceived) }
-        let referenced = reference.apply(to: block.samples)
-        if !filterPrimed {
-            for b in filters!.indices { filters![b].prime(with: referenced.map { $0.first ?? 0 }) }
-            filterPrimed = true
-        }
-        let clean = filters!.indices.map { filters![$0].process(referenced) }
+        let clean = filtered(reference.apply(to: block.samples))
         history?.append(times: block.times, raw: block.samples, filtered: clean)
         samplesReceived += block.times.count
         let horizon = min(keepFrom, (history?.latestTime ?? 0) - 30_000)
         history?.forget(before: horizon)
         if !nonFinite.isEmpty { nonFinite.forget(before: samplesReceived - (history?.count ?? 0)) }
         return horizon
+    }
+
+    /// `referenced` samples through every band's filter (primed with their
+    /// first sample when the filters are new), bands × channels × samples.
+    private mutating func filtered(_ referenced: [[Double]]) -> [[[Double]]] {
+        if !filterPrimed {
+            for b in filters!.indices { filters![b].prime(with: referenced.map { $0.first ?? 0 }) }
+            filterPrimed = true
+        }
+        return filters!.indices.map { filters![$0].process(referenced) }
     }
 
     /// One filter per band of ``FitCandidate/standardBands``, at the current mains.
@@ -129,9 +134,9 @@ struct ContinuousPreprocessing: Sendable {
         lineFrequency = found
         harmonics = true
         filters = makeFilters(sampleRate: rate, channels: raw.count)
-        let referenced = reference.apply(to: raw)
-        for b in filters!.indices { filters![b].prime(with: referenced.map { $0.first ?? 0 }) }
-        history?.replaceFiltered(filters!.indices.map { filters![$0].process(referenced) })
+        filterPrimed = false
+        let refiltered = filtered(reference.apply(to: raw))
+        history?.replaceFiltered(refiltered)
         quality = SignalQualityEstimator(channels: raw.count, sampleRate: rate, lineFrequency: found)
         quality?.append(raw)
         outbox.log(String(format: "mains found at %g Hz in the first %.1f s of EEG: notched with its harmonics", found, seconds))
