@@ -6,29 +6,12 @@ extension NoiseTagController {
         switch message {
         case .predictedTargetProb(let prediction):
             // Yest −1 is no prediction; object 0 stands for the cued target in training and Verify, where it presses nothing.
-            guard let trial, trial.phase == .flicker, prediction.objID > 0 || (prediction.objID == 0 && !trial.mode.cuesTarget) else { return }
-            guard isNotOlder(prediction.timestamp, than: trial.startStamp) else {
-                reportIfClockApart(prediction.timestamp, "PREDICTEDTARGETPROB", in: trial)
-                return
-            }
-            if let problem = problem(with: prediction, in: trial) {
-                // Once per trial: a decoder that sends such a P sends it at every update.
-                if !trial.reportedPredictionProblem { emit(.decoderProblem(problem)) }
-                trial.reportedPredictionProblem = true
-                return
-            }
+            guard let trial, trial.phase == .flicker, prediction.objID > 0 || (prediction.objID == 0 && !trial.mode.cuesTarget),
+                  takes(prediction.timestamp, "PREDICTEDTARGETPROB", in: trial, problem: problem(with: prediction, in: trial)) else { return }
             trial.latestPrediction = (Int(prediction.objID), 1 - Double(prediction.errorProbability))
         case .predictedTargetDist(let dist):
-            guard let trial, trial.phase == .flicker else { return }
-            guard isNotOlder(dist.timestamp, than: trial.startStamp) else {
-                reportIfClockApart(dist.timestamp, "PREDICTEDTARGETDIST", in: trial)
-                return
-            }
-            if let problem = problem(with: dist, in: trial) {
-                if !trial.reportedPredictionProblem { emit(.decoderProblem(problem)) }
-                trial.reportedPredictionProblem = true
-                return
-            }
+            guard let trial, trial.phase == .flicker,
+                  takes(dist.timestamp, "PREDICTEDTARGETDIST", in: trial, problem: problem(with: dist, in: trial)) else { return }
             var distribution: [Int: Double] = [:]
             for (id, p) in zip(dist.objIDs, dist.probabilities) where id > 0 { distribution[Int(id)] = Double(p) }
             trial.distribution = distribution
@@ -115,15 +98,25 @@ extension NoiseTagController {
         return nil
     }
 
-    /// Reports, once per trial, a prediction stamped over a minute before the
-    /// trial started (its NEWTARGET): not a late one from the trial before but
-    /// a decoder whose clock is not the engine's (its stamps must copy the
-    /// newest STIMULUSEVENT's).
-    private func reportIfClockApart(_ stamp: Int32, _ name: String, in trial: Trial) {
-        let behind = Int64(trial.startStamp &- stamp)
-        guard behind > 60_000, !trial.reportedPredictionProblem else { return }
+    /// Whether a `name` (P or F) stamped `stamp` is taken in `trial`: not
+    /// when older than the trial's start (its NEWTARGET: a late one from the
+    /// trial before, or, stamped over a minute before, a decoder whose clock
+    /// is not the engine's: its stamps must copy the newest STIMULUSEVENT's),
+    /// nor with a `problem`. Each is reported once per trial: a decoder that
+    /// sends such a message sends it at every update.
+    private func takes(_ stamp: Int32, _ name: String, in trial: Trial, problem: @autoclosure () -> String?) -> Bool {
+        var report: String?
+        if !isNotOlder(stamp, than: trial.startStamp) {
+            let behind = Int64(trial.startStamp &- stamp)
+            guard behind > 60_000 else { return false }
+            report = "\(name) ignored: stamped \(stamp) ms, \(behind / 1000) s before trial \(trial.number) started (its NEWTARGET, \(trial.startStamp) ms); a decoder stamps its predictions with the newest STIMULUSEVENT's timestamp, on the engine's clock"
+        } else {
+            report = problem()
+        }
+        guard let report else { return true }
+        if !trial.reportedPredictionProblem { emit(.decoderProblem(report)) }
         trial.reportedPredictionProblem = true
-        emit(.decoderProblem("\(name) ignored: stamped \(stamp) ms, \(behind / 1000) s before trial \(trial.number) started (its NEWTARGET, \(trial.startStamp) ms); a decoder stamps its predictions with the newest STIMULUSEVENT's timestamp, on the engine's clock"))
+        return false
     }
 
     /// Wrapping int32 millisecond comparison: true when `stamp` is at or after `reference`.
