@@ -1,5 +1,4 @@
 import ArgumentParser
-import Codes
 import DecoderBridge
 import DecoderService
 import Demo
@@ -153,8 +152,7 @@ struct DemoCommand: ParsableCommand {
         }
         // Said before any decoder is waited for: a button without a code of its own can never flicker.
         let book = engineSettings.textFor(.filenameNoiseTags)
-        if let codes = book.isEmpty ? Codebook.standard.codes.count : (try? CodebookFile(contentsOfFile: book))?.codebook.codes.count,
-           (controls ?? 9) > codes {
+        if let codes = (try? NoiseTagSettings.codebook(named: book))?.count, (controls ?? 9) > codes {
             throw CommandFailure("--controls \(controls ?? 9): the codebook \(book.isEmpty ? "built in" : book) has \(codes) codes, one a button (a larger one: filenameNoiseTags in --settings)")
         }
         let curveKeys = try engineCurveKeys()

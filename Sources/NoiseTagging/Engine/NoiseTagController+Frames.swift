@@ -17,19 +17,13 @@ extension NoiseTagController {
     /// empty). A bad file is reported and the previous codebook stays.
     func loadCodebook() {
         let path = settings.textFor(.filenameNoiseTags)
-        if path.isEmpty {
-            loadedCodebook = .standard
-            loadedCodebookSource = "built-in"
+        do {
+            loadedCodebook = try NoiseTagSettings.codebook(named: path)
+            loadedCodebookSource = path.isEmpty ? "built-in" : path
             codebookIdentity = loadedCodebook.identity
-        } else {
-            do {
-                loadedCodebook = try CodebookFile(contentsOfFile: path).codebook
-                loadedCodebookSource = path
-                codebookIdentity = loadedCodebook.identity
-            } catch {
-                emit(.refused(call: "filenameNoiseTags", reason: "\(error); keeping \(loadedCodebookSource) codebook"))
-                return
-            }
+        } catch {
+            emit(.refused(call: "filenameNoiseTags", reason: "\(error); keeping \(loadedCodebookSource) codebook"))
+            return
         }
         emit(.codebookLoaded(source: loadedCodebookSource, codes: loadedCodebook.count, length: loadedCodebook.length))
     }

@@ -247,9 +247,15 @@ public final class NoiseTagSettings {
     /// settings that are files (a settings file, a session protocol) check
     /// before an engine starts on them.
     public static func codebookProblem(_ title: NoiseTagSettingTitles, _ value: NoiseTagSettingValue) -> String? {
-        guard title == .filenameNoiseTags, case .text(let path) = value, !path.isEmpty else { return nil }
-        do { _ = try CodebookFile(contentsOfFile: path) } catch { return "\(error)" }
+        guard title == .filenameNoiseTags, case .text(let path) = value else { return nil }
+        do { _ = try codebook(named: path) } catch { return "\(error)" }
         return nil
+    }
+
+    /// The codebook a `filenameNoiseTags` value names: the built-in one
+    /// when empty, else the file's (or its ``CodebookError``).
+    public static func codebook(named path: String) throws -> Codebook {
+        path.isEmpty ? .standard : try CodebookFile(contentsOfFile: path).codebook
     }
 
     // MARK: Internals
