@@ -30,16 +30,15 @@ struct RecordingsOption: ParsableArguments {
         if let problem = Self.sessionFolderProblem(text) { throw CommandFailure(problem) }
         let store = try existingStore()
         if let entry = store.recording(matching: text) { return entry }
+        // A start of several names: which, so that more of the name can be given.
+        func ambiguous(_ names: [String], _ kind: String) -> CommandFailure {
+            let shown = names.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+            return CommandFailure("'\(text)' begins \(names.count) \(kind) in \(store.root.path) (\(shown)\(names.count > 3 ? ", …" : "")): give more of the name")
+        }
         let several = store.recordings().filter { $0.folderName.hasPrefix(text) }
-        if several.count > 1 {
-            let shown = several.prefix(3).map { "'\($0.folderName)'" }.joined(separator: ", ")
-            throw CommandFailure("'\(text)' begins \(several.count) recordings in \(store.root.path) (\(shown)\(several.count > 3 ? ", …" : "")): give more of the name")
-        }
+        if several.count > 1 { throw ambiguous(several.map(\.folderName), "recordings") }
         let sessions = sessionFolders(matching: text)
-        if sessions.count > 1 {
-            let shown = sessions.prefix(3).map { "'\($0.lastPathComponent)'" }.joined(separator: ", ")
-            throw CommandFailure("'\(text)' begins \(sessions.count) session folders in \(store.root.path) (\(shown)\(sessions.count > 3 ? ", …" : "")): give more of the name")
-        }
+        if sessions.count > 1 { throw ambiguous(sessions.map(\.lastPathComponent), "session folders") }
         if let session = sessions.first, let problem = Self.sessionFolderProblem(session.path) { throw CommandFailure(problem) }
         var isFolder: ObjCBool = false
         let inStore = store.root.appendingPathComponent(text).path
