@@ -192,6 +192,7 @@ public struct RecordingScript: Sendable {
         let decoder = JSONDecoder()
         var unknown: [String: Int] = [:]
         var sawStart = false
+        var startLines: [Int: Int] = [:]   // each trial's trialStarted line
         for (offset, line) in all.enumerated() where !line.isEmpty {
             let number = offset + 1
             let data = Data(line.utf8)
@@ -207,8 +208,8 @@ public struct RecordingScript: Sendable {
             case "trialStarted":
                 let start = try decode(NoiseTagEvent.TrialStart.self)
                 // The engine numbers each trial once: a second start is a line written twice (or edited).
-                if let first = starts.first(where: { $0.value.trial == start.trial }) {
-                    throw RecordingReadError(file: name, line: number, reason: "trial \(start.trial) starts a second time (first at line \(first.line)): a line written twice?")
+                if let first = startLines.updateValue(number, forKey: start.trial) {
+                    throw RecordingReadError(file: name, line: number, reason: "trial \(start.trial) starts a second time (first at line \(first)): a line written twice?")
                 }
                 starts.append(Logged(order: offset, line: number, time: head.time, value: start))
             case "trialEnded":
