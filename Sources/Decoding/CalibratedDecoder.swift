@@ -100,6 +100,9 @@ public struct CalibratedDecoder: Sendable {
     /// autocorrelation, and locks nothing to any code. They are scored
     /// against the codes repeated to that length; `foils` per trial, seeded
     /// by the trial's index so a calibration always gives the same threshold.
+    /// Their updates also weigh in the certainty model (see
+    /// ``CertaintyModel/fit(_:idle:ridge:)``), so that its Perr of a noise
+    /// stretch, where the threshold is set, is fitted rather than guessed.
     /// Each held-out trial and its surrogates are scored against its
     /// `trialClasses` (all classes when nil or fewer than two). The latency
     /// is the full fit's.
@@ -179,7 +182,7 @@ public struct CalibratedDecoder: Sendable {
             foilMinutes += part.foilMinutes
         }
         guard !examples.isEmpty else { throw ReconvolutionError.notEnoughData("no fold left two classes to train on") }
-        let certainty = try CertaintyModel.fit(examples)
+        let certainty = try CertaintyModel.fit(examples, idle: foils.flatMap { $0 })
         func certaintyOf(_ e: CertaintyExample) -> Double { 1 - certainty.errorProbability(scores: e.scores, seconds: e.seconds) }
         let threshold = CertaintyModel.recommendedThreshold(
             attended: trajectories.map { $0.map { (certaintyOf($0), $0.correct) } },

@@ -102,6 +102,54 @@ import Testing
         #expect(early >= later, "Perr \(early) at 0.1 s, \(later) at 2 s")
     }
 
+    /// Attended trials right after their first few tenths of a second leave
+    /// the certainty of a long stretch of noise to guesswork, and the
+    /// threshold that keeps noise from pressing lands where the model
+    /// guessed. Idle examples (updates of noise, every best class wrong)
+    /// teach the model to tell noise from a code the user looks at: at the
+    /// threshold that keeps noise equally quiet, attended trials press
+    /// sooner, and their mean Perr still equals their error rate.
+    @Test func idleExamplesTeachTheCertaintyWhatNoiseLooksLike() throws {
+        var rng = SeededGenerator(seed: 11)
+        var attended: [[CertaintyExample]] = [], idle: [[CertaintyExample]] = []
+        for _ in 0..<10 {
+            attended.append((1...42).map { step in
+                let seconds = Double(step) / 10
+                let early = seconds <= 0.3 && rng.nextUniform() < 0.5        // the early updates, wrong half the time
+                let best = early ? 0.15 + 0.05 * rng.nextUniform() : 0.2 + 0.1 * rng.nextUniform()
+                let margin = early ? 0.02 * rng.nextUniform() : 0.02 + 0.1 * rng.nextUniform()
+                return CertaintyExample(scores: [best, best - margin, 0], seconds: seconds, correct: !early)
+            })
+            for _ in 0..<12 {      // 10 s of noise: lower best scores, margins of chance
+                idle.append((1...100).map { step in
+                    let best = 0.1 + 0.05 * rng.nextUniform()
+                    return CertaintyExample(scores: [best, best - 0.04 * rng.nextUniform(), 0], seconds: Double(step) / 10, correct: false)
+                })
+            }
+        }
+        /// The threshold that keeps noise pressing at most twice in the 120
+        /// idle stretches, and the attended trials' mean press time there.
+        func pressing(_ model: CertaintyModel) -> (threshold: Double, seconds: Double, idlePresses: Int) {
+            func certainty(_ e: CertaintyExample) -> Double { 1 - model.errorProbability(scores: e.scores, seconds: e.seconds) }
+            let threshold = CertaintyModel.recommendedThreshold(
+                attended: attended.map { $0.map { (certainty($0), $0.correct) } }, idle: idle.map { $0.map(certainty) },
+                targetErrorRate: 0.05, idlePressRate: 2.0 / 120)
+            let presses = attended.map { trial in trial.first { certainty($0) >= threshold }?.seconds ?? 4.2 }
+            let idlePresses = idle.filter { $0.contains { certainty($0) >= threshold } }.count
+            return (threshold, presses.reduce(0, +) / Double(presses.count), idlePresses)
+        }
+        let guessing = try CertaintyModel.fit(attended.flatMap { $0 })
+        let taught = try CertaintyModel.fit(attended.flatMap { $0 }, idle: idle.flatMap { $0 })
+        let (before, after) = (pressing(guessing), pressing(taught))
+        #expect(after.idlePresses <= 2 && before.idlePresses <= 2, "noise presses: \(before.idlePresses) before, \(after.idlePresses) after")
+        #expect(after.seconds < 0.8 * before.seconds, "presses after \(before.seconds) s at \(before.threshold), then \(after.seconds) s at \(after.threshold)")
+        let examples = attended.flatMap { $0 }
+        let predicted = examples.map { taught.errorProbability(scores: $0.scores, seconds: $0.seconds) }.reduce(0, +) / Double(examples.count)
+        let actual = Double(examples.filter { !$0.correct }.count) / Double(examples.count)
+        #expect(abs(predicted - actual) < 0.01, "attended Perr \(predicted), error rate \(actual)")
+        #expect(taught.coefficients[1] >= 0 && taught.coefficients[2] >= 0 && taught.coefficients[3] <= 0, "\(taught.coefficients)")
+    }
+
     @Test func recommendedThresholdKeepsObservedAndPredictedErrorsAtTheTarget() {
         // 40 trials turn certain at 0.6 (3 of them wrong), then at 0.97 and 0.999 (all right).
         let attended: [[(certainty: Double, correct: Bool)]] = (0..<40).map { i in
