@@ -53,7 +53,7 @@ public struct CertaintyModel: Sendable, Codable, Equatable {
         let x = examples.flatMap { features(scores: $0.scores, seconds: $0.seconds) }
         let y = examples.map { $0.correct ? 1.0 : 0.0 }
         let attendedWeights = [Double](repeating: 1, count: y.count)
-        guard !idle.isEmpty else { return try signedFit(x, y, attendedWeights, ridge: ridge) }
+        guard !idle.isEmpty, !examples.isEmpty else { return try signedFit(x, y, attendedWeights, ridge: ridge) }
         // Every k-th idle update, no more than the attended ones: surrogates of
         // 10 s at 10 ms updates run to a million, and the slopes need their spread, not each one.
         let every = max(1, Int((Double(idle.count) / Double(examples.count)).rounded(.up)))

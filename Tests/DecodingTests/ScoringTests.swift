@@ -148,6 +148,8 @@ import Testing
         let actual = Double(examples.filter { !$0.correct }.count) / Double(examples.count)
         #expect(abs(predicted - actual) < 0.01, "attended Perr \(predicted), error rate \(actual)")
         #expect(taught.coefficients[1] >= 0 && taught.coefficients[2] >= 0 && taught.coefficients[3] <= 0, "\(taught.coefficients)")
+        // Idle examples alone say nothing of attended trials: no opinion.
+        #expect(try CertaintyModel.fit([], idle: idle.flatMap { $0 }).errorProbability(scores: [0.2, 0.1], seconds: 1) == 0.5)
     }
 
     @Test func recommendedThresholdKeepsObservedAndPredictedErrorsAtTheTarget() {
