@@ -83,7 +83,7 @@ def test_demo_session_killed_mid_step_resumes_and_keeps_every_result(noisetag_bi
     assert all(s["pressed"] == s["intended"] for s in copy["measures"]["selections"] if s["source"] == "brain")
     # Looking away: every brain press is counted as a false press, and the rate follows from the count. The
     # decoder's false-press rate is pinned where it is deterministic (CalibratedDecoderTests: at most one in
-    # ten minutes of seeded idle trials; ACCURACY.md: 2 in 70 minutes). In 15 s of real time one false press
+    # ten minutes of seeded idle trials; ACCURACY.md: at most 2 in 70 minutes). In 15 s of real time one false press
     # comes about once in a hundred runs; two would mean a rate a hundred times the measured one.
     false_presses = [s for s in no_control["measures"]["selections"] if s["source"] == "brain"]
     assert all(s["intended"] is None for s in no_control["measures"]["selections"]), no_control
