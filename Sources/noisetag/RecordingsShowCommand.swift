@@ -66,6 +66,11 @@ struct RecordingsShowCommand: ParsableCommand {
             lines.append("cut-off last lines: \(s.partialLines) " + (s.isClosed
                 ? "(damage: the recording was closed, so its lines were complete)" : "(the recording ended by a crash)"))
         }
+        if s.decoderLogCount > 0 {
+            lines.append("decoder said:       " + CountText.format(s.decoderLogCount, "LOG line")
+                         + (s.decoderLogCount > s.decoderLog.count ? ", the first \(s.decoderLog.count):" : ":"))
+            lines += s.decoderLog.map { "  " + $0 }
+        }
         lines += s.inconsistencies.map { "warning: \($0)" }
         return lines.joined(separator: "\n")
     }

@@ -140,6 +140,22 @@ struct RecordingFilesTests {
         #expect(h.engine.refusals.filter { $0.contains("is not a file name a client may write") }.count == 2)
     }
 
+    @Test("show: what the decoder said in LOG lines, in order, control characters escaped")
+    func decoderLog() throws {
+        let h = try Self.session()
+        h.controller.stopRecording()
+        h.recorder.waitUntilWritten()
+        let entry = try #require(h.store.recordings().last)
+        let said = UtopiaCodec.encode(.log(Log(timestamp: 0, message: "decoder: fitted\u{1B}[2J")))
+        let row = "99999.5,0,in,L," + said.map { String(format: "%02x", $0) }.joined() + "\n"
+        let handle = try FileHandle(forWritingTo: entry.url.appendingPathComponent(RecordingFile.decoder.rawValue))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(row.utf8))
+        try handle.close()
+        let s = RecordingSummary(entry)
+        #expect(s.decoderLogCount == 1 && s.decoderLog == ["99999.500 decoder: fitted\\u{1B}[2J"], "\(s.decoderLog)")
+    }
+
     @Test("show: trials by mode, accuracy, presses by source, missed frames, disconnects, time spans")
     func summary() throws {
         let h = try Self.session()

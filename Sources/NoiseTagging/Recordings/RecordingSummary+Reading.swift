@@ -81,6 +81,12 @@ extension RecordingSummary {
             case "unsent": decoderMessagesUnsent += 1
             default: decoderMessagesOut += 1
             }
+            if direction == "in", id == "L", case .log(let log)? = try? UtopiaCodec.decode(frame: bytes).first {
+                decoderLogCount += 1
+                if decoderLog.count < Self.decoderLogShown {
+                    decoderLog.append(String(format: "%.3f ", time) + log.message.escapingControlCharacters)
+                }
+            }
             guard direction == "in", id == "P", case .predictedTargetProb(let p)? = try? UtopiaCodec.decode(frame: bytes).first,
                   p.objID > 0 else { return }   // the engine ignores object 0 too
             predictions.append((time, Int(p.objID)))

@@ -68,6 +68,13 @@ public struct RecordingSummary: Codable, Sendable {
     /// `out` messages the link dropped before they reached the socket (`unsent` lines).
     public var decoderMessagesUnsent = 0
     public var decoderDisconnects = 0
+    /// What the decoder said in LOG messages (its calibration, choices,
+    /// threshold, problems), each after its engine time, in order: the
+    /// first ``decoderLogShown``; `decoderLogCount` counts them all.
+    public var decoderLog: [String] = []
+    public var decoderLogCount = 0
+    /// How many LOG lines ``decoderLog`` keeps.
+    public static let decoderLogShown = 100
     /// Lines the writer dropped because the disk could not keep up.
     public var droppedLines = 0
     /// Recording problems reported in `events.jsonl`.
